@@ -1,0 +1,80 @@
+"""Rendering speed and size on a late-game 1882 board, against the targets.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/render.py [--runs 15] [--out /tmp/render]
+
+Prints, for the map, market and status card: the median time to draw the image, the median time
+to encode it with ``to_png``, the PNG size and the image size. Targets: map <= 300 ms, market and
+status <= 100 ms, every PNG <= 1.5 MB and >= 1200 px on its long side. The exit status is 1 when
+a target is missed. The views are hand-built (tests/rendering/boards.py) until the engine can
+produce a real late game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, to_png  # noqa: E402
+from tests.rendering.boards import late_game_1882, market_1882, status_1882  # noqa: E402
+
+TARGET_MS = {"map": 300.0, "market": 100.0, "status": 100.0}
+MIN_LONG_SIDE = 1200
+
+
+def _median_ms(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
+    result = fn()  # warm caches (fonts, text widths) as a long-running bot would have them
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--out", type=Path, default=None, help="also write the PNGs here")
+    args = parser.parse_args(argv)
+
+    board = late_game_1882()
+    tokens = sum(1 for h in board.hexes for n in h.nodes for t in n.tokens if t)
+    tiles = sum(1 for h in board.hexes if h.tile)
+    print(f"1882 late game: {len(board.hexes)} hexes, {tiles} tiles laid, {tokens} tokens, "
+          f"{len(board.last_routes)} routes; median of {args.runs} runs")
+    jobs: list[tuple[str, Callable[[], Image.Image]]] = [
+        ("map", lambda: render_map(board)),
+        ("market", lambda: render_market(market_1882())),
+        ("status", lambda: render_status(status_1882())),
+    ]
+    ok = True
+    print(f"{'image':<8}{'render':>10}{'target':>9}{'to_png':>10}{'png size':>12}{'pixels':>13}  verdict")
+    for name, fn in jobs:
+        render_ms, img = _median_ms(fn, args.runs)
+        encode_ms, png = _median_ms(lambda img=img: to_png(img), max(3, args.runs // 3))
+        long_side = max(img.size)
+        good = render_ms <= TARGET_MS[name] and len(png) <= MAX_PNG_BYTES and long_side >= MIN_LONG_SIDE
+        ok &= good
+        print(f"{name:<8}{render_ms:>8.1f}ms{TARGET_MS[name]:>7.0f}ms{encode_ms:>8.1f}ms"
+              f"{len(png) / 1000:>10.1f}kB{img.width:>7}x{img.height:<5}  {'ok' if good else 'MISSED'}")
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / f"{name}.png").write_bytes(png)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Storage micro-benchmark: append throughput and load time of a 1,000-action game.
+
+Run from the repository root: ``.venv/bin/python benchmarks/storage.py [--appends N]``.
+Uses a temporary database on the same filesystem as the system temp dir (WAL, synchronous=NORMAL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.storage import Storage
+
+
+def _action(seq: int) -> dict[str, Any]:
+    """A typical operating-round action (a route run is among the largest the engine writes)."""
+    return {
+        "type": "run_routes",
+        "entity": "CPR",
+        "entity_type": "corporation",
+        "routes": [
+            {"train": f"{seq % 6 + 2}-0", "connections": [["E2", "F3"], ["F3", "G4", "H5"]], "revenue": 120},
+            {"train": "3-1", "connections": [["B10", "C11"]], "revenue": 60},
+        ],
+        "id": seq,
+        "created_at": 1_700_000_000 + seq,
+    }
+
+
+async def _create(storage: Storage, channel: str) -> int:
+    return await storage.create_game(
+        platform="bench",
+        channel=channel,
+        title="1882",
+        seed=1,
+        options={},
+        engine_version="bench",
+        created_by="bench",
+    )
+
+
+async def main(appends: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        async with await Storage.open(path) as storage:
+            game_id = await _create(storage, "append")
+            start = time.perf_counter()
+            for seq in range(1, appends + 1):
+                await storage.append_action(game_id, seq, _action(seq), "user")
+            elapsed = time.perf_counter() - start
+            print(
+                f"append_action: {appends / elapsed:,.0f} appends/s ({elapsed / appends * 1e6:,.0f} µs each)"
+            )
+
+            game_id = await _create(storage, "load")
+            for seq in range(1, 1001):
+                await storage.append_action(game_id, seq, _action(seq), "user")
+            warm = []
+            for _ in range(20):
+                start = time.perf_counter()
+                loaded = await storage.load_actions(game_id)
+                warm.append(time.perf_counter() - start)
+            assert len(loaded) == 1000
+
+        start = time.perf_counter()
+        async with await Storage.open(path) as storage:
+            loaded = await storage.load_actions(game_id)
+        cold = time.perf_counter() - start
+        assert len(loaded) == 1000
+        size_kib = path.stat().st_size / 1024  # WAL checkpointed into the main file on close
+
+    print(f"load_actions, 1,000 actions: median {statistics.median(warm) * 1e3:.2f} ms (warm, 20 runs)")
+    print(f"open + load_actions, 1,000 actions: {cold * 1e3:.2f} ms")
+    print(f"database size after {appends + 1000:,} actions: {size_kib:,.0f} KiB")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--appends", type=int, default=2000, help="appends to time (default 2000)")
+    asyncio.run(main(parser.parse_args().appends))

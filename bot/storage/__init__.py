@@ -1,0 +1,55 @@
+"""Persistent state of the bot: games, seats, the append-only action log, outbox, prefs and consents.
+
+Usage::
+
+    async with await Storage.open("data/roundhouse.db") as storage:
+        game_id = await storage.create_game(platform="discord", channel="123", title="1882", ...)
+        await storage.append_action(game_id, 1, {"type": "pass", "entity": "P1"}, actor="u1")
+"""
+
+from bot.storage.errors import (
+    ChannelBusyError,
+    ConflictError,
+    NotFoundError,
+    SchemaError,
+    SeatTakenError,
+    StaleStateError,
+    StatusConflictError,
+    StorageError,
+)
+from bot.storage.records import (
+    LIVE_STATUSES,
+    ActionRecord,
+    ConsentRecord,
+    ConsentStatus,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    OutboxItem,
+    SeatRecord,
+    SnapshotRecord,
+)
+from bot.storage.repo import Clock, Storage
+
+__all__ = [
+    "LIVE_STATUSES",
+    "ActionRecord",
+    "ChannelBusyError",
+    "Clock",
+    "ConflictError",
+    "ConsentRecord",
+    "ConsentStatus",
+    "GameRecord",
+    "GameStatus",
+    "JsonObject",
+    "NotFoundError",
+    "OutboxItem",
+    "SchemaError",
+    "SeatRecord",
+    "SeatTakenError",
+    "SnapshotRecord",
+    "StaleStateError",
+    "StatusConflictError",
+    "Storage",
+    "StorageError",
+]

@@ -1,0 +1,102 @@
+"""Records returned by :class:`bot.storage.Storage`: plain frozen dataclasses, decoupled from sqlite rows.
+
+All times are unix seconds as ``float``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+JsonObject: TypeAlias = dict[str, Any]
+
+
+class GameStatus(StrEnum):
+    OPEN = "open"  # waiting for players
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+#: Statuses that occupy a chat channel: at most one such game per (platform, channel).
+LIVE_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.OPEN, GameStatus.ACTIVE})
+
+
+class ConsentStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    platform: str
+    channel: str  # opaque key of the chat channel or thread
+    title: str
+    seed: int
+    options: JsonObject
+    engine_version: str
+    status: GameStatus
+    created_by: str
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    game_id: int
+    seat: int
+    platform: str
+    user_id: str
+    display_name: str
+    player_id: int | None  # the engine's player id; None until assigned
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    game_id: int
+    seq: int
+    data: JsonObject  # the engine action dict, exactly as appended
+    actor: str  # chat user id of whoever sent the command
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRecord:
+    game_id: int
+    seq: int  # the snapshot reflects actions 1..seq
+    data: bytes  # opaque to storage
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    id: int
+    game_id: int | None
+    platform: str
+    user_id: str
+    kind: str
+    payload: JsonObject
+    due_at: float
+    sent_at: float | None
+    dedupe_key: str
+    attempts: int  # how many times delivery was rescheduled after a failure
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentRecord:
+    id: int
+    game_id: int
+    kind: str  # e.g. "undo", "kick"
+    requested_by: str
+    payload: JsonObject
+    approvers: dict[str, bool | None]  # user id -> vote (None = not voted yet)
+    status: ConsentStatus
+    expires_at: float
+    created_at: float
+    resolved_at: float | None

@@ -1,0 +1,831 @@
+"""The bot's persistent state in one SQLite file, behind an async :class:`Storage` object.
+
+The append-only action log is the source of truth for every game; everything else (seats, snapshots, outbox,
+prefs, consents) is bookkeeping around it. ``append_action`` is the optimistic-concurrency guard: the caller
+names the seq it computed its new state from, and the write is refused if the log moved in the meantime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
+from contextlib import asynccontextmanager
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.storage.errors import (
+    ChannelBusyError,
+    NotFoundError,
+    SchemaError,
+    SeatTakenError,
+    StaleStateError,
+    StatusConflictError,
+)
+from bot.storage.migrations import MIGRATIONS, Migration, apply_migrations
+from bot.storage.records import (
+    LIVE_STATUSES,
+    ActionRecord,
+    ConsentRecord,
+    ConsentStatus,
+    GameRecord,
+    GameStatus,
+    JsonObject,
+    OutboxItem,
+    SeatRecord,
+    SnapshotRecord,
+)
+
+Clock = Callable[[], float]
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_GAME_COLUMNS = (
+    "id, platform, channel, title, seed, options, engine_version, status, created_by, created_at, updated_at"
+)
+_OUTBOX_COLUMNS = (
+    "id, game_id, platform, user_id, kind, payload, due_at, sent_at, dedupe_key, attempts, created_at"
+)
+_CONSENT_COLUMNS = (
+    "id, game_id, kind, requested_by, payload, approvers, status, expires_at, created_at, resolved_at"
+)
+
+
+def _dumps(value: object) -> str:
+    # Strict JSON (no NaN/Infinity) so every stored document passes SQLite's json_valid().
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _dumps_object(value: Mapping[str, Any], what: str) -> str:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} must be a JSON object (a mapping), got {type(value).__name__}")
+    return _dumps(dict(value))
+
+
+async def _enable_wal(db: aiosqlite.Connection, busy_timeout: float) -> str:
+    """Switch to WAL (persistent in the file) and return the resulting journal mode.
+
+    Converting a fresh file needs an exclusive lock, and SQLite reports "database is locked" at once, without
+    its busy handler, when several connections race to convert the same new file. Retry for up to
+    ``busy_timeout``; once a file is in WAL mode this succeeds on the first try.
+    """
+    deadline = time.monotonic() + busy_timeout
+    delay = 0.005
+    while True:
+        try:
+            rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+            continue
+        return str(rows[0][0]).lower() if rows else ""
+
+
+def _game(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        platform=row["platform"],
+        channel=row["channel"],
+        title=row["title"],
+        seed=row["seed"],
+        options=json.loads(row["options"]),
+        engine_version=row["engine_version"],
+        status=GameStatus(row["status"]),
+        created_by=row["created_by"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        platform=row["platform"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        player_id=row["player_id"],
+    )
+
+
+def _outbox(row: sqlite3.Row) -> OutboxItem:
+    return OutboxItem(
+        id=row["id"],
+        game_id=row["game_id"],
+        platform=row["platform"],
+        user_id=row["user_id"],
+        kind=row["kind"],
+        payload=json.loads(row["payload"]),
+        due_at=row["due_at"],
+        sent_at=row["sent_at"],
+        dedupe_key=row["dedupe_key"],
+        attempts=row["attempts"],
+        created_at=row["created_at"],
+    )
+
+
+def _consent(row: sqlite3.Row) -> ConsentRecord:
+    return ConsentRecord(
+        id=row["id"],
+        game_id=row["game_id"],
+        kind=row["kind"],
+        requested_by=row["requested_by"],
+        payload=json.loads(row["payload"]),
+        approvers=json.loads(row["approvers"]),
+        status=ConsentStatus(row["status"]),
+        expires_at=row["expires_at"],
+        created_at=row["created_at"],
+        resolved_at=row["resolved_at"],
+    )
+
+
+class Storage:
+    """Async access to the bot's SQLite database. Create with :meth:`open`, not the constructor.
+
+    One instance owns one connection. Calls from concurrent tasks are serialised by an ``asyncio.Lock`` so a
+    transaction never interleaves with another task's statements; several processes may share the file
+    (SQLite's own locking plus ``busy_timeout`` arbitrate, and ``append_action`` stays race-free across them).
+
+    All times are unix seconds. Methods that stamp a time use the injected ``clock``; methods that select by
+    time take ``now`` explicitly (defaulting to the clock).
+    """
+
+    def __init__(self, db: aiosqlite.Connection, *, path: str, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        busy_timeout: float = 5.0,
+        migrations: Collection[Migration] = MIGRATIONS,
+    ) -> Self:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        Raises:
+            SchemaError: if the file was migrated by newer code, or is not in WAL mode after opening.
+            sqlite3.Error: if the file is not a database or a migration fails (that migration is rolled back).
+        """
+        path_str = os.fspath(path)
+        # isolation_level=None: autocommit; we issue BEGIN IMMEDIATE/COMMIT ourselves.
+        db = await aiosqlite.connect(path_str, isolation_level=None, timeout=busy_timeout)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute("PRAGMA foreign_keys = ON")
+            mode = await _enable_wal(db, busy_timeout)
+            if mode != "wal" and path_str != ":memory:" and path_str:
+                raise SchemaError(f"could not switch {path_str!r} to WAL journal mode (got {mode!r})")
+            # Durability: in WAL mode with synchronous=NORMAL a COMMIT has been written to the WAL file
+            # (i.e. handed to the OS) before it returns; only the fsync is deferred to checkpoints. A crash of
+            # *this process* (kill -9, OOM, segfault) therefore loses nothing that was committed: the kernel
+            # still holds the pages and the next open replays the WAL. Only an OS crash or power cut can roll
+            # back the last few commits, and even then the database stays consistent (never corrupt).
+            # That trade-off is acceptable for a chat bot and spares an fsync per append (FULL would add one).
+            await db.execute("PRAGMA synchronous = NORMAL")
+            fk_rows = list(await db.execute_fetchall("PRAGMA foreign_keys"))
+            if not fk_rows or fk_rows[0][0] != 1:
+                raise SchemaError("this SQLite build cannot enforce foreign keys")
+            await apply_migrations(db, tuple(migrations), now=clock())
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path=path_str, clock=clock)
+
+    async def close(self) -> None:
+        """Close the connection. Idempotent."""
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ plumbing
+    #
+    # Every aiosqlite call is a round trip to its worker thread (~0.1-0.3 ms), so hot paths use one statement
+    # per call: execute_fetchall (no cursor to close) and RETURNING instead of a follow-up SELECT. A single
+    # statement in autocommit mode is its own atomic transaction; multi-statement work uses _write().
+
+    @asynccontextmanager
+    async def _session(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Exclusive use of the connection in autocommit mode (one statement = one transaction)."""
+        async with self._lock:
+            yield self._db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction, committed on success and rolled back on any exception.
+
+        IMMEDIATE takes SQLite's write lock up front, so reads inside the transaction cannot be invalidated by
+        another process before we write (no check-then-act races, no SQLITE_BUSY upgrade deadlocks).
+        """
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                # Unconditional: if we were cancelled while BEGIN was queued, in_transaction may not show it
+                # yet. aiosqlite runs queued statements in order, so this ROLLBACK runs after them. (If COMMIT
+                # itself was queued before a cancellation, it still commits and the ROLLBACK is a no-op.)
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        # OperationalError: no transaction is open (BEGIN failed, or SQLite already rolled back: disk full).
+        with contextlib.suppress(sqlite3.OperationalError):
+            await self._db.execute("ROLLBACK")
+
+    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    async def integrity_check(self) -> list[str]:
+        """Run ``PRAGMA integrity_check``; returns ``["ok"]`` for a healthy database."""
+        async with self._session():
+            return [str(row[0]) for row in await self._all("PRAGMA integrity_check")]
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        title: str,
+        seed: int,
+        options: Mapping[str, Any],
+        engine_version: str,
+        created_by: str,
+        status: GameStatus = GameStatus.OPEN,
+    ) -> int:
+        """Create a game and return its id.
+
+        Raises:
+            ChannelBusyError: if the channel already has an open or active game (and ``status`` is live).
+            ValueError: if ``seed`` does not fit in a signed 64-bit integer.
+        """
+        if not _INT64_MIN <= seed <= _INT64_MAX:
+            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+        options_json = _dumps_object(options, "options")
+        now = self._clock()
+        async with self._session():
+            try:
+                row = await self._one(
+                    "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
+                    " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        platform,
+                        channel,
+                        title,
+                        seed,
+                        options_json,
+                        engine_version,
+                        GameStatus(status),
+                        created_by,
+                        now,
+                        now,
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                existing = await self._live_game_id(platform, channel)
+                if existing is None:
+                    raise
+                raise ChannelBusyError(platform, channel, existing) from None
+        assert row is not None
+        return int(row[0])
+
+    async def _live_game_id(self, platform: str, channel: str) -> int | None:
+        row = await self._one(
+            "SELECT id FROM games WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
+            (platform, channel),
+        )
+        return None if row is None else int(row[0])
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """Raises: NotFoundError if there is no such game."""
+        async with self._session():
+            return await self._get_game(game_id)
+
+    async def _get_game(self, game_id: int) -> GameRecord:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise NotFoundError("game", game_id)
+        return _game(row)
+
+    async def find_game(self, platform: str, channel: str) -> GameRecord | None:
+        """The open or active game in a channel, or ``None`` if the channel is free."""
+        async with self._session():
+            row = await self._one(
+                f"SELECT {_GAME_COLUMNS} FROM games"
+                " WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
+                (platform, channel),
+            )
+        return None if row is None else _game(row)
+
+    async def list_games_for_user(
+        self, platform: str, user_id: str, *, statuses: Collection[GameStatus] | None = None
+    ) -> list[GameRecord]:
+        """Games the user is seated at, most recently updated first; optionally only those in ``statuses``."""
+        sql = (
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
+            " FROM games g JOIN seats s ON s.game_id = g.id WHERE s.platform = ? AND s.user_id = ?"
+        )
+        params: list[Any] = [platform, user_id]
+        if statuses is not None:
+            wanted = sorted(GameStatus(s) for s in statuses)
+            sql += f" AND g.status IN ({', '.join('?' * len(wanted))})" if wanted else " AND 0"
+            params.extend(wanted)
+        sql += " ORDER BY g.updated_at DESC, g.id DESC"
+        async with self._session():
+            return [_game(row) for row in await self._all(sql, params)]
+
+    async def update_game_status(
+        self, game_id: int, status: GameStatus, *, expected: GameStatus | None = None
+    ) -> GameRecord:
+        """Set a game's status and return the updated record.
+
+        With ``expected``, the change only happens if the game is currently in that status (compare-and-set),
+        so e.g. two players pressing "start" cannot both start it.
+
+        Raises:
+            NotFoundError: no such game.
+            StatusConflictError: the game is not in ``expected``.
+            ChannelBusyError: reviving a game into a live status while another game occupies its channel.
+        """
+        status = GameStatus(status)
+        expected = None if expected is None else GameStatus(expected)
+        async with self._session():
+            try:
+                row = await self._one(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND (? IS NULL OR status = ?)"
+                    f" RETURNING {_GAME_COLUMNS}",
+                    (status, self._clock(), game_id, expected, expected),
+                )
+            except sqlite3.IntegrityError:
+                if status not in LIVE_STATUSES:
+                    raise
+                game = await self._get_game(game_id)
+                existing = await self._live_game_id(game.platform, game.channel)
+                raise ChannelBusyError(game.platform, game.channel, existing) from None
+            if row is None:
+                game = await self._get_game(game_id)  # raises NotFoundError
+                raise StatusConflictError("game", game_id, str(expected), str(game.status))
+        return _game(row)
+
+    # ------------------------------------------------------------------ seats
+
+    async def add_seat(
+        self,
+        game_id: int,
+        *,
+        platform: str,
+        user_id: str,
+        display_name: str,
+        seat: int | None = None,
+        player_id: int | None = None,
+    ) -> SeatRecord:
+        """Seat a user at a game; with ``seat=None`` the lowest free seat number (from 0) is taken.
+
+        Raises:
+            NotFoundError: no such game.
+            SeatTakenError: the seat is occupied, the user is already seated, or ``player_id`` is in use.
+        """
+        async with self._write():
+            await self._get_game(game_id)
+            rows = await self._all("SELECT seat, user_id, player_id FROM seats WHERE game_id = ?", (game_id,))
+            taken = {row["seat"]: row for row in rows}
+            if any(row["user_id"] == user_id for row in rows):
+                raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
+            if player_id is not None and any(row["player_id"] == player_id for row in rows):
+                raise SeatTakenError(game_id, f"player id {player_id} is already assigned")
+            if seat is None:
+                seat = next(n for n in range(len(rows) + 1) if n not in taken)
+            elif seat in taken:
+                raise SeatTakenError(game_id, f"seat {seat} is taken by {taken[seat]['user_id']!r}")
+            await self._db.execute(
+                "INSERT INTO seats (game_id, seat, platform, user_id, display_name, player_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seat, platform, user_id, display_name, player_id),
+            )
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+        return SeatRecord(game_id, seat, platform, user_id, display_name, player_id)
+
+    async def remove_seat(self, game_id: int, user_id: str) -> None:
+        """Raises: NotFoundError if the user has no seat at the game."""
+        async with self._write():
+            deleted = await self._all(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat", (game_id, user_id)
+            )
+            if not deleted:
+                raise NotFoundError("seat", (game_id, user_id))
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+
+    async def list_seats(self, game_id: int) -> list[SeatRecord]:
+        """Seats ordered by seat number (empty for an unknown game)."""
+        async with self._session():
+            return await self._list_seats(game_id)
+
+    async def _list_seats(self, game_id: int) -> list[SeatRecord]:
+        rows = await self._all(
+            "SELECT game_id, seat, platform, user_id, display_name, player_id FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_seat(row) for row in rows]
+
+    async def assign_player_ids(self, game_id: int, player_ids: Mapping[int, int]) -> list[SeatRecord]:
+        """Set the engine player id of each seat (``{seat: player_id}``) atomically; returns all seats.
+
+        Seats not in the mapping keep their id. Raises: NotFoundError for an unknown seat;
+        SeatTakenError if two seats would share a player id.
+        """
+        async with self._write():
+            rows = await self._all("SELECT seat, player_id FROM seats WHERE game_id = ?", (game_id,))
+            current = {row["seat"]: row["player_id"] for row in rows}
+            for seat in player_ids:
+                if seat not in current:
+                    raise NotFoundError("seat", (game_id, seat))
+            final = current | dict(player_ids)
+            assigned = [p for p in final.values() if p is not None]
+            if len(assigned) != len(set(assigned)):
+                raise SeatTakenError(game_id, f"player ids would not be unique: {final}")
+            # Clear first so swapping two ids does not trip UNIQUE(game_id, player_id) midway.
+            await self._db.executemany(
+                "UPDATE seats SET player_id = NULL WHERE game_id = ? AND seat = ?",
+                [(game_id, seat) for seat in player_ids],
+            )
+            await self._db.executemany(
+                "UPDATE seats SET player_id = ? WHERE game_id = ? AND seat = ?",
+                [(pid, game_id, seat) for seat, pid in player_ids.items()],
+            )
+            return await self._list_seats(game_id)
+
+    # ------------------------------------------------------------------ action log
+
+    async def append_action(
+        self, game_id: int, expected_seq: int, data: Mapping[str, Any], actor: str
+    ) -> int:
+        """Append one engine action as row ``expected_seq`` and return that seq.
+
+        ``expected_seq`` must be exactly ``last_seq + 1``: the caller computed its new state from the log as
+        of ``expected_seq - 1``. The write is a single INSERT, atomic by itself; the database refuses it if
+        the seq exists (primary key) or would leave a gap (trigger ``actions_contiguous``), so of several
+        racing appends for the same seq, from any number of tasks or processes, exactly one succeeds.
+
+        Raises:
+            StaleStateError: a row with that seq exists already, or ``expected_seq`` would leave a gap.
+            NotFoundError: no such game.
+            TypeError, ValueError: ``data`` is not a JSON-serialisable object.
+        """
+        data_json = _dumps_object(data, "action data")
+        async with self._session():
+            try:
+                await self._db.execute(
+                    "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, expected_seq, data_json, actor, self._clock()),
+                )
+            except sqlite3.IntegrityError:
+                # Slow path: explain the refusal. The log only grows, so reading it now is conclusive.
+                last = await self._last_seq(game_id)  # NotFoundError if the game does not exist
+                if expected_seq != last + 1:
+                    raise StaleStateError(game_id, expected_seq, last) from None
+                raise
+        return expected_seq
+
+    async def _last_seq(self, game_id: int) -> int:
+        row = await self._one(
+            "SELECT (SELECT 1 FROM games WHERE id = ?),"
+            " (SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?)",
+            (game_id, game_id),
+        )
+        if row is None or row[0] is None:
+            raise NotFoundError("game", game_id)
+        return int(row[1])
+
+    async def last_seq(self, game_id: int) -> int:
+        """Seq of the last stored action (0 if none). Raises: NotFoundError if there is no such game."""
+        async with self._session():
+            return await self._last_seq(game_id)
+
+    async def load_actions(self, game_id: int, after_seq: int = 0) -> list[tuple[int, JsonObject]]:
+        """Actions with seq > ``after_seq`` as ``(seq, data)`` in log order.
+
+        Raises: NotFoundError if there is no such game.
+        """
+        async with self._session():
+            rows = await self._all(
+                "SELECT seq, data FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after_seq),
+            )
+            if not rows:
+                await self._last_seq(game_id)  # raises NotFoundError for an unknown game
+        return [(seq, json.loads(data)) for seq, data in rows]
+
+    async def load_action_records(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
+        """Like :meth:`load_actions` but with actor and timestamp. Raises: NotFoundError."""
+        async with self._session():
+            rows = await self._all(
+                "SELECT seq, data, actor, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after_seq),
+            )
+            if not rows:
+                await self._last_seq(game_id)
+        return [ActionRecord(game_id, seq, json.loads(data), actor, at) for seq, data, actor, at in rows]
+
+    # ------------------------------------------------------------------ snapshots
+
+    async def save_snapshot(self, game_id: int, seq: int, data: bytes) -> None:
+        """Store an opaque snapshot of the state after action ``seq``, replacing an older one.
+
+        A snapshot older than the stored one is ignored, so a slow writer cannot regress it.
+
+        Raises:
+            NotFoundError: no such game.
+            ValueError: ``seq`` is negative or beyond the end of the log.
+        """
+        payload = bytes(data)
+        async with self._write():
+            last = await self._last_seq(game_id)
+            if not 0 <= seq <= last:
+                raise ValueError(f"game {game_id}: snapshot seq {seq} outside the log 0..{last}")
+            await self._db.execute(
+                "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data,"
+                " created_at = excluded.created_at WHERE excluded.seq >= snapshots.seq",
+                (game_id, seq, payload, self._clock()),
+            )
+
+    async def load_snapshot(self, game_id: int) -> SnapshotRecord | None:
+        """The latest snapshot of a game, or ``None`` if none was saved."""
+        async with self._session():
+            row = await self._one("SELECT seq, data, created_at FROM snapshots WHERE game_id = ?", (game_id,))
+        if row is None:
+            return None
+        return SnapshotRecord(game_id, row["seq"], bytes(row["data"]), row["created_at"])
+
+    # ------------------------------------------------------------------ outbox
+
+    async def outbox_enqueue(
+        self,
+        dedupe_key: str,
+        *,
+        platform: str,
+        user_id: str,
+        kind: str,
+        payload: Mapping[str, Any],
+        due_at: float,
+        game_id: int | None = None,
+    ) -> int | None:
+        """Queue a message for delivery at ``due_at``; return its id, or ``None`` if ``dedupe_key`` was seen.
+
+        A key stays taken after the message is sent (until purged), so re-enqueueing is always safe.
+        Raises: ValueError if ``due_at`` is not finite; NotFoundError if ``game_id`` names no game.
+        """
+        if not math.isfinite(due_at):
+            raise ValueError(f"due_at must be finite, got {due_at}")
+        payload_json = _dumps_object(payload, "payload")
+        async with self._session():
+            try:
+                row = await self._one(
+                    "INSERT INTO outbox (game_id, platform, user_id, kind, payload, due_at, dedupe_key,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                    (game_id, platform, user_id, kind, payload_json, due_at, dedupe_key, self._clock()),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "FOREIGN KEY" in str(exc):
+                    raise NotFoundError("game", game_id) from None
+                raise
+        return None if row is None else int(row[0])
+
+    async def outbox_due(self, now: float | None = None, *, limit: int = 100) -> list[OutboxItem]:
+        """Unsent items with ``due_at <= now``, earliest first (ties in enqueue order).
+
+        Delivery is at-least-once: call :meth:`outbox_mark_sent` after sending, or :meth:`outbox_reschedule`
+        after a failure.
+        """
+        now = self._clock() if now is None else now
+        async with self._session():
+            rows = await self._all(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND due_at <= ?"
+                " ORDER BY due_at, id LIMIT ?",
+                (now, limit),
+            )
+        return [_outbox(row) for row in rows]
+
+    async def outbox_get(self, item_id: int) -> OutboxItem:
+        """Raises: NotFoundError."""
+        async with self._session():
+            row = await self._one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
+        if row is None:
+            raise NotFoundError("outbox item", item_id)
+        return _outbox(row)
+
+    async def outbox_mark_sent(self, item_id: int, *, now: float | None = None) -> None:
+        """Mark an item delivered. Idempotent (the first ``sent_at`` is kept). Raises: NotFoundError."""
+        now = self._clock() if now is None else now
+        async with self._session():
+            updated = await self._all(
+                "UPDATE outbox SET sent_at = coalesce(sent_at, ?) WHERE id = ? RETURNING id", (now, item_id)
+            )
+        if not updated:
+            raise NotFoundError("outbox item", item_id)
+
+    async def outbox_reschedule(self, item_id: int, due_at: float) -> int:
+        """Move an unsent item to ``due_at`` after a failed attempt; returns the new attempt count.
+
+        Raises: NotFoundError; StatusConflictError if the item was already sent.
+        """
+        if not math.isfinite(due_at):
+            raise ValueError(f"due_at must be finite, got {due_at}")
+        async with self._session():
+            row = await self._one(
+                "UPDATE outbox SET due_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL"
+                " RETURNING attempts",
+                (due_at, item_id),
+            )
+            if row is None:
+                if await self._one("SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+                    raise NotFoundError("outbox item", item_id)
+                raise StatusConflictError("outbox item", item_id, "unsent", "sent")
+        return int(row[0])
+
+    async def outbox_cancel(self, dedupe_key: str) -> bool:
+        """Drop an unsent item (e.g. a reminder made moot); True if one was dropped. Frees the key."""
+        async with self._session():
+            deleted = await self._all(
+                "DELETE FROM outbox WHERE dedupe_key = ? AND sent_at IS NULL RETURNING id", (dedupe_key,)
+            )
+        return bool(deleted)
+
+    async def outbox_purge_sent(self, before: float) -> int:
+        """Delete items sent before ``before``; returns how many. Their dedupe keys become reusable."""
+        async with self._session():
+            deleted = await self._all(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ? RETURNING id", (before,)
+            )
+        return len(deleted)
+
+    # ------------------------------------------------------------------ user prefs
+
+    async def get_prefs(self, platform: str, user_id: str) -> JsonObject:
+        """A user's preferences (``{}`` if never set)."""
+        async with self._session():
+            row = await self._one(
+                "SELECT data FROM user_prefs WHERE platform = ? AND user_id = ?", (platform, user_id)
+            )
+        return {} if row is None else dict(json.loads(row[0]))
+
+    async def set_prefs(self, platform: str, user_id: str, data: Mapping[str, Any]) -> None:
+        """Replace a user's preferences."""
+        data_json = _dumps_object(data, "prefs")
+        async with self._session():
+            await self._db.execute(
+                "INSERT INTO user_prefs (platform, user_id, data, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (platform, user_id) DO UPDATE SET data = excluded.data,"
+                " updated_at = excluded.updated_at",
+                (platform, user_id, data_json, self._clock()),
+            )
+
+    # ------------------------------------------------------------------ consents
+
+    async def create_consent(
+        self,
+        *,
+        game_id: int,
+        kind: str,
+        requested_by: str,
+        approvers: Iterable[str],
+        payload: Mapping[str, Any],
+        expires_at: float,
+    ) -> int:
+        """Open a pending request (undo, kick, ...) that ``approvers`` must vote on; returns its id.
+
+        Raises: NotFoundError if there is no such game.
+        """
+        votes: dict[str, bool | None] = dict.fromkeys(approvers)
+        payload_json = _dumps_object(payload, "payload")
+        async with self._session():
+            try:
+                row = await self._one(
+                    "INSERT INTO consents (game_id, kind, requested_by, payload, approvers, status,"
+                    " expires_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING id",
+                    (game_id, kind, requested_by, payload_json, _dumps(votes), expires_at, self._clock()),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "FOREIGN KEY" in str(exc):
+                    raise NotFoundError("game", game_id) from None
+                raise
+        assert row is not None
+        return int(row[0])
+
+    async def get_consent(self, consent_id: int) -> ConsentRecord:
+        """Raises: NotFoundError."""
+        async with self._session():
+            return await self._get_consent(consent_id)
+
+    async def _get_consent(self, consent_id: int) -> ConsentRecord:
+        row = await self._one(f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE id = ?", (consent_id,))
+        if row is None:
+            raise NotFoundError("consent", consent_id)
+        return _consent(row)
+
+    async def list_consents(
+        self, game_id: int, *, status: ConsentStatus | None = ConsentStatus.PENDING
+    ) -> list[ConsentRecord]:
+        """A game's consents in creation order, by default only pending ones (``status=None``: all)."""
+        sql = f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(ConsentStatus(status))
+        async with self._session():
+            return [_consent(row) for row in await self._all(sql + " ORDER BY id", params)]
+
+    async def record_vote(
+        self, consent_id: int, user_id: str, approve: bool, *, now: float | None = None
+    ) -> ConsentRecord:
+        """Record an approver's vote on a pending consent and return the updated record.
+
+        Deciding the outcome (all approved? anyone rejected?) is the caller's policy: follow up with
+        :meth:`resolve_consent`.
+
+        Raises:
+            NotFoundError: no such consent, or ``user_id`` is not one of its approvers.
+            StatusConflictError: the consent is no longer pending, or has passed ``expires_at``.
+        """
+        now = self._clock() if now is None else now
+        async with self._write():
+            consent = await self._get_consent(consent_id)
+            if consent.status != ConsentStatus.PENDING:
+                raise StatusConflictError("consent", consent_id, "pending", str(consent.status))
+            if now >= consent.expires_at:
+                raise StatusConflictError("consent", consent_id, "pending", "expired")
+            if user_id not in consent.approvers:
+                raise NotFoundError("approver", (consent_id, user_id))
+            votes = consent.approvers | {user_id: bool(approve)}
+            row = await self._one(
+                f"UPDATE consents SET approvers = ? WHERE id = ? RETURNING {_CONSENT_COLUMNS}",
+                (_dumps(votes), consent_id),
+            )
+        assert row is not None
+        return _consent(row)
+
+    async def resolve_consent(
+        self, consent_id: int, status: ConsentStatus, *, now: float | None = None
+    ) -> ConsentRecord:
+        """Move a pending consent to a final status (approved, rejected, cancelled or expired).
+
+        Only one resolution can win: raises StatusConflictError if it is no longer pending, and NotFoundError
+        if there is no such consent.
+        """
+        status = ConsentStatus(status)
+        if status == ConsentStatus.PENDING:
+            raise ValueError("resolve_consent needs a final status, not 'pending'")
+        now = self._clock() if now is None else now
+        async with self._session():
+            row = await self._one(
+                "UPDATE consents SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'"
+                f" RETURNING {_CONSENT_COLUMNS}",
+                (status, now, consent_id),
+            )
+            if row is None:
+                consent = await self._get_consent(consent_id)  # raises NotFoundError
+                raise StatusConflictError("consent", consent_id, "pending", str(consent.status))
+        return _consent(row)
+
+    async def expire_consents(self, now: float | None = None) -> list[ConsentRecord]:
+        """Mark every pending consent with ``expires_at <= now`` as expired and return them (by id)."""
+        now = self._clock() if now is None else now
+        async with self._session():
+            rows = await self._all(
+                "UPDATE consents SET status = 'expired', resolved_at = ?"
+                f" WHERE status = 'pending' AND expires_at <= ? RETURNING {_CONSENT_COLUMNS}",
+                (now, now),
+            )
+        return sorted((_consent(row) for row in rows), key=lambda c: c.id)

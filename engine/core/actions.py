@@ -1,0 +1,100 @@
+"""Actions: the stable JSON form shared with 18xx.games, and the undo/redo filter over a log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import malformed
+
+Action = dict[str, Any]
+
+# Fields each action type needs beyond "type" and "entity".
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "bid": ("company", "price"),
+    "pass": (),
+    "par": ("corporation", "share_price"),
+    "buy_shares": ("shares",),
+    "sell_shares": ("shares",),
+    "lay_tile": ("hex", "tile", "rotation"),
+    "place_token": ("city",),
+    "remove_token": ("city",),
+    "run_routes": ("routes",),
+    "dividend": ("kind",),
+    "buy_train": ("train", "price"),
+    "discard_train": ("train",),
+    "buy_company": ("company", "price"),
+    "bankrupt": (),
+    "end_game": (),
+    "undo": (),
+    "redo": (),
+    "message": (),
+    "program_buy_shares": (),
+    "program_share_pass": (),
+    "program_disable": (),
+    "program_auto_pass": (),
+    "program_independent_mines": (),
+    "program_merger_pass": (),
+    "program_harzbahn_draft_pass": (),
+    "program_close_pass": (),
+}
+
+# Actions that only edit per-player automation settings; their effects come through recorded auto_actions.
+PROGRAM_TYPES = frozenset(t for t in REQUIRED if t.startswith("program_"))
+LOG_ONLY = frozenset({"message"}) | PROGRAM_TYPES
+
+
+def validate_shape(action: Action) -> None:
+    """Check an action has a known type and its required fields, before anything is touched."""
+    if not isinstance(action, dict):
+        raise malformed("an action must be a JSON object")
+    kind = action.get("type")
+    if kind not in REQUIRED:
+        known = ", ".join(sorted(t for t in REQUIRED if not t.startswith("program_")))
+        raise malformed(f"unknown action type {kind!r}; known types: {known}")
+    if "entity" not in action:
+        raise malformed(f"{kind} needs an entity (who is acting)")
+    missing = [f for f in REQUIRED[kind] if f not in action]
+    if missing:
+        raise malformed(f"{kind} is missing {', '.join(missing)}")
+
+
+def filter_undo(actions: list[Action]) -> list[Action]:
+    """The actions that stand after undo/redo, in order (18xx.games semantics).
+
+    ``undo`` without an action_id removes the last standing non-message action; with an
+    action_id it removes everything after that action (0 = everything). ``redo`` restores the
+    group removed by the latest undo, as long as nothing else has been done since.
+    """
+    kept: list[Action] = []
+    undone: list[list[Action]] = []
+    for action in actions:
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            group: list[Action] = []
+            if target is None:
+                for i in range(len(kept) - 1, -1, -1):
+                    if kept[i].get("type") != "message":
+                        group = [kept.pop(i)]
+                        break
+            else:
+                keep: list[Action] = []
+                for a in kept:
+                    if target and int(a.get("id", 0)) <= int(target):
+                        keep.append(a)
+                    elif a.get("type") == "message":
+                        keep.append(a)
+                    else:
+                        group.append(a)
+                kept = keep
+            undone.append(group)
+        elif kind == "redo":
+            if undone:
+                group = undone.pop()
+                kept.extend(group)
+                kept.sort(key=lambda a: int(a.get("id", 0)))
+        else:
+            if kind != "message":
+                undone.clear()
+            kept.append(action)
+    return kept

@@ -1,0 +1,161 @@
+"""Hex maps: coordinates as printed, neighbours, hexside features and the tiles on each hex."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .errors import malformed
+from .tiles import NODE_BASE, Tile, TileDef, parse_tile
+
+Layout = Literal["flat", "pointy"]
+Letters = Literal["rows", "columns"]
+
+# Neighbour offsets per edge as (letter delta, number delta) for each coordinate scheme.
+_DELTAS: dict[tuple[str, str], tuple[tuple[int, int], ...]] = {
+    ("flat", "rows"): ((2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1)),
+    ("flat", "columns"): ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)),
+    ("pointy", "rows"): ((1, -1), (0, -2), (-1, -1), (-1, 1), (0, 2), (1, 1)),
+}
+
+_HEX_ID = re.compile(r"^([A-Z]+)(\d+)$")
+
+
+def split_hex_id(hex_id: str) -> tuple[int, int]:
+    """'J10' -> (9, 10): the letter index (A=0) and the number."""
+    m = _HEX_ID.match(hex_id)
+    if not m:
+        raise malformed(f"{hex_id!r} is not a hex coordinate")
+    letters, number = m.groups()
+    index = 0
+    for ch in letters:
+        index = index * 26 + (ord(ch) - 64)
+    return index - 1, int(number)
+
+
+def join_hex_id(letter: int, number: int) -> str:
+    if letter < 0 or number < 0:
+        return ""
+    out = ""
+    n = letter + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(65 + rem) + out
+    return f"{out}{number}"
+
+
+@dataclass(slots=True)
+class Border:
+    kind: str  # "water" or "impassable"
+    cost: int = 0
+
+
+@dataclass(slots=True)
+class Hex:
+    id: str
+    letter: int
+    number: int
+    colour: str  # printed colour
+    tile: Tile
+    original: Tile
+    name: str = ""
+    revenue: dict[str, int] = field(default_factory=dict)  # off-board values by tile colour
+    terrain_kind: str = ""
+    terrain_cost: int = 0  # paid on the first lay over the printed hex
+    tags: frozenset[str] = frozenset()
+    optional_node: bool = False
+    neighbors: dict[int, str] = field(default_factory=dict)
+    borders: dict[int, Border] = field(default_factory=dict)  # still unpaid/impassable, by edge
+
+    @property
+    def blank(self) -> bool:
+        return self.tile is self.original and not self.original.tdef.paths
+
+
+class Board:
+    """All hexes of a map and the tile supply's placement bookkeeping."""
+
+    def __init__(self, layout: Layout, letters: Letters, hexes: dict[str, Hex]) -> None:
+        self.layout = layout
+        self.letters = letters
+        self.hexes = hexes
+        deltas = _DELTAS[(layout, letters)]
+        for hx in hexes.values():
+            for edge, (dl, dn) in enumerate(deltas):
+                other = join_hex_id(hx.letter + dl, hx.number + dn)
+                if other in hexes:
+                    hx.neighbors[edge] = other
+
+    def __getitem__(self, hex_id: str) -> Hex:
+        try:
+            return self.hexes[hex_id]
+        except KeyError:
+            raise malformed(f"there is no hex {hex_id} on this map") from None
+
+    @staticmethod
+    def from_data(data: dict[str, Any]) -> Board:
+        hexes: dict[str, Hex] = {}
+        for hex_id, raw in data["hexes"].items():
+            letter, number = split_hex_id(hex_id)
+            colour = raw.get("color", "white")
+            tdef: TileDef = parse_tile(hex_id, raw.get("tile", ""), colour)
+            tile = Tile(f"{hex_id}-0", tdef, 0, preprinted=True)
+            terrain = raw.get("terrain", {})
+            hexes[hex_id] = Hex(
+                id=hex_id, letter=letter, number=number, colour=colour, tile=tile, original=tile,
+                name=raw.get("name", ""), revenue=dict(raw.get("revenue", {})),
+                terrain_kind=terrain.get("kind", ""), terrain_cost=int(terrain.get("cost", 0)),
+                tags=frozenset(raw.get("tags", ())), optional_node=bool(raw.get("optional", False)),
+            )
+        board = Board(data.get("layout", "flat"), data.get("letters", "rows"), hexes)
+        for side in data.get("hexsides", ()):
+            a, b = board[side["a"]], board[side["b"]]
+            edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
+            if edge is None:
+                raise malformed(f"hexside {a.id}-{b.id}: hexes are not adjacent")
+            border = Border(side["kind"], int(side.get("cost", 0)))
+            a.borders[edge] = border
+            b.borders[(edge + 3) % 6] = Border(border.kind, border.cost)
+        return board
+
+    def neighbor(self, hx: Hex, edge: int) -> Hex | None:
+        other = hx.neighbors.get(edge)
+        if other is None:
+            return None
+        border = hx.borders.get(edge)
+        if border is not None and border.kind == "impassable":
+            return None
+        return self.hexes[other]
+
+    def paths_at_edge(self, hx: Hex, edge: int) -> list[int]:
+        """Indexes of the tile's paths that touch an absolute edge."""
+        return [i for i, (a, b) in enumerate(hx.tile.abs_paths()) if a == edge or b == edge]
+
+    def node_revenue(self, hx: Hex, node: int, colour: str) -> int:
+        """Current revenue of a node: the tile value, or the off-board value for a phase colour."""
+        ndef = hx.tile.tdef.nodes[node]
+        if ndef.kind == "offboard" or (hx.revenue and ndef.revenue == 0):
+            return offboard_value(hx.revenue, colour)
+        return ndef.revenue
+
+
+_COLOUR_ORDER = ("yellow", "green", "brown", "gray")
+
+
+def offboard_value(table: dict[str, int], colour: str) -> int:
+    """Value for the newest tile colour of the phase: the last listed colour not newer than it."""
+    if not table:
+        return 0
+    rank = _COLOUR_ORDER.index(colour) if colour in _COLOUR_ORDER else 0
+    best = None
+    for c in _COLOUR_ORDER[: rank + 1]:
+        if c in table:
+            best = table[c]
+    if best is None:
+        best = table[min(table, key=lambda c: _COLOUR_ORDER.index(c) if c in _COLOUR_ORDER else 99)]
+    return best
+
+
+def node_end(node: int) -> int:
+    return NODE_BASE + node

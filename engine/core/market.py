@@ -1,0 +1,109 @@
+"""Two-dimensional stock markets: cells, zones and marker stacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True, eq=False)
+class Cell:
+    price: int
+    row: int
+    col: int
+    zone: str = ""  # "" plain; title zones such as "yellow", "orange", "brown"
+    par: bool = False
+    end: bool = False
+    stack: list[str] = field(default_factory=list)  # corporations, arrival order (top first)
+
+    @property
+    def coords(self) -> tuple[int, int]:
+        return (self.row, self.col)
+
+    def __repr__(self) -> str:
+        return f"Cell({self.price} r{self.row}c{self.col})"
+
+
+class StockMarket:
+    """Grid market: right/left along a row, up/down between rows (1882 style).
+
+    Moving right off a row's end goes up; left off its start goes down; down stops at the column
+    bottom. Titles with other edge behaviour override ``right``/``left``/``up``/``down``.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        rows: list[list[int]] = data["rows"]
+        self.rows: list[list[Cell | None]] = [
+            [Cell(p, r, c) if p is not None else None for c, p in enumerate(row)] for r, row in enumerate(rows)
+        ]
+        for zone, cells in data.get("zones", {}).items():
+            for r, c in cells:
+                self.cell(r, c).zone = zone
+        for r, c in data.get("par", ()):
+            self.cell(r, c).par = True
+        for r, c in data.get("end", ()):
+            self.cell(r, c).end = True
+        self.location: dict[str, Cell] = {}
+
+    def cell(self, row: int, col: int) -> Cell:
+        cell = self.at(row, col)
+        if cell is None:
+            raise KeyError((row, col))
+        return cell
+
+    def at(self, row: int, col: int) -> Cell | None:
+        if 0 <= row < len(self.rows) and 0 <= col < len(self.rows[row]):
+            return self.rows[row][col]
+        return None
+
+    def par_cells(self) -> list[Cell]:
+        return sorted((c for row in self.rows for c in row if c is not None and c.par), key=lambda c: c.price)
+
+    def place(self, corp: str, cell: Cell) -> None:
+        self._move_to(corp, cell)
+
+    def _move_to(self, corp: str, cell: Cell) -> None:
+        old = self.location.get(corp)
+        if old is cell:
+            return
+        if old is not None:
+            old.stack.remove(corp)
+        cell.stack.append(corp)
+        self.location[corp] = cell
+
+    def remove(self, corp: str) -> None:
+        old = self.location.pop(corp, None)
+        if old is not None:
+            old.stack.remove(corp)
+
+    def right(self, corp: str) -> None:
+        cur = self.location[corp]
+        nxt = self.at(cur.row, cur.col + 1) or self.at(cur.row - 1, cur.col)
+        if nxt is not None:
+            self._move_to(corp, nxt)
+
+    def left(self, corp: str) -> None:
+        cur = self.location[corp]
+        nxt = self.at(cur.row, cur.col - 1) if cur.col > 0 else self.at(cur.row + 1, cur.col)
+        if nxt is not None:
+            self._move_to(corp, nxt)
+
+    def down(self, corp: str) -> None:
+        cur = self.location[corp]
+        nxt = self.at(cur.row + 1, cur.col)
+        if nxt is not None:
+            self._move_to(corp, nxt)
+
+    def up(self, corp: str) -> None:
+        cur = self.location[corp]
+        nxt = self.at(cur.row - 1, cur.col)
+        if nxt is not None:
+            self._move_to(corp, nxt)
+
+    def order_key(self, corp: str) -> tuple[int, int, int, int]:
+        """Operating order: higher price, then further right, then higher up, then top of stack."""
+        cell = self.location[corp]
+        return (-cell.price, -cell.col, cell.row, cell.stack.index(corp))
+
+    def any_at_end(self) -> bool:
+        return any(cell.end for cell in self.location.values())

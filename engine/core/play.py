@@ -1,0 +1,392 @@
+"""Rules shared by titles for parring, track, tokens, revenue, trains and money raising.
+
+Mixed into :class:`engine.core.game.Game`; title modules override the named hooks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .entities import Company, Corporation, Player, Share, Token, Train
+from .errors import illegal, insufficient, malformed
+from .market import Cell
+from .routes import Route
+from .steps.auction import parse_price_text
+from .tiles import Tile
+from .track import border_cost, legal_rotations, move_tokens
+
+if TYPE_CHECKING:
+    from .board import Hex
+    from .game import Game as _Game
+
+    _Base = _Game
+else:
+    _Base = object
+
+
+class PlayRules(_Base):
+    pending_tokens: list[tuple[Corporation, list[str], Token]]
+
+    # ------------------------------------------------------------------ par
+    def parse_price(self, text: str, *, par: bool = False) -> Cell:
+        price, row, col = parse_price_text(text)
+        cell = self.market.at(row, col)
+        if cell is None or cell.price != price:
+            raise malformed(f"there is no share price ${price} at row {row}, column {col}")
+        if par and not cell.par:
+            pars = ", ".join(f"${c.price}" for c in self.market.par_cells())
+            raise illegal(f"${price} is not a par price; par prices: {pars}")
+        return cell
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    def par_cost(self, corp: Corporation, price: int) -> int:
+        return price * corp.shares[0].percent // 10
+
+    def par_corporation(self, player: Player, corp: Corporation, cell: Cell) -> None:
+        cost = self.par_cost(corp, cell.price)
+        if cost > player.cash:
+            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at ${cell.price}: "
+                               f"cash ${player.cash}, cost ${cost}")
+        self.set_par(corp, cell)
+        self.buy_shares(player, [corp.shares[0]], cost)
+        self.log(f"{player.name} pars {corp.sym} at ${cell.price}")
+
+    def can_dump(self, player: Player, corp: Corporation, percent: int) -> bool:
+        """Selling into the president's certificate needs another player able to take it."""
+        plain = sum(s.percent for s in player.shares if s.corp == corp.sym and not s.president)
+        if percent <= plain:
+            return True
+        pres = next((s for s in player.shares if s.corp == corp.sym and s.president), None)
+        if pres is None:
+            return False
+        others = max((p.percent_of(corp.sym) for p in self.players if p is not player), default=0)
+        return others >= pres.percent
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        """Title hook: a private bought in the auction may bring shares."""
+
+    # ------------------------------------------------------------------ track
+    def tile_lays(self) -> list[dict[str, Any]]:
+        return [{"lay": True, "upgrade": True}]
+
+    def can_lay_track(self, corp: Corporation) -> bool:
+        return any(t.used for t in corp.tokens)
+
+    def blocked_hex(self, hx: Hex) -> Company | None:
+        for comp in self.companies.values():
+            if comp.closed or comp.data.get("blocks_hex") != hx.id:
+                continue
+            if isinstance(comp.owner, Player):
+                return comp
+        return None
+
+    def tile_from_supply(self, tile_id: str) -> Tile:
+        tile = self.tile_supply.get(tile_id)
+        if tile is None:
+            name = tile_id.rsplit("-", 1)[0]
+            if name in self.unlimited_tiles and name in self.tile_defs:
+                tile = Tile(tile_id, self.tile_defs[name])
+                return tile
+            raise illegal(f"tile {tile_id} is not available")
+        return tile
+
+    def lay_tile(self, corp: Corporation, action: dict[str, Any], *, extra_cost: int = 0,
+                 check_connection: bool = True, payer: Corporation | None = None) -> None:
+        hx = self.board[action["hex"]]
+        rotation = int(action["rotation"])
+        if not 0 <= rotation <= 5:
+            raise malformed(f"rotation must be 0 to 5, not {rotation}")
+        blocker = self.blocked_hex(hx)
+        if blocker is not None:
+            raise illegal(f"{hx.id} is blocked by {blocker.sym} while a player owns it")
+        tile = self.tile_from_supply(str(action["tile"]))
+        if tile.colour not in self.phase["tiles"]:
+            raise illegal(f"{tile.colour} tiles are not available in phase {self.phase['name']}")
+        edges = self.network(corp).hex_edges.get(hx.id, set()) if check_connection else None
+        if check_connection and not edges:
+            raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
+        rotations = legal_rotations(self, hx, tile.tdef, edges)
+        if rotation not in rotations and not self._equivalent_rotation(hx, tile, rotation, rotations):
+            if not rotations:
+                raise illegal(f"tile {tile.name} cannot be laid on {hx.id}")
+            raise illegal(f"tile {tile.name} cannot be laid on {hx.id} at rotation {rotation}; "
+                          f"legal rotations: {', '.join(map(str, rotations))}")
+        payer = payer or corp
+        terrain = hx.terrain_cost if hx.tile is hx.original else 0
+        old = hx.tile
+        tile.rotation = rotation
+        river, crossings = border_cost(self, hx, tile) if False else (0, 0)
+        cost = terrain + extra_cost
+        # River crossings are paid when the new track meets track across the river.
+        hx.tile = tile
+        river, crossings = border_cost(self, hx, tile)
+        cost += river
+        if cost > payer.cash:
+            hx.tile = old
+            raise insufficient(f"{payer.sym} cannot afford this tile lay: treasury ${payer.cash}, cost ${cost}")
+        move_tokens(old, tile)
+        self._retarget_tokens(hx)
+        if not old.tdef.paths and tile.tdef.paths and len(tile.tdef.cities) > 1:
+            self._rechoose_city(hx, tile)
+        self.tile_supply.pop(tile.id, None)
+        if not old.preprinted:
+            old.rotation = 0
+            self.tile_supply[old.id] = old
+        if cost:
+            payer.cash -= cost
+            self.bank.cash += cost
+        self.last_tile_hex = hx.id
+        self.networks.clear()
+        self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
+                 + (f" for ${cost}" if cost else ""))
+        self.after_tile_laid(corp, hx, tile, crossings)
+
+    def _rechoose_city(self, hx: Hex, tile: Tile) -> None:
+        """A token on a trackless multi-city hex is re-placed by its owner once track arrives."""
+        for node, slots in tile.tokens.items():
+            for slot, owner in enumerate(slots):
+                if owner is None:
+                    continue
+                neutral = tile.neutral[node][slot]
+                corp = self.corporations[owner]
+                token = next(t for t in self.all_tokens() if t.used and t.hex == hx.id and t.corp == owner
+                             and t.neutral == neutral)
+                slots[slot] = None
+                tile.neutral[node][slot] = False
+                token.used, token.hex, token.node, token.slot = False, None, -1, -1
+                self.pending_tokens.append((corp, [hx.id], token))
+                return
+
+    def all_tokens(self) -> list[Token]:
+        return [t for c in self.corporations.values() for t in c.tokens]
+
+    def _equivalent_rotation(self, hx: Hex, tile: Tile, rotation: int, rotations: list[int]) -> bool:
+        exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
+        from .track import path_signatures
+        sig = sorted(map(repr, path_signatures(tile.tdef, rotation)))
+        for r in rotations:
+            if frozenset((e + r) % 6 for e in tile.tdef.edges()) == exits and \
+                    sorted(map(repr, path_signatures(tile.tdef, r))) == sig:
+                return True
+        return False
+
+    def _retarget_tokens(self, hx: Hex) -> None:
+        for corp in self.corporations.values():
+            for token in corp.tokens:
+                if token.used and token.hex == hx.id:
+                    for node, slots in hx.tile.tokens.items():
+                        for slot, owner in enumerate(slots):
+                            if owner == token.corp and hx.tile.neutral[node][slot] == token.neutral:
+                                token.node, token.slot = node, slot
+
+    def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
+        """Title hook (river income, bonuses)."""
+
+    # ------------------------------------------------------------------ tokens
+    def city_by_id(self, city_id: str) -> tuple[Hex, int]:
+        tile_id, _, index = str(city_id).rpartition("-")
+        for hx in self.board.hexes.values():
+            if hx.tile.id == tile_id:
+                node = int(index)
+                if node not in hx.tile.tokens:
+                    raise malformed(f"{city_id} is not a city")
+                return hx, node
+        raise malformed(f"there is no city {city_id} on the map")
+
+    def token_for(self, corp: Corporation, token_type: str | None) -> Token | None:
+        want_neutral = token_type == "neutral"
+        for t in corp.tokens:
+            if not t.used and t.neutral == want_neutral:
+                return t
+        return None
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        unused = corp.unused_tokens()
+        if not unused or min(t.price for t in unused) > corp.cash:
+            return False
+        net = self.network(corp)
+        for hex_id, node in net.nodes:
+            hx = self.board.hexes[hex_id]
+            if node in hx.tile.tokens and self.can_token_city(corp, hx, node):
+                return True
+        return False
+
+    def place_home_choice(self, corp: Corporation, hx: Hex, node: int, slot: int | None,
+                          token: Token | None = None) -> None:
+        self.place_token(corp, token or corp.tokens[0], hx, node, free=True, slot=slot)
+
+    # ------------------------------------------------------------------ routes and dividends
+    def route_trains(self, corp: Corporation) -> list[Train]:
+        return list(corp.trains)
+
+    def route_revenue(self, corp: Corporation, route: Route) -> int:
+        from .routes import stop_revenue
+        return sum(stop_revenue(self, s) for s in route.stops) + self.route_bonus(route)
+
+    def route_bonus(self, route: Route) -> int:
+        return 0
+
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        corp.last_revenue = revenue
+        if kind == "payout" and revenue > 0:
+            per_share = revenue / 10
+            for p in self.players:
+                n = p.percent_of(corp.sym) // 10
+                if n:
+                    amount = -int(-(n * per_share) // 1)
+                    self.bank.spend(amount, p)
+            pool_n = self.pool.percent_of(corp.sym) // 10
+            if pool_n:
+                self.bank.spend(-int(-(pool_n * per_share) // 1), corp)
+            self.log(f"{corp.sym} pays out ${revenue}")
+            self.market.right(corp.sym)
+        else:
+            if revenue:
+                self.bank.spend(revenue, corp)
+            self.log(f"{corp.sym} withholds ${revenue}")
+            self.market.left(corp.sym)
+
+    # ------------------------------------------------------------------ trains
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and self.network(corp).route_possible
+
+    def exchange_price(self, corp: Corporation, train: Train) -> tuple[int, Train | None]:
+        """Cheapest trade-in price for a depot train, and the train traded in (None: no trade-in)."""
+        best: tuple[int, Train | None] = (train.price, None)
+        for own in corp.trains:
+            off = train.discount.get(own.name)
+            if off and train.price - off < best[0]:
+                best = (train.price - off, own)
+        return best
+
+    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                         must_buy: bool) -> None:
+        source = train.owner
+        if source is corp:
+            raise illegal(f"{corp.sym} already owns {train.id}")
+        if len(corp.trains) >= self.train_limit(corp) and exchange is None:
+            raise illegal(f"{corp.sym} is at its train limit of {self.train_limit(corp)}")
+        if source is None:
+            if train not in self.available_depot_trains():
+                names = ", ".join(sorted({t.name for t in self.available_depot_trains()}))
+                raise illegal(f"{train.id} is not for sale; the depot sells: {names}")
+            expected = train.price
+            if exchange is not None:
+                if exchange.owner is not corp:
+                    raise illegal(f"{corp.sym} does not own {exchange.id}")
+                off = train.discount.get(exchange.name)
+                if not off:
+                    raise illegal(f"a {exchange.name} train cannot be traded in for a {train.name}")
+                expected = train.price - off
+            if price != expected:
+                raise illegal(f"the {train.name} train costs ${expected}, not ${price}")
+        elif source is self.pool:
+            if price != train.price:
+                raise illegal(f"the {train.name} train from the pool costs ${train.price}")
+        else:
+            if not isinstance(source, Corporation):
+                raise illegal(f"{train.id} is not for sale")
+            if price < 1:
+                raise illegal("a train bought from another company costs at least $1")
+            if price > corp.cash:
+                raise insufficient(f"{corp.sym} cannot pay ${price}: treasury ${corp.cash}")
+        if price > corp.cash:
+            player = corp.owner
+            if not must_buy or source not in (None, self.pool) or player is None:
+                raise insufficient(f"{corp.sym} cannot afford the {train.name} train: "
+                                   f"treasury ${corp.cash}, price ${price}")
+            cheapest = min(t.price for t in [*self.available_depot_trains(), *self.pool_trains])
+            if price > cheapest and exchange is None:
+                raise illegal(f"with emergency money {corp.sym} must buy the cheapest train (${cheapest})")
+            need = price - corp.cash
+            if need > player.cash:
+                raise insufficient(f"{player.name} must raise ${need - player.cash} more by selling shares")
+            player.cash -= need
+            corp.cash += need
+            self.log(f"{player.name} contributes ${need}")
+        self.buy_train(corp, train, price, exchange=exchange)
+        self.after_train_bought(corp, train)
+
+    def after_train_bought(self, corp: Corporation, train: Train) -> None:
+        """Title hook."""
+
+    def can_sell_any_emergency(self, player: Player, corp: Corporation) -> bool:
+        return any(self._emergency_sellable(player, corp, [s]) for s in player.shares if not s.president) or any(
+            self._emergency_sellable(player, corp, player.shares_of(s.corp)) for s in player.shares if s.president)
+
+    def _emergency_sellable(self, player: Player, corp: Corporation, shares: list[Share]) -> bool:
+        target = self.corporations[shares[0].corp]
+        if target.sym not in self.market.location:
+            return False
+        percent = sum(s.percent for s in shares)
+        if self.pool.percent_of(target.sym) + percent > self.POOL_LIMIT:
+            return False
+        if target is corp and player.percent_of(corp.sym) - percent < max(
+                (p.percent_of(corp.sym) for p in self.players if p is not player), default=0):
+            return False
+        return self.can_dump(player, target, percent)
+
+    def emergency_sell(self, player: Player, corp: Corporation, shares: list[Share]) -> None:
+        if not self._emergency_sellable(player, corp, shares):
+            raise illegal(f"{player.name} cannot sell those shares now")
+        self.sell_shares(player, shares)
+
+    # ------------------------------------------------------------------ privates
+    def can_buy_company(self, corp: Corporation) -> bool:
+        if not self.phase.get("can_buy_companies"):
+            return False
+        prices = [(c.value + 1) // 2 for c in self.companies.values()
+                  if not c.closed and isinstance(c.owner, Player) and not c.data.get("no_corporation_buy")]
+        return bool(prices) and min(prices) <= corp.cash
+
+    def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
+        if not self.phase.get("can_buy_companies"):
+            raise illegal(f"companies cannot buy privates in phase {self.phase['name']}")
+        if company.closed or not isinstance(company.owner, Player):
+            raise illegal(f"{company.sym} is not owned by a player")
+        if company.data.get("no_corporation_buy"):
+            raise illegal(f"{company.sym} cannot be bought by a company")
+        low, high = (company.value + 1) // 2, company.value * 2
+        if not low <= price <= high:
+            raise illegal(f"{company.sym} may be bought for ${low} to ${high}")
+        if price > corp.cash:
+            raise insufficient(f"{corp.sym} cannot pay ${price}: treasury ${corp.cash}")
+        seller = company.owner
+        corp.cash -= price
+        seller.cash += price
+        seller.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+        self.log(f"{corp.sym} buys {company.sym} from {seller.name} for ${price}")
+
+    # ------------------------------------------------------------------ bankruptcy
+    def can_go_bankrupt(self, corp: Corporation) -> bool:
+        if not self.must_buy_train(corp):
+            return False
+        player = corp.owner
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
+        if player is None or not prices:
+            return False
+        return corp.cash + player.cash < min(prices) and not self.can_sell_any_emergency(player, corp)
+
+    def go_bankrupt(self, corp: Corporation) -> None:
+        player = corp.owner
+        assert player is not None
+        self.log(f"{player.name} goes bankrupt")
+        for sym in {s.corp for s in player.shares}:
+            target = self.corporations[sym]
+            if sym not in self.market.location:
+                continue
+            shares = player.shares_of(sym)
+            room = self.POOL_LIMIT - self.pool.percent_of(sym)
+            plain = [s for s in shares if not s.president]
+            sell: list[Share] = []
+            for s in plain:
+                if sum(x.percent for x in sell) + s.percent <= room:
+                    sell.append(s)
+            if sell:
+                self.sell_shares(player, sell)
+            _ = target
+        player.bankrupt = True

@@ -1,0 +1,225 @@
+"""Rounds: whose turn it is, and which step takes the next action."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import illegal, not_your_turn
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .steps.base import Step
+
+
+class Round:
+    kind = "round"
+
+    def __init__(self, game: Game, step_classes: list[type[Step]], number: int = 1) -> None:
+        self.game = game
+        self.number = number
+        self.entity_index = 0
+        self.entities: list[Any] = self.select_entities()
+        self.steps: list[Step] = [cls(game, self) for cls in step_classes]
+        self.done = False
+        self.last_to_act: Any = None
+
+    def select_entities(self) -> list[Any]:
+        return [p for p in self.game.players if not p.bankrupt]
+
+    def start(self) -> None:
+        for step in self.steps:
+            step.round_setup()
+        for step in self.steps:
+            step.setup()
+
+    def entity(self) -> Any:
+        if not self.entities:
+            return None
+        return self.entities[self.entity_index]
+
+    def active_step(self) -> Step | None:
+        for step in self.steps:
+            if step.active() and step.blocking():
+                return step
+        return None
+
+    def current_entity(self) -> Any:
+        step = self.active_step()
+        if step is None:
+            return self.entity()
+        ents = step.active_entities()
+        return ents[0] if ents else None
+
+    def active_entities(self) -> list[Any]:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    def actions_for(self, entity: Any) -> list[str]:
+        out: list[str] = []
+        for step in self.steps:
+            if not step.active():
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def process(self, action: dict[str, Any], entity: Any) -> None:
+        kind = action["type"]
+        for step in self.steps:
+            if not step.active():
+                continue
+            accepts = kind in step.actions(entity)
+            blocking = step.blocking()
+            if blocking and not accepts:
+                self._refuse(kind, entity, step)
+            if blocking or accepts:
+                step.process(action, entity)
+                break
+        else:
+            self._refuse(kind, entity, None)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def _refuse(self, kind: str, entity: Any, step: Step | None) -> None:
+        acting = self.active_entities()
+        who = self.game.describe(entity)
+        if acting and entity not in acting:
+            names = ", ".join(self.game.describe(e) for e in acting)
+            raise not_your_turn(f"it is not {who}'s turn: waiting for {names}")
+        allowed = self.actions_for(entity)
+        if allowed:
+            raise illegal(f"{who} cannot {kind.replace('_', ' ')} now; allowed: {', '.join(allowed)}")
+        raise illegal(f"{who} cannot {kind.replace('_', ' ')} now")
+
+    def skip_steps(self) -> None:
+        ent = self.entity()
+        for step in self.steps:
+            if not step.active() or not step.blocks or getattr(ent, "closed", False):
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        pass
+
+    def finished(self) -> bool:
+        return self.done
+
+    def next_entity_index(self) -> None:
+        if self.entities:
+            self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def name(self) -> str:
+        return self.kind
+
+
+class AuctionRound(Round):
+    kind = "auction"
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def name(self) -> str:
+        return "Auction Round"
+
+
+class StockRound(Round):
+    kind = "stock"
+
+    def start(self) -> None:
+        super().start()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def next_entity(self) -> None:
+        while True:
+            self.next_entity_index()
+            if all(p.passed for p in self.entities):
+                self.done = True
+                self.game.finish_stock_round()
+                return
+            for step in self.steps:
+                step.passed = False
+            for step in self.steps:
+                step.setup()
+            self.skip_steps()
+            if self.active_step() is not None:
+                return
+
+    def finished(self) -> bool:
+        return self.done or all(p.passed for p in self.entities)
+
+    def name(self) -> str:
+        return f"Stock Round {self.game.turn}"
+
+
+class OperatingRound(Round):
+    kind = "operating"
+
+    def select_entities(self) -> list[Any]:
+        return self.game.operating_order()
+
+    def start(self) -> None:
+        for step in self.steps:
+            step.round_setup()
+        self.game.payout_companies()
+        if not self.entities:
+            self.done = True
+            return
+        for step in self.steps:
+            step.setup()
+        self.start_operating()
+
+    def start_operating(self) -> None:
+        while True:
+            corp = self.entity()
+            self.game.log(f"{self.game.describe(self.game.acting_player(corp))} operates {corp.sym}")
+            for train in corp.trains:
+                train.operated = False
+            self.game.start_operating(corp)
+            self.skip_steps()
+            if self.active_step() is not None:
+                return
+            if not self._advance():
+                return
+
+    def _advance(self) -> bool:
+        corp = self.entity()
+        corp.operated = True
+        self.game.after_operating(corp)
+        if self.entity_index >= len(self.entities) - 1:
+            self.done = True
+            return False
+        self.entity_index += 1
+        self.recalculate_order()
+        for step in self.steps:
+            step.passed = False
+        for step in self.steps:
+            step.setup()
+        return True
+
+    def recalculate_order(self) -> None:
+        if not self.game.dynamic_operating_order:
+            return
+        rest = self.entities[self.entity_index:]
+        rest.sort(key=lambda c: self.game.market.order_key(c.sym))
+        self.entities[self.entity_index:] = rest
+
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+        if self.done or self.active_step() is not None:
+            return
+        if self._advance():
+            self.start_operating()
+
+    def name(self) -> str:
+        return f"Operating Round {self.game.turn}.{self.number}"

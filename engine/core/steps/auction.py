@@ -1,0 +1,199 @@
+"""The private-company auction: the waterfall auction and the par a private may demand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..entities import Company, Player
+from ..errors import illegal, insufficient, malformed
+from .base import InterruptStep, Step
+
+
+class CompanyPendingPar(InterruptStep):
+    """A private that comes with a president's certificate makes its buyer set the par at once."""
+
+    name = "Choose par price"
+
+    def round_setup(self) -> None:
+        self.round.pending_par = []  # type: ignore[attr-defined]
+
+    def pending(self) -> list[tuple[Company, str]]:
+        return self.round.pending_par  # type: ignore[attr-defined,no-any-return]
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.pending() and entity is self.pending()[0][0].owner:
+            return ["par"]
+        return []
+
+    def active_entities(self) -> list[Any]:
+        return [self.pending()[0][0].owner] if self.pending() else []
+
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+        company, corp_sym = self.pending()[0]
+        corp = self.game.corporation(action["corporation"])
+        if corp.sym != corp_sym:
+            raise illegal(f"{company.sym} makes you set the par price of {corp_sym}, not {corp.sym}")
+        cell = self.game.parse_price(action["share_price"], par=True)
+        self.game.set_par(corp, cell)
+        pres = corp.shares[0]
+        self.game.buy_shares(entity, [pres], 0)
+        self.game.log(f"{entity.name} pars {corp.sym} at ${cell.price}")
+        self.pending().pop(0)
+
+
+class WaterfallAuction(Step):
+    """Privates are offered cheapest first; the cheapest may be bought outright at its price,
+    others collect bids that are resolved when they become the cheapest."""
+
+    name = "Bid on private companies"
+
+    def round_setup(self) -> None:
+        self.companies: list[Company] = sorted(self.game.companies.values(), key=lambda c: c.value)
+        self.cheapest: Company | None = self.companies[0] if self.companies else None
+        self.bids: dict[str, list[tuple[Player, int]]] = {}
+        self.auctioning: Company | None = None
+
+    # --- queries
+    def _auction_bids(self) -> list[tuple[Player, int]]:
+        if self.auctioning is None:
+            return []
+        bids = self.bids.get(self.auctioning.sym, [])
+        return bids if len(bids) > 1 else []
+
+    def active_entities(self) -> list[Any]:
+        bids = self._auction_bids()
+        if bids:
+            return [min(bids, key=lambda b: b[1])[0]]
+        return [self.round.entity()]
+
+    def actions(self, entity: Any) -> list[str]:
+        if not self.companies:
+            return []
+        return ["bid", "pass"] if entity in self.active_entities() else []
+
+    def committed(self, player: Player) -> int:
+        return sum(price for bids in self.bids.values() for p, price in bids if p is player)
+
+    def current_bid(self, player: Player, company: Company) -> int:
+        return next((price for p, price in self.bids.get(company.sym, []) if p is player), 0)
+
+    def max_bid(self, player: Player, company: Company) -> int:
+        return player.cash - self.committed(player) + self.current_bid(player, company)
+
+    def may_purchase(self, company: Company) -> bool:
+        return not self._auction_bids() and bool(self.companies) and company is self.companies[0]
+
+    def min_bid(self, company: Company) -> int:
+        if self.may_purchase(company):
+            return company.min_bid
+        bids = self.bids.get(company.sym, [])
+        high = max((price for _, price in bids), default=None)
+        return (high if high is not None else company.min_bid) + self.game.MIN_BID_INCREMENT
+
+    # --- processing
+    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
+        company = self.game.company(action["company"])
+        if company not in self.companies:
+            raise illegal(f"{company.sym} is not for sale")
+        price = int(action["price"])
+        entity.passed = False
+        if self._auction_bids():
+            if company is not self.auctioning:
+                assert self.auctioning is not None
+                raise illegal(f"bidding is on {self.auctioning.sym} now")
+            self._add_bid(entity, company, price)
+        else:
+            if self.may_purchase(company):
+                if price < company.min_bid:
+                    raise illegal(f"{company.sym} costs at least ${company.min_bid}")
+                self._check_afford(entity, company, price)
+                self.round.last_to_act = entity
+                self._buy(entity, company, price)
+                self._resolve()
+            else:
+                self._add_bid(entity, company, price)
+            self.round.next_entity_index()
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self._auction_bids():
+            assert self.auctioning is not None
+            self.bids[self.auctioning.sym] = [b for b in self.bids[self.auctioning.sym] if b[0] is not entity]
+            self.game.log(f"{entity.name} passes on {self.auctioning.sym}")
+            self._resolve()
+            return
+        entity.passed = True
+        self.game.log(f"{entity.name} passes bidding")
+        if all(p.passed for p in self.round.entities):
+            self._all_passed()
+        self.round.next_entity_index()
+
+    def _check_afford(self, player: Player, company: Company, price: int) -> None:
+        available = self.max_bid(player, company)
+        if price > available:
+            raise insufficient(f"{player.name} has ${available} available and cannot bid ${price}")
+
+    def _add_bid(self, player: Player, company: Company, price: int) -> None:
+        low = self.min_bid(company)
+        if price < low:
+            raise illegal(f"the minimum bid for {company.sym} is ${low}")
+        if (price - low) % self.game.MIN_BID_INCREMENT:
+            raise illegal(f"bids go up in multiples of ${self.game.MIN_BID_INCREMENT}")
+        self._check_afford(player, company, price)
+        bids = [b for b in self.bids.get(company.sym, []) if b[0] is not player]
+        bids.append((player, price))
+        self.bids[company.sym] = bids
+        self.game.log(f"{player.name} bids ${price} for {company.sym}")
+
+    def _resolve(self) -> None:
+        while self.companies:
+            company = self.companies[0]
+            is_new = company is not self.auctioning
+            self.auctioning = None
+            bids = self.bids.get(company.sym, [])
+            if len(bids) == 1:
+                player, price = bids[0]
+                del self.bids[company.sym]
+                self._buy(player, company, price)
+                continue
+            if len(bids) > 1:
+                self.auctioning = company
+                if is_new:
+                    self.game.log(f"{company.sym} goes up for auction")
+            break
+
+    def _buy(self, player: Player, company: Company, price: int) -> None:
+        available = self.max_bid(player, company)
+        if available < price:
+            raise insufficient(f"{player.name} has ${available} available and cannot spend ${price}")
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            player.cash -= price
+            self.game.bank.cash += price
+        self.companies.remove(company)
+        self.game.log(f"{player.name} buys {company.sym} for ${price}")
+        self.game.after_buy_company(player, company, price)
+        # Passing now lowers the price of whatever is cheapest next.
+        self.cheapest = self.companies[0] if self.companies else None
+
+    def _all_passed(self) -> None:
+        if self.cheapest is not None and self.cheapest in self.companies:
+            self.cheapest.discount += 5
+            self.game.log(f"{self.cheapest.sym} minimum bid decreases to ${self.cheapest.min_bid}")
+            if self.cheapest.min_bid <= 0:
+                self.round.next_entity_index()
+                self._buy(self.round.entity(), self.cheapest, 0)
+                self._resolve()
+        else:
+            self.game.payout_companies()
+            self.game.or_set_finished()
+        for p in self.round.entities:
+            p.passed = False
+
+
+def parse_price_text(text: str) -> tuple[int, int, int]:
+    try:
+        price, row, col = (int(x) for x in str(text).split(","))
+    except ValueError:
+        raise malformed(f"share price {text!r} should read 'price,row,column'") from None
+    return price, row, col

@@ -1,0 +1,288 @@
+"""Operating round steps: track, tokens, routes, dividends, trains, privates, bankruptcy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..entities import Company, Corporation, Player, Train
+from ..errors import illegal, insufficient, malformed
+from ..routes import build_route, stop_revenue
+from .base import InterruptStep, Step
+
+
+def _is_current_corp(step: Step, entity: Any) -> bool:
+    return isinstance(entity, Corporation) and entity is step.round.entity()
+
+
+class Track(Step):
+    """Lay one or two yellow tiles (the second at a cost), or upgrade one tile."""
+
+    name = "Lay track"
+
+    def setup(self) -> None:
+        self.lays = 0
+        self.upgraded = False
+
+    def next_lay(self) -> dict[str, Any] | None:
+        lays = self.game.tile_lays()
+        if self.lays >= len(lays):
+            return None
+        spec = lays[self.lays]
+        if self.upgraded and spec.get("not_if_upgraded"):
+            return None
+        return spec
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity):
+            return []
+        spec = self.next_lay()
+        if spec is None or not self.game.can_lay_track(entity):
+            return []
+        if entity.cash < int(spec.get("cost", 0)):
+            return []
+        return ["lay_tile", "pass"]
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        spec = self.next_lay()
+        assert spec is not None
+        hx = self.game.board[action["hex"]]
+        upgrade = not hx.blank and hx.tile.colour != "white"
+        if upgrade and not spec.get("upgrade", True):
+            raise illegal("the second tile lay must be a yellow tile, not an upgrade")
+        if not upgrade and not spec.get("lay", True):
+            raise illegal("no more yellow tile lays this turn")
+        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.lays += 1
+        self.upgraded = self.upgraded or upgrade
+
+
+class TokenStep(Step):
+    """Place at most one station token, paying its price."""
+
+    name = "Place a token"
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity):
+            return []
+        return ["place_token", "pass"] if self.game.can_place_token(entity) else []
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        hx, node = self.game.city_by_id(action["city"])
+        token = self.game.token_for(entity, action.get("token_type"))
+        if token is None:
+            raise illegal(f"{entity.sym} has no station tokens left")
+        if (hx.id, node) not in self.game.network(entity).nodes:
+            raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
+        if not self.game.can_token_city(entity, hx, node):
+            raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
+        self.game.place_token(entity, token, hx, node, slot=action.get("slot"))
+        self.pass_()
+
+
+class RouteStep(Step):
+    name = "Run routes"
+
+    def round_setup(self) -> None:
+        self.round.routes = []  # type: ignore[attr-defined]
+
+    def setup(self) -> None:
+        self.round.routes = []  # type: ignore[attr-defined]
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity) or not self.game.route_trains(entity):
+            return []
+        return ["run_routes"]
+
+    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+        routes = []
+        used_trains: set[str] = set()
+        used_track: set[tuple[str, int]] = set()
+        total = 0
+        for data in action["routes"]:
+            train = self.game.all_trains.get(str(data.get("train")))
+            if train is None or train.owner is not entity:
+                raise illegal(f"{entity.sym} does not own train {data.get('train')}")
+            if train.id in used_trains:
+                raise illegal(f"train {train.id} can only run once")
+            used_trains.add(train.id)
+            route = build_route(self.game, entity, train, data)
+            if route.track & used_track:
+                raise illegal("two trains may not share track")
+            used_track |= route.track
+            if "revenue" in data and data["revenue"] is not None:
+                route.revenue = int(data["revenue"])
+            else:
+                route.revenue = self.game.route_revenue(entity, route)
+            total += route.revenue
+            train.operated = True
+            routes.append(route)
+        self.round.routes = routes  # type: ignore[attr-defined]
+        self.round.revenue = total  # type: ignore[attr-defined]
+        self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
+                                 for r in routes]
+        self.game.log(f"{entity.sym} runs for ${total}")
+        self.pass_()
+
+
+class Dividend(Step):
+    name = "Pay or withhold dividends"
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity) or not getattr(self.round, "routes", None):
+            return []
+        return ["dividend"]
+
+    def skip(self) -> None:
+        corp = self.round.entity()
+        if isinstance(corp, Corporation):
+            self.game.pay_dividend(corp, 0, "withhold")
+        self.pass_()
+
+    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
+        kind = action["kind"]
+        if kind not in ("payout", "withhold"):
+            raise malformed(f"dividend must be payout or withhold, not {kind!r}")
+        revenue = int(getattr(self.round, "revenue", 0))
+        self.game.pay_dividend(entity, revenue, kind)
+        self.round.routes = []  # type: ignore[attr-defined]
+        self.pass_()
+
+
+class DiscardTrain(InterruptStep):
+    """Companies over the train limit after a phase change discard down to it."""
+
+    name = "Discard a train"
+
+    def active_entities(self) -> list[Any]:
+        return self.game.crowded_corporations()[:1]
+
+    def actions(self, entity: Any) -> list[str]:
+        crowded = self.game.crowded_corporations()
+        return ["discard_train"] if crowded and entity is crowded[0] else []
+
+    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is None or train.owner is not entity:
+            raise illegal(f"{entity.sym} does not own train {action['train']}")
+        self.game.discard_train(entity, train)
+
+
+class BuyTrain(Step):
+    """Buy trains from the depot, the pool or another company; emergency money if one is owed."""
+
+    name = "Buy trains"
+
+    def setup(self) -> None:
+        self.emergency_sold = False
+
+    def room(self, corp: Corporation) -> bool:
+        return len(corp.trains) < self.game.train_limit(corp)
+
+    def must_buy(self, corp: Corporation) -> bool:
+        return self.game.must_buy_train(corp)
+
+    def cheapest_price(self, corp: Corporation) -> int | None:
+        prices = [t.price for t in self.game.available_depot_trains()] + [t.price for t in self.game.pool_trains]
+        prices += [self.game.exchange_price(corp, t)[0] for t in self.game.available_depot_trains()
+                   if self.game.exchange_price(corp, t)[1] is not None]
+        return min(prices) if prices else None
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        return [t for c in self.game.corporations.values() if c is not corp and not c.closed for t in c.trains]
+
+    def can_buy(self, corp: Corporation) -> bool:
+        cheapest = self.cheapest_price(corp)
+        has_room = self.room(corp)
+        if not has_room and not any(self.game.exchange_price(corp, t)[1] is not None
+                                    for t in self.game.available_depot_trains()):
+            return False
+        if cheapest is not None and corp.cash >= cheapest:
+            return True
+        return has_room and corp.cash >= 1 and bool(self.other_trains(corp))
+
+    def actions(self, entity: Any) -> list[str]:
+        corp = self.round.entity()
+        if not isinstance(corp, Corporation):
+            return []
+        if isinstance(entity, Player) and entity is corp.owner and self.needs_emergency_sale(corp):
+            return ["sell_shares"]
+        if entity is not corp:
+            return []
+        if self.must_buy(corp):
+            return ["buy_train"]
+        if self.can_buy(corp):
+            return ["buy_train", "pass"]
+        return []
+
+    def needs_emergency_sale(self, corp: Corporation) -> bool:
+        if not self.must_buy(corp):
+            return False
+        cheapest = self.cheapest_price(corp)
+        player = corp.owner
+        if cheapest is None or player is None:
+            return False
+        return corp.cash + player.cash < cheapest and self.game.can_sell_any_emergency(player, corp)
+
+    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is None:
+            raise malformed(f"there is no train {action['train']}")
+        price = int(action["price"])
+        exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
+        self.game.buy_train_action(entity, train, price, exchange=exchange, must_buy=self.must_buy(entity))
+        if not self.can_buy(entity):
+            self.pass_()
+
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        corp = self.round.entity()
+        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+        if any(s.owner is not entity for s in shares):
+            raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
+        self.game.emergency_sell(entity, corp, shares)
+
+
+class BuyCompany(Step):
+    """A company may buy a private from a player for half to twice its face value."""
+
+    name = "Buy private companies"
+
+    def __init__(self, game: Any, round_: Any, blocks: bool = False) -> None:
+        super().__init__(game, round_)
+        self.blocks = blocks
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity) or not self.game.can_buy_company(entity):
+            return []
+        return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+
+    def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
+        company = self.game.company(action["company"])
+        price = int(action["price"])
+        self.game.corporation_buys_company(entity, company, price)
+
+
+class BlockingBuyCompany(BuyCompany):
+    def __init__(self, game: Any, round_: Any) -> None:
+        super().__init__(game, round_, blocks=True)
+
+
+class Bankrupt(Step):
+    name = "Bankruptcy"
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _is_current_corp(self, entity):
+            return []
+        return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
+
+    def blocking(self) -> bool:
+        return False
+
+    def process_bankrupt(self, action: dict[str, Any], entity: Any) -> None:
+        self.game.go_bankrupt(entity)
+
+
+def route_value(game: Any, stops: list[tuple[str, int]]) -> int:
+    return sum(stop_revenue(game, s) for s in stops)
+
+
+_ = (Company, insufficient)

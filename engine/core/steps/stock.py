@@ -1,0 +1,234 @@
+"""Stock round: buy, sell and par shares; and home tokens that wait for a choice of city."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..entities import Corporation, Player, Share
+from ..errors import illegal, insufficient, malformed
+from .base import InterruptStep, Step
+
+
+class BuySellParShares(Step):
+    """One player's stock turn: sell, buy (one certificate, or several in a brown zone), sell."""
+
+    name = "Buy or sell shares"
+
+    def round_setup(self) -> None:
+        self.sold: dict[int, dict[str, bool]] = {}  # player id -> corp -> sold this round
+
+    def setup(self) -> None:
+        self.current: list[dict[str, Any]] = []
+
+    # --- queries
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par") for a in self.current)
+
+    def bought_corps(self) -> set[str]:
+        out: set[str] = set()
+        for a in self.current:
+            if a["type"] == "buy_shares":
+                out.add(str(a["shares"][0]).rsplit("_", 1)[0])
+        return out
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.round.entity() or not isinstance(entity, Player):
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        out: list[str] = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_par_any(entity):
+            out.append("par")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def must_sell(self, player: Player) -> bool:
+        if self.game.num_certs(player) > self.game.cert_limit:
+            return True
+        return any(not self.holding_ok(player, c, 0) for c in self.game.corporations.values())
+
+    def zone(self, corp: Corporation) -> str:
+        cell = self.game.market.location.get(corp.sym)
+        return cell.zone if cell is not None else ""
+
+    def holding_ok(self, player: Player, corp: Corporation, extra: int) -> bool:
+        if self.zone(corp) in ("orange", "brown"):
+            return True
+        return player.percent_of(corp.sym) + extra <= self.game.HOLD_LIMIT
+
+    def can_gain(self, player: Player, shares: list[Share]) -> bool:
+        corp = self.game.corporation(shares[0].corp)
+        percent = sum(s.percent for s in shares)
+        if not self.holding_ok(player, corp, percent):
+            return False
+        counts = 0 if self.zone(corp) in ("yellow", "orange", "brown") else len(shares)
+        return self.game.num_certs(player) + counts <= self.game.cert_limit
+
+    def share_cost(self, share: Share) -> int:
+        corp = self.game.corporation(share.corp)
+        if share.owner is corp:
+            assert corp.par_price is not None
+            return corp.par_price * share.percent // 10
+        cell = self.game.market.location[corp.sym]
+        return cell.price * share.percent // 10
+
+    def can_buy_multiple(self, corp: Corporation) -> bool:
+        return (self.zone(corp) == "brown" and not any(a["type"] == "par" for a in self.current)
+                and self.bought_corps() <= {corp.sym})
+
+    def can_buy(self, player: Player, share: Share | None) -> bool:
+        if share is None:
+            return False
+        corp = self.game.corporation(share.corp)
+        if not corp.ipoed or corp.closed:
+            return False
+        if self.sold.get(player.id, {}).get(corp.sym):
+            return False
+        if self.bought() and not self.can_buy_multiple(corp):
+            return False
+        return player.cash >= self.share_cost(share) and self.can_gain(player, [share])
+
+    def buyable_shares(self, player: Player) -> list[Share]:
+        out: list[Share] = []
+        for corp in self.game.corporations.values():
+            ipo = next((s for s in corp.shares if not s.president), None) if corp.ipoed else None
+            if ipo is not None and self.can_buy(player, ipo):
+                out.append(ipo)
+            pool = next((s for s in self.game.pool.shares if s.corp == corp.sym), None)
+            if pool is not None and self.can_buy(player, pool):
+                out.append(pool)
+        return out
+
+    def can_buy_any(self, player: Player) -> bool:
+        return bool(self.buyable_shares(player))
+
+    def parable(self, player: Player) -> list[Corporation]:
+        if self.bought():
+            return []
+        out = []
+        low = min(c.price for c in self.game.market.par_cells())
+        for corp in self.game.corporations.values():
+            if corp.ipoed or corp.closed or not self.game.can_par(corp, player):
+                continue
+            if player.cash >= self.game.par_cost(corp, low) and self.can_gain(player, [corp.shares[0]]):
+                out.append(corp)
+        return out
+
+    def can_par_any(self, player: Player) -> bool:
+        return bool(self.parable(player))
+
+    def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
+        if self.game.turn <= 1 and self.game.SELL_AFTER_FIRST_SR:
+            return False
+        corp = self.game.corporation(shares[0].corp)
+        if corp.sym not in self.game.market.location:
+            return False
+        if percent is None:
+            percent = sum(s.percent for s in shares)
+        if self.game.pool.percent_of(corp.sym) + percent > self.game.POOL_LIMIT:
+            return False
+        return self.game.can_dump(player, corp, percent)
+
+    def can_sell_any(self, player: Player) -> bool:
+        for corp in {s.corp for s in player.shares}:
+            plain = [s for s in player.shares if s.corp == corp and not s.president]
+            if plain and self.can_sell(player, plain[:1]):
+                return True
+            if not plain:
+                pres = [s for s in player.shares if s.corp == corp]
+                if pres and self.can_sell(player, pres):
+                    return True
+        return False
+
+    # --- processing
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+        corp = self.game.corporation(shares[0].corp)
+        if any(s.corp != corp.sym for s in shares):
+            raise malformed("buy certificates of one company at a time")
+        if len(shares) > 1 and not self.can_buy_multiple(corp):
+            raise illegal(f"only one certificate at a time unless {corp.sym} is in the brown zone")
+        for s in shares:
+            if s.owner is not corp and s.owner is not self.game.pool:
+                raise illegal(f"{s.id} is not for sale")
+            if s.president:
+                raise illegal("the president's certificate is bought by setting a par price")
+        if not corp.ipoed:
+            raise illegal(f"{corp.sym} has no par price yet")
+        if self.sold.get(entity.id, {}).get(corp.sym):
+            raise illegal(f"{entity.name} sold {corp.sym} this round and cannot buy it back")
+        if self.bought() and not self.can_buy_multiple(corp):
+            raise illegal(f"{entity.name} has already bought this turn")
+        cost = sum(self.share_cost(s) for s in shares)
+        if cost > entity.cash:
+            raise insufficient(f"{entity.name} cannot afford {corp.sym}: cash ${entity.cash}, price ${cost}")
+        if not self.can_gain(entity, shares):
+            raise illegal(f"{entity.name} would exceed the certificate limit or the 60% holding limit")
+        self.game.buy_shares(entity, shares, cost)
+        self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} for ${cost}")
+        self.current.append(action)
+        self.round.last_to_act = entity
+
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+        corp = self.game.corporation(action["corporation"])
+        if self.bought():
+            raise illegal(f"{entity.name} has already bought this turn")
+        if corp.ipoed:
+            raise illegal(f"{corp.sym} already has a par price")
+        if not self.game.can_par(corp, entity):
+            raise illegal(f"{entity.name} cannot start {corp.sym} now")
+        cell = self.game.parse_price(action["share_price"], par=True)
+        self.game.par_corporation(entity, corp, cell)
+        self.current.append(action)
+        self.round.last_to_act = entity
+
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+        corp = self.game.corporation(shares[0].corp)
+        if any(s.owner is not entity for s in shares):
+            raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
+        percent = int(action.get("percent") or sum(s.percent for s in shares))
+        if not self.can_sell(entity, shares, percent):
+            raise illegal(f"{entity.name} cannot sell {corp.sym} now")
+        self.sold.setdefault(entity.id, {})[corp.sym] = True
+        self.game.sell_shares(entity, shares, percent)
+        self.current.append(action)
+        self.round.last_to_act = entity
+
+    def pass_(self) -> None:
+        super().pass_()
+        player = self.round.entity()
+        player.passed = not self.current
+
+    def skip(self) -> None:
+        self.pass_()
+
+
+class HomeToken(InterruptStep):
+    """A company whose home is a choice of cities (or of hexes) places it before anything else."""
+
+    name = "Place home token"
+
+    def pending(self) -> list[tuple[Corporation, list[str], Any]]:
+        return self.game.pending_tokens
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.pending() and entity is self.pending()[0][0]:
+            return ["place_token"]
+        return []
+
+    def active_entities(self) -> list[Any]:
+        return [self.pending()[0][0]] if self.pending() else []
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        corp, hexes, token = self.pending()[0]
+        hx, node = self.game.city_by_id(action["city"])
+        if hx.id not in hexes:
+            raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
+        self.game.place_home_choice(corp, hx, node, action.get("slot"), token)
+        self.pending().pop(0)

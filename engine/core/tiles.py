@@ -1,0 +1,183 @@
+"""Tile geometry: the tile language (engine/data/FORMAT.md), tile definitions and laid tiles.
+
+Ends of a path are small ints: 0-5 are edges in the tile's own frame, ``NODE_BASE + i`` is node i.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from .errors import malformed
+
+COLOURS = ("white", "yellow", "green", "brown", "gray")
+OTHER_COLOURS = ("red", "blue")
+NODE_BASE = 10
+
+NodeKind = Literal["city", "town", "offboard", "junction"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeDef:
+    kind: NodeKind
+    revenue: int = 0
+    slots: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PathDef:
+    a: int
+    b: int
+    terminal: bool = False
+    lanes: int = 1
+
+    def ends(self) -> tuple[int, int]:
+        return (self.a, self.b)
+
+
+@dataclass(frozen=True, slots=True)
+class TileDef:
+    """A tile as printed: colour, nodes in part order, paths, label."""
+
+    name: str
+    colour: str
+    nodes: tuple[NodeDef, ...]
+    paths: tuple[PathDef, ...]
+    label: str | None = None
+
+    @property
+    def cities(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.nodes) if n.kind == "city")
+
+    @property
+    def towns(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.nodes) if n.kind == "town")
+
+    def edges(self) -> frozenset[int]:
+        return frozenset(e for p in self.paths for e in p.ends() if e < NODE_BASE)
+
+
+def is_edge(end: int) -> bool:
+    return end < NODE_BASE
+
+
+def rotate_end(end: int, rotation: int) -> int:
+    return (end + rotation) % 6 if end < NODE_BASE else end
+
+
+def parse_tile(name: str, text: str, colour: str | None = None) -> TileDef:
+    """Parse one tile string of the tile language.
+
+    >>> parse_tile("57", "yellow c20 0-n0 n0-3").edges() == frozenset({0, 3})
+    True
+    """
+    words = text.split()
+    if colour is None:
+        if not words or words[0] not in COLOURS + OTHER_COLOURS:
+            raise malformed(f"tile {name}: first word must be a colour, got {text!r}")
+        colour = words.pop(0)
+    nodes: list[NodeDef] = []
+    paths: list[PathDef] = []
+    label: str | None = None
+    for word in words:
+        head = word[0]
+        if word.startswith("label:"):
+            label = word[6:]
+        elif "-" in word:
+            paths.append(_parse_path(name, word))
+        elif head == "c":
+            rev, _, slots = word[1:].partition("x")
+            nodes.append(NodeDef("city", int(rev), int(slots) if slots else 1))
+        elif head == "t":
+            nodes.append(NodeDef("town", int(word[1:])))
+        elif word == "o":
+            nodes.append(NodeDef("offboard"))
+        elif word == "j":
+            nodes.append(NodeDef("junction"))
+        else:
+            raise malformed(f"tile {name}: cannot read {word!r}")
+    for p in paths:
+        for end in p.ends():
+            if end >= NODE_BASE and end - NODE_BASE >= len(nodes):
+                raise malformed(f"tile {name}: path refers to missing node n{end - NODE_BASE}")
+    return TileDef(name, colour, tuple(nodes), tuple(paths), label)
+
+
+def _parse_path(name: str, word: str) -> PathDef:
+    body, *opts = word.split("/")
+    a_text, _, b_text = body.partition("-")
+    terminal = "terminal" in opts
+    lanes = 2 if "lanes2" in opts else 1
+    return PathDef(_parse_end(name, a_text), _parse_end(name, b_text), terminal, lanes)
+
+
+def _parse_end(name: str, text: str) -> int:
+    if text.startswith("n"):
+        return NODE_BASE + int(text[1:])
+    edge = int(text)
+    if not 0 <= edge <= 5:
+        raise malformed(f"tile {name}: edge {edge} out of range")
+    return edge
+
+
+@cache
+def shared_catalogue() -> dict[str, TileDef]:
+    """The shared tile catalogue (engine/data/tiles.toml), by tile name."""
+    raw = tomllib.loads(resources.files("engine.data").joinpath("tiles.toml").read_text("utf-8"))
+    return {name: parse_tile(name, text) for name, text in raw["tiles"].items()}
+
+
+@dataclass(slots=True)
+class Tile:
+    """A physical tile: a copy of a definition, laid at a rotation, holding station tokens.
+
+    ``tokens[node]`` lists slot contents for each city node (corporation symbol or None).
+    """
+
+    id: str  # "57-0"; preprinted tiles are named after their hex ("J10-0")
+    tdef: TileDef
+    rotation: int = 0
+    preprinted: bool = False
+    tokens: dict[int, list[str | None]] = field(default_factory=dict)
+    # Token slot owner kind: True where the token in that slot is a neutral (CN) token.
+    neutral: dict[int, list[bool]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.tokens:
+            for i, node in enumerate(self.tdef.nodes):
+                if node.kind == "city":
+                    self.tokens[i] = [None] * node.slots
+                    self.neutral[i] = [False] * node.slots
+
+    @property
+    def name(self) -> str:
+        return self.tdef.name
+
+    @property
+    def colour(self) -> str:
+        return self.tdef.colour
+
+    def abs_paths(self) -> list[tuple[int, int]]:
+        r = self.rotation
+        return [(rotate_end(p.a, r), rotate_end(p.b, r)) for p in self.tdef.paths]
+
+    def exits(self) -> frozenset[int]:
+        return frozenset((e + self.rotation) % 6 for e in self.tdef.edges())
+
+    def node_edges(self, node: int) -> frozenset[int]:
+        """Absolute edges joined directly to a node."""
+        target = NODE_BASE + node
+        out: set[int] = set()
+        for a, b in self.abs_paths():
+            if a == target and b < NODE_BASE:
+                out.add(b)
+            elif b == target and a < NODE_BASE:
+                out.add(a)
+        return frozenset(out)
+
+    def city_tokens(self) -> list[tuple[int, int, str]]:
+        return [(node, slot, corp) for node, slots in self.tokens.items()
+                for slot, corp in enumerate(slots) if corp is not None]

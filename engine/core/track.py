@@ -1,0 +1,150 @@
+"""Tile lays: which tiles may go where, at which rotations, and what a lay costs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import illegal
+from .tiles import COLOURS, NODE_BASE, Tile, TileDef
+
+if TYPE_CHECKING:
+    from .board import Hex
+    from .game import Game
+
+
+def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes: tuple) -> tuple:
+    def kind(end: int) -> object:
+        if end < NODE_BASE:
+            return ("e", (end + rotation) % 6)
+        return ("n", nodes[end - NODE_BASE].kind)
+    a, b = kind(ends[0]), kind(ends[1])
+    return tuple(sorted((a, b), key=repr))
+
+
+def path_signatures(tdef: TileDef, rotation: int) -> list[tuple]:
+    return [_path_sig(tdef, rotation, p.ends(), tdef.nodes) for p in tdef.paths]
+
+
+def upgrade_shape_ok(old: Tile, new: TileDef) -> bool:
+    """Colour, label and town/city counts (before rotations are considered)."""
+    oc = old.colour
+    if oc not in COLOURS or new.colour not in COLOURS:
+        return False
+    if COLOURS.index(new.colour) != COLOURS.index(oc) + 1:
+        return False
+    if (old.tdef.label or None) != (new.label or None):
+        return False
+    if old.tdef.label is None:
+        if len(old.tdef.cities) != len(new.cities) or len(old.tdef.towns) != len(new.towns):
+            return False
+    elif oc == "white" and old.tdef.label == "OO" and len(new.cities) != 2:
+        return False
+    return True
+
+
+def old_paths_kept(old: Tile, new: TileDef, rotation: int) -> bool:
+    old_sigs = path_signatures(old.tdef, old.rotation)
+    new_sigs = path_signatures(new, rotation)
+    remaining = list(new_sigs)
+    for sig in old_sigs:
+        if sig in remaining:
+            remaining.remove(sig)
+        else:
+            return False
+    return True
+
+
+def city_edges(tdef: TileDef, rotation: int) -> list[frozenset[int]]:
+    out = []
+    for i, node in enumerate(tdef.nodes):
+        if node.kind not in ("city", "town"):
+            continue
+        target = NODE_BASE + i
+        edges = set()
+        for p in tdef.paths:
+            if target in p.ends():
+                other = p.b if p.a == target else p.a
+                if other < NODE_BASE:
+                    edges.add((other + rotation) % 6)
+        out.append(frozenset(edges))
+    return out
+
+
+def legal_rotations(game: Game, hx: Hex, new: TileDef, connected_edges: set[int] | None) -> list[int]:
+    """Rotations at which ``new`` may replace the hex's tile; connectivity if edges are given."""
+    old = hx.tile
+    if not upgrade_shape_ok(old, new):
+        return []
+    out = []
+    seen: set[frozenset[int]] = set()
+    old_ct = city_edges(old.tdef, old.rotation)
+    for rot in range(6):
+        exits = frozenset((e + rot) % 6 for e in new.edges())
+        sig = frozenset(map(tuple, path_signatures(new, rot)))
+        key = frozenset([*exits, *(hash(s) for s in sig)])
+        if key in seen:
+            continue
+        if any(e not in hx.neighbors for e in exits):
+            continue
+        if any(b.kind == "impassable" for e, b in hx.borders.items() if e in exits):
+            continue
+        if connected_edges is not None and not (exits & connected_edges):
+            continue
+        if not old_paths_kept(old, new, rot):
+            continue
+        new_ct = city_edges(new, rot)
+        if len(old_ct) > 1 and len(new_ct) > 1 and not all(
+                sum(1 for n in new_ct if (o & n) == o) == 1 for o in old_ct if o):
+            continue
+        seen.add(key)
+        out.append(rot)
+    return out
+
+
+def border_cost(game: Game, hx: Hex, tile: Tile) -> tuple[int, int]:
+    """River crossings this lay completes: (total cost, number of water crossings)."""
+    total = 0
+    water = 0
+    exits = tile.exits()
+    for edge, border in list(hx.borders.items()):
+        if border.kind != "water" or edge not in exits:
+            continue
+        other_id = hx.neighbors.get(edge)
+        if other_id is None:
+            continue
+        other = game.board.hexes[other_id]
+        if (edge + 3) % 6 not in other.tile.exits():
+            continue
+        total += border.cost
+        water += 1
+        del hx.borders[edge]
+        other.borders.pop((edge + 3) % 6, None)
+    return total, water
+
+
+def move_tokens(old: Tile, new: Tile) -> None:
+    """Tokens stay with the city whose exits the new city keeps."""
+    old_ct = {i: set(old.node_edges(i)) for i in old.tokens}
+    for i, slots in old.tokens.items():
+        if not any(s is not None for s in slots):
+            continue
+        target = None
+        for j in new.tokens:
+            if old_ct[i] <= set(new.node_edges(j)):
+                target = j
+                break
+        if target is None:
+            target = next(iter(new.tokens))
+        dest = new.tokens[target]
+        dest_neutral = new.neutral[target]
+        for k, s in enumerate(slots):
+            if s is None:
+                continue
+            free = k if k < len(dest) and dest[k] is None else next(
+                (x for x in range(len(dest)) if dest[x] is None), None)
+            if free is None:
+                raise illegal("the new tile has no room for the existing tokens")
+            dest[free] = s
+            dest_neutral[free] = old.neutral[i][k]
+            slots[k] = None
+            old.neutral[i][k] = False

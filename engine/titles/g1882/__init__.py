@@ -1,0 +1,1 @@
+"""1882 Assiniboia (All-Aboard Games)."""

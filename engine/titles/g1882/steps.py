@@ -1,0 +1,98 @@
+"""1882's own step: the North West Rebellion private moves a station into an NWR city."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.entities import Company, Corporation
+from ...core.errors import illegal
+from ...core.steps.base import InterruptStep
+
+
+class SpecialNWR(InterruptStep):
+    """NWR (P3): remove one of the owner's stations outside the NWR hexes, place it in an open
+    NWR city, then optionally lay or upgrade a tile there (rules §7.1)."""
+
+    name = "North West Rebellion"
+    blocks = True
+
+    def round_setup(self) -> None:
+        self.state: str | None = None
+        self.destination: str | None = None
+
+    def setup(self) -> None:
+        pass
+
+    def _usable(self, entity: Any) -> bool:
+        if not isinstance(entity, Company) or entity.sym != "NWR" or entity.closed:
+            return False
+        owner = entity.owner
+        if not isinstance(owner, Corporation) or owner is not self.round.entity():
+            return False
+        if entity.data.get("used"):
+            return False
+        return not getattr(self.round, "routes", None)
+
+    def actions(self, entity: Any) -> list[str]:
+        if not self._usable(entity):
+            return []
+        if self.state is None:
+            return ["remove_token"]
+        if self.state == "place_token":
+            return ["place_token"]
+        return ["lay_tile", "pass"]
+
+    def blocking(self) -> bool:
+        return self.state is not None
+
+    def active_entities(self) -> list[Any]:
+        return [self.game.companies["NWR"]]
+
+    def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
+        owner: Corporation = entity.owner
+        hx, node = self.game.city_by_id(action["city"])
+        slots = hx.tile.tokens[node]
+        slot = int(action.get("slot", 0))
+        if slots[slot] != owner.sym or hx.tile.neutral[node][slot]:
+            raise illegal(f"only a {owner.sym} station can be moved")
+        if "nwr" in hx.tags:
+            raise illegal("a station already in an NWR hex cannot be moved")
+        token = next(t for t in owner.tokens if t.used and t.hex == hx.id and not t.neutral)
+        home = token is owner.tokens[0]
+        if home and any("CN" in s for s in hx.tile.tokens.values()):
+            raise illegal("the home station cannot move while a neutral station shares its hex")
+        slots[slot] = None
+        token.used, token.hex, token.node, token.slot = False, None, -1, -1
+        if home:
+            # The home station is replaced by a neutral station (it belongs to CN).
+            slots[slot] = "CN"
+            hx.tile.neutral[node][slot] = True
+            self.game.log(f"{owner.sym} moves its home station from {hx.id}; a neutral station replaces it")
+        else:
+            self.game.log(f"{owner.sym} removes its station from {hx.id}")
+        self.game.networks.clear()
+        self.state = "place_token"
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        owner: Corporation = entity.owner
+        hx, node = self.game.city_by_id(action["city"])
+        if hx.id not in entity.data.get("token_hexes", ()):
+            raise illegal(f"NWR stations go to {', '.join(entity.data['token_hexes'])}")
+        token = next((t for t in owner.tokens if not t.used and not t.neutral), None)
+        if token is None or not self.game.can_token_city(owner, hx, node):
+            raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
+        self.game.place_token(owner, token, hx, node, free=True, slot=action.get("slot"))
+        self.destination = hx.id
+        self.state = "lay_tile"
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        owner: Corporation = entity.owner
+        if action["hex"] != self.destination:
+            raise illegal(f"the NWR tile lay must be on {self.destination}")
+        self.game.lay_tile(owner, action)
+        entity.data["used"] = True
+        self.state = None
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        entity.data["used"] = True
+        self.state = None

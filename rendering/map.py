@@ -1,0 +1,777 @@
+"""The board picture: hexes, terrain, rivers, track, stations, off-boards and the last moves.
+
+>>> from engine.core.views import BoardView, HexView
+>>> img = render_map(BoardView("demo", "flat", "rows", (HexView("A1", 0, 1, "white"),)))
+>>> img.mode
+'RGB'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from engine.core.views import BoardView, HexView, NodeView
+from rendering import theme
+from rendering.canvas import Canvas, Colour
+from rendering.geometry import (
+    APOTHEM,
+    HexLayout,
+    NodePlace,
+    NodeSpec,
+    Orientation,
+    Point,
+    corner,
+    edge_corners,
+    edge_midpoint,
+    edge_normal,
+    edge_to_point,
+    edge_towards,
+    place_nodes,
+    track_arc,
+    track_curve,
+)
+
+__all__ = ["render_map"]
+
+_At = Callable[[Point], Point]
+_NORMALS = {o: [edge_normal(o, e) for e in range(6)] for o in ("flat", "pointy")}
+_PHASE_ORDER = ("yellow", "green", "brown", "gray", "grey", "purple")
+_ID = re.compile(r"^([A-Za-z]+)(-?\d+)$")
+
+
+def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -> Image.Image:
+    """Draw the whole board.
+
+    Args:
+        view: the board snapshot.
+        scale: output size factor; 1.0 draws hexes 144 px across (about 1500 px for 1882).
+        highlight: overlay the last laid tile and the last routes (one colour per train).
+
+    Returns:
+        An RGB image.
+    """
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, not {scale}")
+    layout = HexLayout(view.layout, theme.HEX_SIZE)
+    centres = {h.id: layout.centre(h.row, h.col) for h in view.hexes}
+    hw, hh = layout.half_extent()
+    if centres:
+        xs = [c[0] for c in centres.values()]
+        ys = [c[1] for c in centres.values()]
+        min_x, max_x, min_y, max_y = min(xs) - hw, max(xs) + hw, min(ys) - hh, max(ys) + hh
+    else:
+        min_x, max_x, min_y, max_y = 0.0, 4 * hw, 0.0, 2 * hh
+    width = max(max_x - min_x + 2 * theme.MAP_MARGIN, 640.0)
+    height = max_y - min_y + 2 * theme.MAP_MARGIN + theme.MAP_HEADER + theme.MAP_FOOTER
+    ox = (width - (max_x - min_x)) / 2 - min_x
+    oy = theme.MAP_HEADER + theme.MAP_MARGIN - min_y
+    centres = {k: (x + ox, y + oy) for k, (x, y) in centres.items()}
+
+    canvas = Canvas(width, height, scale=scale)
+    ctx = _Ctx(view, layout, canvas, theme.currency_for(view.title))
+
+    _draw_header(ctx, width)
+    for h in view.hexes:
+        canvas.polygon(layout.polygon(centres[h.id]), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE,
+                       width=1.2)
+    _draw_hexsides(ctx, centres)
+    for h in view.hexes:
+        _draw_hex(ctx, h, centres[h.id])
+    _draw_hexside_costs(ctx, centres)
+    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
+
+    if highlight:
+        if view.last_tile_hex is not None and view.last_tile_hex in centres:
+            c = centres[view.last_tile_hex]
+            canvas.polygon(layout.polygon(c, 0.94), outline=theme.HIGHLIGHT_TILE, width=4.5)
+        _draw_routes(ctx, centres, height)
+    return canvas.finish()
+
+
+# ----------------------------------------------------------------------------- context
+
+
+@dataclass(slots=True)
+class _Ctx:
+    view: BoardView
+    layout: HexLayout
+    canvas: Canvas
+    currency: str
+
+    @property
+    def o(self) -> Orientation:
+        return self.layout.orientation
+
+    @property
+    def size(self) -> float:
+        return self.layout.size
+
+
+def _split_id(hex_id: str) -> tuple[str, str]:
+    m = _ID.match(hex_id)
+    return (m.group(1), m.group(2)) if m else (hex_id, "")
+
+
+# ----------------------------------------------------------------------------- header, coords
+
+
+def _draw_header(ctx: _Ctx, width: float) -> None:
+    c = ctx.canvas
+    y = theme.MAP_HEADER / 2 + 2
+    c.rect((0, 0, width, theme.MAP_HEADER), fill=theme.PANEL)
+    c.text((theme.MAP_MARGIN, y), ctx.view.title, size=theme.FONT_HEADER, bold=True, anchor="lm")
+    # Right side: tile colours of the phase and the off-board value in force.
+    x = width - theme.MAP_MARGIN
+    off = ctx.view.current_offboard_colour
+    x = _swatch_right(c, x, y, off) - 6
+    c.text((x, y), "Off-boards:", size=theme.FONT_TEXT, fill=theme.MUTED, anchor="rm")
+    x -= c.text_width("Off-boards:", size=theme.FONT_TEXT) + 22
+    for colour in reversed(ctx.view.phase_colours):
+        x = _swatch_right(c, x, y, colour) - 4
+    c.text((x - 2, y), "Tiles:", size=theme.FONT_TEXT, fill=theme.MUTED, anchor="rm")
+
+
+def _swatch_right(c: Canvas, right: float, y: float, colour: str) -> float:
+    """A small tile-colour chip ending at ``right``; returns its left edge."""
+    w = 34.0
+    c.rect((right - w, y - 9, right, y + 9), fill=theme.hex_fill(colour), outline=theme.INK, width=1,
+           radius=4)
+    c.text((right - w / 2, y), colour[:3], size=theme.FONT_SMALL, bold=True,
+           fill=theme.readable_on(theme.hex_fill(colour)))
+    return right - w
+
+
+def _draw_coordinates(
+    ctx: _Ctx, centres: dict[str, Point], bounds: tuple[float, float, float, float]
+) -> None:
+    c = ctx.canvas
+    min_x, max_x, min_y, max_y = bounds
+    letters_rows = ctx.view.letters == "rows"
+    rows: dict[int, tuple[str, float]] = {}
+    cols: dict[int, tuple[str, float]] = {}
+    for h in ctx.view.hexes:
+        letters, digits = _split_id(h.id)
+        x, y = centres[h.id]
+        rows[h.row] = (letters if letters_rows else digits, y)
+        cols[h.col] = (digits if letters_rows else letters, x)
+    m = theme.MAP_MARGIN / 2
+    for label, y in rows.values():
+        for x in (min_x - m, max_x + m):
+            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+    for label, x in cols.values():
+        for y in (min_y - m, max_y + m):
+            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+
+
+# ----------------------------------------------------------------------------- hexsides
+
+
+def _hexside_geometry(ctx: _Ctx, centres: dict[str, Point], a: str, b: str) -> tuple[Point, Point] | None:
+    if a not in centres or b not in centres:
+        return None
+    ca, cb = centres[a], centres[b]
+    edge = edge_towards(ctx.o, ca, cb)
+    p, q = edge_corners(ctx.o, edge)
+    return ctx.layout.to_board(ca, p), ctx.layout.to_board(ca, q)
+
+
+def _draw_hexsides(ctx: _Ctx, centres: dict[str, Point]) -> None:
+    for side in ctx.view.hexsides:
+        ends = _hexside_geometry(ctx, centres, side.a, side.b)
+        if ends is None:
+            continue
+        p, q = ends
+        inset = 0.06
+        p2 = (p[0] + (q[0] - p[0]) * inset, p[1] + (q[1] - p[1]) * inset)
+        q2 = (q[0] + (p[0] - q[0]) * inset, q[1] + (p[1] - q[1]) * inset)
+        if side.kind == "impassable":
+            ctx.canvas.line([p2, q2], theme.IMPASSABLE, ctx.size * 0.12, round_ends=True)
+        else:
+            ctx.canvas.line([p2, q2], theme.WATER, ctx.size * 0.085, round_ends=True)
+
+
+def _track_edges(h: HexView) -> set[int]:
+    out: set[int] = set()
+    for p in h.paths:
+        for end in (p.a, p.b):
+            parsed = _parse_end(end)
+            if parsed is not None and parsed[0] == "e":
+                out.add(parsed[1] % 6)
+    return out
+
+
+def _draw_hexside_costs(ctx: _Ctx, centres: dict[str, Point]) -> None:
+    by_id = {h.id: h for h in ctx.view.hexes}
+    for side in ctx.view.hexsides:
+        if side.cost <= 0:
+            continue
+        ends = _hexside_geometry(ctx, centres, side.a, side.b)
+        if ends is None:
+            continue
+        # Once track crosses from both sides the crossing has been paid for: only the river stays.
+        ea = edge_towards(ctx.o, centres[side.a], centres[side.b])
+        if ea in _track_edges(by_id[side.a]) and (ea + 3) % 6 in _track_edges(by_id[side.b]):
+            continue
+        p, q = ends
+        # Off the middle of the side, where track crosses; toward the first corner.
+        t = 0.3
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        text = f"{ctx.currency}{side.cost}"
+        w = ctx.canvas.text_width(text, size=theme.FONT_SMALL, bold=True) + 6
+        colour = theme.IMPASSABLE if side.kind == "impassable" else theme.WATER
+        ctx.canvas.rect((x - w / 2, y - 7, x + w / 2, y + 7), fill=colour, outline="#ffffff", width=1,
+                        radius=4)
+        ctx.canvas.text((x, y), text, size=theme.FONT_SMALL, bold=True, fill=theme.WATER_TEXT)
+
+
+# ----------------------------------------------------------------------------- free-spot finder
+
+
+@dataclass(slots=True)
+class _Spots:
+    """Obstacles inside one unit hex, to put labels where they cover the least."""
+
+    o: Orientation
+    circles: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, r, weight
+    rects: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    def add_circle(self, x: float, y: float, r: float, weight: float = 20.0) -> None:
+        """A node or marker: covering it is much worse than covering track."""
+        self.circles.append((x, y, r, weight))
+
+    def add_polyline(self, pts: Sequence[Point], r: float) -> None:
+        step = max(1, len(pts) // 6)
+        for x, y in [*list(pts[::step]), pts[-1]]:
+            self.circles.append((x, y, r, 1.0))
+
+    def inside(self, box: tuple[float, float, float, float], margin: float = 0.03) -> bool:
+        x0, y0, x1, y1 = box
+        lim = APOTHEM - margin
+        for nx, ny in _NORMALS[self.o]:
+            if (x1 * nx if nx > 0 else x0 * nx) + (y1 * ny if ny > 0 else y0 * ny) > lim:
+                return False
+        return True
+
+    def cost(self, box: tuple[float, float, float, float]) -> float:
+        x0, y0, x1, y1 = box
+        total = 0.0
+        for cx, cy, r, weight in self.circles:
+            if cx + r <= x0 or cx - r >= x1 or cy + r <= y0 or cy - r >= y1:
+                continue
+            dx = x0 - cx if cx < x0 else (cx - x1 if cx > x1 else 0.0)
+            dy = y0 - cy if cy < y0 else (cy - y1 if cy > y1 else 0.0)
+            d = math.sqrt(dx * dx + dy * dy)
+            if d < r:
+                total += (r - d) * weight
+        for rx0, ry0, rx1, ry1 in self.rects:
+            ix = min(x1, rx1) - max(x0, rx0)
+            iy = min(y1, ry1) - max(y0, ry0)
+            if ix > 0 and iy > 0:
+                total += 10 * ix * iy / max(1e-6, min(ry1 - ry0, y1 - y0)) + 0.5
+        return total
+
+    def place(self, w: float, h: float, candidates: Sequence[Point], *, margin: float = 0.03) -> Point:
+        """Centre of the least covered ``w`` x ``h`` box among ``candidates`` (first wins ties)."""
+        best: Point | None = None
+        best_cost = math.inf
+        for i, (x, y) in enumerate(candidates):
+            box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            if not self.inside(box, margin):
+                continue
+            cost = self.cost(box) + i * 1e-3
+            if cost < best_cost:
+                best, best_cost = (x, y), cost
+                if cost < 1e-2:
+                    break
+        if best is None:
+            best = candidates[0]
+        self.rects.append((best[0] - w / 2, best[1] - h / 2, best[0] + w / 2, best[1] + h / 2))
+        return best
+
+
+def _corner_spots(o: Orientation, dist: float, order: Sequence[int]) -> list[Point]:
+    pts = []
+    for i in order:
+        x, y = corner(o, i)
+        pts.append((x * dist, y * dist))
+    return pts
+
+
+# ----------------------------------------------------------------------------- one hex
+
+
+@dataclass(slots=True)
+class _Track:
+    points: list[Point]
+    ends: frozenset[str]
+    stub: bool = False  # off-board arrow
+    edges: tuple[int, int] | None = None  # edge-to-edge track (drawn as one arc or line)
+
+
+def _parse_end(end: str) -> tuple[str, int] | None:
+    if len(end) >= 2 and end[0] in "en" and end[1:].isdigit():
+        return end[0], int(end[1:])
+    return None
+
+
+def _draw_hex(ctx: _Ctx, h: HexView, centre: Point) -> None:
+    o, size, c = ctx.o, ctx.size, ctx.canvas
+    fill = theme.hex_fill(h.colour)
+    text_colour = theme.hex_text(h.colour)
+
+    def at(p: Point) -> Point:
+        return (centre[0] + p[0] * size, centre[1] + p[1] * size)
+
+    nodes = {n.index: n for n in h.nodes}
+    node_edges: dict[int, list[int]] = {i: [] for i in nodes}
+    linked: set[int] = set()
+    edge_pairs: list[tuple[int, int]] = []
+    node_pairs: list[tuple[int, int]] = []
+    for path in h.paths:
+        a, b = _parse_end(path.a), _parse_end(path.b)
+        if a is None or b is None:
+            continue
+        if a[0] == "n" and b[0] == "e":
+            a, b = b, a
+        if a[0] == "e" and b[0] == "e":
+            if a[1] % 6 != b[1] % 6:
+                edge_pairs.append((a[1] % 6, b[1] % 6))
+        elif a[0] == "e" and b[1] in nodes:
+            node_edges[b[1]].append(a[1] % 6)
+        elif a[0] == "n" and b[0] == "n" and a[1] in nodes and b[1] in nodes:
+            node_pairs.append((a[1], b[1]))
+            linked.update((a[1], b[1]))
+
+    specs = [NodeSpec(n.index, n.kind, tuple(node_edges[n.index]), n.index in linked) for n in h.nodes]
+    places = place_nodes(o, specs)
+
+    tracks: list[_Track] = []
+    for ea, eb in edge_pairs:
+        tracks.append(_Track(track_curve(o, ea, eb), frozenset((f"e{ea}", f"e{eb}")), edges=(ea, eb)))
+    for n in h.nodes:
+        place = places[n.index]
+        node_end = f"n{n.index}"
+        if place.through is not None:
+            ea, eb = place.through
+            ends = frozenset((f"e{ea}", f"e{eb}", node_end))
+            tracks.append(_Track(track_curve(o, ea, eb), ends, edges=(ea, eb)))
+            continue
+        for e in node_edges[n.index]:
+            if n.kind == "offboard":
+                mid = edge_midpoint(o, e)
+                tracks.append(_Track([mid, (mid[0] * 0.42, mid[1] * 0.42)], frozenset((f"e{e}",)), stub=True))
+            else:
+                pts = edge_to_point(o, e, (place.x, place.y))
+                tracks.append(_Track(pts, frozenset((f"e{e}", node_end))))
+    for na, nb in node_pairs:
+        pa, pb = places[na], places[nb]
+        tracks.append(_Track([(pa.x, pa.y), (pb.x, pb.y)], frozenset((f"n{na}", f"n{nb}"))))
+
+    spots = _Spots(o)
+    tw = theme.TRACK_WIDTH
+    for t in tracks:
+        spots.add_polyline(t.points, tw / 2 + 0.03)
+
+    # Track, with a gap cut under a later track that crosses an earlier one (a bridge).
+    drawn: list[_Track] = []
+    for t in tracks:
+        if any(_crosses(t, d) for d in drawn):
+            _stroke_track(c, o, t, at, centre, size, fill, tw * 2.2)
+        _stroke_track(c, o, t, at, centre, size, theme.TRACK, tw)
+        if t.stub:
+            _arrow_head(c, t.points[-1], t.points[0], at, size, theme.TRACK)
+        drawn.append(t)
+
+    # Nodes.
+    for n in h.nodes:
+        place = places[n.index]
+        if n.kind == "city":
+            r = _city_extent(n)
+            spots.add_circle(place.x, place.y, r)
+            _draw_city(ctx, n, at((place.x, place.y)))
+        elif n.kind == "town":
+            spots.add_circle(place.x, place.y, 0.17)
+            _draw_town(c, place, at, size)
+
+    # Labels go where they cover least, biggest first: the name (drawn last, over the track),
+    # then revenues, which have many spots around their node, then corner markers.
+    offboards = [n for n in h.nodes if n.kind == "offboard"]
+    name_at = _place_name(ctx, h.name, spots) if h.name and not offboards else None
+    for n in h.nodes:
+        if n.kind in ("city", "town") and n.revenue > 0:
+            _draw_revenue(ctx, n, places[n.index], spots, at)
+    if offboards:
+        _draw_offboard_values(ctx, offboards[0], spots, at, text_colour)
+        if h.name:
+            name_at = _place_name(ctx, h.name, spots)
+
+    # Label, terrain, markers.
+    if h.label:
+        lw = c.text_width(h.label, size=theme.FONT_LABEL, bold=True) / size + 0.06
+        p = spots.place(lw, 0.26, _corner_spots(o, 0.6, (2, 3, 4, 1, 5, 0)))
+        c.text(at(p), h.label, size=theme.FONT_LABEL, bold=True, fill=text_colour, stroke=1.5,
+               stroke_fill=fill)
+    if h.terrain_cost or h.terrain_kind:
+        _draw_terrain(ctx, h, spots, at, fill)
+    if h.blocked_by:
+        _draw_blocked(ctx, h.blocked_by, spots, at)
+    if "nwr" in h.tags:
+        p = spots.place(0.42, 0.2, _corner_spots(o, 0.6, (3, 2, 4, 1, 5, 0)))
+        box = (at((p[0] - 0.21, p[1] - 0.1)), at((p[0] + 0.21, p[1] + 0.1)))
+        c.rect((box[0][0], box[0][1], box[1][0], box[1][1]), fill="#fff7f0", outline=theme.NWR, width=1.2,
+               radius=3)
+        c.text(at(p), "NWR", size=theme.FONT_SMALL, bold=True, fill=theme.NWR)
+    if "fishing" in h.tags:
+        p = spots.place(0.5, 0.3, [(0.0, 0.45), (0.0, -0.45), *_corner_spots(o, 0.55, range(6))])
+        _draw_fish(c, at(p), size)
+    if h.tile:
+        tw_ = c.text_width(h.tile, size=theme.FONT_TILE) / size + 0.04
+        spots_for_number = _corner_spots(o, 0.74, (1, 0, 2, 5, 3, 4)) + _corner_spots(o, 0.62, range(6))
+        p = spots.place(tw_, 0.15, spots_for_number, margin=0.01)
+        c.text(at(p), h.tile, size=theme.FONT_TILE, fill=theme.mix(text_colour, fill, 0.25))
+    if name_at is not None:
+        _draw_name(ctx, name_at, at, text_colour, fill)
+
+
+def _stroke_track(
+    c: Canvas, o: Orientation, t: _Track, at: _At, centre: Point, size: float, colour: Colour, width: float
+) -> None:
+    if t.edges is not None:
+        arc = track_arc(o, *t.edges)
+        if arc is not None:
+            start, end = arc.degrees_clockwise()
+            c.arc(at((arc.cx, arc.cy)), arc.radius * size, start, end, colour, size * width)
+        else:
+            c.line([at(t.points[0]), at(t.points[-1])], colour, size * width)
+        return
+    c.line([at(p) for p in t.points], colour, size * width)
+
+
+def _crosses(a: _Track, b: _Track) -> bool:
+    """Two edge-to-edge tracks cross when their ends interleave around the hex."""
+    if a.edges is None or b.edges is None or a.ends & b.ends:
+        return False
+    lo, hi = sorted(a.edges)
+    inside = [lo < e < hi for e in b.edges]
+    return inside[0] != inside[1]
+
+
+def _arrow_head(c: Canvas, tip: Point, tail: Point, at: _At, size: float, colour: Colour) -> None:
+    ang = math.atan2(tip[1] - tail[1], tip[0] - tail[0])
+    length, half = 0.2, 0.13
+    base = (tip[0] - math.cos(ang) * length * 0.4, tip[1] - math.sin(ang) * length * 0.4)
+    front = (base[0] + math.cos(ang) * length, base[1] + math.sin(ang) * length)
+    left = (base[0] + math.cos(ang + math.pi / 2) * half, base[1] + math.sin(ang + math.pi / 2) * half)
+    right = (base[0] - math.cos(ang + math.pi / 2) * half, base[1] - math.sin(ang + math.pi / 2) * half)
+    c.polygon([at(front), at(left), at(right)], fill=colour)
+
+
+# ----------------------------------------------------------------------------- nodes
+
+
+def _slot_offsets(slots: int) -> list[Point]:
+    """Centres of a city's token slots, in units of the slot radius."""
+    if slots <= 1:
+        return [(0.0, 0.0)]
+    if slots == 2:
+        return [(-1.0, 0.0), (1.0, 0.0)]
+    if slots == 3:
+        return [(-1.0, 0.58), (1.0, 0.58), (0.0, -1.15)]
+    if slots == 4:
+        return [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
+    rad = 1.0 / math.sin(math.pi / slots)
+    angles = [-math.pi / 2 + 2 * math.pi * i / slots for i in range(slots)]
+    return [(math.cos(a) * rad, math.sin(a) * rad) for a in angles]
+
+
+def _city_extent(n: NodeView) -> float:
+    r = theme.CITY_RADIUS
+    offs = _slot_offsets(max(1, n.slots))
+    return r * (1 + max(math.hypot(x, y) for x, y in offs))
+
+
+def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
+    c, size = ctx.canvas, ctx.size
+    r = theme.CITY_RADIUS * size
+    slots = max(1, n.slots)
+    offs = _slot_offsets(slots)
+    line_w = size * 0.03
+    if slots == 2:
+        box = (centre[0] - 2 * r, centre[1] - r, centre[0] + 2 * r, centre[1] + r)
+        c.rect(box, fill=theme.CITY_FILL, outline=theme.INK, width=line_w, radius=r)
+    elif slots > 2:
+        hull = r * (1 + max(math.hypot(x, y) for x, y in offs))
+        c.circle(centre, hull, fill=theme.CITY_FILL, outline=theme.INK, width=line_w)
+    for i, (dx, dy) in enumerate(offs):
+        p = (centre[0] + dx * r, centre[1] + dy * r)
+        c.circle(p, r, fill=theme.CITY_FILL, outline=theme.INK, width=line_w)
+        token = n.tokens[i] if i < len(n.tokens) else None
+        reserved = n.reserved[i] if i < len(n.reserved) else None
+        if token:
+            _draw_token(ctx, p, r * 0.86, token)
+        elif reserved:
+            _draw_reserved(ctx, p, r * 0.8, reserved)
+
+
+def _fit_font(c: Canvas, text: str, max_w: float, sizes: Sequence[int]) -> int:
+    for s in sizes:
+        if c.text_width(text, size=s, bold=True) <= max_w:
+            return s
+    return sizes[-1]
+
+
+def _draw_token(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
+    c = ctx.canvas
+    if sym == "CN":  # neutral station: grey with a double ring
+        c.circle(p, r, fill=theme.NEUTRAL_TOKEN, outline=theme.INK, width=1.6)
+        c.circle(p, r * 0.72, outline=theme.INK, width=0.8)
+        colour = theme.INK
+    else:
+        fill = ctx.view.corporation_colours.get(sym, "#777777")
+        colour = ctx.view.corporation_text_colours.get(sym) or theme.readable_on(fill)
+        c.circle(p, r, fill=fill, outline=theme.mix(fill, "#000000", 0.45), width=1.2)
+    fs = _fit_font(c, sym, r * 1.7, (theme.FONT_TOKEN, 10, 9, 8, 7))
+    c.text(p, sym, size=fs, bold=True, fill=colour)
+
+
+def _draw_reserved(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
+    c = ctx.canvas
+    base = ctx.view.corporation_colours.get(sym, "#777777")
+    faint = theme.mix(base, "#ffffff", 0.55)
+    c.circle(p, r, fill=theme.mix(base, "#ffffff", 0.88), outline=faint, width=2.0)
+    fs = _fit_font(c, sym, r * 1.7, (10, 9, 8, 7))
+    c.text(p, sym, size=fs, bold=True, fill=theme.mix(base, "#ffffff", 0.35))
+
+
+def _draw_town(c: Canvas, place: NodePlace, at: _At, size: float) -> None:
+    if place.through is not None:
+        ang = place.angle + math.pi / 2
+        hl, ht = 0.17, 0.055
+        dx, dy = math.cos(ang), math.sin(ang)
+        px, py = -dy, dx
+        pts = [
+            (place.x + dx * hl + px * ht, place.y + dy * hl + py * ht),
+            (place.x - dx * hl + px * ht, place.y - dy * hl + py * ht),
+            (place.x - dx * hl - px * ht, place.y - dy * hl - py * ht),
+            (place.x + dx * hl - px * ht, place.y + dy * hl - py * ht),
+        ]
+        c.polygon([at(p) for p in pts], fill=theme.TRACK)
+    else:
+        c.circle(at((place.x, place.y)), theme.TOWN_DOT * size * 1.25, fill=theme.TRACK)
+
+
+def _draw_revenue(ctx: _Ctx, n: NodeView, place: NodePlace, spots: _Spots, at: _At) -> None:
+    c = ctx.canvas
+    rr = theme.REVENUE_RADIUS
+    ext = _city_extent(n) if n.kind == "city" else 0.12
+    slots = max(1, n.slots)
+    cands: list[Point] = []
+    for i in range(12):
+        ang = -math.pi * 3 / 4 + 2 * math.pi * i / 12
+        ca, sa = math.cos(ang), math.sin(ang)
+        if n.kind == "city" and slots == 2:
+            rx, ry = 2 * theme.CITY_RADIUS, theme.CITY_RADIUS
+            d = math.hypot(rx * ca, ry * sa) + rr + 0.02
+        else:
+            d = ext + rr + 0.02
+        cands.append((place.x + ca * d, place.y + sa * d))
+    # Prefer spots toward the hex centre's far side from the track, then anything that fits.
+    p = spots.place(2 * rr, 2 * rr, cands, margin=0.0)
+    text = str(n.revenue)
+    c.circle(at(p), rr * ctx.size, fill="#ffffff", outline=theme.INK, width=1.1)
+    fs = _fit_font(c, text, rr * ctx.size * 1.75, (theme.FONT_REVENUE, 10, 9, 8))
+    c.text(at(p), text, size=fs, bold=True)
+
+
+def _phase_index(colour: str) -> int:
+    return _PHASE_ORDER.index(colour) if colour in _PHASE_ORDER else -1
+
+
+def _current_value_colour(values: Sequence[tuple[str, int]], current: str) -> str | None:
+    """The colour whose value is in force: the newest one not newer than ``current``."""
+    if not values:
+        return None
+    names = [v[0] for v in values]
+    if current in names:
+        return current
+    ci = _phase_index(current)
+    eligible = [v for v in names if 0 <= _phase_index(v) <= ci]
+    return max(eligible, key=_phase_index) if eligible else names[0]
+
+
+def _draw_offboard_values(
+    ctx: _Ctx, n: NodeView, spots: _Spots, at: _At, text_colour: str
+) -> None:
+    c = ctx.canvas
+    values = list(n.revenues_by_colour) or [(ctx.view.current_offboard_colour, n.revenue)]
+    current = _current_value_colour(values, ctx.view.current_offboard_colour)
+    bw, bh = 0.36, 0.24
+    total = bw * len(values)
+    p = spots.place(total + 0.04, bh + 0.04, [(0.0, 0.0), (0.0, 0.3), (0.0, -0.3), (0.0, 0.45), (0.0, -0.45)])
+    x0 = p[0] - total / 2
+    for i, (colour, value) in enumerate(values):
+        box0 = at((x0 + i * bw, p[1] - bh / 2))
+        box1 = at((x0 + (i + 1) * bw, p[1] + bh / 2))
+        is_current = colour == current
+        bg: Colour = theme.hex_fill(colour)
+        if not is_current:
+            bg = theme.mix(theme.hex_fill(colour), "#ffffff", 0.35)
+        c.rect((box0[0], box0[1], box1[0], box1[1]), fill=bg, outline=theme.INK,
+               width=2.4 if is_current else 0.8, radius=2)
+        fg = theme.INK if is_current else theme.MUTED
+        c.text(at((x0 + (i + 0.5) * bw, p[1])), str(value),
+               size=theme.FONT_REVENUE + (1 if is_current else 0), bold=is_current, fill=fg)
+    if current is not None and len(values) > 1:
+        # A thick underline too, for colour-blind readers.
+        i = [v[0] for v in values].index(current)
+        a = at((x0 + i * bw + 0.04, p[1] + bh / 2 + 0.05))
+        b = at((x0 + (i + 1) * bw - 0.04, p[1] + bh / 2 + 0.05))
+        c.line([a, b], text_colour, 2.5)
+        spots.rects.append((x0, p[1] + bh / 2, x0 + total, p[1] + bh / 2 + 0.08))
+
+
+def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> None:
+    c, size = ctx.canvas, ctx.size
+    kind = h.terrain_kind or "terrain"
+    text = f"{ctx.currency}{h.terrain_cost}" if h.terrain_cost else ""
+    tw = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size if text else 0.0
+    w = 0.26 + tw
+    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5)])
+    ix, iy = p[0] - w / 2 + 0.13, p[1]
+    if kind in ("mountain", "hill", "hills"):
+        colour = theme.MOUNTAIN
+        tri = [(ix - 0.12, iy + 0.08), (ix, iy - 0.11), (ix + 0.12, iy + 0.08)]
+        c.polygon([at(q) for q in tri], fill=colour, outline=theme.INK, width=0.8)
+        snow = [(ix - 0.045, iy - 0.04), (ix, iy - 0.11), (ix + 0.045, iy - 0.04)]
+        c.polygon([at(q) for q in snow], fill="#ffffff")
+    elif kind in ("water", "river", "swamp", "lake"):
+        colour = theme.WATER
+        for dy in (-0.05, 0.03):
+            wave = [(ix - 0.11 + 0.022 * k, iy + dy + 0.025 * math.sin(k * 1.2)) for k in range(11)]
+            c.line([at(q) for q in wave], colour, 2.0)
+    else:
+        colour = theme.MUTED
+        c.circle(at((ix, iy)), 0.08 * size, fill=colour)
+    if text:
+        c.text(at((p[0] + w / 2 - tw / 2, p[1])), text, size=theme.FONT_SMALL + 1, bold=True, fill=colour,
+               stroke=1.2, stroke_fill=fill)
+
+
+def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
+    c, size = ctx.canvas, ctx.size
+    w = c.text_width(sym, size=theme.FONT_SMALL + 1, bold=True) / size + 0.26
+    p = spots.place(w, 0.22, [(0.0, -0.42), (0.0, 0.42), *_corner_spots(ctx.o, 0.55, (2, 3, 4, 1, 0, 5))])
+    a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
+    c.rect((a[0], a[1], b[0], b[1]), fill=theme.BLOCKED_FILL, outline="#ffffff", width=1, radius=4)
+    # A small "no entry" disc, then the private's symbol.
+    disc = at((p[0] - w / 2 + 0.11, p[1]))
+    c.circle(disc, 0.065 * size, fill="#e53935")
+    c.line([(disc[0] - 0.04 * size, disc[1]), (disc[0] + 0.04 * size, disc[1])], "#ffffff", 0.025 * size)
+    c.text(at((p[0] + 0.06, p[1])), sym, size=theme.FONT_SMALL + 1, bold=True, fill=theme.BLOCKED_TEXT)
+
+
+def _draw_fish(c: Canvas, p: Point, size: float) -> None:
+    s = size * 0.11
+    x, y = p
+    c.polygon([(x + s * 0.9, y), (x + s * 1.8, y - s * 0.7), (x + s * 1.8, y + s * 0.7)], fill="#ffffff")
+    c.circle((x, y), s, fill="#ffffff")
+    c.rect((x - s * 1.6, y - s * 0.75, x + s * 1.0, y + s * 0.75), fill="#ffffff", radius=s * 0.75)
+    c.circle((x - s * 0.9, y - s * 0.15), s * 0.18, fill=theme.INK)
+
+
+def _wrap(c: Canvas, text: str, size: float, max_w: float) -> list[str]:
+    if c.text_width(text, size=size) <= max_w:
+        return [text]
+    words = text.split()
+    if len(words) < 2:
+        return [text]
+    best = [text]
+    best_w = math.inf
+    for i in range(1, len(words)):
+        lines = [" ".join(words[:i]), " ".join(words[i:])]
+        w = max(c.text_width(s, size=size) for s in lines)
+        if w < best_w:
+            best, best_w = lines, w
+    return best
+
+
+def _name_candidates(o: Orientation) -> list[Point]:
+    ys = (0.6, 0.45, 0.3, 0.15, 0.0) if o == "flat" else (0.55, 0.4, 0.25, 0.1, 0.0)
+    out: list[Point] = []
+    for y in ys:
+        for dx in (0.0, -0.2, 0.2, -0.35, 0.35):
+            out.extend({(dx, -y), (dx, y)} if y else {(dx, 0.0)})
+    return out
+
+
+_NAME_CANDIDATES = {o: _name_candidates(o) for o in ("flat", "pointy")}
+
+
+@dataclass(frozen=True, slots=True)
+class _NameSpot:
+    lines: list[str]
+    font_size: float
+    x: float
+    y: float
+    line_h: float
+
+
+def _place_name(ctx: _Ctx, name: str, spots: _Spots) -> _NameSpot:
+    c, size = ctx.canvas, ctx.size
+    font_size = float(theme.FONT_NAME)
+    lines = _wrap(c, name, font_size, 1.2 * size)
+    if len(lines) > 1 or c.text_width(name, size=font_size) > 1.2 * size:
+        font_size = theme.FONT_NAME - 1.0
+        lines = _wrap(c, name, font_size, 1.2 * size)
+    line_h = (font_size + 2) / size
+    w = max(c.text_width(s, size=font_size) for s in lines) / size + 0.04
+    h = line_h * len(lines)
+    # Names may spill a little over the hex border: the halo keeps them readable there.
+    x, y = spots.place(w, h, _NAME_CANDIDATES[ctx.o], margin=-0.08)
+    return _NameSpot(lines, font_size, x, y, line_h)
+
+
+def _draw_name(ctx: _Ctx, spot: _NameSpot, at: _At, colour: str, fill: str) -> None:
+    y0 = spot.y - spot.line_h * len(spot.lines) / 2 + spot.line_h / 2
+    for i, s in enumerate(spot.lines):
+        ctx.canvas.text(at((spot.x, y0 + i * spot.line_h)), s, size=spot.font_size, fill=colour, stroke=1.6,
+                        stroke_fill=fill)
+
+
+# ----------------------------------------------------------------------------- routes
+
+
+def _draw_routes(ctx: _Ctx, centres: dict[str, Point], height: float) -> None:
+    routes = ctx.view.last_routes
+    if not routes:
+        return
+    c, size = ctx.canvas, ctx.size
+    lines: list[tuple[Sequence[Point], Colour, float]] = []
+    n = len(routes)
+    for i, route in enumerate(routes):
+        colour = theme.ROUTE_COLOURS[i % len(theme.ROUTE_COLOURS)]
+        shift = (i - (n - 1) / 2) * size * 0.11
+        pts = [(centres[h][0] + shift, centres[h][1] + shift * 0.6) for h in route.hexes if h in centres]
+        if len(pts) == 1:
+            pts = [pts[0], (pts[0][0] + 0.01, pts[0][1])]
+        lines.append((pts, colour, size * 0.2))
+    c.translucent_lines(lines, theme.ROUTE_ALPHA)
+    # Legend in the footer.
+    y = height - theme.MAP_FOOTER / 2
+    x = float(theme.MAP_MARGIN)
+    c.text((x, y), "Last run:", size=theme.FONT_TEXT, bold=True, anchor="lm")
+    x += c.text_width("Last run:", size=theme.FONT_TEXT, bold=True) + 12
+    for i, route in enumerate(routes):
+        colour = theme.ROUTE_COLOURS[i % len(theme.ROUTE_COLOURS)]
+        c.line([(x, y), (x + 26, y)], theme.mix(colour, "#ffffff", 0.35), 8, round_ends=True)
+        x += 34
+        label = f"{route.train}-train {ctx.currency}{route.revenue}"
+        c.text((x, y), label, size=theme.FONT_TEXT, anchor="lm")
+        x += c.text_width(label, size=theme.FONT_TEXT) + 20
+    total = sum(r.revenue for r in routes)
+    c.text((x, y), f"= {ctx.currency}{total}", size=theme.FONT_TEXT, bold=True, anchor="lm")

@@ -1,0 +1,325 @@
+"""The status card (players, companies, bank, trains, phase) as a picture and as chat text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.core.views import CorporationStatus, PlayerStatus, StatusView
+from rendering import theme
+from rendering.canvas import Canvas
+
+__all__ = ["render_status", "status_text"]
+
+_WIDTH = 1280.0
+_MARGIN = 24.0
+_ROW = 30.0
+_HEAD_ROW = 26.0
+_SECTION_GAP = 18.0
+_ACTING_BG = "#fff3c4"
+_STRIPE = "#f6f4ee"
+_RULE = "#d6d1c4"
+_ALERT = "#b3261e"
+_GOOD = "#1e6b2c"
+
+
+def _money(cur: str, n: int | None) -> str:
+    if n is None:
+        return "–"
+    return f"-{cur}{-n:,}" if n < 0 else f"{cur}{n:,}"
+
+
+def _trains(trains: Sequence[str]) -> str:
+    return ", ".join(trains) if trains else "none"
+
+
+def _train_stock(cur: str, view: StatusView) -> str:
+    parts = []
+    for t in view.trains_available:
+        count = "∞" if t.remaining is None else f"×{t.remaining}"
+        parts.append(f"{t.name} {count} {_money(cur, t.price)}")
+    return " · ".join(parts) if parts else "none"
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def status_text(view: StatusView) -> str:
+    """A plain-text status summary for chat, aligned for a monospace block.
+
+    >>> from engine.core.views import StatusView
+    >>> view = StatusView("1882", "Stock Round 1", "2", ("yellow tiles",), 9000, (), (), (), (), ())
+    >>> print(status_text(view))
+    1882 · Stock Round 1 · Phase 2 · Bank $9,000
+    <BLANKLINE>
+    Trains: none
+    Phase 2: yellow tiles
+    """
+    cur = theme.currency_for(view.title)
+    lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · Bank {_money(cur, view.bank_cash)}"]
+    if view.finished:
+        lines.append(f"Game over{': ' + view.game_end_reason if view.game_end_reason else ''}")
+    elif view.acting:
+        lines.append(f"Waiting for: {', '.join(view.acting)}")
+    presidents = {c.sym: c.president for c in view.corporations}
+    if view.players:
+        lines += ["", "Players"]
+        name_w = max(len(p.name) for p in view.players)
+        for p in view.players:
+            mark = ">" if p.acting else " "
+            pd = " (priority)" if p.priority else ""
+            shares = ", ".join(
+                f"{s} {pct}%{'*' if presidents.get(s) == p.name else ''}" for s, pct in p.shares
+            )
+            privates = f" | {', '.join(p.privates)}" if p.privates else ""
+            lines.append(
+                f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
+                f"  certs {p.certificates:>2}/{p.certificate_limit}"
+                f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
+            )
+    if view.corporations:
+        lines += ["", "Companies"]
+        sym_w = max(len(c.sym) for c in view.corporations)
+        for c in view.corporations:
+            if not c.floated and c.share_price is None:
+                lines.append(f"  {c.sym:<{sym_w}}  not started")
+                continue
+            price = _money(cur, c.share_price)
+            state = "" if c.floated else " (not floated)"
+            lines.append(
+                f"  {c.sym:<{sym_w}}  {price:>6}  treasury {_money(cur, c.treasury):>7}"
+                f"  trains {_trains(c.trains)}  tokens {c.tokens_left}/{c.tokens_total}"
+                f"  last {_money(cur, c.last_revenue)}"
+                f"  pres. {c.president or '–'}{state}"
+            )
+    lines += ["", f"Trains: {_train_stock(cur, view)}"]
+    if view.pool_trains:
+        lines.append(f"Bank pool: {', '.join(view.pool_trains)}")
+    notes = "; ".join(view.phase_notes)
+    lines.append(f"Phase {view.phase}{': ' + notes if notes else ''}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- picture
+
+
+@dataclass(frozen=True, slots=True)
+class _Col:
+    title: str
+    width: float
+    align: str = "l"  # l, r, c
+
+
+def render_status(view: StatusView) -> Image.Image:
+    """Draw the status card: who is acting, players, companies, bank, trains and phase.
+
+    Returns:
+        An RGB image 1280 px wide; its height grows with the number of players and companies.
+    """
+    cur = theme.currency_for(view.title)
+    n_p, n_c = len(view.players), len(view.corporations)
+    height = (
+        60 + 34  # header + acting line
+        + _HEAD_ROW + max(1, n_p) * _ROW + _SECTION_GAP + 26
+        + _HEAD_ROW + max(1, n_c) * _ROW + _SECTION_GAP + 26
+        + 3 * 26 + 26 + _MARGIN
+    )
+    c = Canvas(_WIDTH, height)
+    colours = {corp.sym: (corp.colour, corp.text_colour) for corp in view.corporations}
+    presidents = {corp.sym: corp.president for corp in view.corporations}
+
+    # Header.
+    c.rect((0, 0, _WIDTH, 52), fill=theme.PANEL)
+    c.text((_MARGIN, 26), view.title, size=20, bold=True, anchor="lm")
+    right = f"{view.round_name}   ·   Phase {view.phase}   ·   Bank {_money(cur, view.bank_cash)}"
+    c.text((_WIDTH - _MARGIN, 26), right, size=15, anchor="rm")
+    y = 60.0
+    if view.finished:
+        msg = "Game over" + (f": {view.game_end_reason}" if view.game_end_reason else "")
+        c.text((_MARGIN, y + 14), msg, size=15, bold=True, fill=_ALERT, anchor="lm")
+    elif view.acting:
+        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + 27), fill=_ACTING_BG, radius=5)
+        c.text((_MARGIN, y + 14), "Waiting for:", size=15, fill=theme.MUTED, anchor="lm")
+        c.text((_MARGIN + c.text_width("Waiting for: ", size=15), y + 14), ", ".join(view.acting), size=15,
+               bold=True, anchor="lm")
+    y += 34
+
+    # Players.
+    key = "★ president   ·   PD priority deal   ·   ▶ to act"
+    c.text((_WIDTH - _MARGIN, y + 12), key, size=theme.FONT_TEXT - 1, fill=theme.MUTED, anchor="rm")
+    y = _section_title(c, y, "Players")
+    pcols = [
+        _Col("", 26), _Col("Player", 170), _Col("Cash", 90, "r"), _Col("", 18), _Col("Shares", 560),
+        _Col("Privates", 140), _Col("Certs", 80, "r"), _Col("Value", 120, "r"),
+    ]
+    y = _table_head(c, y, pcols)
+
+    def player_cells(p: PlayerStatus) -> list[_Painter]:
+        marker = "▶" if p.acting else ""
+        name = p.name + (" (PD)" if p.priority else "")
+        over = p.certificates > p.certificate_limit
+        return [
+            _txt(marker, bold=True, colour=_ALERT),
+            _txt(name, bold=p.acting, clip=True),
+            _txt(_money(cur, p.cash)),
+            _txt(""),
+            _chips(p.shares, colours, presidents, p.name),
+            _txt(", ".join(p.privates) or "–", colour=theme.INK if p.privates else theme.MUTED, clip=True),
+            _txt(f"{p.certificates}/{p.certificate_limit}", colour=_ALERT if over else theme.INK, bold=over),
+            _txt(_money(cur, p.value), bold=True),
+        ]
+
+    for i, p in enumerate(view.players):
+        bg = _ACTING_BG if p.acting else (_STRIPE if i % 2 else None)
+        y = _table_row(c, y, pcols, player_cells(p), bg)
+    if not view.players:
+        y = _table_row(c, y, pcols, [_txt(""), _txt("no players", colour=theme.MUTED)], None)
+    y += _SECTION_GAP
+
+    # Companies.
+    y = _section_title(c, y, "Companies")
+    ccols = [
+        _Col("", 70), _Col("Name", 270), _Col("President", 120), _Col("Price", 70, "r"),
+        _Col("Treasury", 95, "r"), _Col("", 16), _Col("Trains", 150), _Col("Tokens", 70, "c"),
+        _Col("IPO/pool", 90, "c"), _Col("Last run", 90, "r"), _Col("", 14), _Col("", 120),
+    ]
+    y = _table_head(c, y, ccols)
+
+    def corp_cells(corp: CorporationStatus) -> list[_Painter]:
+        if corp.floated:
+            state = "operated" if corp.operated else "to operate"
+        else:
+            state = "parred" if corp.share_price is not None else "not started"
+        return [
+            _swatch(corp),
+            _txt(corp.name, clip=True),
+            _txt(corp.president or "–", colour=theme.INK if corp.president else theme.MUTED, clip=True),
+            _txt(_money(cur, corp.share_price), bold=True),
+            _txt(_money(cur, corp.treasury)),
+            _txt(""),
+            _train_chips(corp.trains),
+            _txt(f"{corp.tokens_left}/{corp.tokens_total}"),
+            _txt(f"{corp.ipo_percent}% / {corp.pool_percent}%"),
+            _txt(_money(cur, corp.last_revenue)),
+            _txt(""),
+            _txt(state, colour=_GOOD if state == "to operate" else theme.MUTED, bold=state == "to operate"),
+        ]
+
+    for i, corp in enumerate(view.corporations):
+        y = _table_row(c, y, ccols, corp_cells(corp), _STRIPE if i % 2 else None)
+    if not view.corporations:
+        y = _table_row(c, y, ccols, [_txt(""), _txt("no companies", colour=theme.MUTED)], None)
+    y += _SECTION_GAP
+
+    # Trains and phase.
+    y = _section_title(c, y, "Trains and phase")
+    y = _key_value(c, y, "Available", _train_stock(cur, view))
+    y = _key_value(c, y, "Bank pool", ", ".join(view.pool_trains) or "–")
+    y = _key_value(c, y, f"Phase {view.phase}", " · ".join(view.phase_notes) or "–")
+    return c.finish()
+
+
+_Painter = Callable[[Canvas, float, float, float, str], None]  # canvas, x, y (middle), width, align
+
+
+def _txt(s: str, *, bold: bool = False, colour: str = theme.INK, clip: bool = False) -> _Painter:
+    def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
+        text = s
+        if clip and c.text_width(text, size=theme.FONT_TEXT + 1, bold=bold) > w - 8:
+            while len(text) > 1 and c.text_width(text + "…", size=theme.FONT_TEXT + 1, bold=bold) > w - 8:
+                text = text[:-1]
+            text = text.rstrip() + "…"
+        ax = {"l": x, "r": x + w - 6, "c": x + w / 2}[align]
+        anchor = {"l": "lm", "r": "rm", "c": "mm"}[align]
+        c.text((ax, y), text, size=theme.FONT_TEXT + 1, bold=bold, fill=colour, anchor=anchor)
+
+    return paint
+
+
+def _chips(
+    shares: Sequence[tuple[str, int]],
+    colours: dict[str, tuple[str, str]],
+    presidents: dict[str, str | None],
+    me: str,
+) -> _Painter:
+    def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
+        if not shares:
+            c.text((x, y), "–", size=theme.FONT_TEXT + 1, fill=theme.MUTED, anchor="lm")
+            return
+        cx = x
+        for sym, pct in shares:
+            fill, fg = colours.get(sym, ("#888888", "#ffffff"))
+            fg = fg or theme.readable_on(fill)
+            pres = presidents.get(sym) == me
+            label = f"★{sym} {pct}%" if pres else f"{sym} {pct}%"
+            tw = c.text_width(label, size=theme.FONT_TEXT, bold=True)
+            cw = tw + 14
+            if cx + cw > x + w:
+                c.text((cx, y), "…", size=theme.FONT_TEXT + 1, anchor="lm")
+                break
+            edge = "#000000" if pres else theme.mix(fill, "#000000", 0.3)
+            c.rect((cx, y - 10, cx + cw, y + 10), fill=fill, outline=edge, width=2.2 if pres else 1, radius=5)
+            c.text((cx + cw / 2, y), label, size=theme.FONT_TEXT, bold=True, fill=fg)
+            cx += cw + 6
+
+    return paint
+
+
+def _train_chips(trains: Sequence[str]) -> _Painter:
+    def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
+        if not trains:
+            c.text((x, y), "none", size=theme.FONT_TEXT + 1, fill=theme.MUTED, anchor="lm")
+            return
+        cx = x
+        for t in trains:
+            tw = max(18.0, c.text_width(t, size=theme.FONT_TEXT, bold=True) + 10)
+            c.rect((cx, y - 10, cx + tw, y + 10), fill="#ffffff", outline=theme.INK, width=1.2, radius=3)
+            c.text((cx + tw / 2, y), t, size=theme.FONT_TEXT, bold=True)
+            cx += tw + 5
+
+    return paint
+
+
+def _swatch(corp: CorporationStatus) -> _Painter:
+    def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
+        fg = corp.text_colour or theme.readable_on(corp.colour)
+        c.rect((x, y - 11, x + w - 10, y + 11), fill=corp.colour, outline=theme.mix(corp.colour, "#000", 0.4),
+               width=1, radius=11)
+        size = 12.0
+        while size > 8 and c.text_width(corp.sym, size=size, bold=True) > w - 18:
+            size -= 1
+        c.text((x + (w - 10) / 2, y), corp.sym, size=size, bold=True, fill=fg)
+
+    return paint
+
+
+def _section_title(c: Canvas, y: float, title: str) -> float:
+    c.text((_MARGIN, y + 12), title, size=16, bold=True, anchor="lm")
+    return y + 26
+
+
+def _table_head(c: Canvas, y: float, cols: Sequence[_Col]) -> float:
+    x = _MARGIN
+    for col in cols:
+        _txt(col.title, colour=theme.MUTED)(c, x, y + _HEAD_ROW / 2, col.width, col.align)
+        x += col.width
+    c.line([(_MARGIN - 6, y + _HEAD_ROW - 1), (_WIDTH - _MARGIN + 6, y + _HEAD_ROW - 1)], _RULE, 1.2)
+    return y + _HEAD_ROW
+
+
+def _table_row(c: Canvas, y: float, cols: Sequence[_Col], cells: Sequence[_Painter], bg: str | None) -> float:
+    if bg is not None:
+        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + _ROW - 1), fill=bg, radius=4)
+    x = _MARGIN
+    for col, cell in zip(cols, cells, strict=False):
+        cell(c, x, y + _ROW / 2, col.width, col.align)
+        x += col.width
+    return y + _ROW
+
+
+def _key_value(c: Canvas, y: float, key: str, value: str) -> float:
+    c.text((_MARGIN, y + 13), key, size=theme.FONT_TEXT + 1, bold=True, anchor="lm")
+    c.text((_MARGIN + 140, y + 13), value, size=theme.FONT_TEXT + 1, anchor="lm")
+    return y + 26
