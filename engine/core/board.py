@@ -67,6 +67,7 @@ class Hex:
     optional_node: bool = False
     neighbors: dict[int, str] = field(default_factory=dict)
     borders: dict[int, Border] = field(default_factory=dict)  # still unpaid/impassable, by edge
+    printed_borders: dict[int, Border] = field(default_factory=dict)  # as on the map, for downgrades
 
     @property
     def blank(self) -> bool:
@@ -117,6 +118,8 @@ class Board:
             border = Border(side["kind"], int(side.get("cost", 0)))
             a.borders[edge] = border
             b.borders[(edge + 3) % 6] = Border(border.kind, border.cost)
+        for hx in hexes.values():
+            hx.printed_borders = {e: Border(b.kind, b.cost) for e, b in hx.borders.items()}
         return board
 
     def neighbor(self, hx: Hex, edge: int) -> Hex | None:

@@ -19,6 +19,7 @@ class Network:
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
     route_possible: bool = False  # some stop besides a token city is reachable
+    route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
@@ -57,12 +58,14 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                 continue
             _walk_path(board, hx, i, seen_paths, stack, net, corp)
     for ref in net.nodes:
-        if ref in net.token_nodes or ref in optional_stops:
+        if ref in net.token_nodes:
             continue
         hx = board.hexes[ref[0]]
         if hx.tile.tdef.nodes[ref[1]].kind != "junction":
-            net.route_possible = True
-            break
+            net.route_with_optional = True
+            if ref not in optional_stops:
+                net.route_possible = True
+                break
     return net
 
 

@@ -91,6 +91,8 @@ class RouteStep(Step):
     def actions(self, entity: Any) -> list[str]:
         if not _is_current_corp(self, entity) or not self.game.route_trains(entity):
             return []
+        if not self.game.network(entity).route_with_optional:
+            return []
         return ["run_routes"]
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
@@ -198,6 +200,7 @@ class BuyTrain(Step):
             return False
         if cheapest is not None and corp.cash >= cheapest:
             return True
+        # Another company's train can be bought for as little as $1.
         return has_room and corp.cash >= 1 and bool(self.other_trains(corp))
 
     def actions(self, entity: Any) -> list[str]:

@@ -159,6 +159,8 @@ class G1882(Game):
                 continue
             old = hx.tile
             hx.tile = hx.original
+            # The printed hex comes back with its river crossings unpaid (as 18xx.games does).
+            hx.borders = {e: type(b)(b.kind, b.cost) for e, b in hx.printed_borders.items()}
             for node, slots in old.tokens.items():
                 dest = hx.original.tokens.get(node)
                 for i, s in enumerate(slots):
