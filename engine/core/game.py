@@ -84,13 +84,13 @@ class Game(PlayRules):
         self._init_tiles(data["tiles"])
         self.corporations: dict[str, Corporation] = {}
         for cdata in g["corporations"]:
-            corp = Corporation(cdata)
+            corp = Corporation(dict(cdata))
             self.corporations[corp.sym] = corp
             self._init_shares(corp)
         self.companies: dict[str, Company] = {}
         for cdata in g["companies"]:
             comp = Company(cdata["sym"], cdata["name"], int(cdata["value"]), int(cdata.get("revenue", 0)),
-                           cdata.get("desc", ""), data=cdata)
+                           cdata.get("desc", ""), data=dict(cdata))
             self.companies[comp.sym] = comp
         self.phases: list[dict[str, Any]] = g["phases"]
         self.phase_index = 0

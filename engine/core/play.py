@@ -341,6 +341,10 @@ class PlayRules(_Base):
                   if not c.closed and isinstance(c.owner, Player) and not c.data.get("no_corporation_buy")]
         return bool(prices) and min(prices) <= corp.cash
 
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        """Title hook: the company owns a private whose ability it may still use this turn."""
+        return False
+
     def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
         if not self.phase.get("can_buy_companies"):
             raise illegal(f"companies cannot buy privates in phase {self.phase['name']}")

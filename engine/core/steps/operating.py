@@ -254,9 +254,14 @@ class BuyCompany(Step):
         self.blocks = blocks
 
     def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity) or not self.game.can_buy_company(entity):
+        if not _is_current_corp(self, entity):
             return []
-        return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        if self.game.can_buy_company(entity):
+            return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        # The last chance to use a private's ability during the company's turn.
+        if self.blocks and self.game.has_turn_ability(entity):
+            return ["pass"]
+        return []
 
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])

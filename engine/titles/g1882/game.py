@@ -86,8 +86,7 @@ class G1882(Game):
             return False
         if corp.sym == "CN":
             # CN starts only once a neutral station is on the board (rules §10.4).
-            return any(any(slot == "CN" for slot in slots) for hx in self.board.hexes.values()
-                       for slots in hx.tile.tokens.values())
+            return self._neutral_on_board()
         if corp.data.get("home_anywhere"):
             sc = self.companies["SC"]
             return self.sc_convertible and sc.owner is player and not sc.closed
@@ -176,11 +175,20 @@ class G1882(Game):
     # ------------------------------------------------------------------ operating
     def can_lay_track(self, corp: Corporation) -> bool:
         if corp.sym == "CN":
-            return True
+            # CN's stations are the neutral ones on the board (rules §10.4).
+            return self._neutral_on_board()
         return bool(corp.tokens)
+
+    def _neutral_on_board(self) -> bool:
+        return any(any(slot == "CN" for slot in slots) for hx in self.board.hexes.values()
+                   for slots in hx.tile.tokens.values())
 
     def network(self, corp: Corporation) -> Any:
         return super().network(corp)
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        nwr = self.companies["NWR"]
+        return nwr.owner is corp and not nwr.closed and not nwr.data.get("used")
 
     def route_bonus(self, route: Route) -> int:
         hexes = {h for h, _ in route.stops}

@@ -67,6 +67,7 @@ class SpecialNWR(InterruptStep):
             # The home station is replaced by a neutral station (it belongs to CN).
             slots[slot] = "CN"
             hx.tile.neutral[node][slot] = True
+
             self.game.log(f"{owner.sym} moves its home station from {hx.id}; a neutral station replaces it")
         else:
             self.game.log(f"{owner.sym} removes its station from {hx.id}")
