@@ -704,14 +704,17 @@ class Game(PlayRules):
         free = sum(1 for slots in hx.tile.tokens.values() for s in slots if s is None)
         return free <= len(holders)
 
-    def can_token_city(self, corp: Corporation, hx: Hex, node: int) -> bool:
+    def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
+        """A city takes a token with a free slot and no token of the token's owner already in it
+        (a neutral token belongs to CN, so it may join its placer's own city)."""
         if node not in hx.tile.tokens:
             return False
-        if corp.sym in hx.tile.tokens[node]:
+        owner = token.corp if token is not None else corp.sym
+        if owner in hx.tile.tokens[node]:
             return False
-        if self.free_slot(hx, node, corp.sym) is None:
+        if self.free_slot(hx, node, owner) is None:
             return False
-        return not self.token_blocked_by_reservation(hx, corp.sym)
+        return not self.token_blocked_by_reservation(hx, owner)
 
     # ------------------------------------------------------------------ scoring
     def player_value(self, player: Player) -> int:

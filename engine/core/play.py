@@ -209,7 +209,8 @@ class PlayRules(_Base):
         net = self.network(corp)
         for hex_id, node in net.nodes:
             hx = self.board.hexes[hex_id]
-            if node in hx.tile.tokens and self.can_token_city(corp, hx, node):
+            # As on 18xx.games, affordability and placeability are checked separately.
+            if node in hx.tile.tokens and any(self.can_token_city(corp, hx, node, t) for t in unused):
                 return True
         return False
 

@@ -45,8 +45,8 @@ class Track(Step):
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         spec = self.next_lay()
         assert spec is not None
-        hx = self.game.board[action["hex"]]
-        upgrade = not hx.blank and hx.tile.colour != "white"
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade", True):
             raise illegal("the second tile lay must be a yellow tile, not an upgrade")
         if not upgrade and not spec.get("lay", True):
@@ -73,7 +73,7 @@ class TokenStep(Step):
             raise illegal(f"{entity.sym} has no station tokens left")
         if (hx.id, node) not in self.game.network(entity).nodes:
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
-        if not self.game.can_token_city(entity, hx, node):
+        if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
         self.game.place_token(entity, token, hx, node, slot=action.get("slot"))
         self.pass_()
