@@ -204,7 +204,8 @@ class PlayRules(_Base):
 
     def can_place_token(self, corp: Corporation) -> bool:
         unused = corp.unused_tokens()
-        if not unused or min(t.price for t in unused) > corp.cash:
+        prices = [t.price for t in unused] + self.token_ability_prices(corp)
+        if not unused or min(prices) > corp.cash:
             return False
         net = self.network(corp)
         for hex_id, node in net.nodes:
@@ -213,6 +214,10 @@ class PlayRules(_Base):
             if node in hx.tile.tokens and any(self.can_token_city(corp, hx, node, t) for t in unused):
                 return True
         return False
+
+    def token_ability_prices(self, corp: Corporation) -> list[int]:
+        """Title hook: prices of station placements that privates owned by ``corp`` offer."""
+        return []
 
     def place_home_choice(self, corp: Corporation, hx: Hex, node: int, slot: int | None,
                           token: Token | None = None) -> None:

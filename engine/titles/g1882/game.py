@@ -190,6 +190,9 @@ class G1882(Game):
         nwr = self.companies["NWR"]
         return nwr.owner is corp and not nwr.closed and not nwr.data.get("used")
 
+    def token_ability_prices(self, corp: Corporation) -> list[int]:
+        return [0] if self.has_turn_ability(corp) else []
+
     def route_bonus(self, route: Route) -> int:
         hexes = {h for h, _ in route.stops}
         tags = set()
