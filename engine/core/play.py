@@ -373,13 +373,31 @@ class PlayRules(_Base):
 
     # ------------------------------------------------------------------ bankruptcy
     def can_go_bankrupt(self, corp: Corporation) -> bool:
+        """Bankruptcy is declared when even selling every sellable share cannot pay for a train."""
         if not self.must_buy_train(corp):
             return False
         player = corp.owner
         prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
         if player is None or not prices:
             return False
-        return corp.cash + player.cash < min(prices) and not self.can_sell_any_emergency(player, corp)
+        return corp.cash + player.cash + self.emergency_liquidity(player, corp) < min(prices)
+
+    def emergency_liquidity(self, player: Player, corp: Corporation) -> int:
+        """What the president could raise by selling everything the emergency rules allow."""
+        total = 0
+        for sym in {s.corp for s in player.shares}:
+            target = self.corporations[sym]
+            cell = self.market.location.get(sym)
+            if cell is None:
+                continue
+            plain = sum(s.percent for s in player.shares if s.corp == sym and not s.president)
+            room = self.POOL_LIMIT - self.pool.percent_of(sym)
+            percent = min(plain, room)
+            if target is corp:
+                others = max((p.percent_of(sym) for p in self.players if p is not player), default=0)
+                percent = min(percent, max(0, player.percent_of(sym) - others))
+            total += cell.price * max(0, percent) // 10
+        return total
 
     def go_bankrupt(self, corp: Corporation) -> None:
         player = corp.owner
@@ -399,4 +417,7 @@ class PlayRules(_Base):
             if sell:
                 self.sell_shares(player, sell)
             _ = target
+        # Everything raised goes to the company that could not buy its train.
+        corp.cash += player.cash
+        player.cash = 0
         player.bankrupt = True

@@ -276,14 +276,12 @@ class BlockingBuyCompany(BuyCompany):
 
 class Bankrupt(Step):
     name = "Bankruptcy"
+    blocks = False
 
     def actions(self, entity: Any) -> list[str]:
         if not _is_current_corp(self, entity):
             return []
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
-
-    def blocking(self) -> bool:
-        return False
 
     def process_bankrupt(self, action: dict[str, Any], entity: Any) -> None:
         self.game.go_bankrupt(entity)
