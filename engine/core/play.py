@@ -231,6 +231,14 @@ class PlayRules(_Base):
         from .routes import stop_revenue
         return sum(stop_revenue(self, s) for s in route.stops) + self.route_bonus(route)
 
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes (as run_routes data) with the highest revenue for the company's trains."""
+        try:
+            from .autoroute import best_routes_for
+        except ImportError:
+            return []
+        return best_routes_for(self, corp)
+
     def route_bonus(self, route: Route) -> int:
         return 0
 
