@@ -102,6 +102,7 @@ class Game(PlayRules):
         self.last_tile_hex: str | None = None
         self.last_routes: list[dict[str, Any]] = []
         self.networks: dict[str, Network] = {}
+        self.board_cache: dict[str, Any] = {}
         self.pending_tokens: list[tuple[Corporation, list[str], Token]] = []
         self.setup()
         self.round: Round = self.initial_round()
@@ -274,7 +275,6 @@ class Game(PlayRules):
         entity = self.resolve_entity(action)
         self.round.process(action, entity)
         self.action_processed(action)
-        self.networks.clear()
         self._check_game_end_and_advance()
 
     def action_processed(self, action: dict[str, Any]) -> None:
@@ -621,6 +621,11 @@ class Game(PlayRules):
         self.log(f"{corp.sym} discards a {train.name} train")
 
     # ------------------------------------------------------------------ map
+    def board_changed(self) -> None:
+        """Forget everything derived from tiles and tokens."""
+        self.networks.clear()
+        self.board_cache.clear()
+
     def network(self, corp: Corporation) -> Network:
         net = self.networks.get(corp.sym)
         if net is None:
@@ -661,7 +666,7 @@ class Game(PlayRules):
         token.used = True
         token.hex, token.node, token.slot = hx.id, node, slot
         self.reservations_release(corp.sym, hx)
-        self.networks.clear()
+        self.board_changed()
         self.log(f"{corp.sym} places a token on {hx.id}")
 
     def free_slot(self, hx: Hex, node: int, corp: str) -> int | None:

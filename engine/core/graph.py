@@ -40,23 +40,48 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         for node, slots in hx.tile.tokens.items():
             if owner in slots:
                 net.token_nodes.add((hx.id, node))
-    seen_paths: set[tuple[str, int]] = set()
-    stack: list[tuple[str, int]] = []  # (hex, node) to expand from
+    seen: set[tuple[str, int]] = set()
+    stack: list[NodeRef] = []  # nodes to expand from
+    hexes = board.hexes
     for ref in net.token_nodes:
-        hx = board.hexes[ref[0]]
+        hx = hexes[ref[0]]
         net.nodes.add(ref)
-        edges = net.hex_edges.setdefault(hx.id, set())
         # A tokened hex counts as connected on every side that has a neighbour.
-        edges.update(hx.neighbors)
+        net.hex_edges.setdefault(hx.id, set()).update(hx.neighbors)
         stack.append(ref)
+    hex_edges = net.hex_edges
+    nodes = net.nodes
     while stack:
         hex_id, node = stack.pop()
-        hx = board.hexes[hex_id]
-        target = NODE_BASE + node
-        for i, (a, b) in enumerate(hx.tile.abs_paths()):
-            if a != target and b != target:
+        hx = hexes[hex_id]
+        work = [(hx, i) for i in hx.tile.layout().at_end.get(NODE_BASE + node, ())]
+        while work:
+            cur, i = work.pop()
+            key = (cur.id, i)
+            if key in seen:
                 continue
-            _walk_path(board, hx, i, seen_paths, stack, net, corp)
+            seen.add(key)
+            layout = cur.tile.layout()
+            for end in layout.paths[i]:
+                if end < NODE_BASE:
+                    hex_edges.setdefault(cur.id, set()).add(end)
+                    nxt = board.neighbor(cur, end)
+                    if nxt is None:
+                        continue
+                    back = (end + 3) % 6
+                    hex_edges.setdefault(nxt.id, set()).add(back)
+                    for j in nxt.tile.layout().at_end.get(back, ()):
+                        if (nxt.id, j) not in seen:
+                            work.append((nxt, j))
+                else:
+                    ref = (cur.id, end - NODE_BASE)
+                    if ref in nodes:
+                        continue
+                    nodes.add(ref)
+                    kind = cur.tile.tdef.nodes[ref[1]].kind
+                    if kind == "offboard" or (kind == "city" and city_blocks(cur, ref[1], corp)):
+                        continue
+                    stack.append(ref)
     for ref in net.nodes:
         if ref in net.token_nodes:
             continue
@@ -67,37 +92,3 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                 net.route_possible = True
                 break
     return net
-
-
-def _walk_path(board: Board, hx: Hex, index: int, seen: set[tuple[str, int]],
-               stack: list[tuple[str, int]], net: Network, corp: str) -> None:
-    work = [(hx, index)]
-    while work:
-        cur, i = work.pop()
-        key = (cur.id, i)
-        if key in seen:
-            continue
-        seen.add(key)
-        paths = cur.tile.abs_paths()
-        a, b = paths[i]
-        for end in (a, b):
-            if end < NODE_BASE:
-                net.hex_edges.setdefault(cur.id, set()).add(end)
-                nxt = board.neighbor(cur, end)
-                if nxt is None:
-                    continue
-                back = (end + 3) % 6
-                net.hex_edges.setdefault(nxt.id, set()).add(back)
-                for j, (c, d) in enumerate(nxt.tile.abs_paths()):
-                    if (c == back or d == back) and (nxt.id, j) not in seen:
-                        work.append((nxt, j))
-            else:
-                node = end - NODE_BASE
-                ref = (cur.id, node)
-                if ref in net.nodes:
-                    continue
-                net.nodes.add(ref)
-                kind = cur.tile.tdef.nodes[node].kind
-                if kind == "offboard" or (kind == "city" and city_blocks(cur, node, corp)):
-                    continue
-                stack.append(ref)

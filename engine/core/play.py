@@ -138,7 +138,7 @@ class PlayRules(_Base):
             payer.cash -= cost
             self.bank.cash += cost
         self.last_tile_hex = hx.id
-        self.networks.clear()
+        self.board_changed()
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
                  + (f" for ${cost}" if cost else ""))
         self.after_tile_laid(corp, hx, tile, crossings)

@@ -144,6 +144,7 @@ class Tile:
     tokens: dict[int, list[str | None]] = field(default_factory=dict)
     # Token slot owner kind: True where the token in that slot is a neutral (CN) token.
     neutral: dict[int, list[bool]] = field(default_factory=dict)
+    _layout: TileLayout | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.tokens:
@@ -161,11 +162,17 @@ class Tile:
         return self.tdef.colour
 
     def abs_paths(self) -> list[tuple[int, int]]:
-        r = self.rotation
-        return [(rotate_end(p.a, r), rotate_end(p.b, r)) for p in self.tdef.paths]
+        return self.layout().paths
 
     def exits(self) -> frozenset[int]:
-        return frozenset((e + self.rotation) % 6 for e in self.tdef.edges())
+        return self.layout().exits
+
+    def layout(self) -> TileLayout:
+        """Track at the current rotation, indexed for walking (cached per rotation)."""
+        cached = self._layout
+        if cached is None or cached.rotation != self.rotation:
+            cached = self._layout = TileLayout.build(self.tdef, self.rotation)
+        return cached
 
     def node_edges(self, node: int) -> frozenset[int]:
         """Absolute edges joined directly to a node."""
@@ -181,3 +188,22 @@ class Tile:
     def city_tokens(self) -> list[tuple[int, int, str]]:
         return [(node, slot, corp) for node, slots in self.tokens.items()
                 for slot, corp in enumerate(slots) if corp is not None]
+
+
+@dataclass(slots=True)
+class TileLayout:
+    rotation: int
+    paths: list[tuple[int, int]]
+    exits: frozenset[int]
+    at_end: dict[int, list[int]]  # end (edge or NODE_BASE + node) -> indexes of paths touching it
+
+    @staticmethod
+    def build(tdef: TileDef, rotation: int) -> TileLayout:
+        paths = [(rotate_end(p.a, rotation), rotate_end(p.b, rotation)) for p in tdef.paths]
+        at_end: dict[int, list[int]] = {}
+        for i, (a, b) in enumerate(paths):
+            at_end.setdefault(a, []).append(i)
+            if b != a:
+                at_end.setdefault(b, []).append(i)
+        exits = frozenset(e for a, b in paths for e in (a, b) if e < NODE_BASE)
+        return TileLayout(rotation, paths, exits, at_end)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..entities import Corporation, Player, Share
@@ -94,18 +95,24 @@ class BuySellParShares(Step):
         return player.cash >= self.share_cost(share) and self.can_gain(player, [share])
 
     def buyable_shares(self, player: Player) -> list[Share]:
-        out: list[Share] = []
+        return list(self._buyable(player))
+
+    def _buyable(self, player: Player) -> Iterator[Share]:
+        pool_first: dict[str, Share] = {}
+        for s in self.game.pool.shares:
+            pool_first.setdefault(s.corp, s)
         for corp in self.game.corporations.values():
-            ipo = next((s for s in corp.shares if not s.president), None) if corp.ipoed else None
+            if not corp.ipoed or corp.closed:
+                continue
+            ipo = next((s for s in corp.shares if not s.president), None)
             if ipo is not None and self.can_buy(player, ipo):
-                out.append(ipo)
-            pool = next((s for s in self.game.pool.shares if s.corp == corp.sym), None)
+                yield ipo
+            pool = pool_first.get(corp.sym)
             if pool is not None and self.can_buy(player, pool):
-                out.append(pool)
-        return out
+                yield pool
 
     def can_buy_any(self, player: Player) -> bool:
-        return bool(self.buyable_shares(player))
+        return next(self._buyable(player), None) is not None
 
     def parable(self, player: Player) -> list[Corporation]:
         if self.bought():

@@ -170,7 +170,7 @@ class G1882(Game):
             old.rotation = 0
             self.tile_supply[old.id] = old
             self.log(f"Rebellion destroys tile {hx.id}")
-        self.networks.clear()
+        self.board_changed()
 
     # ------------------------------------------------------------------ operating
     def can_lay_track(self, corp: Corporation) -> bool:
@@ -180,8 +180,11 @@ class G1882(Game):
         return bool(corp.tokens)
 
     def _neutral_on_board(self) -> bool:
-        return any(any(slot == "CN" for slot in slots) for hx in self.board.hexes.values()
-                   for slots in hx.tile.tokens.values())
+        found = self.board_cache.get("neutral")
+        if found is None:
+            found = self.board_cache["neutral"] = any(
+                "CN" in slots for hx in self.board.hexes.values() for slots in hx.tile.tokens.values())
+        return bool(found)
 
     def network(self, corp: Corporation) -> Any:
         return super().network(corp)

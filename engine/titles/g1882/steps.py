@@ -71,7 +71,7 @@ class SpecialNWR(InterruptStep):
             self.game.log(f"{owner.sym} moves its home station from {hx.id}; a neutral station replaces it")
         else:
             self.game.log(f"{owner.sym} removes its station from {hx.id}")
-        self.game.networks.clear()
+        self.game.board_changed()
         self.state = "place_token"
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:

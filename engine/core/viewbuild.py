@@ -1,0 +1,355 @@
+"""Builders for the read-only snapshots in :mod:`engine.core.views`.
+
+Each builder reads a live :class:`~engine.core.game.Game` once and returns frozen dataclasses that
+share nothing mutable with it, so a renderer may draw them on another thread while play goes on.
+
+>>> import engine
+>>> g = engine.new_game("1882", [(1, "Ann"), (2, "Ben"), (3, "Cy")])
+>>> board = board_view(g)
+>>> hex_text(next(h for h in board.hexes if h.id == "I5"))
+'I5 Swift Current: printed white; city (1 slot: CPR home)'
+>>> status_view(g).round_name
+'Auction Round'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import actions as act
+from .board import Hex, offboard_value
+from .entities import Corporation, Player
+from .round import OperatingRound
+from .tiles import NODE_BASE
+from .views import (
+    BoardView,
+    CorporationStatus,
+    HexsideView,
+    HexView,
+    MarketView,
+    NodeView,
+    PathView,
+    PlayerStatus,
+    RouteView,
+    StatusView,
+    TrainStock,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["board_view", "hex_text", "market_view", "status_view"]
+
+_COLOUR_ORDER = ("yellow", "green", "brown", "gray")
+
+
+def _title(game: Game) -> str:
+    return str(game.data()["game"].get("full_title") or game.TITLE)
+
+
+def _corp_colours(game: Game) -> tuple[dict[str, str], dict[str, str]]:
+    colours = {c.sym: c.colour for c in game.corporations.values()}
+    text = {c.sym: c.text_colour for c in game.corporations.values()}
+    return colours, text
+
+
+# ----------------------------------------------------------------------------- board
+
+
+def _row_col(game: Game, hx: Hex) -> tuple[int, int]:
+    """Doubled coordinates as the renderer lays them out (rendering.geometry.HexLayout)."""
+    if game.board.letters == "rows":
+        return hx.letter, hx.number
+    return hx.number, hx.letter
+
+
+def _end(end: int) -> str:
+    return f"e{end}" if end < NODE_BASE else f"n{end - NODE_BASE}"
+
+
+def _by_colour(table: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    rank = {c: i for i, c in enumerate(_COLOUR_ORDER)}
+    return tuple((c, int(v)) for c, v in sorted(table.items(), key=lambda kv: rank.get(kv[0], 99)))
+
+
+def _nodes(game: Game, hx: Hex, colour: str) -> tuple[NodeView, ...]:
+    tile = hx.tile
+    out: list[NodeView] = []
+    for i, ndef in enumerate(tile.tdef.nodes):
+        from_table = bool(hx.revenue) and (ndef.kind == "offboard" or ndef.revenue == 0)
+        revenue = offboard_value(hx.revenue, colour) if from_table else ndef.revenue
+        tokens: tuple[str | None, ...] = ()
+        reserved: tuple[str | None, ...] = ()
+        if ndef.kind == "city":
+            slots = tile.tokens.get(i, [None] * ndef.slots)
+            neutral = tile.neutral.get(i, [False] * len(slots))
+            tokens = tuple("CN" if s is not None and n else s for s, n in zip(slots, neutral, strict=False))
+            held = game.reserved_slots(hx, i)
+            reserved = tuple(held.get(k) for k in range(len(slots)))
+        out.append(NodeView(
+            index=i, kind=ndef.kind, revenue=revenue, slots=ndef.slots if ndef.kind == "city" else 0,
+            tokens=tokens, reserved=reserved, revenues_by_colour=_by_colour(hx.revenue) if from_table else (),
+        ))
+    return tuple(out)
+
+
+def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
+    tile = hx.tile
+    printed = tile is hx.original or tile.preprinted
+    row, col = _row_col(game, hx)
+    blocker = game.blocked_hex(hx)
+    return HexView(
+        id=hx.id, row=row, col=col, colour=tile.colour, name=hx.name,
+        tile=None if printed else tile.name,
+        rotation=tile.rotation,
+        label=tile.tdef.label or hx.original.tdef.label,
+        nodes=_nodes(game, hx, colour),
+        paths=tuple(PathView(_end(a), _end(b)) for a, b in tile.abs_paths()),
+        # Terrain is paid on the first lay over the printed hex; a laid tile shows none.
+        terrain_cost=hx.terrain_cost if printed else 0,
+        terrain_kind=hx.terrain_kind if printed else "",
+        tags=tuple(sorted(hx.tags)),
+        blocked_by=blocker.sym if blocker is not None else None,
+    )
+
+
+def _hexsides(game: Game) -> tuple[HexsideView, ...]:
+    """Printed hexsides once each; the cost is what is still unpaid (0 once track has crossed)."""
+    out: list[HexsideView] = []
+    seen: set[frozenset[str]] = set()
+    for hx in game.board.hexes.values():
+        for edge, border in sorted(hx.printed_borders.items()):
+            other = hx.neighbors.get(edge)
+            if other is None or frozenset((hx.id, other)) in seen:
+                continue
+            seen.add(frozenset((hx.id, other)))
+            unpaid = hx.borders.get(edge)
+            out.append(HexsideView(hx.id, other, border.kind, unpaid.cost if unpaid is not None else 0))
+    return tuple(out)
+
+
+def _route_legs(game: Game) -> list[list[list[str]]] | None:
+    """The legs (hex chains) of the standing run_routes action behind ``game.last_routes``."""
+    wanted = [str(r.get("train")) for r in game.last_routes]
+    if all(r.get("connections") for r in game.last_routes):
+        return [[list(map(str, c)) for c in r["connections"]] for r in game.last_routes]
+    for action in reversed(act.filter_undo(list(game.raw_actions))):
+        for a in (*reversed(action.get("auto_actions") or ()), action):
+            if a.get("type") != "run_routes":
+                continue
+            routes = a.get("routes") or []
+            if [str(r.get("train")) for r in routes] == wanted:
+                return [[list(map(str, c)) for c in (r.get("connections") or [])] for r in routes]
+            return None
+    return None
+
+
+def _walk(legs: list[list[str]]) -> list[str]:
+    """Chain the legs head to tail (players enter them in either direction)."""
+    legs = [leg for leg in legs if leg]
+    if not legs:
+        return []
+    first = list(legs[0])
+    if len(legs) > 1 and first[0] in (legs[1][0], legs[1][-1]) and first[-1] not in (legs[1][0], legs[1][-1]):
+        first.reverse()
+    walk = first
+    for leg in legs[1:]:
+        if leg[-1] == walk[-1] and leg[0] != walk[-1]:
+            leg = leg[::-1]
+        walk.extend(leg[1:] if leg[0] == walk[-1] else leg)
+    return walk
+
+
+def _routes(game: Game) -> tuple[RouteView, ...]:
+    if not game.last_routes:
+        return ()
+    legs = _route_legs(game)
+    out: list[RouteView] = []
+    for i, r in enumerate(game.last_routes):
+        hexes = [str(h) for h in r.get("hexes", ())]
+        if legs is not None and i < len(legs):
+            walk = _walk(legs[i])
+            if set(walk) == set(hexes):
+                hexes = walk
+        train = game.all_trains.get(str(r.get("train")))
+        name = train.name if train is not None else str(r.get("train")).rsplit("-", 1)[0]
+        out.append(RouteView(name, tuple(hexes), int(r.get("revenue", 0))))
+    return tuple(out)
+
+
+def board_view(game: Game) -> BoardView:
+    """The map as it stands: tiles, track, stations, reservations, off-board values, last moves."""
+    colour = game.phase_colour()
+    colours, text = _corp_colours(game)
+    return BoardView(
+        title=_title(game),
+        layout=game.board.layout,
+        letters=game.board.letters,
+        hexes=tuple(_hex_view(game, hx, colour) for hx in game.board.hexes.values()),
+        hexsides=_hexsides(game),
+        phase_colours=tuple(str(c) for c in game.phase["tiles"]),
+        current_offboard_colour=colour,
+        last_tile_hex=game.last_tile_hex,
+        last_routes=_routes(game),
+        corporation_colours=colours,
+        corporation_text_colours=text,
+    )
+
+
+# ----------------------------------------------------------------------------- market
+
+
+def market_view(game: Game) -> MarketView:
+    """The share price grid with each started company's marker, stacks in operating order."""
+    market = game.market
+    width = max((len(r) for r in market.rows), default=0)
+    rows = tuple(tuple(c.price if c is not None else None for c in row) + (None,) * (width - len(row))
+                 for row in market.rows)
+    cells = [c for row in market.rows for c in row if c is not None]
+    stacks = {c.coords: tuple(sorted(c.stack, key=market.order_key)) for c in cells if c.stack}
+    colours, text = _corp_colours(game)
+    return MarketView(
+        title=_title(game),
+        rows=rows,
+        zones={c.coords: c.zone for c in cells if c.zone},
+        par_cells=tuple(c.coords for c in cells if c.par),
+        end_cells=tuple(c.coords for c in cells if c.end),
+        stacks=stacks,
+        corporation_colours=colours,
+        corporation_text_colours=text,
+        round_name=game.round.name(),
+        phase=str(game.phase["name"]),
+        operating_rounds_in_set=int(game.operating_rounds),
+    )
+
+
+# ----------------------------------------------------------------------------- status
+
+
+def _label(game: Game, entity: Any) -> str:
+    """Who must act, readably: "Alice", or "CPR (Alice)" for a company run by a player."""
+    label = game.describe(entity)
+    player = game.acting_player(entity)
+    if not isinstance(entity, Player) and isinstance(player, Player):
+        label = f"{label} ({player.name})"
+    return label
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _phase_notes(game: Game) -> tuple[str, ...]:
+    phase = game.phase
+    notes = [f"train limit {phase['train_limit']}"]
+    tiles = [str(c) for c in phase["tiles"]]
+    notes.append(f"{_and(tiles)} tiles" if tiles else "no tiles")
+    n = int(phase["operating_rounds"])
+    notes.append(f"{n} OR{'s' if n != 1 else ''} per set")
+    if any(h.revenue for h in game.board.hexes.values()):
+        notes.append(f"off-boards pay {game.phase_colour()} values")
+    if phase.get("can_buy_companies") and any(
+            not c.closed and isinstance(c.owner, Player) and not c.data.get("no_corporation_buy")
+            for c in game.companies.values()):
+        notes.append("companies may buy privates")
+    return tuple(notes)
+
+
+def _operated_this_round(game: Game) -> set[str]:
+    rnd = game.round
+    if not isinstance(rnd, OperatingRound):
+        return set()
+    done = rnd.entities if rnd.done or game.finished else rnd.entities[: rnd.entity_index]
+    return {c.sym for c in done}
+
+
+def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
+    percents: dict[str, int] = {}
+    for s in p.shares:
+        percents[s.corp] = percents.get(s.corp, 0) + s.percent
+    order = list(game.corporations)
+    shares = tuple(sorted(percents.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99))
+    return PlayerStatus(
+        id=str(p.id), name=p.name, cash=p.cash, shares=shares,
+        privates=tuple(c.sym for c in p.companies if not c.closed),
+        certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
+        value=game.player_value(p), priority=p is game.players[0], acting=p in acting,
+    )
+
+
+def _corporation(game: Game, corp: Corporation, operated: set[str]) -> CorporationStatus:
+    own = [t for t in corp.tokens if t.corp == corp.sym and not t.neutral]
+    cell = game.market.location.get(corp.sym)
+    return CorporationStatus(
+        sym=corp.sym, name=corp.full_name,
+        president=corp.owner.name if isinstance(corp.owner, Player) else None,
+        treasury=corp.cash, trains=tuple(t.name for t in corp.trains),
+        tokens_left=sum(1 for t in own if not t.used), tokens_total=len(own),
+        share_price=cell.price if cell is not None else None,
+        ipo_percent=corp.ipo_percent(), pool_percent=game.pool.percent_of(corp.sym),
+        floated=corp.floated, last_revenue=corp.last_revenue,
+        colour=corp.colour, text_colour=corp.text_colour,
+        privates=tuple(c.sym for c in corp.companies if not c.closed),
+        operated=corp.sym in operated,
+    )
+
+
+def _train_stock(game: Game) -> tuple[TrainStock, ...]:
+    specs = {s["name"]: s for s in game.data()["game"]["trains"]}
+    out = []
+    for t in game.available_depot_trains():
+        unlimited = specs.get(t.name, {}).get("count") == "unlimited"
+        left = sum(1 for x in game.depot if x.name == t.name and not x.reserved)
+        out.append(TrainStock(t.name, t.price, None if unlimited else left))
+    return tuple(out)
+
+
+def status_view(game: Game) -> StatusView:
+    """Players, companies, bank, trains and phase; who must act now."""
+    acting = game.acting()
+    acting_players = game.acting_players()
+    operated = _operated_this_round(game)
+    started = sorted((c for c in game.corporations.values() if c.sym in game.market.location and not c.closed),
+                     key=lambda c: game.market.order_key(c.sym))
+    waiting = [c for c in game.corporations.values() if c.sym not in game.market.location and not c.closed]
+    return StatusView(
+        title=_title(game),
+        round_name=game.round.name(),
+        phase=str(game.phase["name"]),
+        phase_notes=_phase_notes(game),
+        bank_cash=game.bank.cash,
+        players=tuple(_player(game, p, acting_players) for p in game.players),
+        corporations=tuple(_corporation(game, c, operated) for c in [*started, *waiting]),
+        trains_available=_train_stock(game),
+        pool_trains=tuple(t.name for t in game.pool_trains),
+        acting=tuple(_label(game, e) for e in acting),
+        finished=game.finished,
+        game_end_reason=game.game_end_reason,
+    )
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def hex_text(h: HexView) -> str:
+    """One line about a hex for chat: what is laid there and who has stations in it."""
+    head = f"{h.id} {h.name}".strip() + ": "
+    head += f"tile {h.tile} ({h.colour}, rotation {h.rotation})" if h.tile else f"printed {h.colour}"
+    parts = []
+    for n in h.nodes:
+        if n.kind == "city":
+            slots = []
+            for i in range(n.slots):
+                tok = n.tokens[i] if i < len(n.tokens) else None
+                res = n.reserved[i] if i < len(n.reserved) else None
+                slots.append(tok or (f"{res} home" if res else "empty"))
+            plural = "s" if n.slots != 1 else ""
+            parts.append(f"city{f' ${n.revenue}' if n.revenue else ''} ({n.slots} slot{plural}: {', '.join(slots)})")
+        elif n.kind in ("town", "offboard") and (n.revenue or n.kind == "offboard"):
+            parts.append(f"{n.kind} ${n.revenue}")
+        elif n.kind == "town":
+            parts.append("town")
+    if h.blocked_by:
+        parts.append(f"blocked by {h.blocked_by}")
+    return head + ("; " + "; ".join(parts) if parts else "")
+
