@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .entities import Company, Corporation, Player
-from .track import legal_rotations
+from .track import crossing_cost, legal_rotations
 
 if TYPE_CHECKING:
     from .game import Game
@@ -148,7 +148,13 @@ def _lay_tile(game: Game, entity: Any) -> list[Action]:
             continue
         names_seen.add(tile.name)
         supply.append(tile)
-    nwr_dest = getattr(game.round.active_step(), "destination", None) if isinstance(entity, Company) else None
+    step = game.round.active_step()
+    nwr_dest = getattr(step, "destination", None) if isinstance(entity, Company) else None
+    spec = step.next_lay() if hasattr(step, "next_lay") and not isinstance(entity, Company) else None
+    extra = int(spec.get("cost", 0)) if spec else 0
+    if spec is not None:
+        supply = [t for t in supply if (t.colour == "yellow" and spec.get("lay", True))
+                  or (t.colour != "yellow" and spec.get("upgrade", True))]
     for hex_id, edges in net.hex_edges.items():
         if nwr_dest is not None and hex_id != nwr_dest:
             continue
@@ -157,6 +163,10 @@ def _lay_tile(game: Game, entity: Any) -> list[Action]:
             continue
         for tile in supply:
             for rot in legal_rotations(game, hx, tile.tdef, edges):
+                exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
+                terrain = hx.terrain_cost if hx.tile is hx.original else 0
+                if terrain + extra + crossing_cost(game, hx, exits) > corp.cash:
+                    continue
                 out.append({**_base(game, entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
     return out
 
@@ -204,6 +214,9 @@ def _remove_token(game: Game, entity: Any) -> list[Action]:
     for token in owner.tokens:
         if token.used and not token.neutral and token.hex is not None:
             hx = game.board.hexes[token.hex]
+            home = token is owner.tokens[0]
+            if home and any("CN" in s for s in hx.tile.tokens.values()):
+                continue
             if "nwr" not in hx.tags:
                 out.append({**_base(game, entity, "remove_token"), "city": f"{hx.tile.id}-{token.node}",
                             "slot": token.slot})

@@ -93,12 +93,24 @@ def legal_rotations(game: Game, hx: Hex, new: TileDef, connected_edges: set[int]
         if not old_paths_kept(old, new, rot):
             continue
         new_ct = city_edges(new, rot)
-        if len(old_ct) > 1 and len(new_ct) > 1 and not all(
-                sum(1 for n in new_ct if (o & n) == o) == 1 for o in old_ct if o):
+        if len(old_ct) > 1 and len(new_ct) > 1 and not _cities_kept_apart(old_ct, new_ct):
             continue
         seen.add(key)
         out.append(rot)
     return out
+
+
+def _cities_kept_apart(old_ct: list[frozenset[int]], new_ct: list[frozenset[int]]) -> bool:
+    """Each old city (with track) continues as exactly one new city, and no two merge."""
+    used: set[int] = set()
+    for o in old_ct:
+        if not o:
+            continue
+        matches = [j for j, n in enumerate(new_ct) if o <= n]
+        if len(matches) != 1 or matches[0] in used:
+            return False
+        used.add(matches[0])
+    return True
 
 
 def border_cost(game: Game, hx: Hex, tile: Tile) -> tuple[int, int]:
@@ -148,3 +160,15 @@ def move_tokens(old: Tile, new: Tile) -> None:
             dest_neutral[free] = old.neutral[i][k]
             slots[k] = None
             old.neutral[i][k] = False
+
+
+def crossing_cost(game: Game, hx: Hex, exits: frozenset[int]) -> int:
+    """River crossings a tile with these exits would complete on ``hx`` (nothing is changed)."""
+    total = 0
+    for edge, border in hx.borders.items():
+        if border.kind != "water" or edge not in exits:
+            continue
+        other_id = hx.neighbors.get(edge)
+        if other_id is not None and (edge + 3) % 6 in game.board.hexes[other_id].tile.exits():
+            total += border.cost
+    return total

@@ -1,0 +1,57 @@
+"""Seeded random games played through the query API (for tests and benchmarks)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .core import query
+from .core.errors import GameError
+from .core.game import Game
+from .core.invariants import problems
+from .titles import title_class
+
+# Relative weights: keep games moving (buying, building, running) rather than passing forever.
+WEIGHTS = {
+    "pass": 1.0, "bid": 3.0, "par": 4.0, "buy_shares": 6.0, "sell_shares": 0.5, "lay_tile": 5.0,
+    "place_token": 3.0, "run_routes": 10.0, "dividend": 3.0, "buy_train": 8.0, "discard_train": 1.0,
+    "buy_company": 0.5, "remove_token": 0.3, "bankrupt": 1.0,
+}
+
+
+@dataclass
+class PlayoutResult:
+    game: Game
+    actions: int
+    problems: list[str] = field(default_factory=list)
+
+
+def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
+                   check: bool = True) -> PlayoutResult:
+    rng = random.Random(seed)
+    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed)
+    money = game.total_cash()
+    count = 0
+    found: list[str] = []
+    while not game.finished and count < max_actions:
+        options = []
+        for ent in query.deciding_entities(game):
+            options.extend(query.all_choices(game, ent, limit=200))
+        if not options:
+            found.append(f"no legal choice for {[game.describe(e) for e in game.acting()]} "
+                         f"in {game.round.name()}")
+            break
+        weights = [WEIGHTS.get(o["type"], 1.0) for o in options]
+        action = rng.choices(options, weights)[0]
+        try:
+            game.process(action)
+        except GameError as exc:
+            found.append(f"engine refused its own choice {action}: {exc.message}")
+            break
+        count += 1
+        if check:
+            bad = problems(game, money)
+            if bad:
+                found.append(f"after {action}: {bad}")
+                break
+    return PlayoutResult(game, count, found)

@@ -1,0 +1,40 @@
+"""Seeded random 1882 games played through the query API: legal choices stay legal and every game ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ErrorCode, GameError
+from engine.core.game import Game
+from engine.playout import random_playout
+
+SEEDS = [(seed, 2 + seed % 5) for seed in range(20)]
+
+
+@pytest.mark.parametrize(("seed", "players"), SEEDS, ids=[f"seed{s}-{p}p" for s, p in SEEDS])
+def test_random_game_reaches_an_end(seed: int, players: int) -> None:
+    result = random_playout("1882", players, seed, max_actions=6000)
+    assert result.problems == []
+    assert result.game.finished, f"not finished after {result.actions} actions in {result.game.round.name()}"
+    assert result.game.game_end_reason in {"bankrupt", "bank", "stock_market"}
+    assert set(result.game.result()) == {str(i + 1) for i in range(players)}
+
+
+def test_replaying_a_playout_log_gives_the_same_state() -> None:
+    result = random_playout("1882", 4, 99, max_actions=400, check=False)
+    game = result.game
+    again = type(game)(game.player_specs, game.seed, actions=game.raw_actions)
+    assert again.result() == game.result()
+    assert again.round.name() == game.round.name()
+    assert [p.cash for p in again.players] == [p.cash for p in game.players]
+
+
+def test_refused_action_leaves_state_untouched() -> None:
+    result = random_playout("1882", 3, 5, max_actions=60, check=False)
+    game: Game = result.game
+    before = (game.result(), len(game.raw_actions), game.round.name(), game.total_cash())
+    with pytest.raises(GameError) as err:
+        game.process({"type": "lay_tile", "entity": "CPR", "entity_type": "corporation", "hex": "Z99",
+                      "tile": "57-0", "rotation": 0})
+    assert err.value.code in {ErrorCode.MALFORMED, ErrorCode.NOT_YOUR_TURN, ErrorCode.ILLEGAL}
+    assert (game.result(), len(game.raw_actions), game.round.name(), game.total_cash()) == before
