@@ -21,6 +21,7 @@ from .market import Cell, StockMarket
 from .rng import Lcg
 from .round import AuctionRound, OperatingRound, Round, StockRound
 from .tiles import Tile, TileDef, parse_tile, shared_catalogue
+from .views import BoardView, MarketView, StatusView
 
 
 def load_title_data(package: str) -> dict[str, Any]:
@@ -761,6 +762,19 @@ class Game(PlayRules):
         if entity not in self.acting():
             names = ", ".join(self.describe(e) for e in self.acting())
             raise not_your_turn(f"it is not {self.describe(entity)}'s turn: waiting for {names}")
+
+    # ------------------------------------------------------------------ snapshots (engine/core/viewbuild.py)
+    def board_view(self) -> BoardView:
+        from .viewbuild import board_view
+        return board_view(self)
+
+    def market_view(self) -> MarketView:
+        from .viewbuild import market_view
+        return market_view(self)
+
+    def status_view(self) -> StatusView:
+        from .viewbuild import status_view
+        return status_view(self)
 
 
 def ceil_div(a: int, b: int) -> int:

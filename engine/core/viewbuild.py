@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import actions as act
 from .board import Hex, offboard_value
 from .entities import Corporation, Player
+from .query import actors
 from .round import OperatingRound
 from .tiles import NODE_BASE
 from .views import (
@@ -226,15 +227,6 @@ def market_view(game: Game) -> MarketView:
 # ----------------------------------------------------------------------------- status
 
 
-def _label(game: Game, entity: Any) -> str:
-    """Who must act, readably: "Alice", or "CPR (Alice)" for a company run by a player."""
-    label = game.describe(entity)
-    player = game.acting_player(entity)
-    if not isinstance(entity, Player) and isinstance(player, Player):
-        label = f"{label} ({player.name})"
-    return label
-
-
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
@@ -306,12 +298,12 @@ def _train_stock(game: Game) -> tuple[TrainStock, ...]:
 
 def status_view(game: Game) -> StatusView:
     """Players, companies, bank, trains and phase; who must act now."""
-    acting = game.acting()
     acting_players = game.acting_players()
     operated = _operated_this_round(game)
-    started = sorted((c for c in game.corporations.values() if c.sym in game.market.location and not c.closed),
+    live = [c for c in game.corporations.values() if not c.closed]
+    started = sorted((c for c in live if c.sym in game.market.location),
                      key=lambda c: game.market.order_key(c.sym))
-    waiting = [c for c in game.corporations.values() if c.sym not in game.market.location and not c.closed]
+    waiting = [c for c in live if c.sym not in game.market.location]
     return StatusView(
         title=_title(game),
         round_name=game.round.name(),
@@ -322,7 +314,7 @@ def status_view(game: Game) -> StatusView:
         corporations=tuple(_corporation(game, c, operated) for c in [*started, *waiting]),
         trains_available=_train_stock(game),
         pool_trains=tuple(t.name for t in game.pool_trains),
-        acting=tuple(_label(game, e) for e in acting),
+        acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
         game_end_reason=game.game_end_reason,
     )
@@ -343,8 +335,9 @@ def hex_text(h: HexView) -> str:
                 tok = n.tokens[i] if i < len(n.tokens) else None
                 res = n.reserved[i] if i < len(n.reserved) else None
                 slots.append(tok or (f"{res} home" if res else "empty"))
+            value = f" ${n.revenue}" if n.revenue else ""
             plural = "s" if n.slots != 1 else ""
-            parts.append(f"city{f' ${n.revenue}' if n.revenue else ''} ({n.slots} slot{plural}: {', '.join(slots)})")
+            parts.append(f"city{value} ({n.slots} slot{plural}: {', '.join(slots)})")
         elif n.kind in ("town", "offboard") and (n.revenue or n.kind == "offboard"):
             parts.append(f"{n.kind} ${n.revenue}")
         elif n.kind == "town":

@@ -1,0 +1,107 @@
+"""1882 rules through Game.process: auction, errors with stable codes, undo/redo, stock rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import new_game
+from engine.core import query
+from engine.core.errors import ErrorCode, GameError
+from engine.core.game import Game
+
+
+def player_action(kind: str, pid: int, **fields: object) -> dict[str, object]:
+    return {"type": kind, "entity": pid, "entity_type": "player", **fields}
+
+
+def three_players() -> Game:
+    return new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7)
+
+
+def test_waterfall_auction_buys_cheapest_and_resolves_bids() -> None:
+    g = three_players()
+    g.process(player_action("bid", 1, company="SC", price=55))  # bid on a non-cheapest private
+    g.process(player_action("bid", 2, company="HB", price=20))  # cheapest: bought at once
+    assert g.companies["HB"].owner is g.players[1]
+    # SC had a single bid, so it is resolved as soon as it became the cheapest.
+    assert g.companies["SC"].owner is g.players[0]
+    assert g.players[0].cash == 600 - 55 and g.players[1].cash == 600 - 20
+
+
+def test_bid_errors_have_stable_codes_and_leave_state_unchanged() -> None:
+    g = three_players()
+    cash = [p.cash for p in g.players]
+    with pytest.raises(GameError) as err:
+        g.process(player_action("bid", 2, company="HB", price=20))
+    assert err.value.code is ErrorCode.NOT_YOUR_TURN
+    assert "Ann" in err.value.message
+    with pytest.raises(GameError) as err:
+        g.process(player_action("bid", 1, company="TB", price=141))
+    assert err.value.code is ErrorCode.ILLEGAL
+    with pytest.raises(GameError) as err:
+        g.process(player_action("bid", 1, company="CP", price=700))
+    assert err.value.code is ErrorCode.INSUFFICIENT_FUNDS
+    with pytest.raises(GameError) as err:
+        g.process(player_action("bid", 1, company="XX", price=10))
+    assert err.value.code is ErrorCode.MALFORMED
+    with pytest.raises(GameError) as err:
+        g.process({"type": "fly", "entity": 1})
+    assert err.value.code is ErrorCode.MALFORMED
+    assert [p.cash for p in g.players] == cash
+    assert g.raw_actions == []
+
+
+def test_everyone_passing_lowers_the_cheapest_private() -> None:
+    g = three_players()
+    for pid in (1, 2, 3):
+        g.process(player_action("pass", pid))
+    assert g.companies["HB"].min_bid == 15
+
+
+def test_undo_and_redo_are_log_entries() -> None:
+    g = three_players()
+    g.process(player_action("bid", 1, company="HB", price=20))
+    assert g.companies["HB"].owner is not None
+    g.process(player_action("undo", 2))
+    assert g.companies["HB"].owner is None and len(g.raw_actions) == 2
+    g.process(player_action("redo", 2))
+    assert g.companies["HB"].owner is g.players[0]
+    with pytest.raises(GameError) as err:
+        g.process(player_action("redo", 2))
+    assert err.value.code is ErrorCode.NOTHING_TO_UNDO
+
+
+def finish_auction(g: Game) -> None:
+    """Buy every private at its price in seat order, setting CPR's par when asked."""
+    while g.round.kind == "auction":
+        ent = g.acting()[0]
+        acts = g.actions_for(ent)
+        if "par" in acts:
+            g.process(query.choices(g, ent, "par")[-1])
+            continue
+        bids = [c for c in query.choices(g, ent, "bid") if c["company"] == g.round.steps[1].companies[0].sym]
+        g.process(bids[0] if bids else query.choices(g, ent, "pass")[0])
+
+
+def test_cp_brings_the_cpr_presidency_and_tb_a_share() -> None:
+    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Di")], seed=5585)
+    finish_auction(g)
+    cp_owner = g.companies["CP"].owner
+    assert g.corporations["CPR"].owner is cp_owner
+    assert cp_owner.percent_of("CPR") == 20
+    tb_owner = g.companies["TB"].owner
+    assert any(s.id.endswith("_1") and not s.president for s in tb_owner.shares)
+    assert g.round.kind == "stock"
+
+
+def test_first_stock_round_forbids_selling_and_checks_par_prices() -> None:
+    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Di")], seed=5585)
+    finish_auction(g)
+    ent = g.acting()[0]
+    assert "sell_shares" not in g.actions_for(ent)
+    with pytest.raises(GameError) as err:
+        g.process(player_action("par", ent.id, corporation="GT", share_price="112,0,4"))
+    assert err.value.code is ErrorCode.ILLEGAL
+    assert "par" in err.value.message
+    pars = query.choices(g, ent, "par")
+    assert {p["share_price"].split(",")[0] for p in pars} <= {"67", "71", "76", "82", "90", "100"}
