@@ -1,4 +1,4 @@
-"""Rendering speed and size on a late-game 1882 board, against the targets.
+"""Rendering speed and size on a real late-game 1882 state, against the targets.
 
 Run from the repository root:
 
@@ -7,8 +7,9 @@ Run from the repository root:
 Prints, for the map, market and status card: the median time to draw the image, the median time
 to encode it with ``to_png``, the PNG size and the image size. Targets: map <= 300 ms, market and
 status <= 100 ms, every PNG <= 1.5 MB and >= 1200 px on its long side. The exit status is 1 when
-a target is missed. The views are hand-built (tests/rendering/boards.py) until the engine can
-produce a real late game.
+a target is missed. The state is the end of a recorded game (a replay of
+../shared/fixtures/1882/1882_game_end_stock_market.json); without the shared fixtures the benchmark
+says so and exits 0.
 """
 
 from __future__ import annotations
@@ -27,8 +28,11 @@ if str(ROOT) not in sys.path:
 
 from PIL import Image  # noqa: E402
 
+from engine.core.viewbuild import board_view, market_view, status_view  # noqa: E402
+from engine.importer import read_game_file, replay  # noqa: E402
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, to_png  # noqa: E402
-from tests.rendering.boards import late_game_1882, market_1882, status_1882  # noqa: E402
+
+LATE_GAME = ROOT.parent / "shared" / "fixtures" / "1882" / "1882_game_end_stock_market.json"
 
 TARGET_MS = {"map": 300.0, "market": 100.0, "status": 100.0}
 MIN_LONG_SIDE = 1200
@@ -50,15 +54,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="also write the PNGs here")
     args = parser.parse_args(argv)
 
-    board = late_game_1882()
+    if not LATE_GAME.exists():
+        print(f"skipped: {LATE_GAME} is absent (the recorded games live in ../shared/fixtures)")
+        return 0
+    game = replay(read_game_file(LATE_GAME))
+    views_ms, (board, market, status) = _median_ms(
+        lambda: (board_view(game), market_view(game), status_view(game)), args.runs)
     tokens = sum(1 for h in board.hexes for n in h.nodes for t in n.tokens if t)
     tiles = sum(1 for h in board.hexes if h.tile)
-    print(f"1882 late game: {len(board.hexes)} hexes, {tiles} tiles laid, {tokens} tokens, "
-          f"{len(board.last_routes)} routes; median of {args.runs} runs")
+    print(f"1882 late game ({LATE_GAME.name}, {status.round_name}): {len(board.hexes)} hexes, {tiles} tiles "
+          f"laid, {tokens} tokens, {len(board.last_routes)} routes; median of {args.runs} runs")
+    print(f"building the three views: {views_ms:.1f}ms")
     jobs: list[tuple[str, Callable[[], Image.Image]]] = [
         ("map", lambda: render_map(board)),
-        ("market", lambda: render_market(market_1882())),
-        ("status", lambda: render_status(status_1882())),
+        ("market", lambda: render_market(market)),
+        ("status", lambda: render_status(status)),
     ]
     ok = True
     print(f"{'image':<8}{'render':>10}{'target':>9}{'to_png':>10}{'png size':>12}{'pixels':>13}  verdict")

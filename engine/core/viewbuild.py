@@ -296,6 +296,14 @@ def _train_stock(game: Game) -> tuple[TrainStock, ...]:
     return tuple(out)
 
 
+_END_REASONS = {
+    "bank": "the bank broke",
+    "stock_market": "a share price reached the end of the market",
+    "bankrupt": "a player went bankrupt",
+    "manually_ended": "ended by the players",
+}
+
+
 def status_view(game: Game) -> StatusView:
     """Players, companies, bank, trains and phase; who must act now."""
     acting_players = game.acting_players()
@@ -316,7 +324,7 @@ def status_view(game: Game) -> StatusView:
         pool_trains=tuple(t.name for t in game.pool_trains),
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
-        game_end_reason=game.game_end_reason,
+        game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
     )
 
 

@@ -1,0 +1,220 @@
+"""The command language shared by every adapter: a verb and its objects, e.g. ``lay E9 57 2``.
+
+This module only reads text: it splits a line into a verb and arguments, knows every verb with its help,
+and suggests the nearest name for a near miss. Turning a move into an engine action needs the game and is
+done in :mod:`bot.core.intents`.
+
+>>> parse("Buy  CPR pool")
+Command(verb='buy', args=('CPR', 'pool'), text='Buy  CPR pool')
+>>> suggest("CRP", ["CPR", "CNR", "GT"])
+'CPR'
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.core.replies import Outcome
+
+PREFIX = "/18xx"
+
+
+class CommandError(Exception):
+    """A command that cannot be carried out; ``message`` is written for the player."""
+
+    def __init__(self, outcome: Outcome, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+        self.message = message
+
+
+def malformed(message: str) -> CommandError:
+    return CommandError(Outcome.MALFORMED, message)
+
+
+def illegal(message: str) -> CommandError:
+    return CommandError(Outcome.ILLEGAL, message)
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    name: str
+    group: str  # "game", "info", "undo", "move"
+    usage: str
+    summary: str
+    details: str = ""
+    examples: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+VERBS: tuple[Verb, ...] = (
+    # -- setting up
+    Verb("new", "game", "new TITLE [seed=N] [players=N] [OPTION ...]",
+         "create a game in this channel and take the first seat",
+         "One channel or thread holds one game. seed= fixes the random draws; players= caps the seats; "
+         "other words are the title's optional rules.",
+         ("new 1882", "new 1882 seed=42 players=4"), ("create",)),
+    Verb("join", "game", "join [PLAYER]", "take a seat in the game that has not started yet",
+         "For an imported game, name the player whose seat you take (default: the next free one).",
+         ("join", "join Alice"), ("sit",)),
+    Verb("leave", "game", "leave", "give up your seat before the game starts"),
+    Verb("start", "game", "start [shuffle]", "start the game (creator only)",
+         "Seat order is join order unless you say shuffle.", ("start", "start shuffle")),
+    Verb("abandon", "game", "abandon", "end the game without a result",
+         "Before the start the creator may abandon at once; afterwards every other player must approve."),
+    Verb("import", "game", "import (attach an 18xx.games JSON)",
+         "continue an 18xx.games game here", "Players then join as the imported players and start.",
+         ("import game.json",)),
+    Verb("export", "game", "export", "the game as 18xx.games JSON (it replays with python -m engine.replay)"),
+    # -- looking
+    Verb("status", "info", "status", "round, phase, players, companies and trains", aliases=("st",)),
+    Verb("who", "info", "who", "who must act now, and who sits where", aliases=("whosup", "turn")),
+    Verb("moves", "info", "moves", "the commands you may send now", aliases=("options", "legal")),
+    Verb("history", "info", "history [PAGE]", "the game log, newest page first",
+         examples=("history", "history 2"), aliases=("log",)),
+    Verb("games", "info", "games", "your games in every channel, and where it is your turn",
+         aliases=("mygames",)),
+    Verb("map", "info", "map", "a picture of the map"),
+    Verb("market", "info", "market", "a picture of the stock market"),
+    Verb("help", "info", "help [VERB]", "this list, or the details of one verb", examples=("help lay",)),
+    # -- taking back
+    Verb("undo", "undo", "undo", "take back your last action",
+         "Free until someone else has acted; after that, the players whose actions it removes must "
+         "approve."),
+    Verb("redo", "undo", "redo", "restore what the last undo removed (by whoever undid it)"),
+    Verb("approve", "undo", "approve N", "agree to request N (an undo, a deal, abandoning)",
+         examples=("approve 3",), aliases=("yes", "accept")),
+    Verb("decline", "undo", "decline N", "refuse request N", examples=("decline 3",), aliases=("no", "deny")),
+    # -- moves
+    Verb("bid", "move", "bid PRIVATE PRICE", "bid on a private company in the auction",
+         examples=("bid TB 150",)),
+    Verb("buy", "move", "buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE]",
+         "buy a share (from the IPO unless you say pool), the cheapest private in the auction, or "
+         "(for your company) a private from a player",
+         examples=("buy CPR", "buy QLL pool", "buy HB", "buy NWR 100")),
+    Verb("buyprivate", "move", "buyprivate PRIVATE PRICE", "your company buys a private from a player",
+         "If another player owns it, they must approve.", ("buyprivate NWR 100",)),
+    Verb("sell", "move", "sell CORP [N]", "sell N shares (default 1)", examples=("sell HBR 2",)),
+    Verb("par", "move", "par CORP PRICE", "start a company at a par price", examples=("par CPR 100",)),
+    Verb("pass", "move", "pass", "pass, or finish the current step of your turn", aliases=("done", "skip")),
+    Verb("lay", "move", "lay HEX TILE [ROTATION]", "lay or upgrade a tile; rotation 0-5",
+         "Without a rotation the only legal one is used, or the legal ones are listed.",
+         ("lay E9 57 2",), ("tile",)),
+    Verb("token", "move", "token HEX [CITY] [neutral]", "place a station token",
+         "Name the city (1, 2, ...) in a hex with more than one.", ("token G11", "token I5 2")),
+    Verb("run", "move", "run [auto]", "run trains on the best routes and announce the revenue",
+         examples=("run auto",), aliases=("routes",)),
+    Verb("pay", "move", "pay", "pay the revenue out as dividends", aliases=("payout",)),
+    Verb("withhold", "move", "withhold", "keep the revenue in the treasury"),
+    Verb("train", "move", "train NAME [pool] [trade OLD] | train NAME from CORP PRICE", "buy a train",
+         "From another company needs its president's approval unless it is yours.",
+         ("train 3", "train D trade 4", "train 4 from HBR 200")),
+    Verb("discard", "move", "discard NAME", "discard a train over the limit", examples=("discard 2",)),
+    Verb("bankrupt", "move", "bankrupt", "declare bankruptcy (when even selling cannot pay for a train)"),
+)
+
+ABILITY_HELP = (
+    "Private companies with powers act through their symbol, e.g. for 1882's North West Rebellion: "
+    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`."
+)
+
+_BY_NAME: dict[str, Verb] = {}
+for _verb in VERBS:
+    for _name in (_verb.name, *_verb.aliases):
+        _BY_NAME[_name] = _verb
+
+
+def verb_named(word: str) -> Verb | None:
+    return _BY_NAME.get(word.lower())
+
+
+def all_verb_names() -> list[str]:
+    return list(_BY_NAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed command line: ``verb`` is the canonical verb name (or the unknown word, lower-cased)."""
+
+    verb: str
+    args: tuple[str, ...]
+    text: str
+
+    @property
+    def known(self) -> bool:
+        return self.verb in _BY_NAME
+
+
+def strip_prefix(text: str, prefix: str = PREFIX) -> str | None:
+    """The command after the bot's prefix, or None if the line is not addressed to the bot."""
+    stripped = text.strip()
+    if stripped.lower() == prefix:
+        return ""
+    if stripped.lower().startswith(prefix + " "):
+        return stripped[len(prefix) + 1 :].strip()
+    return None
+
+
+def tokenize(text: str) -> list[str]:
+    return [tok for tok in text.replace(",", " ").split() if tok]
+
+
+def parse(text: str) -> Command:
+    """Split a command into its canonical verb and arguments. An empty line means ``help``."""
+    tokens = tokenize(text)
+    if not tokens:
+        return Command("help", (), text)
+    word = tokens[0].lower()
+    verb = _BY_NAME.get(word)
+    return Command(verb.name if verb else word, tuple(tokens[1:]), text)
+
+
+def suggest(word: str, options: Iterable[str], *, cutoff: float = 0.5) -> str | None:
+    """The option nearest to ``word`` (compared case-insensitively), or None if nothing is close."""
+    by_lower: dict[str, str] = {}
+    for opt in options:
+        by_lower.setdefault(str(opt).lower(), str(opt))
+    hits = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
+    return by_lower[hits[0]] if hits else None
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    hit = suggest(word, options)
+    return f", did you mean {hit}?" if hit else ""
+
+
+def unknown_verb(word: str) -> CommandError:
+    hit = suggest(word, [v.name for v in VERBS] + [a for v in VERBS for a in v.aliases])
+    hint = f" Did you mean `{hit}`?" if hit else ""
+    return malformed(f"I don't know the command `{word}`.{hint} Send `help` for the list.")
+
+
+def help_text(topic: str | None = None) -> str:
+    """General help, or the help of one verb (near misses get a suggestion)."""
+    if topic:
+        verb = verb_named(topic)
+        if verb is None:
+            raise unknown_verb(topic)
+        lines = [f"{verb.usage}: {verb.summary}"]
+        if verb.details:
+            lines.append(verb.details)
+        if verb.examples:
+            lines.append("Examples: " + "; ".join(f"`{e}`" for e in verb.examples))
+        if verb.aliases:
+            lines.append("Also: " + ", ".join(verb.aliases))
+        return "\n".join(lines)
+    groups = (
+        ("Setting up", "game"),
+        ("Looking", "info"),
+        ("Moves (when it is your turn)", "move"),
+        ("Taking back", "undo"),
+    )
+    lines = [f"Commands start with {PREFIX}; names are not case-sensitive."]
+    for title, group in groups:
+        lines.append(f"{title}:")
+        lines.extend(f"  {v.usage} - {v.summary}" for v in VERBS if v.group == group)
+    lines.append(ABILITY_HELP)
+    lines.append("`help VERB` explains one command.")
+    return "\n".join(lines)

@@ -1,0 +1,634 @@
+"""Moves in the command language <-> engine actions.
+
+:func:`translate` turns a move such as ``lay E9 57 2`` into the engine action a seated player may take now.
+Every action it returns is one of the engine's own legal choices (``engine.core.query``), with at most a price
+or a count filled in, so a refused move is explained here with the legal alternatives and the engine is only
+asked to apply moves that should succeed. :func:`to_command` is the inverse, used by ``moves`` and by scripts
+that drive whole games through the console.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import query
+from engine.core.entities import Company, Corporation, Player
+
+from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed
+from bot.core.replies import Outcome
+
+Action = dict[str, Any]
+
+#: Action types each move verb may produce, in the order they are tried.
+VERB_TYPES: dict[str, tuple[str, ...]] = {
+    "bid": ("bid",),
+    "buy": ("buy_shares", "bid", "buy_company"),
+    "buyprivate": ("buy_company",),
+    "sell": ("sell_shares",),
+    "par": ("par",),
+    "pass": ("pass",),
+    "lay": ("lay_tile",),
+    "token": ("place_token",),
+    "remove": ("remove_token",),
+    "run": ("run_routes",),
+    "pay": ("dividend",),
+    "withhold": ("dividend",),
+    "train": ("buy_train",),
+    "discard": ("discard_train",),
+    "bankrupt": ("bankrupt",),
+}
+
+#: How to say each action type in the command language (for "you can: ..." hints).
+TYPE_WORDS: dict[str, str] = {
+    "bid": "bid",
+    "par": "par",
+    "buy_shares": "buy",
+    "sell_shares": "sell",
+    "lay_tile": "lay",
+    "place_token": "token",
+    "remove_token": "remove",
+    "run_routes": "run",
+    "dividend": "pay/withhold",
+    "buy_train": "train",
+    "discard_train": "discard",
+    "buy_company": "buyprivate",
+    "bankrupt": "bankrupt",
+    "pass": "pass",
+}
+
+MOVE_VERBS = frozenset(VERB_TYPES)
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """A move ready for the engine. ``counterparty`` must approve first (a deal with another player)."""
+
+    action: Action
+    entity: Any
+    player: Player
+    counterparty: Player | None = None
+    deal: str = ""  # what the counterparty is asked to approve
+
+
+# ---------------------------------------------------------------------- who acts
+
+
+def deciding_player(entity: Any) -> Player | None:
+    """The player who decides for an entity: itself, a corporation's president, a private's owner."""
+    for _ in range(4):
+        if isinstance(entity, Player):
+            return entity
+        entity = getattr(entity, "owner", None)
+        if entity is None:
+            return None
+    return None
+
+
+def entities_of(game: Any, player: Player) -> list[Any]:
+    """The entities ``player`` decides for that have something to do now (acting ones first)."""
+    out: list[Any] = []
+    for ent in query.deciding_entities(game):
+        if ent not in out and deciding_player(ent) is player and game.actions_for(ent):
+            out.append(ent)
+    return out
+
+
+def waiting_for(game: Any) -> str:
+    labels = [a.label for a in query.actors(game)]
+    return ", ".join(labels) if labels else "nobody"
+
+
+def _words(types: list[str]) -> str:
+    seen: list[str] = []
+    for t in types:
+        word = TYPE_WORDS.get(t, t)
+        if word not in seen:
+            seen.append(word)
+    return ", ".join(seen)
+
+
+# ---------------------------------------------------------------------- names and numbers
+
+
+def match_corporation(game: Any, word: str, *, among: list[str] | None = None) -> Corporation:
+    for sym, corp in game.corporations.items():
+        if sym.lower() == word.lower():
+            return corp  # type: ignore[no-any-return]
+    raise malformed(f"no company {word}{did_you_mean(word, among or list(game.corporations))}")
+
+
+def match_private(game: Any, word: str) -> Company:
+    for sym, comp in game.companies.items():
+        if sym.lower() == word.lower():
+            return comp  # type: ignore[no-any-return]
+    raise malformed(f"no private company {word}{did_you_mean(word, list(game.companies))}")
+
+
+def match_hex(game: Any, word: str) -> str:
+    for hex_id in game.board.hexes:
+        if hex_id.lower() == word.lower():
+            return str(hex_id)
+    raise malformed(f"no hex {word} on the map{did_you_mean(word, list(game.board.hexes))}")
+
+
+def to_int(word: str, what: str) -> int:
+    text = word.strip().lstrip("$")
+    try:
+        return int(text)
+    except ValueError:
+        raise malformed(f"{what} must be a number, not {word!r}") from None
+
+
+def _need(args: tuple[str, ...], n: int, usage: str) -> None:
+    if len(args) < n:
+        raise malformed(f"not enough to go on: `{usage}`")
+
+
+def _share_corp(share_id: str) -> str:
+    return share_id.rsplit("_", 1)[0]
+
+
+def _tile_name(tile_id: str) -> str:
+    return tile_id.rsplit("-", 1)[0]
+
+
+def _city_hex(game: Any, city: str) -> tuple[str, int]:
+    hx, node = game.city_by_id(city)
+    return str(hx.id), int(node)
+
+
+def _city_nodes(game: Any, hex_id: str) -> list[int]:
+    return sorted(int(n) for n in game.board.hexes[hex_id].tile.tokens)
+
+
+def _train_name(game: Any, train_id: str) -> str:
+    return str(game.all_trains[train_id].name)
+
+
+def _listing(items: list[str], limit: int = 12) -> str:
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
+
+
+# ---------------------------------------------------------------------- translate
+
+
+def translate(game: Any, player: Player | None, command: Command, *, company: str | None = None) -> Intent:
+    """The engine action for a move by ``player``; raises CommandError explaining any refusal.
+
+    ``company`` names a private whose power is used (``nwr token C3``: company "NWR", verb "token").
+    """
+    verb = command.verb
+    if verb not in MOVE_VERBS:
+        raise malformed(f"`{verb}` is not a move")
+    if game.finished:
+        raise CommandError(Outcome.GAME_OVER, "the game is over")
+    if player is None:
+        raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+    mine = entities_of(game, player)
+    if company is not None:
+        comp = match_private(game, company)
+        if deciding_player(comp) is not player:
+            raise CommandError(Outcome.DENIED, f"{comp.sym} is not yours to use")
+        if comp not in mine:
+            raise illegal(f"{comp.sym} has nothing to do now")
+        mine = [comp]
+    if not mine:
+        raise CommandError(Outcome.NOT_YOUR_TURN, f"it's not your turn: waiting for {waiting_for(game)}")
+    wanted = VERB_TYPES[verb]
+    candidates = [(ent, t) for ent in mine for t in wanted if t in game.actions_for(ent)]
+    if not candidates:
+        allowed = [t for ent in mine for t in game.actions_for(ent)]
+        who = game.describe(mine[0])
+        raise illegal(f"{who} cannot {verb} now; you can: {_words(allowed)}")
+    handler = _HANDLERS[verb]
+    intent: Intent = handler(game, player, candidates, command.args)
+    return intent
+
+
+def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
+    return next((ent for ent, t in candidates if t == kind), None)
+
+
+def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
+    def handler(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+        ent = candidates[0][0]
+        options = query.choices(game, ent, kind)
+        if pick:
+            options = [c for c in options if all(c.get(k) == v for k, v in pick.items())]
+        if not options:
+            raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now")
+        return Intent(options[0], ent, player)
+
+    return handler
+
+
+def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 2, "bid PRIVATE PRICE")
+    ent = candidates[0][0]
+    comp = match_private(game, args[0])
+    price = to_int(args[1], "the bid")
+    options = query.choices(game, ent, "bid")
+    hit = [c for c in options if c["company"] == comp.sym]
+    if not hit:
+        open_ = [f"{c['company']} (from ${c['price']})" for c in options]
+        raise illegal(f"{comp.sym} is not up for bids now; open: {_listing(open_) or 'nothing you can afford'}")
+    low = int(hit[0]["price"])
+    if price < low:
+        raise illegal(f"the minimum bid for {comp.sym} is ${low}")
+    return Intent({**hit[0], "price": price}, ent, player)
+
+
+def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "buy CORP [pool] | buy PRIVATE")
+    word = args[0]
+    kinds = [t for _, t in candidates]
+    is_corp = any(sym.lower() == word.lower() for sym in game.corporations)
+    is_private = any(sym.lower() == word.lower() for sym in game.companies)
+    if "buy_shares" in kinds and is_corp:
+        return _buy_shares(game, player, _first(candidates, "buy_shares"), args)
+    if "bid" in kinds and is_private:
+        return _buy_auction(game, player, _first(candidates, "bid"), args)
+    if "buy_company" in kinds and is_private:
+        return _buy_company(game, player, _first(candidates, "buy_company"), args)
+    if is_corp or is_private:
+        allowed = [t for ent in {e for e, _ in candidates} for t in game.actions_for(ent)]
+        raise illegal(f"you cannot buy {word.upper()} now; you can: {_words(allowed)}")
+    names: list[str] = []
+    if "buy_shares" in kinds:
+        names += list(game.corporations)
+    if "bid" in kinds or "buy_company" in kinds:
+        names += list(game.companies)
+    kind = "company" if "buy_shares" in kinds else "private company"
+    raise malformed(f"no {kind} {word}{did_you_mean(word, names)}")
+
+
+def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    corp = match_corporation(game, args[0])
+    source = None
+    count = 1
+    for word in args[1:]:
+        low = word.lower()
+        if low in ("pool", "market"):
+            source = "pool"
+        elif low in ("ipo", "treasury", "bank"):
+            source = "ipo"
+        else:
+            count = to_int(word, "the number of shares")
+    options = [c for c in query.choices(game, ent, "buy_shares") if _share_corp(c["shares"][0]) == corp.sym]
+    by_source: dict[str, Action] = {}
+    for c in options:
+        holder = game.share_by_id(c["shares"][0]).owner
+        by_source.setdefault("pool" if holder is game.pool else "ipo", c)
+    if not by_source:
+        buyable = sorted({_share_corp(c["shares"][0]) for c in query.choices(game, ent, "buy_shares")})
+        raise illegal(f"you cannot buy {corp.sym} now; you can buy: {_listing(buyable) or 'nothing'}")
+    if source is None:
+        source = "ipo" if "ipo" in by_source else "pool"
+    if source not in by_source:
+        other = "pool" if source == "ipo" else "ipo"
+        hint = f"buy {corp.sym} pool" if other == "pool" else f"buy {corp.sym}"
+        raise illegal(f"no {corp.sym} share for you from the {source.upper() if source == 'ipo' else source}; "
+                      f"try `{hint}`")
+    choice = by_source[source]
+    if count < 1:
+        raise malformed("the number of shares must be at least 1")
+    if count > 1:
+        holder = game.share_by_id(choice["shares"][0]).owner
+        plain = [s for s in holder.shares if s.corp == corp.sym and not s.president][:count]
+        if len(plain) < count:
+            raise illegal(f"only {len(plain)} {corp.sym} shares are for sale there")
+        choice = {**choice, "shares": [s.id for s in plain], "percent": sum(s.percent for s in plain)}
+    return Intent(choice, ent, player)
+
+
+def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    comp = match_private(game, args[0])
+    options = query.choices(game, ent, "bid")
+    hit = next((c for c in options if c["company"] == comp.sym), None)
+    if hit is None or int(hit["price"]) != comp.min_bid:
+        buyable = [c["company"] for c in options if c["company"] in game.companies
+                   and int(c["price"]) == game.companies[c["company"]].min_bid]
+        hint = f"; you can buy {buyable[0]} (${game.companies[buyable[0]].min_bid})" if buyable else ""
+        bid_hint = f"; to bid: `bid {comp.sym} {hit['price']}`" if hit is not None else ""
+        raise illegal(f"{comp.sym} cannot be bought outright now{hint}{bid_hint}")
+    if len(args) > 1 and to_int(args[1], "the price") != int(hit["price"]):
+        raise illegal(f"{comp.sym} costs ${hit['price']}; to pay more, bid")
+    return Intent(hit, ent, player)
+
+
+def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    comp = match_private(game, args[0])
+    options = query.choices(game, ent, "buy_company")
+    hit = next((c for c in options if c["company"] == comp.sym), None)
+    low, high = (comp.value + 1) // 2, comp.value * 2
+    if hit is None:
+        names = [c["company"] for c in options]
+        raise illegal(f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}")
+    if len(args) < 2:
+        raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` (${low} to ${high})")
+    price = to_int(args[1], "the price")
+    if not low <= price <= high:
+        raise illegal(f"{comp.sym} may be bought for ${low} to ${high}")
+    if price > ent.cash:
+        raise illegal(f"{ent.sym} has only ${ent.cash}")
+    seller = comp.owner if isinstance(comp.owner, Player) else None
+    other = seller if seller is not None and seller is not player else None
+    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for ${price}"
+    return Intent({**hit, "price": price}, ent, player, other, deal)
+
+
+def _buyprivate(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "buyprivate PRIVATE PRICE")
+    return _buy_company(game, player, candidates[0][0], args)
+
+
+def _sell(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "sell CORP [N]")
+    ent = candidates[0][0]
+    corp = match_corporation(game, args[0])
+    count = to_int(args[1], "the number of shares") if len(args) > 1 else 1
+    options = query.choices(game, ent, "sell_shares")
+    mine = [c for c in options if _share_corp(c["shares"][0]) == corp.sym]
+    if not mine:
+        sellable = sorted({_share_corp(c["shares"][0]) for c in options})
+        raise illegal(f"you cannot sell {corp.sym} now; you can sell: {_listing(sellable) or 'nothing'}")
+    hit = next((c for c in mine if len(c["shares"]) == count), None)
+    if hit is None:
+        counts = sorted({len(c["shares"]) for c in mine})
+        raise illegal(f"you can sell {', '.join(map(str, counts))} {corp.sym} share(s) now, not {count}")
+    return Intent(hit, ent, player)
+
+
+def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "par CORP PRICE")
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "par")
+    startable = sorted({c["corporation"] for c in options})
+    corp = match_corporation(game, args[0])
+    mine = [c for c in options if c["corporation"] == corp.sym]
+    if not mine:
+        raise illegal(f"you cannot start {corp.sym} now; you can start: {_listing(startable) or 'none'}")
+    prices = [int(str(c["share_price"]).split(",")[0]) for c in mine]
+    listing = ", ".join(f"${p}" for p in sorted(set(prices)))
+    if len(args) < 2:
+        raise malformed(f"name a par price: `par {corp.sym} PRICE` ({listing})")
+    price = to_int(args[1], "the par price")
+    if price not in prices:
+        raise illegal(f"${price} is not a par price you can pay for {corp.sym}; par prices: {listing}")
+    return Intent(mine[prices.index(price)], ent, player)
+
+
+def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 2, "lay HEX TILE [ROTATION]")
+    ent = candidates[0][0]
+    hex_id = match_hex(game, args[0])
+    options = query.choices(game, ent, "lay_tile")
+    here = [c for c in options if c["hex"] == hex_id]
+    who = game.describe(ent)
+    if not here:
+        hexes = sorted({c["hex"] for c in options})
+        raise illegal(f"{who} cannot lay a tile on {hex_id}; it can build on: {_listing(hexes) or 'nothing'}")
+    names = {_tile_name(c["tile"]) for c in here}
+    all_names = {t.name for t in game.tile_supply.values()} | set(getattr(game, "tile_defs", {}))
+    want = next((n for n in names if n.lower() == args[1].lower()), None)
+    if want is None:
+        if not any(n.lower() == args[1].lower() for n in all_names):
+            raise malformed(f"no tile {args[1]}{did_you_mean(args[1], sorted(all_names))}")
+        raise illegal(f"tile {args[1]} cannot go on {hex_id}; tiles that fit: {_listing(sorted(names))}")
+    fits = [c for c in here if _tile_name(c["tile"]) == want]
+    rotations = sorted({int(c["rotation"]) for c in fits})
+    if len(args) < 3:
+        if len(rotations) == 1:
+            return Intent(fits[0], ent, player)
+        raise malformed(f"give a rotation: `lay {hex_id} {want} R` with R one of {', '.join(map(str, rotations))}")
+    rotation = to_int(args[2], "the rotation")
+    hit = next((c for c in fits if int(c["rotation"]) == rotation), None)
+    if hit is None:
+        raise illegal(f"tile {want} on {hex_id} fits at rotation {', '.join(map(str, rotations))}, not {rotation}")
+    return Intent(hit, ent, player)
+
+
+def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: str) -> Action:
+    _need(args, 1, usage)
+    hex_id = match_hex(game, args[0])
+    neutral = any(a.lower() == "neutral" for a in args[1:])
+    index = next((to_int(a, "the city") for a in args[1:] if a.lower() != "neutral"), None)
+    options = query.choices(game, ent, kind)
+    here = [c for c in options if _city_hex(game, c["city"])[0] == hex_id]
+    what = "place a token" if kind == "place_token" else "remove a token"
+    if not here:
+        hexes = sorted({_city_hex(game, c["city"])[0] for c in options})
+        raise illegal(f"{game.describe(ent)} cannot {what} in {hex_id}; it can in: {_listing(hexes) or 'none'}")
+    nodes = _city_nodes(game, hex_id)
+    if index is not None:
+        if not 1 <= index <= len(nodes):
+            raise malformed(f"{hex_id} has {len(nodes)} cities; say 1 to {len(nodes)}")
+        here = [c for c in here if _city_hex(game, c["city"])[1] == nodes[index - 1]]
+        if not here:
+            raise illegal(f"{game.describe(ent)} cannot {what} in city {index} of {hex_id}")
+    elif len({_city_hex(game, c["city"])[1] for c in here}) > 1:
+        which = sorted(nodes.index(_city_hex(game, c["city"])[1]) + 1 for c in here)
+        raise malformed(f"{hex_id} has several cities: say which, e.g. `{usage.split()[0]} {hex_id} {which[0]}` "
+                        f"(one of {', '.join(map(str, sorted(set(which))))})")
+    plain = [c for c in here if c.get("token_type") != "neutral"]
+    neutrals = [c for c in here if c.get("token_type") == "neutral"]
+    if neutral:
+        if not neutrals:
+            raise illegal(f"no neutral token can go in {hex_id}")
+        return neutrals[0]
+    return (plain or neutrals)[0]
+
+
+def _token(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    ent = candidates[0][0]
+    return Intent(_city_choice(game, ent, "place_token", args, "token HEX [CITY]"), ent, player)
+
+
+def _remove(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    ent = candidates[0][0]
+    return Intent(_city_choice(game, ent, "remove_token", args, "remove HEX [CITY]"), ent, player)
+
+
+def _run(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    if args and args[0].lower() not in ("auto", "best"):
+        raise malformed("only `run auto` is supported: the trains run the best routes")
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "run_routes")
+    if not options:
+        raise illegal(f"{game.describe(ent)} has no routes to run")
+    return Intent(options[0], ent, player)
+
+
+def _dividend(kind: str):  # type: ignore[no-untyped-def]
+    return _simple("dividend", {"kind": kind})
+
+
+def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "train NAME")
+    ent = candidates[0][0]
+    name = args[0]
+    rest = [a.lower() for a in args[1:]]
+    options = query.choices(game, ent, "buy_train")
+    if "from" in rest:
+        i = rest.index("from")
+        if i + 1 >= len(rest):
+            raise malformed("say which company sells: `train NAME from CORP PRICE`")
+        seller = match_corporation(game, args[1 + i + 1])
+        if seller is ent:
+            raise illegal(f"{ent.sym} cannot buy its own train")
+        train = next((t for t in seller.trains if str(t.name).lower() == name.lower()), None)
+        if train is None:
+            have = ", ".join(sorted({t.name for t in seller.trains})) or "none"
+            raise illegal(f"{seller.sym} has no {name} train (it has: {have})")
+        if i + 2 >= len(rest):
+            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${ent.cash})")
+        price = to_int(args[1 + i + 2], "the price")
+        if not 1 <= price <= ent.cash:
+            raise illegal(f"the price must be $1 to ${ent.cash} (the treasury of {ent.sym})")
+        if not any(t in ("buy_train",) for _, t in candidates) or not _room_for_train(game, ent):
+            raise illegal(f"{ent.sym} has no room for another train")
+        action = {"type": "buy_train", "entity": ent.sym, "entity_type": "corporation",
+                  "train": train.id, "price": price}
+        pres = seller.owner
+        other = pres if isinstance(pres, Player) and pres is not player else None
+        deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for ${price}"
+        return Intent(action, ent, player, other, deal)
+    trade = None
+    if "trade" in rest or "exchange" in rest:
+        i = rest.index("trade") if "trade" in rest else rest.index("exchange")
+        if i + 1 >= len(rest):
+            raise malformed("say which train is traded in: `train D trade 4`")
+        trade = rest[i + 1]
+    pool = "pool" in rest
+    fits = [c for c in options if _train_name(game, c["train"]).lower() == name.lower()
+            and game.all_trains[c["train"]].owner in (None, game.pool)]
+    if trade is None:
+        fits = [c for c in fits if not c.get("exchange")]
+    else:
+        fits = [c for c in fits if c.get("exchange") and _train_name(game, c["exchange"]).lower() == trade]
+    in_pool = [c for c in fits if game.all_trains[c["train"]].owner is game.pool]
+    depot = [c for c in fits if game.all_trains[c["train"]].owner is None]
+    pick = (in_pool if pool else depot or in_pool)
+    if not pick:
+        offers = sorted({f"{_train_name(game, c['train'])} (${c['price']})" for c in options
+                         if game.all_trains[c["train"]].owner in (None, game.pool)})
+        raise illegal(f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now; "
+                      f"it can buy: {_listing(offers) or 'none'}")
+    return Intent(pick[0], ent, player)
+
+
+def _room_for_train(game: Any, corp: Any) -> bool:
+    return len(corp.trains) < game.train_limit(corp)
+
+
+def _discard(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    _need(args, 1, "discard NAME")
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "discard_train")
+    hit = next((c for c in options if _train_name(game, c["train"]).lower() == args[0].lower()), None)
+    if hit is None:
+        have = sorted({_train_name(game, c["train"]) for c in options})
+        raise illegal(f"{ent.sym} has no {args[0]} train to discard (it has: {', '.join(have)})")
+    return Intent(hit, ent, player)
+
+
+_HANDLERS = {
+    "bid": _bid,
+    "buy": _buy,
+    "buyprivate": _buyprivate,
+    "sell": _sell,
+    "par": _par,
+    "pass": _simple("pass"),
+    "lay": _lay,
+    "token": _token,
+    "remove": _remove,
+    "run": _run,
+    "pay": _dividend("payout"),
+    "withhold": _dividend("withhold"),
+    "train": _train,
+    "discard": _discard,
+    "bankrupt": _simple("bankrupt"),
+}
+
+
+# ---------------------------------------------------------------------- actions -> commands
+
+
+def to_command(game: Any, action: Action) -> str:
+    """The command text for an engine action (the inverse of :func:`translate` for legal choices)."""
+    kind = action["type"]
+    prefix = f"{str(action['entity']).lower()} " if action.get("entity_type") == "company" else ""
+    if kind == "pass":
+        text = "pass"
+    elif kind == "bid":
+        comp = game.companies[action["company"]]
+        price = int(action["price"])
+        text = f"buy {comp.sym}" if price == comp.min_bid else f"bid {comp.sym} {price}"
+    elif kind == "par":
+        text = f"par {action['corporation']} {str(action['share_price']).split(',')[0]}"
+    elif kind == "buy_shares":
+        first = game.share_by_id(action["shares"][0])
+        text = f"buy {first.corp}" + (" pool" if first.owner is game.pool else "")
+        if len(action["shares"]) > 1:
+            text += f" {len(action['shares'])}"
+    elif kind == "sell_shares":
+        text = f"sell {_share_corp(action['shares'][0])} {len(action['shares'])}"
+    elif kind == "lay_tile":
+        text = f"lay {action['hex']} {_tile_name(str(action['tile']))} {action['rotation']}"
+    elif kind in ("place_token", "remove_token"):
+        hex_id, node = _city_hex(game, action["city"])
+        text = f"{'token' if kind == 'place_token' else 'remove'} {hex_id}"
+        nodes = _city_nodes(game, hex_id)
+        if len(nodes) > 1:
+            text += f" {nodes.index(node) + 1}"
+        if action.get("token_type") == "neutral":
+            text += " neutral"
+    elif kind == "run_routes":
+        text = "run auto"
+    elif kind == "dividend":
+        text = "pay" if action["kind"] == "payout" else "withhold"
+    elif kind == "buy_train":
+        train = game.all_trains[action["train"]]
+        if isinstance(train.owner, Corporation):
+            text = f"train {train.name} from {train.owner.sym} {action['price']}"
+        else:
+            text = f"train {train.name}" + (" pool" if train.owner is game.pool else "")
+            if action.get("exchange"):
+                text += f" trade {_train_name(game, action['exchange'])}"
+    elif kind == "discard_train":
+        text = f"discard {_train_name(game, action['train'])}"
+    elif kind == "buy_company":
+        text = f"buyprivate {action['company']} {action['price']}"
+    elif kind == "bankrupt":
+        text = "bankrupt"
+    else:
+        raise ValueError(f"no command for action type {kind!r}")
+    return prefix + text
+
+
+def legal_commands(game: Any, player: Player, *, per_type: int = 12) -> list[str]:
+    """The commands ``player`` may send now, a few per kind of move (for ``moves`` and autocomplete)."""
+    lines: list[str] = []
+    for ent in entities_of(game, player):
+        for kind in game.actions_for(ent):
+            try:
+                texts = list(dict.fromkeys(to_command(game, c) for c in query.choices(game, ent, kind)))
+            except (KeyError, ValueError):
+                continue
+            if kind == "buy_train" and any(isinstance(t.owner, Corporation) and t.owner is not ent
+                                           for t in game.all_trains.values()):
+                texts.append("train NAME from CORP PRICE")
+            if kind == "buy_company":
+                texts = [" ".join(t.split()[:2]) + " PRICE" for t in texts]
+            shown = texts[:per_type]
+            more = f" (+{len(texts) - per_type} more)" if len(texts) > per_type else ""
+            if shown:
+                lines.append(f"{game.describe(ent)}: " + " | ".join(shown) + more)
+    return lines
+
+
+def explain_refusal(error: CommandError) -> str:
+    return error.message

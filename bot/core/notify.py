@@ -1,0 +1,62 @@
+"""Who to ping after an action, and what happened since a player's last turn.
+
+Only players who *became* active with an action are pinged (18xx.games issue #5291: a ping on every step of
+the same turn is noise). A player still acting after their own action, e.g. a president laying track and then
+placing a token, is never pinged again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.core import query
+
+DIGEST_LINES = 12
+
+
+def acting_player_ids(game: Any) -> list[int]:
+    """Ids of the players who must act now, in the engine's order (no duplicates)."""
+    out: list[int] = []
+    for actor in query.actors(game):
+        if actor.player_id is not None and actor.player_id not in out:
+            out.append(actor.player_id)
+    return out
+
+
+def newly_active(before: Iterable[int], after: Sequence[int]) -> list[int]:
+    """Players acting after an action who were not acting before it (the only ones to ping).
+
+    >>> newly_active([1], [1, 2])
+    [2]
+    >>> newly_active([1], [1])
+    []
+    """
+    was = set(before)
+    return [pid for pid in after if pid not in was]
+
+
+def digest(log_lines: Sequence[str], since: int | None, *, limit: int = DIGEST_LINES) -> list[str]:
+    """Log lines from index ``since`` on (the last ``limit`` of them), for a "since your last turn" summary.
+
+    With no known ``since`` the last few lines are given.
+
+    >>> digest(["a", "b", "c", "d"], 1, limit=2)
+    ['(1 earlier line)', 'c', 'd']
+    """
+    start = len(log_lines) - min(limit, 8) if since is None else min(max(since, 0), len(log_lines))
+    lines = list(log_lines[max(start, 0) :])
+    if len(lines) > limit:
+        skipped = len(lines) - limit
+        lines = [f"({skipped} earlier line{'s' if skipped != 1 else ''})", *lines[-limit:]]
+    return lines
+
+
+def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the common prefix of two logs (what an undo kept)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n

@@ -1,0 +1,872 @@
+"""Optimal routes for a company's trains: the maximum total revenue, proven, and route validation.
+
+Rules (1882 §11.1 and §11.5, and the shared 18xx route rules every title starts from):
+
+* a route visits at least two stops, one of them a city holding the company's station (CN: a neutral one);
+* it visits no stop (city, town, off-board) twice and never uses a track segment twice;
+* off-boards only end a route; cities full of other companies' tokens cannot be passed through (neutral
+  stations never block);
+* a train counts at most ``distance`` stops, except free stops (1882's fishing exit, ``hex.optional_node``);
+  D trains are unlimited;
+* the trains of a company never share track: a hexside (or a node-to-node path inside a hex) belongs to
+  one train at most, so two paths that fork at a hex edge conflict as the rules require.
+
+The search (see ``shared/reference/routes.md``):
+
+1. **Graph.** The track is reduced to revenue centres joined by *links*: maximal chains of plain track
+   between two nodes, each with a bitmask (a Python int) of the track units it uses and its hex chain.
+2. **Candidates.** For each distinct train kind, a depth-first search over simple paths of the reduced
+   graph lists every legal route, deduplicated by track mask (equal masks mean equal stops), priced by the
+   stop values plus route-level bonuses, sorted by value.
+3. **Combination.** Branch and bound over trains: candidates in value order, conflicts by ``mask & used``,
+   and exact suffix bounds (the optimum of the remaining trains on their own). Identical trains take
+   candidates in increasing index order. A deadline makes it anytime: the best found is returned, flagged
+   ``proven=False``.
+
+Extension points for later titles are :class:`TrainSpec` (free stop kinds for + trains, a revenue
+multiplier, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level bonuses;
+set-level bonuses with an optimistic bound used while searching and exact evaluation at the leaves).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import illegal, malformed
+from .graph import city_blocks
+from .tiles import NODE_BASE
+
+if TYPE_CHECKING:
+    from .board import Board, Hex
+    from .entities import Corporation, Train
+    from .game import Game
+    from .routes import Route
+
+NodeRef = tuple[str, int]  # (hex id, node index)
+Unit = tuple[str, int, str, int]  # a track unit: a hexside (hex, edge, "", 0) or a path ("hex", i, "path", 0)
+UNLIMITED = 10**6
+
+
+# ---------------------------------------------------------------------------------------------- trains
+@dataclass(frozen=True, slots=True)
+class TrainSpec:
+    """What the search needs to know about one kind of train.
+
+    ``limit``: stops that count against the train's range (None: unlimited, D trains).
+    ``free_kinds``: node kinds that never count against the range (+ trains and Pullmans: {"town"}).
+    ``multiplier``: revenue factor (doubling trains). ``group``: trains in different groups may share
+    track (1822 E trains); trains of one group never do.
+    """
+
+    name: str
+    limit: int | None
+    free_kinds: frozenset[str] = frozenset()
+    multiplier: int = 1
+    group: str = ""
+
+
+def train_spec(game: Game, train: Train) -> TrainSpec:
+    """The default reading of a train: ``distance`` counted stops, 99 or more meaning unlimited."""
+    hook = getattr(game, "autoroute_train_spec", None)
+    if callable(hook):
+        spec = hook(train)
+        if isinstance(spec, TrainSpec):
+            return spec
+    limit = None if train.distance >= 99 else int(train.distance)
+    return TrainSpec(train.name, limit)
+
+
+# ---------------------------------------------------------------------------------------------- graph
+@dataclass(slots=True)
+class Node:
+    ref: NodeRef
+    kind: str
+    value: int
+    token: bool  # holds the company's station (CN: a neutral station)
+    passable: bool  # a route may run through it (not an off-board, not a blocked city)
+    free: bool  # never counts against a train's range (1882 fishing exit)
+    tags: frozenset[str]
+
+
+@dataclass(slots=True)
+class Link:
+    """A chain of plain track between two nodes (``a`` < ``b`` by node index)."""
+
+    a: int
+    b: int
+    mask: int
+    hexes: tuple[str, ...]  # from a's hex to b's hex
+
+
+@dataclass(slots=True)
+class RouteGraph:
+    corp: str
+    nodes: list[Node]
+    links: list[Link]
+    adj: list[list[tuple[int, int, int]]]  # node -> (other node, link mask, link index)
+    units: list[Unit]  # bit i of a mask is units[i]
+    index: dict[NodeRef, int]
+
+    def token_nodes(self) -> list[int]:
+        return [i for i, n in enumerate(self.nodes) if n.token]
+
+
+def hexside_unit(board: Board, hx: Hex, edge: int) -> Unit:
+    """The key of the hexside at ``edge`` of ``hx``, the same seen from either hex."""
+    other = hx.neighbors.get(edge)
+    if other is None:
+        return (hx.id, edge, "", 0)
+    mine = (hx.id, edge, "", 0)
+    theirs = (other, (edge + 3) % 6, "", 0)
+    return min(mine, theirs)
+
+
+def path_unit(hex_id: str, path: int) -> Unit:
+    return (hex_id, path, "path", 0)
+
+
+def junction_unit(hex_id: str, node: int) -> Unit:
+    return (hex_id, node, "junction", 0)
+
+
+def _ends(hx: Hex) -> dict[int, list[tuple[int, int]]]:
+    """end -> [(path index, other end)] for the hex's laid tile."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(hx.tile.abs_paths()):
+        out.setdefault(a, []).append((i, b))
+        if b != a:
+            out.setdefault(b, []).append((i, a))
+    return out
+
+
+class _Walker:
+    """Follows plain track from a node to the next nodes, caching tile layouts per hex."""
+
+    def __init__(self, game: Game) -> None:
+        self.board = game.board
+        self.unit_bit: dict[Unit, int] = {}
+        self.units: list[Unit] = []
+        self._ends: dict[str, dict[int, list[tuple[int, int]]]] = {}
+
+    def ends(self, hx: Hex) -> dict[int, list[tuple[int, int]]]:
+        got = self._ends.get(hx.id)
+        if got is None:
+            got = self._ends[hx.id] = _ends(hx)
+        return got
+
+    def bit(self, unit: Unit) -> int:
+        b = self.unit_bit.get(unit)
+        if b is None:
+            b = self.unit_bit[unit] = len(self.units)
+            self.units.append(unit)
+        return 1 << b
+
+    def links_from(self, ref: NodeRef) -> list[tuple[NodeRef, int, tuple[str, ...]]]:
+        """Every (other node, track mask, hex chain) reachable from ``ref`` over plain track."""
+        hx = self.board.hexes[ref[0]]
+        out: list[tuple[NodeRef, int, tuple[str, ...]]] = []
+        for i, other in self.ends(hx).get(NODE_BASE + ref[1], ()):
+            self._follow(hx, i, other, self.bit(path_unit(hx.id, i)) if other >= NODE_BASE else 0,
+                         [hx.id], ref, out, frozenset())
+        return out
+
+    def _follow(self, hx: Hex, path: int, end: int, mask: int, chain: list[str], start: NodeRef,
+                out: list[tuple[NodeRef, int, tuple[str, ...]]], junctions: frozenset[NodeRef]) -> None:
+        """Continue from ``end`` of ``path`` in ``hx`` (the other end is where we came from)."""
+        if end >= NODE_BASE:
+            node = end - NODE_BASE
+            ref = (hx.id, node)
+            if hx.tile.tdef.nodes[node].kind != "junction":
+                if ref != start:
+                    out.append((ref, mask, tuple(chain)))
+                return
+            if ref in junctions:
+                return
+            # A junction is passed through, never stopped at; it is one unit of track.
+            jmask = mask | self.bit(junction_unit(hx.id, node))
+            for j, other in self.ends(hx).get(end, ()):
+                if j == path:
+                    continue
+                extra = self.bit(path_unit(hx.id, j)) if other >= NODE_BASE else 0
+                self._follow(hx, j, other, jmask | extra, chain, start, out, junctions | {ref})
+            return
+        side = self.bit(hexside_unit(self.board, hx, end))
+        if mask & side:
+            return
+        nxt = self.board.neighbor(hx, end)
+        if nxt is None:
+            return
+        back = (end + 3) % 6
+        mask |= side
+        chain.append(nxt.id)
+        for j, other in self.ends(nxt).get(back, ()):
+            if other < NODE_BASE and mask & self.bit(hexside_unit(self.board, nxt, other)):
+                continue
+            self._follow(nxt, j, other, mask, chain, start, out, junctions)
+        chain.pop()
+
+
+def node_is_token(hx: Hex, node: int, corp: str) -> bool:
+    return corp in hx.tile.tokens.get(node, ())
+
+
+def build_graph(game: Game, corp: Corporation) -> RouteGraph:
+    """The company's reachable revenue centres and the links between them."""
+    board = game.board
+    colour = game.phase_colour()
+    walker = _Walker(game)
+    sym = corp.sym
+    index: dict[NodeRef, int] = {}
+    nodes: list[Node] = []
+
+    def add(ref: NodeRef) -> int:
+        got = index.get(ref)
+        if got is not None:
+            return got
+        hx = board.hexes[ref[0]]
+        ndef = hx.tile.tdef.nodes[ref[1]]
+        token = node_is_token(hx, ref[1], sym)
+        blocked = ndef.kind == "city" and not token and city_blocks(hx, ref[1], sym)
+        passable = ndef.kind != "offboard" and not blocked
+        nodes.append(Node(ref, ndef.kind, board.node_revenue(hx, ref[1], colour), token, passable,
+                          hx.optional_node, hx.tags))
+        index[ref] = len(nodes) - 1
+        return len(nodes) - 1
+
+    starts: list[NodeRef] = []
+    for hx in board.hexes.values():
+        for node, slots in hx.tile.tokens.items():
+            if sym in slots:
+                starts.append((hx.id, node))
+    links: list[Link] = []
+    seen: set[tuple[int, int, int]] = set()
+    stack = [add(r) for r in sorted(starts)]
+    expanded: set[int] = set()
+    while stack:
+        i = stack.pop()
+        if i in expanded:
+            continue
+        expanded.add(i)
+        for ref, mask, chain in walker.links_from(nodes[i].ref):
+            j = add(ref)
+            a, b = (i, j) if i < j else (j, i)
+            key = (a, b, mask)
+            if key not in seen:
+                seen.add(key)
+                hexes = chain if a == i else tuple(reversed(chain))
+                links.append(Link(a, b, mask, hexes))
+            if nodes[j].passable and j not in expanded:
+                stack.append(j)
+    links = _drop_dominated_links(links)
+    adj: list[list[tuple[int, int, int]]] = [[] for _ in nodes]
+    # Neighbours in decreasing value order find good routes early (helps anytime answers).
+    for li, link in enumerate(links):
+        adj[link.a].append((link.b, link.mask, li))
+        adj[link.b].append((link.a, link.mask, li))
+    for lst in adj:
+        lst.sort(key=lambda t: -nodes[t[0]].value)
+    return RouteGraph(sym, nodes, links, adj, walker.units, index)
+
+
+def _drop_dominated_links(links: list[Link]) -> list[Link]:
+    """Between the same two nodes, a link whose track contains another's is never needed."""
+    by_pair: dict[tuple[int, int], list[Link]] = {}
+    for link in links:
+        by_pair.setdefault((link.a, link.b), []).append(link)
+    out: list[Link] = []
+    for group in by_pair.values():
+        group.sort(key=lambda lk: bin(lk.mask).count("1"))
+        kept: list[Link] = []
+        for link in group:
+            if not any(k.mask & link.mask == k.mask for k in kept):
+                kept.append(link)
+        out.extend(kept)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- pricing
+@dataclass(slots=True)
+class BonusRule:
+    """``amount`` when a route visits a node from every group (1882 Hudson Bay: B12 and B2/I1)."""
+
+    groups: list[int]  # node bitmasks
+    amount: int
+
+
+@dataclass(slots=True)
+class Pricing:
+    """How routes are priced beyond the sum of their stops.
+
+    ``route_rules`` are fast route-level bonuses over the visited-node bitmask. ``route_hook`` is a slow,
+    general fallback called with the stop refs of each candidate (None: not needed). ``set_bound`` and
+    ``set_bonus`` are for set-level effects (1822 destinations, 1828 coal): an optimistic allowance used
+    while searching, and the exact extra revenue of a whole set of routes at the leaves.
+    """
+
+    route_rules: list[BonusRule] = field(default_factory=list)
+    route_hook: Callable[[list[NodeRef]], int] | None = None
+    set_bound: int = 0
+    set_bonus: Callable[[list[Candidate]], int] | None = None
+
+
+def pricing_for(game: Game, graph: RouteGraph) -> Pricing:
+    """The title's route bonuses, as fast rules where the title is known, else via ``game.route_bonus``."""
+    from .play import PlayRules  # the base hook returns 0
+
+    hook = getattr(game, "autoroute_pricing", None)
+    if callable(hook):
+        got = hook(graph)
+        if isinstance(got, Pricing):
+            return got
+    if game.TITLE == "1882":
+        amount = int(game.data()["game"]["hudson_bonus"])
+        bay = west = 0
+        for i, n in enumerate(graph.nodes):
+            if "hudson-bay" in n.tags:
+                bay |= 1 << i
+            if "hudson-west" in n.tags:
+                west |= 1 << i
+        return Pricing(route_rules=[BonusRule([bay, west], amount)] if bay and west else [])
+    if type(game).route_bonus is PlayRules.route_bonus:
+        return Pricing()
+    return Pricing(route_hook=lambda stops: _engine_bonus(game, stops))
+
+
+def _engine_bonus(game: Game, stops: list[NodeRef]) -> int:
+    from .routes import Route
+
+    route = Route(train=None, stops=list(stops))  # type: ignore[arg-type]
+    return int(game.route_bonus(route))
+
+
+# ---------------------------------------------------------------------------------------------- candidates
+@dataclass(slots=True)
+class Candidate:
+    value: int
+    mask: int
+    start: int
+    links: tuple[int, ...]
+
+    def nodes(self, graph: RouteGraph) -> list[int]:
+        out = [self.start]
+        cur = self.start
+        for li in self.links:
+            link = graph.links[li]
+            cur = link.b if link.a == cur else link.a
+            out.append(cur)
+        return out
+
+
+class Deadline:
+    def __init__(self, seconds: float | None) -> None:
+        self.at = None if seconds is None else time.perf_counter() + seconds
+        self.expired = False
+
+    def check(self) -> bool:
+        if self.at is not None and not self.expired and time.perf_counter() > self.at:
+            self.expired = True
+        return self.expired
+
+
+def _token_distance(graph: RouteGraph, weight: list[int]) -> list[int]:
+    """Fewest counted stops to add after a node to include a station token (a lower bound)."""
+    n = len(graph.nodes)
+    inf = UNLIMITED
+    dist = [inf] * n
+    for i, node in enumerate(graph.nodes):
+        if node.token:
+            dist[i] = 0
+    changed = True
+    while changed:  # Bellman-Ford on a tiny graph
+        changed = False
+        for j in range(n):
+            for k, _m, _l in graph.adj[j]:
+                nk = graph.nodes[k]
+                if nk.token:
+                    d = weight[k]
+                elif nk.passable and dist[k] < inf:
+                    d = weight[k] + dist[k]
+                else:
+                    continue
+                if d < dist[j]:
+                    dist[j] = d
+                    changed = True
+    return dist
+
+
+def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
+                         deadline: Deadline | None = None) -> tuple[list[Candidate], bool]:
+    """Every legal route for one kind of train, best per track mask, sorted by value (best first).
+
+    Returns (candidates, complete): complete is False when the deadline cut the enumeration short.
+    """
+    nodes = graph.nodes
+    n = len(nodes)
+    limit = UNLIMITED if spec.limit is None else spec.limit
+    weight = [0 if (nd.free or nd.kind in spec.free_kinds) else 1 for nd in nodes]
+    value = [nd.value for nd in nodes]
+    token = [nd.token for nd in nodes]
+    passable = [nd.passable for nd in nodes]
+    tokdist = _token_distance(graph, weight)
+    adj = graph.adj
+    rules = [(r.groups, r.amount) for r in pricing.route_rules]
+    hook = pricing.route_hook
+    best: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # mask -> (value, start, links)
+    path: list[int] = []
+    steps = [0]
+    dl = deadline if deadline is not None and deadline.at is not None else None
+    stopped = [False]
+
+    def record(start: int, end: int, visited: int, mask: int, val: int) -> None:
+        if rules:
+            for groups, amount in rules:
+                if all(visited & g for g in groups):
+                    val += amount
+        if hook is not None:
+            cand = Candidate(0, mask, start, tuple(path))
+            val += hook([nodes[k].ref for k in cand.nodes(graph)])
+        got = best.get(mask)
+        if got is None or got[0] < val:
+            best[mask] = (val, start, tuple(path))
+
+    def dfs(start: int, i: int, visited: int, used: int, val: int, counted: int, has_tok: bool) -> None:
+        if dl is not None:
+            steps[0] += 1
+            if steps[0] & 1023 == 0 and dl.check():
+                stopped[0] = True
+            if stopped[0]:
+                return
+        for j, m, li in adj[i]:
+            if visited >> j & 1 or used & m:
+                continue
+            c = counted + weight[j]
+            if c > limit:
+                continue
+            t = has_tok or token[j]
+            if not t and c + tokdist[j] > limit:
+                continue
+            v = val + value[j]
+            path.append(li)
+            if t and start < j:
+                record(start, j, visited | (1 << j), used | m, v)
+            if passable[j]:
+                dfs(start, j, visited | (1 << j), used | m, v, c, t)
+            path.pop()
+
+    for s in range(n):
+        if weight[s] > limit:
+            continue
+        if not token[s] and weight[s] + tokdist[s] > limit:
+            continue
+        dfs(s, s, 1 << s, 0, value[s], weight[s], token[s])
+        if stopped[0]:
+            break
+    mult = spec.multiplier
+    out = [Candidate(v * mult, m, s, links) for m, (v, s, links) in best.items()]
+    out.sort(key=lambda c: -c.value)
+    return out, not stopped[0]
+
+
+# ---------------------------------------------------------------------------------------------- combination
+@dataclass(slots=True)
+class Solution:
+    total: int
+    proven: bool
+    routes: list[tuple[Train, Candidate]]  # trains that run, with their routes
+    graph: RouteGraph
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def stops(self, cand: Candidate) -> list[NodeRef]:
+        return [self.graph.nodes[k].ref for k in cand.nodes(self.graph)]
+
+    def connections(self, cand: Candidate) -> list[list[str]]:
+        """The route as 18xx.games ``connections``: one hex chain per leg, from stop to stop."""
+        out: list[list[str]] = []
+        cur = cand.start
+        for li in cand.links:
+            link = self.graph.links[li]
+            if link.a == cur:
+                out.append(list(link.hexes))
+                cur = link.b
+            else:
+                out.append(list(reversed(link.hexes)))
+                cur = link.a
+        return out
+
+    def action_routes(self) -> list[dict[str, Any]]:
+        """The ``routes`` of a run_routes action (the engine prices them itself)."""
+        out = []
+        for train, cand in self.routes:
+            nodes = [f"{h}-{n}" for h, n in self.stops(cand)]
+            out.append({"train": train.id, "connections": self.connections(cand), "nodes": nodes})
+        return out
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [{"train": t.id, "revenue": c.value, "stops": ["-".join(map(str, s)) for s in self.stops(c)],
+                 "connections": self.connections(c)} for t, c in self.routes]
+
+
+class _Combiner:
+    """Branch and bound over trains with exact suffix bounds."""
+
+    def __init__(self, lists: list[list[Candidate]], specs: list[TrainSpec], deadline: Deadline,
+                 set_bound: int = 0, set_bonus: Callable[[list[Candidate]], int] | None = None) -> None:
+        self.lists = [[(c.value, c.mask) for c in lst] for lst in lists]
+        self.cands = lists
+        self.n = len(lists)
+        self.groups = sorted({s.group for s in specs})
+        self.group_of = [self.groups.index(s.group) for s in specs]
+        self.same_as_prev = [i > 0 and specs[i] == specs[i - 1] and lists[i] is lists[i - 1]
+                             for i in range(self.n)]
+        self.deadline = deadline
+        self.set_bound = set_bound
+        self.set_bonus = set_bonus
+        self.nodes_visited = 0
+        self.timed_out = False
+
+    def solve(self) -> tuple[int, list[int]]:
+        n = self.n
+        bound = [0] * (n + 1)
+        best_choice: list[int] = [-1] * n
+        best = 0
+        for first in range(n - 1, -1, -1):
+            value, choice = self._search(first, bound)
+            bound[first] = value
+            if first == 0:
+                best, best_choice = value, choice
+        return best, best_choice
+
+    def _search(self, first: int, bound: list[int]) -> tuple[int, list[int]]:
+        n = self.n
+        lists = self.lists
+        same = self.same_as_prev
+        group_of = self.group_of
+        ngroups = len(self.groups)
+        chosen = [-1] * n
+        best_choice = [-1] * n
+        state = {"best": -1}
+        # Greedy incumbent: each train takes its best compatible candidate.
+        used = [0] * ngroups
+        total = 0
+        prev = -1
+        for i in range(first, n):
+            g = group_of[i]
+            lo = prev + 1 if same[i] and i > first else 0
+            pick = -1
+            for k in range(lo, len(lists[i])):
+                if not lists[i][k][1] & used[g]:
+                    pick = k
+                    break
+            if pick >= 0:
+                used[g] |= lists[i][pick][1]
+                total += lists[i][pick][0]
+            chosen[i] = pick
+            prev = pick if pick >= 0 else len(lists[i])
+        state["best"] = self._exact(chosen, first, total)
+        best_choice[:] = chosen
+        extra = self.set_bound
+        deadline = self.deadline
+        counter = [0]
+
+        def rest_bound(i: int, used: list[int], lo: int) -> int:
+            # Each remaining train takes its best candidates compatible with the track already used
+            # (identical trains: the best r distinct ones), ignoring conflicts among themselves.
+            total = 0
+            j = i
+            while j < n:
+                r = 1
+                while j + r < n and same[j + r]:
+                    r += 1
+                lst = lists[j]
+                u = used[group_of[j]]
+                k = lo if j == i and same[j] and j > first else 0
+                got = 0
+                size = len(lst)
+                while got < r and k < size:
+                    v, m = lst[k]
+                    if not m & u:
+                        total += v
+                        got += 1
+                    k += 1
+                j += r
+            return total
+
+        def rec(i: int, used: list[int], acc: int, lo: int) -> None:
+            if i == n:
+                val = self._exact(chosen, first, acc)
+                if val > state["best"]:
+                    state["best"] = val
+                    best_choice[:] = chosen
+                return
+            counter[0] += 1
+            if counter[0] & 4095 == 0 and deadline.check():
+                self.timed_out = True
+            if self.timed_out:
+                return
+            if i + 1 < n and acc + extra + rest_bound(i, used, lo) <= state["best"]:
+                return
+            lst = lists[i]
+            nxt = bound[i + 1] + extra
+            g = group_of[i]
+            u = used[g]
+            start = lo if same[i] and i > first else 0
+            follows = i + 1 < n and same[i + 1]
+            for k in range(start, len(lst)):
+                v, m = lst[k]
+                if acc + v + nxt <= state["best"]:
+                    break
+                if m & u:
+                    continue
+                chosen[i] = k
+                used[g] = u | m
+                rec(i + 1, used, acc + v, k + 1 if follows else 0)
+                used[g] = u
+            # This train runs nothing (then neither do identical trains after it).
+            if acc + nxt > state["best"]:
+                chosen[i] = -1
+                rec(i + 1, used, acc, len(lst))
+            chosen[i] = -1
+
+        rec(first, [0] * ngroups, 0, 0)
+        self.nodes_visited += counter[0]
+        return state["best"], list(best_choice)
+
+    def _exact(self, chosen: list[int], first: int, acc: int) -> int:
+        if self.set_bonus is None:
+            return acc
+        picked = [self.cands[i][k] for i, k in enumerate(chosen) if i >= first and k >= 0]
+        return acc + self.set_bonus(picked)
+
+
+def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
+          time_budget: float | None = 5.0) -> Solution:
+    """The routes with the maximum total revenue for ``corp``'s trains (all of them by default).
+
+    ``proven`` is False only when ``time_budget`` seconds ran out first; the best found is returned.
+    """
+    started = time.perf_counter()
+    deadline = Deadline(time_budget)
+    run = list(game.route_trains(corp) if trains is None else trains)
+    graph = build_graph(game, corp)
+    pricing = pricing_for(game, graph)
+    t_graph = time.perf_counter() - started
+    specs = [train_spec(game, t) for t in run]
+    by_spec: dict[TrainSpec, list[Candidate]] = {}
+    complete = True
+    for spec in specs:
+        if spec not in by_spec:
+            cands, done = enumerate_candidates(graph, spec, pricing, deadline)
+            by_spec[spec] = cands
+            complete = complete and done
+    t_enum = time.perf_counter() - started - t_graph
+    # Most valuable trains first: they decide most, and identical trains sit next to each other.
+    order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
+                                                    specs[i].name, run[i].id))
+    lists = [by_spec[specs[i]] for i in order]
+    combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus)
+    total, choice = combiner.solve() if run else (0, [])
+    routes = [(run[order[pos]], lists[pos][k]) for pos, k in enumerate(choice) if k >= 0]
+    routes.sort(key=lambda r: run.index(r[0]))
+    seconds = time.perf_counter() - started
+    stats = {"nodes": len(graph.nodes), "links": len(graph.links), "units": len(graph.units),
+             "candidates": {s.name: len(c) for s, c in by_spec.items()}, "bb_nodes": combiner.nodes_visited,
+             "graph_s": round(t_graph, 4), "enum_s": round(t_enum, 4)}
+    return Solution(total, complete and not combiner.timed_out, routes, graph, seconds, stats)
+
+
+# ---------------------------------------------------------------------------------------------- validation
+@dataclass(slots=True)
+class TracedRoute:
+    """A route as entered, followed over the track: every node visited in order and every unit used."""
+
+    train: Train
+    stops: list[NodeRef]  # every revenue centre visited, in route order (towns passed mid-chain included)
+    units: list[Unit]  # hexsides and node-to-node paths, in order
+    pieces: list[tuple[str, int]]  # (hex, path index)
+
+
+def trace_route(game: Game, train: Train, data: dict[str, Any]) -> TracedRoute:
+    """Follow ``data['connections']`` (hex chains from stop to stop, each in either direction)."""
+    board = game.board
+    connections = data.get("connections") or []
+    if not connections:
+        raise illegal("a route needs at least one leg")
+    legs: list[tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]] = []
+    for chain in connections:
+        if not isinstance(chain, list) or len(chain) < 2:
+            raise malformed("each leg of a route needs at least two hexes")
+        legs.append(_trace_chain(board, [str(h) for h in chain]))
+    # Orient the legs: consecutive legs share one end node.
+    order: list[NodeRef] = []
+    units: list[Unit] = []
+    pieces: list[tuple[str, int]] = []
+    for k, (nodes, lu, lp) in enumerate(legs):
+        if k == 0:
+            if len(legs) > 1:
+                nxt = legs[1][0]
+                shared = {nodes[0], nodes[-1]} & {nxt[0], nxt[-1]}
+                if not shared:
+                    raise illegal(f"legs {'-'.join(connections[0])} and {'-'.join(connections[1])} do not meet")
+                if nodes[0] in shared and nodes[-1] not in shared:
+                    nodes, lu, lp = nodes[::-1], lu[::-1], lp[::-1]
+            order.extend(nodes)
+        else:
+            if nodes[0] == order[-1]:
+                pass
+            elif nodes[-1] == order[-1]:
+                nodes, lu, lp = nodes[::-1], lu[::-1], lp[::-1]
+            else:
+                raise illegal(f"leg {'-'.join(connections[k])} does not continue from {order[-1][0]}")
+            order.extend(nodes[1:])
+        units.extend(lu)
+        pieces.extend(lp)
+    return TracedRoute(train, order, units, pieces)
+
+
+def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]:
+    hexes = [board[h] for h in chain]
+    outs: list[int] = []
+    for a, b in zip(hexes, hexes[1:], strict=False):
+        edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
+        if edge is None:
+            raise illegal(f"{a.id} and {b.id} are not neighbours")
+        if board.neighbor(a, edge) is None:
+            raise illegal(f"track cannot cross between {a.id} and {b.id}")
+        outs.append(edge)
+    nodes: list[NodeRef] = []
+    units: list[Unit] = []
+    pieces: list[tuple[str, int]] = []
+    text = "-".join(chain)
+    first = hexes[0]
+    found = _node_at_edge(first, outs[0])
+    if found is None:
+        raise illegal(f"there is no track along {text}")
+    nodes.append((first.id, found[0]))
+    pieces.append((first.id, found[1]))
+    for k in range(1, len(hexes)):
+        units.append(hexside_unit(board, hexes[k - 1], outs[k - 1]))
+        hx = hexes[k]
+        entry = (outs[k - 1] + 3) % 6
+        if k == len(hexes) - 1:
+            found = _node_at_edge(hx, entry)
+            if found is None:
+                raise illegal(f"there is no track along {text}")
+            nodes.append((hx.id, found[0]))
+            pieces.append((hx.id, found[1]))
+            break
+        through = _through_hex(hx, entry, outs[k])
+        if through is None:
+            raise illegal(f"there is no track along {text}")
+        passed, used = through
+        for node in passed:
+            if hx.tile.tdef.nodes[node].kind != "junction":
+                nodes.append((hx.id, node))
+            else:
+                units.append(junction_unit(hx.id, node))
+        pieces.extend((hx.id, p) for p in used)
+    return nodes, units, pieces
+
+
+def _node_at_edge(hx: Hex, edge: int) -> tuple[int, int] | None:
+    for i, (a, b) in enumerate(hx.tile.abs_paths()):
+        if a == edge and b >= NODE_BASE:
+            return b - NODE_BASE, i
+        if b == edge and a >= NODE_BASE:
+            return a - NODE_BASE, i
+    return None
+
+
+def _through_hex(hx: Hex, entry: int, exit_: int) -> tuple[list[int], list[int]] | None:
+    """(nodes passed, path indexes) from edge ``entry`` to edge ``exit_`` inside one hex."""
+    paths = hx.tile.abs_paths()
+    for i, (a, b) in enumerate(paths):
+        if {a, b} == {entry, exit_}:
+            return [], [i]
+    for i, (a, b) in enumerate(paths):
+        if entry not in (a, b):
+            continue
+        node = b if a == entry else a
+        if node < NODE_BASE:
+            continue
+        for j, (c, d) in enumerate(paths):
+            if j != i and node in (c, d) and exit_ in (c, d):
+                return [node - NODE_BASE], [i, j]
+    return None
+
+
+def validate_route(game: Game, corp: Corporation, train: Train, data: dict[str, Any]) -> TracedRoute:
+    """Raise GameError (illegal) unless the route is legal for ``train`` on its own; return it traced.
+
+    ``traced.stops`` lists every stop in route order, towns passed in the middle of a leg included.
+    """
+    traced = trace_route(game, train, data)
+    board = game.board
+    stops = traced.stops
+    spec = train_spec(game, train)
+    if len(stops) < 2:
+        raise illegal("a route needs at least two stops")
+    seen: set[NodeRef] = set()
+    for stop in stops:
+        if stop in seen:
+            raise illegal(f"a route may not visit {stop[0]} twice")
+        seen.add(stop)
+    seen_units: set[Unit] = set()
+    for unit in traced.units:
+        if unit in seen_units:
+            raise illegal(f"a route may not use the same track twice (at {unit[0]})")
+        seen_units.add(unit)
+    if len(set(traced.pieces)) != len(traced.pieces):
+        raise illegal("a route may not use the same track twice")
+    for k, (hex_id, node) in enumerate(stops):
+        hx = board.hexes[hex_id]
+        kind = hx.tile.tdef.nodes[node].kind
+        if 0 < k < len(stops) - 1:
+            if kind == "offboard":
+                raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
+            if kind == "city" and city_blocks(hx, node, corp.sym):
+                raise illegal(f"{hex_id} is full of other companies' stations: a route cannot pass through it")
+    if not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
+        who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
+        raise illegal(f"a route must include {who}")
+    if spec.limit is not None:
+        counted = sum(1 for h, n in stops if not board.hexes[h].optional_node
+                      and board.hexes[h].tile.tdef.nodes[n].kind not in spec.free_kinds)
+        if counted > spec.limit:
+            raise illegal(f"a {train.name} train counts at most {spec.limit} stops; this route has {counted}")
+    return traced
+
+
+def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]) -> None:
+    """Raise GameError unless the company's routes share no track (trains of one group)."""
+    owner: dict[tuple[str, Unit], str] = {}
+    pieces: dict[tuple[str, tuple[str, int]], str] = {}
+    for traced in routes:
+        group = train_spec(game, traced.train).group
+        for unit in set(traced.units):
+            other = owner.setdefault((group, unit), traced.train.id)
+            if other != traced.train.id:
+                raise illegal(f"trains {other} and {traced.train.id} may not share track at {unit[0]}")
+        for piece in set(traced.pieces):
+            other = pieces.setdefault((group, piece), traced.train.id)
+            if other != traced.train.id:
+                raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
+
+
+def route_value(game: Game, stops: list[NodeRef], route: Route | None = None) -> int:
+    """Revenue of a route through these stops, priced as the engine does (stops plus title bonus)."""
+    from .routes import Route as _Route
+
+    colour = game.phase_colour()
+    board = game.board
+    total = sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
+    r = route if route is not None else _Route(train=None, stops=list(stops))  # type: ignore[arg-type]
+    return total + int(game.route_bonus(r))
+
+
+def best_routes_for(game: Game, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:
+    """The optimal routes for the company's trains as run_routes ``routes`` data (the bot's ``run auto``)."""
+    return solve(game, corp, time_budget=time_budget).action_routes()
