@@ -54,7 +54,8 @@ def positions(gf: GameFile, only: Any = None) -> Iterator[Position]:
         if wanted:
             corp = game.corporation(action["entity"]) if action.get("type") == "run_routes" else \
                 game.round.entity()
-            yield Position(game, action, index, corp)
+            if isinstance(corp, Corporation):
+                yield Position(game, action, index, corp)
             if only is not None:
                 return
         try:
@@ -111,7 +112,8 @@ def evaluate(gf: GameFile, pos: Position, budget: float | None,
         "action_id": pos.action.get("id"),
         "corporation": corp.sym,
         "trains": [t.name for t in game.route_trains(corp)],
-        "claimed": claimed_revenue(game, corp, pos.action) if pos.action.get("type") == "run_routes" else None,
+        "claimed": claimed_revenue(game, corp, pos.action) if pos.action.get("type") == "run_routes"
+        else None,
         "optimal": sol.total,
         "proven": sol.proven,
         "seconds": round(sol.seconds, 4),
@@ -153,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 _print_text(out)
         if not found:
-            print(f"error: no action {args.before} in this game", file=sys.stderr)
+            print(f"error: no action {args.before} in this game where a company operates", file=sys.stderr)
             return 2
     except ReplayError as exc:
         print(f"error: action {exc.action_id} refused: {exc.error.message}", file=sys.stderr)
@@ -164,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
 def _print_text(out: dict[str, Any]) -> None:
     flag = "" if out["proven"] else " (not proven: time ran out)"
     claimed = "" if out["claimed"] is None else f", players ran ${out['claimed']}"
+    engine = "" if "engine" not in out else f", the engine prices these routes at ${out['engine']}"
     print(f"action {out['action_id']}: {out['corporation']} [{' '.join(out['trains'])}] optimum "
-          f"${out['optimal']}{flag}{claimed} in {out['seconds']:.3f} s")
+          f"${out['optimal']}{flag}{claimed}{engine} in {out['seconds']:.3f} s")
     for r in out.get("routes", []):
         legs = "; ".join("-".join(c) for c in r["connections"])
         print(f"  {r['train']}: ${r['revenue']}  {' '.join(r['stops'])}  ({legs})")

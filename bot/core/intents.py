@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed, verb_named
+from bot.core.replies import Outcome
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
-
-from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed
-from bot.core.replies import Outcome
 
 Action = dict[str, Any]
 
@@ -198,9 +197,10 @@ def translate(game: Any, player: Player | None, command: Command, *, company: st
     if not mine:
         raise CommandError(Outcome.NOT_YOUR_TURN, f"it's not your turn: waiting for {waiting_for(game)}")
     wanted = VERB_TYPES[verb]
-    candidates = [(ent, t) for ent in mine for t in wanted if t in game.actions_for(ent)]
+    allowed_by = {id(ent): game.actions_for(ent) for ent in mine}
+    candidates = [(ent, t) for ent in mine for t in wanted if t in allowed_by[id(ent)]]
     if not candidates:
-        allowed = [t for ent in mine for t in game.actions_for(ent)]
+        allowed = [t for ent in mine for t in allowed_by[id(ent)]]
         who = game.describe(mine[0])
         raise illegal(f"{who} cannot {verb} now; you can: {_words(allowed)}")
     handler = _HANDLERS[verb]
@@ -213,7 +213,9 @@ def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
 
 
 def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
-    def handler(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    def handler(
+        game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
+    ) -> Intent:
         ent = candidates[0][0]
         options = query.choices(game, ent, kind)
         if pick:
@@ -234,7 +236,9 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     hit = [c for c in options if c["company"] == comp.sym]
     if not hit:
         open_ = [f"{c['company']} (from ${c['price']})" for c in options]
-        raise illegal(f"{comp.sym} is not up for bids now; open: {_listing(open_) or 'nothing you can afford'}")
+        raise illegal(
+            f"{comp.sym} is not up for bids now; open: {_listing(open_) or 'nothing you can afford'}"
+        )
     low = int(hit[0]["price"])
     if price < low:
         raise illegal(f"the minimum bid for {comp.sym} is ${low}")
@@ -290,8 +294,10 @@ def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> I
     if source not in by_source:
         other = "pool" if source == "ipo" else "ipo"
         hint = f"buy {corp.sym} pool" if other == "pool" else f"buy {corp.sym}"
-        raise illegal(f"no {corp.sym} share for you from the {source.upper() if source == 'ipo' else source}; "
-                      f"try `{hint}`")
+        raise illegal(
+            f"no {corp.sym} share for you from the {source.upper() if source == 'ipo' else source}; "
+            f"try `{hint}`"
+        )
     choice = by_source[source]
     if count < 1:
         raise malformed("the number of shares must be at least 1")
@@ -309,8 +315,11 @@ def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     options = query.choices(game, ent, "bid")
     hit = next((c for c in options if c["company"] == comp.sym), None)
     if hit is None or int(hit["price"]) != comp.min_bid:
-        buyable = [c["company"] for c in options if c["company"] in game.companies
-                   and int(c["price"]) == game.companies[c["company"]].min_bid]
+        buyable = [
+            c["company"]
+            for c in options
+            if c["company"] in game.companies and int(c["price"]) == game.companies[c["company"]].min_bid
+        ]
         hint = f"; you can buy {buyable[0]} (${game.companies[buyable[0]].min_bid})" if buyable else ""
         bid_hint = f"; to bid: `bid {comp.sym} {hit['price']}`" if hit is not None else ""
         raise illegal(f"{comp.sym} cannot be bought outright now{hint}{bid_hint}")
@@ -326,7 +335,9 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     low, high = (comp.value + 1) // 2, comp.value * 2
     if hit is None:
         names = [c["company"] for c in options]
-        raise illegal(f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}")
+        raise illegal(
+            f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}"
+        )
     if len(args) < 2:
         raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` (${low} to ${high})")
     price = to_int(args[1], "the price")
@@ -340,7 +351,9 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     return Intent({**hit, "price": price}, ent, player, other, deal)
 
 
-def _buyprivate(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _buyprivate(
+    game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
+) -> Intent:
     _need(args, 1, "buyprivate PRIVATE PRICE")
     return _buy_company(game, player, candidates[0][0], args)
 
@@ -403,11 +416,15 @@ def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if len(args) < 3:
         if len(rotations) == 1:
             return Intent(fits[0], ent, player)
-        raise malformed(f"give a rotation: `lay {hex_id} {want} R` with R one of {', '.join(map(str, rotations))}")
+        raise malformed(
+            f"give a rotation: `lay {hex_id} {want} R` with R one of {', '.join(map(str, rotations))}"
+        )
     rotation = to_int(args[2], "the rotation")
     hit = next((c for c in fits if int(c["rotation"]) == rotation), None)
     if hit is None:
-        raise illegal(f"tile {want} on {hex_id} fits at rotation {', '.join(map(str, rotations))}, not {rotation}")
+        raise illegal(
+            f"tile {want} on {hex_id} fits at rotation {', '.join(map(str, rotations))}, not {rotation}"
+        )
     return Intent(hit, ent, player)
 
 
@@ -421,7 +438,9 @@ def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: s
     what = "place a token" if kind == "place_token" else "remove a token"
     if not here:
         hexes = sorted({_city_hex(game, c["city"])[0] for c in options})
-        raise illegal(f"{game.describe(ent)} cannot {what} in {hex_id}; it can in: {_listing(hexes) or 'none'}")
+        raise illegal(
+            f"{game.describe(ent)} cannot {what} in {hex_id}; it can in: {_listing(hexes) or 'none'}"
+        )
     nodes = _city_nodes(game, hex_id)
     if index is not None:
         if not 1 <= index <= len(nodes):
@@ -431,8 +450,10 @@ def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: s
             raise illegal(f"{game.describe(ent)} cannot {what} in city {index} of {hex_id}")
     elif len({_city_hex(game, c["city"])[1] for c in here}) > 1:
         which = sorted(nodes.index(_city_hex(game, c["city"])[1]) + 1 for c in here)
-        raise malformed(f"{hex_id} has several cities: say which, e.g. `{usage.split()[0]} {hex_id} {which[0]}` "
-                        f"(one of {', '.join(map(str, sorted(set(which))))})")
+        raise malformed(
+            f"{hex_id} has several cities: say which, e.g. `{usage.split()[0]} {hex_id} {which[0]}` "
+            f"(one of {', '.join(map(str, sorted(set(which))))})"
+        )
     plain = [c for c in here if c.get("token_type") != "neutral"]
     neutrals = [c for c in here if c.get("token_type") == "neutral"]
     if neutral:
@@ -484,14 +505,21 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             have = ", ".join(sorted({t.name for t in seller.trains})) or "none"
             raise illegal(f"{seller.sym} has no {name} train (it has: {have})")
         if i + 2 >= len(rest):
-            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${ent.cash})")
+            raise malformed(
+                f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${ent.cash})"
+            )
         price = to_int(args[1 + i + 2], "the price")
         if not 1 <= price <= ent.cash:
             raise illegal(f"the price must be $1 to ${ent.cash} (the treasury of {ent.sym})")
-        if not any(t in ("buy_train",) for _, t in candidates) or not _room_for_train(game, ent):
+        if not _room_for_train(game, ent):
             raise illegal(f"{ent.sym} has no room for another train")
-        action = {"type": "buy_train", "entity": ent.sym, "entity_type": "corporation",
-                  "train": train.id, "price": price}
+        action = {
+            "type": "buy_train",
+            "entity": ent.sym,
+            "entity_type": "corporation",
+            "train": train.id,
+            "price": price,
+        }
         pres = seller.owner
         other = pres if isinstance(pres, Player) and pres is not player else None
         deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for ${price}"
@@ -503,20 +531,31 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             raise malformed("say which train is traded in: `train D trade 4`")
         trade = rest[i + 1]
     pool = "pool" in rest
-    fits = [c for c in options if _train_name(game, c["train"]).lower() == name.lower()
-            and game.all_trains[c["train"]].owner in (None, game.pool)]
+    fits = [
+        c
+        for c in options
+        if _train_name(game, c["train"]).lower() == name.lower()
+        and game.all_trains[c["train"]].owner in (None, game.pool)
+    ]
     if trade is None:
         fits = [c for c in fits if not c.get("exchange")]
     else:
         fits = [c for c in fits if c.get("exchange") and _train_name(game, c["exchange"]).lower() == trade]
     in_pool = [c for c in fits if game.all_trains[c["train"]].owner is game.pool]
     depot = [c for c in fits if game.all_trains[c["train"]].owner is None]
-    pick = (in_pool if pool else depot or in_pool)
+    pick = in_pool if pool else depot or in_pool
     if not pick:
-        offers = sorted({f"{_train_name(game, c['train'])} (${c['price']})" for c in options
-                         if game.all_trains[c["train"]].owner in (None, game.pool)})
-        raise illegal(f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now; "
-                      f"it can buy: {_listing(offers) or 'none'}")
+        offers = sorted(
+            {
+                f"{_train_name(game, c['train'])} (${c['price']})"
+                for c in options
+                if game.all_trains[c["train"]].owner in (None, game.pool)
+            }
+        )
+        raise illegal(
+            f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now; "
+            f"it can buy: {_listing(offers) or 'none'}"
+        )
     return Intent(pick[0], ent, player)
 
 
@@ -618,8 +657,9 @@ def legal_commands(game: Any, player: Player, *, per_type: int = 12) -> list[str
                 texts = list(dict.fromkeys(to_command(game, c) for c in query.choices(game, ent, kind)))
             except (KeyError, ValueError):
                 continue
-            if kind == "buy_train" and any(isinstance(t.owner, Corporation) and t.owner is not ent
-                                           for t in game.all_trains.values()):
+            if kind == "buy_train" and any(
+                isinstance(t.owner, Corporation) and t.owner is not ent for t in game.all_trains.values()
+            ):
                 texts.append("train NAME from CORP PRICE")
             if kind == "buy_company":
                 texts = [" ".join(t.split()[:2]) + " PRICE" for t in texts]
@@ -630,5 +670,23 @@ def legal_commands(game: Any, player: Player, *, per_type: int = 12) -> list[str
     return lines
 
 
-def explain_refusal(error: CommandError) -> str:
-    return error.message
+def move_verb(word: str) -> str | None:
+    """The canonical move verb for a word (``remove`` only exists after a private's symbol)."""
+    low = word.lower()
+    if low == "remove":
+        return "remove"
+    verb = verb_named(low)
+    return verb.name if verb is not None and verb.name in MOVE_VERBS else None
+
+
+def split_move(command: Command) -> tuple[Command, str | None] | None:
+    """A move and the private whose power it uses: ``nwr token C3`` is ``token C3`` by NWR.
+
+    None if the command is not a move at all.
+    """
+    if command.verb in MOVE_VERBS:
+        return command, None
+    if command.args and move_verb(command.args[0]) is not None:
+        sub = Command(move_verb(command.args[0]) or "", command.args[1:], command.text)
+        return sub, command.verb
+    return None

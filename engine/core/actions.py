@@ -80,9 +80,7 @@ def filter_undo(actions: list[Action]) -> list[Action]:
             else:
                 keep: list[Action] = []
                 for a in kept:
-                    if target and int(a.get("id", 0)) <= int(target):
-                        keep.append(a)
-                    elif a.get("type") == "message":
+                    if (target and int(a.get("id", 0)) <= int(target)) or a.get("type") == "message":
                         keep.append(a)
                     else:
                         group.append(a)

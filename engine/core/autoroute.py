@@ -16,20 +16,31 @@ The search (see ``shared/reference/routes.md``):
 1. **Graph.** The track is reduced to revenue centres joined by *links*: maximal chains of plain track
    between two nodes, each with a bitmask (a Python int) of the track units it uses and its hex chain.
 2. **Candidates.** For each distinct train kind, a depth-first search over simple paths of the reduced
-   graph lists every legal route, deduplicated by track mask (equal masks mean equal stops), priced by the
+   graph lists every legal route, deduplicated by track mask (equal masks visit the same stops), priced by the
    stop values plus route-level bonuses, sorted by value.
 3. **Combination.** Branch and bound over trains: candidates in value order, conflicts by ``mask & used``,
-   and exact suffix bounds (the optimum of the remaining trains on their own). Identical trains take
-   candidates in increasing index order. A deadline makes it anytime: the best found is returned, flagged
-   ``proven=False``.
+   and two bounds on what the remaining trains can add: the exact optimum of those trains on their own
+   (solved first, last train upwards), and each one's best candidate still compatible with the track in
+   use. Identical trains take candidates in increasing index order. A deadline makes it anytime: the best
+   found is returned, flagged ``proven=False``.
+
+The values are the engine's: ``board.node_revenue`` per stop plus ``game.route_bonus`` per candidate, the
+same code that prices the routes players enter (a title may supply faster equivalent rules, see
+:class:`Pricing`).
 
 Extension points for later titles are :class:`TrainSpec` (free stop kinds for + trains, a revenue
 multiplier, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level bonuses;
 set-level bonuses with an optimistic bound used while searching and exact evaluation at the leaves).
+Not yet done: trains that skip stops (express, 8E, 1822 E) need a stop-choosing step where routes are
+recorded (the best ``limit`` stops of those visited) and no range pruning while walking.
+
+Limits, none of which 1882 meets: a junction tile centre ("j") is one unit of track, so two trains may
+not cross there; a node-to-node path inside one hex cannot be written as 18xx.games ``connections``.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,10 +54,9 @@ if TYPE_CHECKING:
     from .board import Board, Hex
     from .entities import Corporation, Train
     from .game import Game
-    from .routes import Route
 
 NodeRef = tuple[str, int]  # (hex id, node index)
-Unit = tuple[str, int, str, int]  # a track unit: a hexside (hex, edge, "", 0) or a path ("hex", i, "path", 0)
+Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
 UNLIMITED = 10**6
 
 
@@ -117,19 +127,19 @@ class RouteGraph:
 def hexside_unit(board: Board, hx: Hex, edge: int) -> Unit:
     """The key of the hexside at ``edge`` of ``hx``, the same seen from either hex."""
     other = hx.neighbors.get(edge)
+    mine: Unit = (hx.id, edge, "")
     if other is None:
-        return (hx.id, edge, "", 0)
-    mine = (hx.id, edge, "", 0)
-    theirs = (other, (edge + 3) % 6, "", 0)
+        return mine
+    theirs: Unit = (other, (edge + 3) % 6, "")
     return min(mine, theirs)
 
 
 def path_unit(hex_id: str, path: int) -> Unit:
-    return (hex_id, path, "path", 0)
+    return (hex_id, path, "path")
 
 
 def junction_unit(hex_id: str, node: int) -> Unit:
-    return (hex_id, node, "junction", 0)
+    return (hex_id, node, "junction")
 
 
 def _ends(hx: Hex) -> dict[int, list[tuple[int, int]]]:
@@ -290,7 +300,7 @@ def _drop_dominated_links(links: list[Link]) -> list[Link]:
 # ---------------------------------------------------------------------------------------------- pricing
 @dataclass(slots=True)
 class BonusRule:
-    """``amount`` when a route visits a node from every group (1882 Hudson Bay: B12 and B2/I1)."""
+    """``amount`` when a route visits a node from every group (1882 Hudson Bay would be B12 and B2/I1)."""
 
     groups: list[int]  # node bitmasks
     amount: int
@@ -300,46 +310,43 @@ class BonusRule:
 class Pricing:
     """How routes are priced beyond the sum of their stops.
 
-    ``route_rules`` are fast route-level bonuses over the visited-node bitmask. ``route_hook`` is a slow,
-    general fallback called with the stop refs of each candidate (None: not needed). ``set_bound`` and
-    ``set_bonus`` are for set-level effects (1822 destinations, 1828 coal): an optimistic allowance used
-    while searching, and the exact extra revenue of a whole set of routes at the leaves.
+    ``route_hook(train, stops)`` gives a candidate's bonus: by default the title's own
+    ``game.route_bonus``, the code that prices routes players enter. A title may instead supply fast
+    ``route_rules`` over the visited-node bitmask through ``autoroute_pricing(graph)``; solve() checks
+    them against ``route_bonus`` on its answer (which catches rules that overpay, not rules that miss a
+    bonus). ``set_bound`` and ``set_bonus`` are for set-level effects (1822 destinations, 1828 coal): an
+    optimistic allowance used while searching, and the exact extra revenue of a whole set of routes at
+    the leaves.
     """
 
     route_rules: list[BonusRule] = field(default_factory=list)
-    route_hook: Callable[[list[NodeRef]], int] | None = None
+    route_hook: Callable[[Train | None, list[NodeRef]], int] | None = None
     set_bound: int = 0
     set_bonus: Callable[[list[Candidate]], int] | None = None
 
 
 def pricing_for(game: Game, graph: RouteGraph) -> Pricing:
-    """The title's route bonuses, as fast rules where the title is known, else via ``game.route_bonus``."""
-    from .play import PlayRules  # the base hook returns 0
+    """The title's ``autoroute_pricing(graph)`` if it has one, else the engine's ``route_bonus``."""
+    from .play import PlayRules  # whose route_bonus is always 0
 
     hook = getattr(game, "autoroute_pricing", None)
     if callable(hook):
         got = hook(graph)
         if isinstance(got, Pricing):
             return got
-    if game.TITLE == "1882":
-        amount = int(game.data()["game"]["hudson_bonus"])
-        bay = west = 0
-        for i, n in enumerate(graph.nodes):
-            if "hudson-bay" in n.tags:
-                bay |= 1 << i
-            if "hudson-west" in n.tags:
-                west |= 1 << i
-        return Pricing(route_rules=[BonusRule([bay, west], amount)] if bay and west else [])
     if type(game).route_bonus is PlayRules.route_bonus:
         return Pricing()
-    return Pricing(route_hook=lambda stops: _engine_bonus(game, stops))
+    return engine_pricing(game)
 
 
-def _engine_bonus(game: Game, stops: list[NodeRef]) -> int:
+def engine_pricing(game: Game) -> Pricing:
+    """Route bonuses by calling ``game.route_bonus`` for every candidate."""
     from .routes import Route
 
-    route = Route(train=None, stops=list(stops))  # type: ignore[arg-type]
-    return int(game.route_bonus(route))
+    def bonus(train: Train | None, stops: list[NodeRef]) -> int:
+        return int(game.route_bonus(Route(train=train, stops=list(stops))))  # type: ignore[arg-type]
+
+    return Pricing(route_hook=bonus)
 
 
 # ---------------------------------------------------------------------------------------------- candidates
@@ -398,9 +405,11 @@ def _token_distance(graph: RouteGraph, weight: list[int]) -> list[int]:
 
 
 def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
-                         deadline: Deadline | None = None) -> tuple[list[Candidate], bool]:
+                         deadline: Deadline | None = None,
+                         train: Train | None = None) -> tuple[list[Candidate], bool]:
     """Every legal route for one kind of train, best per track mask, sorted by value (best first).
 
+    ``train`` (one train of this kind) is handed to the pricing hook.
     Returns (candidates, complete): complete is False when the deadline cut the enumeration short.
     """
     nodes = graph.nodes
@@ -420,14 +429,14 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     dl = deadline if deadline is not None and deadline.at is not None else None
     stopped = [False]
 
-    def record(start: int, end: int, visited: int, mask: int, val: int) -> None:
+    def record(start: int, visited: int, mask: int, val: int) -> None:
         if rules:
             for groups, amount in rules:
                 if all(visited & g for g in groups):
                     val += amount
         if hook is not None:
             cand = Candidate(0, mask, start, tuple(path))
-            val += hook([nodes[k].ref for k in cand.nodes(graph)])
+            val += hook(train, [nodes[k].ref for k in cand.nodes(graph)])
         got = best.get(mask)
         if got is None or got[0] < val:
             best[mask] = (val, start, tuple(path))
@@ -451,7 +460,7 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
             v = val + value[j]
             path.append(li)
             if t and start < j:
-                record(start, j, visited | (1 << j), used | m, v)
+                record(start, visited | (1 << j), used | m, v)
             if passable[j]:
                 dfs(start, j, visited | (1 << j), used | m, v, c, t)
             path.pop()
@@ -603,9 +612,8 @@ class _Combiner:
                     best_choice[:] = chosen
                 return
             counter[0] += 1
-            if counter[0] & 4095 == 0 and deadline.check():
+            if deadline.expired or (counter[0] & 63 == 0 and deadline.check()):
                 self.timed_out = True
-            if self.timed_out:
                 return
             if i + 1 < n and acc + extra + rest_bound(i, used, lo) <= state["best"]:
                 return
@@ -653,17 +661,32 @@ def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
     run = list(game.route_trains(corp) if trains is None else trains)
     graph = build_graph(game, corp)
     pricing = pricing_for(game, graph)
+    sol = _solve(game, graph, run, pricing, deadline, started)
+    if pricing.route_hook is None and pricing.set_bonus is None and not _engine_agrees(game, sol):
+        # The title's fast bonus rules disagree with its route_bonus: the engine's word is final.
+        sol = _solve(game, graph, run, engine_pricing(game), deadline, started)
+    sol.seconds = time.perf_counter() - started
+    return sol
+
+
+def _engine_agrees(game: Game, sol: Solution) -> bool:
+    return all(route_value(game, sol.stops(cand)) * train_spec(game, train).multiplier == cand.value
+               for train, cand in sol.routes)
+
+
+def _solve(game: Game, graph: RouteGraph, run: list[Train], pricing: Pricing, deadline: Deadline,
+           started: float) -> Solution:
     t_graph = time.perf_counter() - started
     specs = [train_spec(game, t) for t in run]
     by_spec: dict[TrainSpec, list[Candidate]] = {}
     complete = True
     for spec in specs:
         if spec not in by_spec:
-            cands, done = enumerate_candidates(graph, spec, pricing, deadline)
+            cands, done = enumerate_candidates(graph, spec, pricing, deadline, run[specs.index(spec)])
             by_spec[spec] = cands
             complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
-    # Most valuable trains first: they decide most, and identical trains sit next to each other.
+    # Most valuable trains first: they decide most. Identical trains sit next to each other.
     order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
                                                     specs[i].name, run[i].id))
     lists = [by_spec[specs[i]] for i in order]
@@ -671,11 +694,11 @@ def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
     total, choice = combiner.solve() if run else (0, [])
     routes = [(run[order[pos]], lists[pos][k]) for pos, k in enumerate(choice) if k >= 0]
     routes.sort(key=lambda r: run.index(r[0]))
-    seconds = time.perf_counter() - started
     stats = {"nodes": len(graph.nodes), "links": len(graph.links), "units": len(graph.units),
              "candidates": {s.name: len(c) for s, c in by_spec.items()}, "bb_nodes": combiner.nodes_visited,
              "graph_s": round(t_graph, 4), "enum_s": round(t_enum, 4)}
-    return Solution(total, complete and not combiner.timed_out, routes, graph, seconds, stats)
+    return Solution(total, complete and not combiner.timed_out, routes, graph,
+                    time.perf_counter() - started, stats)
 
 
 # ---------------------------------------------------------------------------------------------- validation
@@ -710,7 +733,8 @@ def trace_route(game: Game, train: Train, data: dict[str, Any]) -> TracedRoute:
                 nxt = legs[1][0]
                 shared = {nodes[0], nodes[-1]} & {nxt[0], nxt[-1]}
                 if not shared:
-                    raise illegal(f"legs {'-'.join(connections[0])} and {'-'.join(connections[1])} do not meet")
+                    first, second = ("-".join(c) for c in connections[:2])
+                    raise illegal(f"legs {first} and {second} do not meet")
                 if nodes[0] in shared and nodes[-1] not in shared:
                     nodes, lu, lp = nodes[::-1], lu[::-1], lp[::-1]
             order.extend(nodes)
@@ -730,7 +754,7 @@ def trace_route(game: Game, train: Train, data: dict[str, Any]) -> TracedRoute:
 def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]:
     hexes = [board[h] for h in chain]
     outs: list[int] = []
-    for a, b in zip(hexes, hexes[1:], strict=False):
+    for a, b in itertools.pairwise(hexes):
         edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
         if edge is None:
             raise illegal(f"{a.id} and {b.id} are not neighbours")
@@ -828,7 +852,7 @@ def validate_route(game: Game, corp: Corporation, train: Train, data: dict[str, 
             if kind == "offboard":
                 raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
             if kind == "city" and city_blocks(hx, node, corp.sym):
-                raise illegal(f"{hex_id} is full of other companies' stations: a route cannot pass through it")
+                raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
     if not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
         who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
         raise illegal(f"a route must include {who}")
@@ -856,15 +880,15 @@ def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]
                 raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
 
 
-def route_value(game: Game, stops: list[NodeRef], route: Route | None = None) -> int:
-    """Revenue of a route through these stops, priced as the engine does (stops plus title bonus)."""
-    from .routes import Route as _Route
+def route_value(game: Game, stops: list[NodeRef]) -> int:
+    """Revenue of a route through these stops, priced as the engine does (stop values plus title bonus)."""
+    from .routes import Route
 
     colour = game.phase_colour()
     board = game.board
-    total = sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
-    r = route if route is not None else _Route(train=None, stops=list(stops))  # type: ignore[arg-type]
-    return total + int(game.route_bonus(r))
+    total: int = sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
+    route = Route(train=None, stops=list(stops))  # type: ignore[arg-type]
+    return total + int(game.route_bonus(route))
 
 
 def best_routes_for(game: Game, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:

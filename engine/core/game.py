@@ -16,10 +16,10 @@ from .board import Board, Hex
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .graph import Network, company_network
-from .play import PlayRules
 from .market import Cell, StockMarket
+from .play import PlayRules
 from .rng import Lcg
-from .round import AuctionRound, OperatingRound, Round, StockRound
+from .round import OperatingRound, Round, StockRound
 from .tiles import Tile, TileDef, parse_tile, shared_catalogue
 from .views import BoardView, MarketView, StatusView
 
@@ -507,10 +507,7 @@ class Game(PlayRules):
         for t in self.depot:
             if t.reserved:
                 continue
-            if not out:
-                out.append(t)
-                seen.add(t.name)
-            elif t.name not in seen and t.available_on and self.phase_reached(t.available_on):
+            if not out or (t.name not in seen and t.available_on and self.phase_reached(t.available_on)):
                 out.append(t)
                 seen.add(t.name)
         return out

@@ -175,7 +175,7 @@ def _place_token(game: Game, entity: Any) -> list[Action]:
     out = []
     pending = getattr(game, "pending_tokens", [])
     if pending and pending[0][0] is entity:
-        corp, hexes, token = pending[0]
+        _corp, hexes, token = pending[0]
         for hex_id in hexes:
             hx = game.board.hexes[hex_id]
             for node, slots in hx.tile.tokens.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -68,7 +69,7 @@ def _walk_chain(game: Game, chain: list[str]) -> tuple[int, int, list[tuple[str,
     board = game.board
     hexes = [board[h] for h in chain]
     edges_out: list[int] = []
-    for a, b in zip(hexes, hexes[1:], strict=False):
+    for a, b in itertools.pairwise(hexes):
         edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
         if edge is None:
             raise illegal(f"{a.id} and {b.id} are not neighbours")

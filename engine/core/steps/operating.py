@@ -120,8 +120,9 @@ class RouteStep(Step):
             routes.append(route)
         self.round.routes = routes  # type: ignore[attr-defined]
         self.round.revenue = total  # type: ignore[attr-defined]
-        self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
-                                 for r in routes]
+        self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue,
+                                  "connections": [list(c) for c in data.get("connections") or []]}
+                                 for r, data in zip(routes, action["routes"], strict=True)]
         self.game.log(f"{entity.sym} runs for ${total}")
         self.pass_()
 

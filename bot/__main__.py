@@ -1,0 +1,48 @@
+"""``python -m bot [console|discord|slack] [OPTIONS]``: start the bot.
+
+Without a mode: Discord when DISCORD_TOKEN is set, else Slack when SLACK_BOT_TOKEN is set, else the console.
+Each adapter lives in ``bot.<mode>`` and exposes ``main(argv) -> int``; the chat adapters are imported only
+when chosen, so the console works without their tokens or settings.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+MODES = ("console", "discord", "slack")
+
+
+def choose_mode(argv: list[str], environ: dict[str, str] | os._Environ[str]) -> tuple[str, list[str]]:
+    if argv and argv[0] in MODES:
+        return argv[0], argv[1:]
+    if environ.get("DISCORD_TOKEN"):
+        return "discord", argv
+    if environ.get("SLACK_BOT_TOKEN"):
+        return "slack", argv
+    return "console", argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    mode, rest = choose_mode(list(sys.argv[1:] if argv is None else argv), os.environ)
+    try:
+        module = importlib.import_module(f"bot.{mode}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"bot.{mode}", f"bot.{mode}.app"):
+            raise
+        print(
+            f"The {mode} adapter is not part of this build yet. Run `python -m bot console` to play from a "
+            "terminal, or unset the token that selected it.",
+            file=sys.stderr,
+        )
+        return 2
+    run = getattr(module, "main", None)
+    if run is None:
+        print(f"bot.{mode} has no main(argv) entry point", file=sys.stderr)
+        return 2
+    return int(run(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from bot.console.app import main
+
+sys.exit(main())

@@ -1,0 +1,105 @@
+"""Plain-text views of a game for chat: status, who is up, history pages, the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.live import LiveGame
+from engine.core import query
+
+
+def money(n: int) -> str:
+    return f"-${-n:,}" if n < 0 else f"${n:,}"
+
+
+def round_name(game: Any) -> str:
+    try:
+        return str(game.round.name())
+    except Exception:
+        return "?"
+
+
+def headline(live: LiveGame) -> str:
+    game = live.game
+    state = "finished" if game.finished else round_name(game)
+    phase = game.phase["name"]
+    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · bank {money(game.bank.cash)}"
+
+
+def waiting_line(live: LiveGame) -> str:
+    game = live.game
+    if game.finished:
+        return result_line(live)
+    actors = query.actors(game)
+    if not actors:
+        return "Nobody has to act."
+    parts = []
+    for a in actors:
+        who = live.name_of(a.player_id) if a.player_id is not None else "?"
+        parts.append(a.label if who in a.label else f"{a.label} ({who})")
+    return "Waiting for " + ", ".join(parts)
+
+
+def result_line(live: LiveGame) -> str:
+    game = live.game
+    result = game.result()
+    ranked = sorted(result.items(), key=lambda kv: -kv[1])
+    scores = ", ".join(f"{live.name_of(int(pid))} {money(v)}" for pid, v in ranked)
+    reason = f" ({game.game_end_reason})" if game.game_end_reason else ""
+    return f"Game over{reason}. Final values: {scores}."
+
+
+def status_lines(live: LiveGame) -> list[str]:
+    """A compact text status, used when the renderer's status card is not available."""
+    game = live.game
+    lines = [headline(live), waiting_line(live), "Players:"]
+    for p in game.players:
+        holdings = {}
+        for s in p.shares:
+            holdings[s.corp] = holdings.get(s.corp, 0) + s.percent
+        shares = " ".join(f"{c} {v}%" for c, v in sorted(holdings.items()))
+        privates = " ".join(c.sym for c in p.companies if not c.closed)
+        extra = " · ".join(x for x in (shares, privates) if x)
+        seat = live.user_of(p.id)
+        name = seat.display_name if seat else p.name
+        lines.append(
+            f"  {name}: {money(p.cash)}"
+            + (f" · {extra}" if extra else "")
+            + (" · bankrupt" if p.bankrupt else "")
+        )
+    corps = [c for c in game.corporations.values() if c.ipoed and not c.closed]
+    if corps:
+        lines.append("Companies:")
+        for c in corps:
+            cell = game.market.location.get(c.sym)
+            price = money(cell.price) if cell is not None else "-"
+            pres = c.owner.name if c.owner is not None else "-"
+            trains = ", ".join(t.name for t in c.trains) or "no trains"
+            lines.append(
+                f"  {c.sym}: {price} · president {pres} · treasury {money(c.cash)} · {trains}"
+                + ("" if c.floated else " · not floated")
+            )
+    depot = game.available_depot_trains()
+    if depot:
+        lines.append("Trains for sale: " + ", ".join(f"{t.name} ({money(t.price)})" for t in depot))
+    return lines
+
+
+def who_lines(live: LiveGame) -> list[str]:
+    game = live.game
+    lines = [waiting_line(live), "Seats:"]
+    order = {p.id: i for i, p in enumerate(game.players)}
+    for seat in sorted(live.seats, key=lambda s: order.get(s.player_id or 0, 99)):
+        player = next((p for p in game.players if p.id == seat.player_id), None)
+        pres = [c.sym for c in game.corporations.values() if c.owner is player and not c.closed]
+        tail = f" (president of {', '.join(pres)})" if pres else ""
+        lines.append(f"  {seat.display_name}{tail}")
+    return lines
+
+
+def history_page(lines: list[str], page: int, size: int) -> tuple[list[str], int]:
+    """Page ``page`` (1 = newest) of a log, and the number of pages."""
+    pages = max(1, -(-len(lines) // size))
+    page = min(max(page, 1), pages)
+    end = len(lines) - (page - 1) * size
+    return lines[max(0, end - size) : end], pages
