@@ -62,6 +62,7 @@ def positions(gf: GameFile, only: Any = None) -> Iterator[Position]:
             game._apply(action)
         except GameError as exc:
             raise ReplayError(action.get("id"), exc) from exc
+        game.raw_actions.append(action)
 
 
 def replay_to(gf: GameFile, index: int) -> Game:

@@ -6,7 +6,9 @@ the standing actions. Titles subclass :class:`Game`, load their data files and o
 
 from __future__ import annotations
 
+import io
 import math
+import pickle
 import tomllib
 from importlib import resources
 from typing import Any, ClassVar
@@ -42,6 +44,8 @@ class Game(PlayRules):
     SELL_AFTER_FIRST_SR = True
     POOL_LIMIT = 50
     HOLD_LIMIT = 60
+    # A claimed route revenue that differs from the engine's is refused, so a mistyped route never pays.
+    trust_claimed_revenue = False
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, players: list[tuple[int, str]], seed: int = 0, options: dict[str, Any] | None = None,
@@ -238,20 +242,63 @@ class Game(PlayRules):
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, f"there is nothing to {kind}")
             self._rebuild(candidate)
             return
+        self._ensure_checkpoint()
         try:
             self._apply(action)
         except GameError:
-            self._rebuild(self.raw_actions)
+            self._restore_checkpoint()
             raise
         except Exception as exc:  # a bug must not leave a half-applied state behind
-            self._rebuild(self.raw_actions)
+            self._restore_checkpoint()
             raise GameError(ErrorCode.ILLEGAL, f"internal error while applying {kind}: {exc!r}") from exc
         self.raw_actions.append(action)
 
     def _rebuild(self, raw: list[dict[str, Any]]) -> None:
+        self._checkpoint = None
         self._setup_state()
         self.raw_actions = []
         self._replay(raw)
+
+    # A refused action must leave the state exactly as it was. Rather than replaying the whole log, keep a
+    # pickled snapshot at most CHECKPOINT_EVERY actions old and re-apply the few actions since it.
+    CHECKPOINT_EVERY: ClassVar[int] = 25
+    _checkpoint: tuple[int, bytes] | None = None
+
+    def _snapshot(self) -> bytes:
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = lambda obj: "game" if obj is self else None  # type: ignore[method-assign]
+        pickler.dump(self.__getstate__())
+        return buffer.getvalue()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_checkpoint"}
+
+    def _ensure_checkpoint(self) -> None:
+        if self._checkpoint is None or len(self.raw_actions) - self._checkpoint[0] >= self.CHECKPOINT_EVERY:
+            self._checkpoint = (len(self.raw_actions), self._snapshot())
+
+    def _restore_checkpoint(self) -> None:
+        checkpoint = self._checkpoint
+        if checkpoint is None or checkpoint[0] > len(self.raw_actions):
+            self._rebuild(self.raw_actions)
+            return
+        count, data = checkpoint
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        unpickler.persistent_load = lambda pid: self  # type: ignore[method-assign]
+        state = unpickler.load()
+        raw = self.raw_actions
+        self.__dict__.clear()
+        self.__dict__.update(state)
+        self._checkpoint = checkpoint
+        # Actions since the snapshot were all accepted, and undo/redo drop the snapshot, so none is undone.
+        try:
+            for action in raw[count:]:
+                self._apply(action)
+        except GameError:
+            self._rebuild(raw)
+            return
+        self.raw_actions = raw
 
     def _replay(self, raw: list[dict[str, Any]]) -> None:
         for action in act.filter_undo(raw):

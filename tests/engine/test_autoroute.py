@@ -493,3 +493,29 @@ def test_cli_prints_one_json_line_per_run_routes() -> None:
                          cwd=ROOT, capture_output=True, text=True, check=True)
     single = json.loads(one.stdout)
     assert single["optimal"] == rows[-1]["optimal"] and single["routes"]
+
+
+def test_process_refuses_a_wrong_revenue_claim_and_accepts_the_true_one() -> None:
+    # Older recorded games omit the revenue; take the first position where 18xx.games stored one.
+    pos = next(p for path in recorded_games("1882") for p in positions(read_game_file(path))
+               if p.action["routes"] and p.action["routes"][0].get("revenue"))
+    game = pos.game
+    action = json.loads(json.dumps(pos.action))
+    true_total = sum(int(r["revenue"]) for r in action["routes"])
+    wrong = json.loads(json.dumps(action))
+    wrong["routes"][0]["revenue"] = int(wrong["routes"][0]["revenue"]) + 10
+    before = [c.cash for c in game.corporations.values()]
+    with pytest.raises(GameError, match=r"earns \$\d+, not \$\d+"):
+        game.process(wrong)
+    assert [c.cash for c in game.corporations.values()] == before
+    game.process(action)
+    assert game.round.revenue == true_total  # type: ignore[attr-defined]
+
+
+def test_process_refuses_one_train_running_twice() -> None:
+    gf = read_game_file(recorded_games("1882")[0])
+    pos = next(p for p in positions(gf) if p.action["routes"])
+    action = json.loads(json.dumps(pos.action))
+    action["routes"] = action["routes"] + [action["routes"][0]]
+    with pytest.raises(GameError, match="can only run once"):
+        pos.game.process(action)

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,43 @@ def test_unfinished_game_reports_current_scores(tmp_path: Path) -> None:
     data = json.loads(out.stdout.strip().splitlines()[-1])
     assert data["finished"] is False
     assert set(data["result"]) == {str(p["id"]) for p in raw["players"]}
+
+
+class _Sabotage(Exception):
+    pass
+
+
+def _fingerprint(game: object) -> str:
+    from engine.core.query import all_choices, deciding_entities
+
+    g: Any = game
+    choices = [repr(all_choices(g, e, limit=50)) for e in deciding_entities(g)]
+    return repr((g.board_view(), g.market_view(), g.status_view(), g.result(), choices))
+
+
+def test_an_action_refused_half_way_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail every 7th action after the round has already changed the state; the game still ends as recorded."""
+    from engine.core.errors import ErrorCode, GameError
+
+    gf = read_game_file(GAMES_1882[0])
+    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
+    armed: list[int] = []
+    original = type(game).action_processed
+
+    def sabotaged(self: Any, action: dict[str, Any]) -> None:
+        if armed and action.get("id") == armed[0]:
+            armed.clear()
+            raise GameError(ErrorCode.ILLEGAL, "sabotaged")
+        original(self, action)
+
+    monkeypatch.setattr(type(game), "action_processed", sabotaged)
+    standing = [a for a in act.filter_undo(gf.actions) if a.get("type") not in act.LOG_ONLY]
+    for index, action in enumerate(standing):
+        if index % 7 == 3:
+            before = _fingerprint(game)
+            armed.append(action["id"])
+            with pytest.raises(GameError, match="sabotaged"):
+                game.process(action)
+            assert _fingerprint(game) == before, f"action {action.get('id')} left a trace"
+        game.process(action)
+    assert game.result() == {str(k): v for k, v in gf.raw["result"].items()}

@@ -96,9 +96,11 @@ class RouteStep(Step):
         return ["run_routes"]
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+        from ..autoroute import validate_route, validate_routes
+
         routes = []
+        traced = []
         used_trains: set[str] = set()
-        used_track: set[tuple[str, int]] = set()
         total = 0
         for data in action["routes"]:
             train = self.game.all_trains.get(str(data.get("train")))
@@ -107,17 +109,21 @@ class RouteStep(Step):
             if train.id in used_trains:
                 raise illegal(f"train {train.id} can only run once")
             used_trains.add(train.id)
+            check = validate_route(self.game, entity, train, data)
+            traced.append(check)
             route = build_route(self.game, entity, train, data)
-            if route.track & used_track:
-                raise illegal("two trains may not share track")
-            used_track |= route.track
-            if "revenue" in data and data["revenue"] is not None:
-                route.revenue = int(data["revenue"])
-            else:
-                route.revenue = self.game.route_revenue(entity, route)
+            route.stops = list(check.stops)
+            route.revenue = self.game.route_revenue(entity, route)
+            claimed = data.get("revenue")
+            if claimed is not None and int(claimed) != route.revenue and not self.game.trust_claimed_revenue:
+                raise illegal(f"the {train.name} train's route earns ${route.revenue}, not ${claimed}")
+            if claimed is not None and self.game.trust_claimed_revenue:
+                route.revenue = int(claimed)
             total += route.revenue
-            train.operated = True
             routes.append(route)
+        validate_routes(self.game, entity, traced)
+        for route in routes:
+            route.train.operated = True
         self.round.routes = routes  # type: ignore[attr-defined]
         self.round.revenue = total  # type: ignore[attr-defined]
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue,
