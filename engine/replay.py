@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 import sys
 import time
 
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seconds = time.perf_counter() - started
     applied = len([a for a in game.raw_actions]) and game_applied(gf.actions)
-    out = {
+    out: dict[str, Any] = {
         "title": gf.title,
         "players": {str(pid): name for pid, name in gf.players},
         "result": game.result(),
@@ -55,11 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def game_applied(actions: list[dict[str, object]]) -> int:
+def game_applied(actions: list[dict[str, Any]]) -> int:
     from .core.actions import filter_undo
 
     kept = filter_undo(actions)
-    return sum(1 + len(a.get("auto_actions") or ()) for a in kept)  # type: ignore[arg-type]
+    return sum(1 + len(a.get("auto_actions") or ()) for a in kept)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ from .track import border_cost, legal_rotations, move_tokens
 
 if TYPE_CHECKING:
     from .board import Hex
-    from .game import Game as _Game
 
-    _Base = _Game
-else:
-    _Base = object
+# PlayRules is mixed into Game and uses Game's state freely. Typing it as a Game subclass would make the two
+# classes depend on each other, which mypy cannot resolve, so its ``self`` is typed loosely instead.
+_Base: Any = object
 
 
 class PlayRules(_Base):

@@ -87,7 +87,7 @@ def _pass(game: Game, entity: Any) -> list[Action]:
 
 
 def _bid(game: Game, entity: Any) -> list[Action]:
-    step = game.round.active_step()
+    step: Any = game.round.active_step()
     out = []
     companies = getattr(step, "companies", [])
     auctioning = getattr(step, "auctioning", None)
@@ -102,7 +102,7 @@ def _bid(game: Game, entity: Any) -> list[Action]:
 
 def _par(game: Game, entity: Any) -> list[Action]:
     out = []
-    step = game.round.active_step()
+    step: Any = game.round.active_step()
     corps = step.parable(entity) if hasattr(step, "parable") else [
         game.corporations[c] for _, c in getattr(game.round, "pending_par", [])[:1]]
     for corp in corps:
@@ -114,7 +114,7 @@ def _par(game: Game, entity: Any) -> list[Action]:
 
 
 def _buy_shares(game: Game, entity: Any) -> list[Action]:
-    step = game.round.active_step()
+    step: Any = game.round.active_step()
     if not hasattr(step, "buyable_shares"):
         return []
     return [{**_base(game, entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
@@ -123,7 +123,7 @@ def _buy_shares(game: Game, entity: Any) -> list[Action]:
 
 def _sell_shares(game: Game, entity: Any) -> list[Action]:
     out = []
-    step = game.round.active_step()
+    step: Any = game.round.active_step()
     for sym in sorted({s.corp for s in entity.shares}):
         plain = [s for s in entity.shares if s.corp == sym and not s.president]
         for n in range(1, len(plain) + 1):
@@ -138,7 +138,7 @@ def _sell_shares(game: Game, entity: Any) -> list[Action]:
 
 
 def _lay_tile(game: Game, entity: Any) -> list[Action]:
-    corp = entity.owner if isinstance(entity, Company) else entity
+    corp: Any = entity.owner if isinstance(entity, Company) else entity
     net = game.network(corp)
     out = []
     names_seen: set[str] = set()
@@ -148,7 +148,7 @@ def _lay_tile(game: Game, entity: Any) -> list[Action]:
             continue
         names_seen.add(tile.name)
         supply.append(tile)
-    step = game.round.active_step()
+    step: Any = game.round.active_step()
     nwr_dest = getattr(step, "destination", None) if isinstance(entity, Company) else None
     spec = step.next_lay() if hasattr(step, "next_lay") and not isinstance(entity, Company) else None
     extra = int(spec.get("cost", 0)) if spec else 0
@@ -185,7 +185,7 @@ def _place_token(game: Game, entity: Any) -> list[Action]:
                                     "slot": slot})
         return out
     if isinstance(entity, Company):
-        owner = entity.owner
+        owner: Any = entity.owner
         for hex_id in entity.data.get("token_hexes", ()):
             hx = game.board.hexes[hex_id]
             for node in hx.tile.tokens:

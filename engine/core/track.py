@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import illegal
 from .tiles import COLOURS, NODE_BASE, Tile, TileDef
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes: tuple) -> tuple:
+def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes: Any) -> tuple[Any, ...]:
     def kind(end: int) -> object:
         if end < NODE_BASE:
             return ("e", (end + rotation) % 6)
@@ -21,7 +21,7 @@ def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes:
     return tuple(sorted((a, b), key=repr))
 
 
-def path_signatures(tdef: TileDef, rotation: int) -> list[tuple]:
+def path_signatures(tdef: TileDef, rotation: int) -> list[tuple[Any, ...]]:
     return [_path_sig(tdef, rotation, p.ends(), tdef.nodes) for p in tdef.paths]
 
 

@@ -98,6 +98,7 @@ class RouteStep(Step):
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         from ..autoroute import validate_route, validate_routes
 
+        corp: Corporation = entity
         routes = []
         traced = []
         used_trains: set[str] = set()
@@ -109,11 +110,11 @@ class RouteStep(Step):
             if train.id in used_trains:
                 raise illegal(f"train {train.id} can only run once")
             used_trains.add(train.id)
-            check = validate_route(self.game, entity, train, data)
+            check = validate_route(self.game, corp, train, data)
             traced.append(check)
-            route = build_route(self.game, entity, train, data)
+            route = build_route(self.game, corp, train, data)
             route.stops = list(check.stops)
-            route.revenue = self.game.route_revenue(entity, route)
+            route.revenue = self.game.route_revenue(corp, route)
             claimed = data.get("revenue")
             if claimed is not None and int(claimed) != route.revenue and not self.game.trust_claimed_revenue:
                 raise illegal(f"the {train.name} train's route earns ${route.revenue}, not ${claimed}")
@@ -170,10 +171,11 @@ class DiscardTrain(InterruptStep):
         return ["discard_train"] if crowded and entity is crowded[0] else []
 
     def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+        corp: Corporation = entity
         train = self.game.all_trains.get(str(action["train"]))
-        if train is None or train.owner is not entity:
-            raise illegal(f"{entity.sym} does not own train {action['train']}")
-        self.game.discard_train(entity, train)
+        if train is None or train.owner is not corp:
+            raise illegal(f"{corp.sym} does not own train {action['train']}")
+        self.game.discard_train(corp, train)
 
 
 class BuyTrain(Step):

@@ -198,7 +198,7 @@ class G1882(Game):
 
     def route_bonus(self, route: Route) -> int:
         hexes = {h for h, _ in route.stops}
-        tags = set()
+        tags: set[str] = set()
         for h in hexes:
             tags |= self.board.hexes[h].tags
         if "hudson-bay" in tags and "hudson-west" in tags:
