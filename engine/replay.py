@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 import sys
 import time
+from typing import Any
 
 from .core.errors import GameError
 from .importer import ReplayError, read_game_file, replay
