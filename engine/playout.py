@@ -18,6 +18,24 @@ WEIGHTS = {
     "buy_company": 0.5, "remove_token": 0.3, "bankrupt": 1.0,
 }
 
+# "Steady" players build and pay out and rarely sell, so games also reach the bank and stock-market ends.
+STEADY_WEIGHTS = {
+    **WEIGHTS, "pass": 2.0, "sell_shares": 0.02, "bankrupt": 0.01, "buy_company": 0.2, "remove_token": 0.05,
+    "buy_shares": 2.0, "lay_tile": 8.0, "place_token": 4.0,
+}
+
+
+def _weight(option: dict[str, object], policy: str) -> float:
+    table = STEADY_WEIGHTS if policy == "steady" else WEIGHTS
+    weight = table.get(str(option["type"]), 1.0)
+    if policy == "steady":
+        if option["type"] == "dividend" and option.get("kind") == "payout":
+            weight *= 20
+        if option["type"] == "buy_train":
+            price = option.get("price")
+            weight *= 1.0 / (1 + (int(price) if isinstance(price, int) else 0) / 100)
+    return weight
+
 
 @dataclass
 class PlayoutResult:
@@ -27,7 +45,8 @@ class PlayoutResult:
 
 
 def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
-                   check: bool = True) -> PlayoutResult:
+                   check: bool = True, policy: str = "random") -> PlayoutResult:
+    """Play a seeded game by choosing among the query API's legal choices; ``policy`` is "random" or "steady"."""
     rng = random.Random(seed)
     game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed)
     money = game.total_cash()
@@ -41,7 +60,7 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             found.append(f"no legal choice for {[game.describe(e) for e in game.acting()]} "
                          f"in {game.round.name()}")
             break
-        weights = [WEIGHTS.get(o["type"], 1.0) for o in options]
+        weights = [_weight(o, policy) for o in options]
         action = rng.choices(options, weights)[0]
         try:
             game.process(action)

@@ -155,7 +155,7 @@ def _lay_tile(game: Game, entity: Any) -> list[Action]:
     if spec is not None:
         supply = [t for t in supply if (t.colour == "yellow" and spec.get("lay", True))
                   or (t.colour != "yellow" and spec.get("upgrade", True))]
-    for hex_id, edges in net.hex_edges.items():
+    for hex_id, edges in sorted(net.hex_edges.items()):
         if nwr_dest is not None and hex_id != nwr_dest:
             continue
         hx = game.board.hexes[hex_id]

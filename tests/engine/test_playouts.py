@@ -20,6 +20,22 @@ def test_random_game_reaches_an_end(seed: int, players: int) -> None:
     assert set(result.game.result()) == {str(i + 1) for i in range(players)}
 
 
+STEADY = [(100 + seed, 2 + seed % 5) for seed in range(10)]
+
+
+@pytest.mark.parametrize(("seed", "players"), STEADY, ids=[f"steady{s}-{p}p" for s, p in STEADY])
+def test_steady_game_reaches_an_end(seed: int, players: int) -> None:
+    result = random_playout("1882", players, seed, max_actions=8000, policy="steady")
+    assert result.problems == []
+    assert result.game.finished, f"not finished after {result.actions} actions in {result.game.round.name()}"
+
+
+def test_steady_games_reach_more_than_one_kind_of_end() -> None:
+    reasons = {random_playout("1882", p, s, max_actions=8000, policy="steady", check=False).game.game_end_reason
+               for s, p in STEADY}
+    assert len(reasons) >= 2, reasons
+
+
 def test_replaying_a_playout_log_gives_the_same_state() -> None:
     result = random_playout("1882", 4, 99, max_actions=400, check=False)
     game = result.game
@@ -38,3 +54,23 @@ def test_refused_action_leaves_state_untouched() -> None:
                       "tile": "57-0", "rotation": 0})
     assert err.value.code in {ErrorCode.MALFORMED, ErrorCode.NOT_YOUR_TURN, ErrorCode.ILLEGAL}
     assert (game.result(), len(game.raw_actions), game.round.name(), game.total_cash()) == before
+
+
+def test_choices_do_not_depend_on_the_interpreter_hash_seed() -> None:
+    """Same seed, same game: the query API's choice order must not follow set or dict hashing."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    script = ("import json; from engine.playout import random_playout; "
+              "print(json.dumps(random_playout('1882', 4, 7, max_actions=400, check=False).game.raw_actions))")
+    logs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        logs.append(json.loads(out.stdout))
+    assert len(logs[0]) > 100
+    assert logs[0] == logs[1]
