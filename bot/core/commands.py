@@ -41,7 +41,7 @@ def illegal(message: str) -> CommandError:
 @dataclass(frozen=True, slots=True)
 class Verb:
     name: str
-    group: str  # "game", "info", "undo", "move"
+    group: str  # "game", "info", "undo", "move", "prefs"
     usage: str
     summary: str
     details: str = ""
@@ -117,6 +117,43 @@ VERBS: tuple[Verb, ...] = (
     Verb("map", "info", "map", "a picture of the map"),
     Verb("market", "info", "market", "a picture of the stock market"),
     Verb("help", "info", "help [VERB]", "this list, or the details of one verb", examples=("help lay",)),
+    # -- notifications (per user; ``here`` limits notify/remind to this channel's game)
+    Verb(
+        "notify",
+        "prefs",
+        "notify channel|dm|both|off [here] | notify test",
+        "where your turn pings go (default: channel)",
+        "channel: a mention in the game's channel; dm: a direct message; both; off: no turn pings or "
+        "reminders (requests to approve and the game's end still reach you in the channel). `here` sets it "
+        "for this channel's game only. `notify test` sends you a test ping.",
+        ("notify dm", "notify both here", "notify test"),
+    ),
+    Verb(
+        "remind",
+        "prefs",
+        "remind HOURS|off [here]",
+        "remind you of your turn after HOURS (default 24), then more often",
+        "Each reminder comes after half the previous wait, never closer than 2 hours apart and at most 5 "
+        "per turn.",
+        ("remind 12", "remind off"),
+    ),
+    Verb(
+        "quiet",
+        "prefs",
+        "quiet HH:MM-HH:MM [TIME ZONE] | quiet off",
+        "no pings during these hours (they wait until the end)",
+        "The time zone is an IANA name such as Europe/Berlin or America/Winnipeg (default UTC).",
+        ("quiet 22:30-07:00 Europe/Berlin", "quiet off"),
+    ),
+    Verb(
+        "away",
+        "prefs",
+        "away on|off",
+        "away: no turn pings or reminders; others see (away)",
+        examples=("away on", "away off"),
+        aliases=("vacation",),
+    ),
+    Verb("prefs", "prefs", "prefs", "your notification settings", aliases=("settings",)),
     # -- taking back
     Verb(
         "undo",
@@ -182,9 +219,11 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "run",
         "move",
-        "run [auto]",
-        "run trains on the best routes and announce the revenue",
-        examples=("run auto",),
+        "run [auto] | run TRAIN HEX-HEX-... [TRAIN HEX-HEX-...]",
+        "run trains on the best routes (auto), or on routes you name hex by hex",
+        "The engine checks hand-typed routes (connected, a station of yours, no track shared between trains) "
+        "and prices them itself.",
+        ("run auto", "run 3 I5-H6-G7 2 E5-D4"),
         aliases=("routes",),
     ),
     Verb("pay", "move", "pay", "pay the revenue out as dividends", aliases=("payout",)),
@@ -296,6 +335,7 @@ def help_text(topic: str | None = None) -> str:
         ("Looking", "info"),
         ("Moves (when it is your turn)", "move"),
         ("Taking back", "undo"),
+        ("Notifications", "prefs"),
     )
     lines = [f"Commands start with {PREFIX}; names are not case-sensitive."]
     for title, group in groups:

@@ -474,13 +474,35 @@ def _remove(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
 
 
 def _run(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
-    if args and args[0].lower() not in ("auto", "best"):
-        raise malformed("only `run auto` is supported: the trains run the best routes")
     ent = candidates[0][0]
+    if args and args[0].lower() not in ("auto", "best"):
+        return Intent(_manual_routes(game, ent, args), ent, player)
     options = query.choices(game, ent, "run_routes")
     if not options:
         raise illegal(f"{game.describe(ent)} has no routes to run")
     return Intent(options[0], ent, player)
+
+
+RUN_USAGE = "run auto, or run TRAIN HEX-HEX-... [TRAIN HEX-HEX-...] (e.g. run 3 I5-H6-G7 2 E5-D4)"
+
+
+def _manual_routes(game: Any, corp: Any, args: tuple[str, ...]) -> Action:
+    """``run 3 I5-H6-G7 2 E5-D4``: each train name, then the hexes its route passes, hex by hex."""
+    if len(args) % 2:
+        raise malformed(f"give each train a route: {RUN_USAGE}")
+    unused = list(corp.trains)
+    routes = []
+    for name, path in zip(args[::2], args[1::2], strict=True):
+        train = next((t for t in unused if t.name.lower() == name.lower()), None)
+        if train is None:
+            owned = ", ".join(t.name for t in corp.trains) or "none"
+            raise illegal(f"{corp.sym} has no {'other ' if corp.trains else ''}{name}-train to run (trains: {owned})")
+        unused.remove(train)
+        hexes = [match_hex(game, h) for h in path.split("-") if h]
+        if len(hexes) < 2:
+            raise malformed(f"a route needs at least two hexes joined by '-': {RUN_USAGE}")
+        routes.append({"train": train.id, "connections": [hexes]})
+    return {**query.entity_action(game, corp, "run_routes"), "routes": routes}
 
 
 def _dividend(kind: str):  # type: ignore[no-untyped-def]

@@ -49,9 +49,13 @@ def actors(game: Game) -> list[Actor]:
     return out
 
 
-def _base(game: Game, entity: Any, kind: str) -> Action:
+def entity_action(game: Game, entity: Any, kind: str) -> Action:
+    """The head every action of ``entity`` starts with: its type and who acts."""
     etype, ref = entity_ref(game, entity)
     return {"type": kind, "entity": ref, "entity_type": etype}
+
+
+_base = entity_action
 
 
 def deciding_entities(game: Game) -> list[Any]:
