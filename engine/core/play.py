@@ -241,18 +241,28 @@ class PlayRules(_Base):
     def route_bonus(self, route: Route) -> int:
         return 0
 
+    # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
+    DIVIDEND_KINDS: tuple[str, ...] = ("payout", "withhold")
+
+    def dividend_kinds(self, corp: Corporation) -> tuple[str, ...]:
+        return self.DIVIDEND_KINDS
+
+    @staticmethod
+    def holder_payout(revenue: int, percent: int) -> int:
+        """A holder's part of a payout, rounded up as 18xx.games does; works for 10% and 5% shares alike."""
+        return -(-revenue * percent // 100)
+
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
         if kind == "payout" and revenue > 0:
-            per_share = revenue / 10
             for p in self.players:
-                n = p.percent_of(corp.sym) // 10
-                if n:
-                    amount = -int(-(n * per_share) // 1)
-                    self.bank.spend(amount, p)
-            pool_n = self.pool.percent_of(corp.sym) // 10
-            if pool_n:
-                self.bank.spend(-int(-(pool_n * per_share) // 1), corp)
+                percent = p.percent_of(corp.sym)
+                if percent:
+                    self.bank.spend(self.holder_payout(revenue, percent), p)
+            # Pool shares pay the company itself; IPO shares pay nobody (1882 rules, dividends).
+            pool = self.pool.percent_of(corp.sym)
+            if pool:
+                self.bank.spend(self.holder_payout(revenue, pool), corp)
             self.log(f"{corp.sym} pays out ${revenue}")
             self.market.right(corp.sym)
         else:

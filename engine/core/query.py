@@ -233,7 +233,7 @@ def _run_routes(game: Game, entity: Any) -> list[Action]:
 
 
 def _dividend(game: Game, entity: Any) -> list[Action]:
-    return [{**_base(game, entity, "dividend"), "kind": k} for k in ("payout", "withhold")]
+    return [{**_base(game, entity, "dividend"), "kind": k} for k in game.dividend_kinds(entity)]
 
 
 def _buy_train(game: Game, entity: Any) -> list[Action]:

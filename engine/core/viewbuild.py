@@ -111,7 +111,17 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
         terrain_kind=hx.terrain_kind if printed else "",
         tags=tuple(sorted(hx.tags)),
         blocked_by=blocker.sym if blocker is not None else None,
+        home_reserved=_home_reserved(game, hx),
     )
+
+
+def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
+    """Companies holding a spot somewhere in a multi-city hex (``reserved_slots`` shows single cities)."""
+    if len(hx.tile.tdef.cities) < 2:
+        return ()
+    return tuple(c.sym for c in game.corporations.values()
+                 if c.home == hx.id and c.home_city is None and c.tokens and not c.tokens[0].used
+                 and not c.closed)
 
 
 def _hexsides(game: Game) -> tuple[HexsideView, ...]:
@@ -221,6 +231,10 @@ def market_view(game: Game) -> MarketView:
         round_name=game.round.name(),
         phase=str(game.phase["name"]),
         operating_rounds_in_set=int(game.operating_rounds),
+        finished=game.finished,
+        game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
+        ranking=tuple(sorted(((p.name, game.player_value(p)) for p in game.players), key=lambda nv: -nv[1]))
+        if game.finished else (),
     )
 
 

@@ -51,6 +51,7 @@ class HexView:
     terrain_kind: str = ""
     tags: tuple[str, ...] = ()  # title markers: "nwr", "fishing", "hudson-bay", ...
     blocked_by: str | None = None  # private company symbol that blocks building here
+    home_reserved: tuple[str, ...] = ()  # companies whose home is here but in no one city yet (home_city choice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,9 @@ class MarketView:
     round_name: str  # "Stock Round 3", "Operating Round 4.1"
     phase: str
     operating_rounds_in_set: int
+    finished: bool = False
+    game_end_reason: str | None = None
+    ranking: tuple[tuple[str, int], ...] = ()  # once finished: (player name, final value), best first
 
 
 @dataclass(frozen=True, slots=True)

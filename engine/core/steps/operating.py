@@ -150,8 +150,9 @@ class Dividend(Step):
 
     def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
         kind = action["kind"]
-        if kind not in ("payout", "withhold"):
-            raise malformed(f"dividend must be payout or withhold, not {kind!r}")
+        kinds = self.game.dividend_kinds(entity)
+        if kind not in kinds:
+            raise malformed(f"dividend must be one of {', '.join(kinds)}, not {kind!r}")
         revenue = int(getattr(self.round, "revenue", 0))
         self.game.pay_dividend(entity, revenue, kind)
         self.round.routes = []  # type: ignore[attr-defined]
