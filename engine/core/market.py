@@ -43,6 +43,10 @@ class StockMarket:
             self.cell(r, c).par = True
         for r, c in data.get("end", ()):
             self.cell(r, c).end = True
+        # Arrows: a payout from these cells moves the marker up instead of right (1830-style right column).
+        self.up_arrows: set[tuple[int, int]] = {(r, c) for r, c in data.get("up_arrows", ())}
+        # Ledges: a marker on these cells does not fall further when it would move down.
+        self.ledges: set[tuple[int, int]] = {(r, c) for r, c in data.get("ledges", ())}
         self.location: dict[str, Cell] = {}
 
     def cell(self, row: int, col: int) -> Cell:
@@ -78,6 +82,9 @@ class StockMarket:
 
     def right(self, corp: str) -> None:
         cur = self.location[corp]
+        if cur.coords in self.up_arrows:
+            self.up(corp)
+            return
         nxt = self.at(cur.row, cur.col + 1) or self.at(cur.row - 1, cur.col)
         if nxt is not None:
             self._move_to(corp, nxt)
@@ -90,6 +97,8 @@ class StockMarket:
 
     def down(self, corp: str) -> None:
         cur = self.location[corp]
+        if cur.coords in self.ledges:
+            return
         nxt = self.at(cur.row + 1, cur.col)
         if nxt is not None:
             self._move_to(corp, nxt)

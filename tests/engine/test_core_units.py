@@ -87,6 +87,19 @@ def test_market_moves_like_the_1882_chart() -> None:
     assert m.order_key("C") < m.order_key("E")
 
 
+def test_market_arrows_and_ledges_from_data() -> None:
+    m = StockMarket({"rows": [[50, 60, 70], [40, 50, 60], [30, 40, 50]], "up_arrows": [[1, 1]], "ledges": [[1, 0]]})
+    m.place("A", m.cell(1, 1))
+    m.right("A")  # an arrow: up, not right
+    assert m.location["A"].coords == (0, 1)
+    m.place("B", m.cell(1, 0))
+    m.down("B")  # a ledge holds the marker
+    assert m.location["B"].coords == (1, 0)
+    m.place("C", m.cell(0, 0))
+    m.down("C")
+    assert m.location["C"].coords == (1, 0)
+
+
 def test_undo_filter_semantics() -> None:
     acts = [{"id": 1, "type": "pass"}, {"id": 2, "type": "bid"}, {"id": 3, "type": "undo"},
             {"id": 4, "type": "redo"}, {"id": 5, "type": "message"}, {"id": 6, "type": "undo", "action_id": 1},
