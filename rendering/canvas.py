@@ -15,8 +15,8 @@ Colour = str | tuple[int, int, int]
 
 
 @lru_cache(maxsize=4096)
-def _text_length(s: str, px: int, bold: bool) -> float:
-    return float(font(px, bold).getlength(s))
+def _text_length(s: str, px: int, bold: bool, condensed: bool) -> float:
+    return float(font(px, bold, condensed).getlength(s))
 
 
 class Canvas:
@@ -41,7 +41,6 @@ class Canvas:
         self.size = (self.out_size[0] * supersample, self.out_size[1] * supersample)
         self.image = Image.new("RGB", self.size, background)
         self.draw = ImageDraw.Draw(self.image)
-        self._overlays: list[tuple[list[tuple[float, float]], Colour, int, int]] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -52,7 +51,7 @@ class Canvas:
         return max(1, round(width * self.k))
 
     def finish(self) -> Image.Image:
-        """The picture at its output size, then the translucent overlays on top.
+        """The picture at its output size.
 
         The supersampled drawing is an exact multiple of the output, where Pillow's LANCZOS
         resize with ``reducing_gap`` comes down to ``Image.reduce`` (same pixels): calling that
@@ -64,8 +63,6 @@ class Canvas:
             out = self.image.reduce(self.supersample)
         else:  # pragma: no cover - sizes are always exact multiples
             out = self.image.resize(self.out_size, Image.Resampling.LANCZOS, reducing_gap=1.0)
-        for pts, colour, width, alpha in self._overlays:
-            self._blend_line(out, pts, colour, width, alpha)
         return out
 
     # ------------------------------------------------------------------ shapes
@@ -139,8 +136,9 @@ class Canvas:
         anchor: str = "mm",
         stroke: float = 0.0,
         stroke_fill: Colour | None = None,
+        condensed: bool = False,
     ) -> None:
-        f = font(round(size * self.k), bold)
+        f = font(round(size * self.k), bold, condensed)
         self.draw.text(
             self._pt(xy),
             s,
@@ -151,8 +149,8 @@ class Canvas:
             stroke_fill=stroke_fill,
         )
 
-    def text_width(self, s: str, *, size: float, bold: bool = False) -> float:
-        return _text_length(s, round(size * self.k), bold) / self.k
+    def text_width(self, s: str, *, size: float, bold: bool = False, condensed: bool = False) -> float:
+        return _text_length(s, round(size * self.k), bold, condensed) / self.k
 
     def arc(self, centre: Point, radius: float, start: float, end: float, fill: Colour, width: float) -> None:
         """A thick circular arc, clockwise from ``start`` to ``end`` degrees, centred on ``radius``."""
@@ -166,21 +164,19 @@ class Canvas:
     def translucent_lines(
         self, lines: Sequence[tuple[Sequence[Point], Colour, float]], alpha: int
     ) -> None:
-        """Polylines blended over the finished picture (drawn after the downscale, where there
-        are four times fewer pixels to blend; the masks themselves are still supersampled)."""
+        """Round-ended polylines blended into the picture now, so that whatever is drawn later
+        (stations, revenues) stays on top of them. Each line is masked within its own bounding box
+        only, which keeps a board-wide route to a few milliseconds."""
         for points, colour, width in lines:
             if len(points) >= 2:
-                self._overlays.append(([self._pt(p) for p in points], colour, self._w(width), alpha))
+                self._blend_line([self._pt(p) for p in points], colour, self._w(width), alpha)
 
-    def _blend_line(
-        self, out: Image.Image, pts: list[tuple[float, float]], colour: Colour, w: int, alpha: int
-    ) -> None:
-        ss = self.supersample
+    def _blend_line(self, pts: list[tuple[float, float]], colour: Colour, w: int, alpha: int) -> None:
         pad = w
-        x0 = max(0, int(min(p[0] for p in pts) - pad) // ss * ss)
-        y0 = max(0, int(min(p[1] for p in pts) - pad) // ss * ss)
-        x1 = min(self.size[0], -(-int(max(p[0] for p in pts) + pad + 1) // ss) * ss)
-        y1 = min(self.size[1], -(-int(max(p[1] for p in pts) + pad + 1) // ss) * ss)
+        x0 = max(0, int(min(p[0] for p in pts) - pad))
+        y0 = max(0, int(min(p[1] for p in pts) - pad))
+        x1 = min(self.size[0], int(max(p[0] for p in pts) + pad + 1))
+        y1 = min(self.size[1], int(max(p[1] for p in pts) + pad + 1))
         if x1 <= x0 or y1 <= y0:
             return
         mask = Image.new("L", (x1 - x0, y1 - y0), 0)
@@ -190,7 +186,4 @@ class Canvas:
         r = w / 2.0
         for x, y in (local[0], local[-1]):
             md.ellipse((x - r, y - r, x + r, y + r), fill=alpha)
-        if ss > 1:
-            mask = mask.reduce(ss)
-        ox, oy = x0 // ss, y0 // ss
-        out.paste(colour, (ox, oy, ox + mask.width, oy + mask.height), mask)
+        self.image.paste(colour, (x0, y0, x1, y1), mask)

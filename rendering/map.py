@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -80,16 +81,29 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
         canvas.polygon(layout.polygon(centres[h.id]), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE,
                        width=1.2)
     _draw_hexsides(ctx, centres)
-    for h in view.hexes:
-        _draw_hex(ctx, h, centres[h.id])
-    _draw_hexside_costs(ctx, centres)
-    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
-
+    # River crossing costs sit on the hex sides, half in each hex: both hexes keep their labels
+    # clear of them.
+    costs = _hexside_costs(ctx, centres)
+    obstacles: dict[str, list[_Box]] = {}
+    for label in costs:
+        for hex_id in label.hexes:
+            obstacles.setdefault(hex_id, []).append(label.box)
+    plans = [_plan_hex(ctx, h, centres[h.id], obstacles.get(h.id, ())) for h in view.hexes]
+    for plan in plans:
+        _draw_track(ctx, plan)
+    # The last runs go over the track but under the stations and revenues, which stay readable.
     if highlight:
-        if view.last_tile_hex is not None and view.last_tile_hex in centres:
-            c = centres[view.last_tile_hex]
-            canvas.polygon(layout.polygon(c, 0.94), outline=theme.HIGHLIGHT_TILE, width=4.5)
-        _draw_routes(ctx, centres, height)
+        _draw_route_lines(ctx, centres)
+    for plan in plans:
+        _draw_hex_top(ctx, plan)
+    if highlight and view.last_tile_hex is not None and view.last_tile_hex in centres:
+        c = centres[view.last_tile_hex]
+        canvas.polygon(layout.polygon(c, 0.94), outline=theme.HIGHLIGHT_TILE, width=4.5)
+    for label in costs:
+        _draw_hexside_cost(ctx, label)
+    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
+    if highlight:
+        _draw_route_legend(ctx, height)
     return canvas.finish()
 
 
@@ -205,8 +219,21 @@ def _track_edges(h: HexView) -> set[int]:
     return out
 
 
-def _draw_hexside_costs(ctx: _Ctx, centres: dict[str, Point]) -> None:
+_Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True, slots=True)
+class _CostLabel:
+    text: str
+    colour: str
+    box: _Box  # board coordinates
+    hexes: tuple[str, str]
+
+
+def _hexside_costs(ctx: _Ctx, centres: dict[str, Point]) -> list[_CostLabel]:
+    """Where each unpaid crossing cost goes: a pill on the middle of its hex side."""
     by_id = {h.id: h for h in ctx.view.hexes}
+    out: list[_CostLabel] = []
     for side in ctx.view.hexsides:
         if side.cost <= 0:
             continue
@@ -215,18 +242,28 @@ def _draw_hexside_costs(ctx: _Ctx, centres: dict[str, Point]) -> None:
             continue
         # Once track crosses from both sides the crossing has been paid for: only the river stays.
         ea = edge_towards(ctx.o, centres[side.a], centres[side.b])
-        if ea in _track_edges(by_id[side.a]) and (ea + 3) % 6 in _track_edges(by_id[side.b]):
+        track_a = ea in _track_edges(by_id[side.a])
+        track_b = (ea + 3) % 6 in _track_edges(by_id[side.b])
+        if track_a and track_b:
             continue
         p, q = ends
-        # Off the middle of the side, where track crosses; toward the first corner.
-        t = 0.3
+        # The middle of the side is where track would cross, so it is free while the cost is
+        # unpaid; a view that still shows a cost beside track on one side gets it off-centre.
+        t = 0.25 if track_a or track_b else 0.5
         x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
         text = f"{ctx.currency}{side.cost}"
-        w = ctx.canvas.text_width(text, size=theme.FONT_SMALL, bold=True) + 6
+        w = ctx.canvas.text_width(text, size=theme.FONT_SMALL, condensed=True) + 8
+        h = theme.FONT_SMALL + 5
         colour = theme.IMPASSABLE if side.kind == "impassable" else theme.WATER
-        ctx.canvas.rect((x - w / 2, y - 7, x + w / 2, y + 7), fill=colour, outline="#ffffff", width=1,
-                        radius=4)
-        ctx.canvas.text((x, y), text, size=theme.FONT_SMALL, bold=True, fill=theme.WATER_TEXT)
+        out.append(_CostLabel(text, colour, (x - w / 2, y - h / 2, x + w / 2, y + h / 2), (side.a, side.b)))
+    return out
+
+
+def _draw_hexside_cost(ctx: _Ctx, label: _CostLabel) -> None:
+    x0, y0, x1, y1 = label.box
+    ctx.canvas.rect(label.box, fill=label.colour, outline="#ffffff", width=1.2, radius=(y1 - y0) / 2)
+    ctx.canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), label.text, size=theme.FONT_SMALL, condensed=True,
+                    fill=theme.WATER_TEXT)
 
 
 # ----------------------------------------------------------------------------- free-spot finder
@@ -240,7 +277,7 @@ class _Spots:
     circles: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, r, weight
     rects: list[tuple[float, float, float, float]] = field(default_factory=list)
 
-    def add_circle(self, x: float, y: float, r: float, weight: float = 20.0) -> None:
+    def add_circle(self, x: float, y: float, r: float, weight: float = 40.0) -> None:
         """A node or marker: covering it is much worse than covering track."""
         self.circles.append((x, y, r, weight))
 
@@ -272,11 +309,14 @@ class _Spots:
             ix = min(x1, rx1) - max(x0, rx0)
             iy = min(y1, ry1) - max(y0, ry0)
             if ix > 0 and iy > 0:
-                total += 10 * ix * iy / max(1e-6, min(ry1 - ry0, y1 - y0)) + 0.5
+                total += 60 * ix * iy / max(1e-6, min(ry1 - ry0, y1 - y0)) + 3.0
         return total
 
-    def place(self, w: float, h: float, candidates: Sequence[Point], *, margin: float = 0.03) -> Point:
-        """Centre of the least covered ``w`` x ``h`` box among ``candidates`` (first wins ties)."""
+    def best(
+        self, w: float, h: float, candidates: Sequence[Point], *, margin: float = 0.03
+    ) -> tuple[Point, float]:
+        """Centre and cost of the least covered ``w`` x ``h`` box among ``candidates`` (first wins
+        ties), without taking it."""
         best: Point | None = None
         best_cost = math.inf
         for i, (x, y) in enumerate(candidates):
@@ -289,9 +329,16 @@ class _Spots:
                 if cost < 1e-2:
                     break
         if best is None:
-            best = candidates[0]
-        self.rects.append((best[0] - w / 2, best[1] - h / 2, best[0] + w / 2, best[1] + h / 2))
-        return best
+            return candidates[0], math.inf
+        return best, best_cost
+
+    def take(self, p: Point, w: float, h: float) -> Point:
+        self.rects.append((p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2))
+        return p
+
+    def place(self, w: float, h: float, candidates: Sequence[Point], *, margin: float = 0.03) -> Point:
+        """Take the least covered ``w`` x ``h`` box among ``candidates`` and return its centre."""
+        return self.take(self.best(w, h, candidates, margin=margin)[0], w, h)
 
 
 def _corner_spots(o: Orientation, dist: float, order: Sequence[int]) -> list[Point]:
@@ -319,14 +366,22 @@ def _parse_end(end: str) -> tuple[str, int] | None:
     return None
 
 
-def _draw_hex(ctx: _Ctx, h: HexView, centre: Point) -> None:
-    o, size, c = ctx.o, ctx.size, ctx.canvas
-    fill = theme.hex_fill(h.colour)
-    text_colour = theme.hex_text(h.colour)
+@dataclass(slots=True)
+class _HexPlan:
+    """One hex between the drawing passes: where its nodes and track go, and what is taken."""
 
-    def at(p: Point) -> Point:
-        return (centre[0] + p[0] * size, centre[1] + p[1] * size)
+    h: HexView
+    centre: Point
+    places: dict[int, NodePlace]
+    tracks: list[_Track]
+    spots: _Spots
 
+    def at(self, p: Point, size: float) -> Point:
+        return (self.centre[0] + p[0] * size, self.centre[1] + p[1] * size)
+
+
+def _plan_hex(ctx: _Ctx, h: HexView, centre: Point, obstacles: Sequence[_Box]) -> _HexPlan:
+    o, size = ctx.o, ctx.size
     nodes = {n.index: n for n in h.nodes}
     node_edges: dict[int, list[int]] = {i: [] for i in nodes}
     linked: set[int] = set()
@@ -373,47 +428,92 @@ def _draw_hex(ctx: _Ctx, h: HexView, centre: Point) -> None:
         tracks.append(_Track([(pa.x, pa.y), (pb.x, pb.y)], frozenset((f"n{na}", f"n{nb}"))))
 
     spots = _Spots(o)
-    tw = theme.TRACK_WIDTH
     for t in tracks:
-        spots.add_polyline(t.points, tw / 2 + 0.03)
+        spots.add_polyline(t.points, theme.TRACK_WIDTH / 2 + 0.03)
+    for x0, y0, x1, y1 in obstacles:
+        spots.rects.append(((x0 - centre[0]) / size, (y0 - centre[1]) / size,
+                            (x1 - centre[0]) / size, (y1 - centre[1]) / size))
+    for n in h.nodes:
+        place = places[n.index]
+        if n.kind == "city" and n.slots == 2:
+            # A two-slot city is a pill, twice as wide as tall: one circle round it would claim
+            # the free space above and below it.
+            r = theme.CITY_RADIUS
+            spots.add_circle(place.x - r, place.y, r)
+            spots.add_circle(place.x + r, place.y, r)
+            spots.add_circle(place.x, place.y, r)
+        elif n.kind == "city":
+            spots.add_circle(place.x, place.y, _city_extent(n))
+        elif n.kind == "town":
+            spots.add_circle(place.x, place.y, 0.17)
+    return _HexPlan(h, centre, places, tracks, spots)
 
-    # Track, with a gap cut under a later track that crosses an earlier one (a bridge).
+
+def _draw_track(ctx: _Ctx, plan: _HexPlan) -> None:
+    """Track, with a gap cut under a later track that crosses an earlier one (a bridge)."""
+    o, size, c = ctx.o, ctx.size, ctx.canvas
+    fill = theme.hex_fill(plan.h.colour)
+
+    def at(p: Point) -> Point:
+        return plan.at(p, size)
+
+    tw = theme.TRACK_WIDTH
     drawn: list[_Track] = []
-    for t in tracks:
+    for t in plan.tracks:
         if any(_crosses(t, d) for d in drawn):
-            _stroke_track(c, o, t, at, centre, size, fill, tw * 2.2)
-        _stroke_track(c, o, t, at, centre, size, theme.TRACK, tw)
+            _stroke_track(c, o, t, at, plan.centre, size, fill, tw * 2.2)
+        _stroke_track(c, o, t, at, plan.centre, size, theme.TRACK, tw)
         if t.stub:
             _arrow_head(c, t.points[-1], t.points[0], at, size, theme.TRACK)
         drawn.append(t)
 
-    # Nodes.
+
+def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
+    """Everything above the track: stations, revenues, names, labels and markers."""
+    o, size, c = ctx.o, ctx.size, ctx.canvas
+    h, places, spots = plan.h, plan.places, plan.spots
+    fill = theme.hex_fill(h.colour)
+    text_colour = theme.hex_text(h.colour)
+
+    def at(p: Point) -> Point:
+        return plan.at(p, size)
+
     for n in h.nodes:
         place = places[n.index]
         if n.kind == "city":
-            r = _city_extent(n)
-            spots.add_circle(place.x, place.y, r)
             _draw_city(ctx, n, at((place.x, place.y)))
         elif n.kind == "town":
-            spots.add_circle(place.x, place.y, 0.17)
             _draw_town(c, place, at, size)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
     offboards = [n for n in h.nodes if n.kind == "offboard"]
     name_at = _place_name(ctx, h.name, spots) if h.name and not offboards else None
-    for n in h.nodes:
-        if n.kind in ("city", "town") and n.revenue > 0:
+    earning = [n for n in h.nodes if n.kind in ("city", "town") and n.revenue > 0]
+    cities = [n for n in earning if n.kind == "city"]
+    if len(cities) > 1 and len({n.revenue for n in earning}) == 1:
+        # Two or more cities paying the same (OO tiles): one value for the tile, as printed.
+        _draw_shared_revenue(ctx, earning[0].revenue, [places[n.index] for n in earning], spots, at)
+    else:
+        for n in earning:
             _draw_revenue(ctx, n, places[n.index], spots, at)
     if offboards:
         _draw_offboard_values(ctx, offboards[0], spots, at, text_colour)
         if h.name:
             name_at = _place_name(ctx, h.name, spots)
+    for sym in h.home_reserved:
+        # A home somewhere in the hex, its city still to be chosen: a faint ring of its own, off
+        # the cities (smaller than a token, so it does not read as a third city).
+        r = theme.CITY_RADIUS * 0.72
+        p = spots.place(2 * r + 0.03, 2 * r + 0.03, [(0.0, 0.0), *_ANYWHERE], margin=0.02)
+        _draw_reserved(ctx, at(p), r * size, sym)
 
     # Label, terrain, markers.
     if h.label:
         lw = c.text_width(h.label, size=theme.FONT_LABEL, bold=True) / size + 0.06
-        p = spots.place(lw, 0.26, _corner_spots(o, 0.6, (2, 3, 4, 1, 5, 0)))
+        lh = theme.FONT_LABEL / size + 0.04
+        p = spots.place(lw, lh, [*_corner_spots(o, 0.6, (2, 3, 4, 1, 5, 0)), *_corner_spots(o, 0.72, (3, 0)),
+                                  *_ANYWHERE])
         c.text(at(p), h.label, size=theme.FONT_LABEL, bold=True, fill=text_colour, stroke=1.5,
                stroke_fill=fill)
     if h.terrain_cost or h.terrain_kind:
@@ -421,21 +521,41 @@ def _draw_hex(ctx: _Ctx, h: HexView, centre: Point) -> None:
     if h.blocked_by:
         _draw_blocked(ctx, h.blocked_by, spots, at)
     if "nwr" in h.tags:
-        p = spots.place(0.42, 0.2, _corner_spots(o, 0.6, (3, 2, 4, 1, 5, 0)))
-        box = (at((p[0] - 0.21, p[1] - 0.1)), at((p[0] + 0.21, p[1] + 0.1)))
+        nw = c.text_width("NWR", size=theme.FONT_SMALL, condensed=True) / size + 0.1
+        nh = (theme.FONT_SMALL + 5) / size
+        p = spots.place(nw, nh, _corner_spots(o, 0.6, (3, 2, 4, 1, 5, 0)) + _ANYWHERE)
+        box = (at((p[0] - nw / 2, p[1] - nh / 2)), at((p[0] + nw / 2, p[1] + nh / 2)))
         c.rect((box[0][0], box[0][1], box[1][0], box[1][1]), fill="#fff7f0", outline=theme.NWR, width=1.2,
                radius=3)
-        c.text(at(p), "NWR", size=theme.FONT_SMALL, bold=True, fill=theme.NWR)
+        c.text(at(p), "NWR", size=theme.FONT_SMALL, condensed=True, fill=theme.NWR)
     if "fishing" in h.tags:
         p = spots.place(0.5, 0.3, [(0.0, 0.45), (0.0, -0.45), *_corner_spots(o, 0.55, range(6))])
         _draw_fish(c, at(p), size)
     if h.tile:
         tw_ = c.text_width(h.tile, size=theme.FONT_TILE) / size + 0.04
-        spots_for_number = _corner_spots(o, 0.74, (1, 0, 2, 5, 3, 4)) + _corner_spots(o, 0.62, range(6))
-        p = spots.place(tw_, 0.15, spots_for_number, margin=0.01)
-        c.text(at(p), h.tile, size=theme.FONT_TILE, fill=theme.mix(text_colour, fill, 0.25))
+        th = theme.FONT_TILE / size + 0.02
+        spots_for_number = _corner_spots(o, 0.72, (1, 0, 2, 5, 3, 4)) + _ANYWHERE
+        p = spots.place(tw_, th, spots_for_number, margin=0.01)
+        c.text(at(p), h.tile, size=theme.FONT_TILE, fill=theme.mix(text_colour, fill, 0.2))
     if name_at is not None:
         _draw_name(ctx, name_at, at, text_colour, fill)
+
+
+def _ring_spots(x: float, y: float, radii: Sequence[float], count: int = 12) -> list[Point]:
+    """Candidate centres on rings around (x, y), the centre itself first when a radius is 0."""
+    out: list[Point] = []
+    for rad in radii:
+        if rad == 0:
+            out.append((x, y))
+            continue
+        for i in range(count):
+            ang = -math.pi / 2 + 2 * math.pi * i / count
+            out.append((x + math.cos(ang) * rad, y + math.sin(ang) * rad))
+    return out
+
+
+# The fallback for small labels in a crowded hex: anywhere, the rim first (where nothing else goes).
+_ANYWHERE = _ring_spots(0.0, 0.0, (0.66, 0.58, 0.5, 0.42, 0.34, 0.26, 0.18), 18)
 
 
 def _stroke_track(
@@ -518,9 +638,14 @@ def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
             _draw_reserved(ctx, p, r * 0.8, reserved)
 
 
+def _shrinking(start: int, stop: int) -> range:
+    return range(start, stop - 1, -1)
+
+
 def _fit_font(c: Canvas, text: str, max_w: float, sizes: Sequence[int]) -> int:
+    """The first size at which ``text`` (condensed bold) fits ``max_w``, else the smallest."""
     for s in sizes:
-        if c.text_width(text, size=s, bold=True) <= max_w:
+        if c.text_width(text, size=s, condensed=True) <= max_w:
             return s
     return sizes[-1]
 
@@ -535,8 +660,8 @@ def _draw_token(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
         fill = ctx.view.corporation_colours.get(sym, "#777777")
         colour = ctx.view.corporation_text_colours.get(sym) or theme.readable_on(fill)
         c.circle(p, r, fill=fill, outline=theme.mix(fill, "#000000", 0.45), width=1.2)
-    fs = _fit_font(c, sym, r * 1.7, (theme.FONT_TOKEN, 10, 9, 8, 7))
-    c.text(p, sym, size=fs, bold=True, fill=colour)
+    fs = _fit_font(c, sym, r * 1.75, _shrinking(theme.FONT_TOKEN, 7))
+    c.text(p, sym, size=fs, condensed=True, fill=colour)
 
 
 def _draw_reserved(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
@@ -544,8 +669,8 @@ def _draw_reserved(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
     base = ctx.view.corporation_colours.get(sym, "#777777")
     faint = theme.mix(base, "#ffffff", 0.55)
     c.circle(p, r, fill=theme.mix(base, "#ffffff", 0.88), outline=faint, width=2.0)
-    fs = _fit_font(c, sym, r * 1.7, (10, 9, 8, 7))
-    c.text(p, sym, size=fs, bold=True, fill=theme.mix(base, "#ffffff", 0.35))
+    fs = _fit_font(c, sym, r * 1.7, _shrinking(theme.FONT_TOKEN - 2, 7))
+    c.text(p, sym, size=fs, condensed=True, fill=theme.mix(base, "#ffffff", 0.3))
 
 
 def _draw_town(c: Canvas, place: NodePlace, at: _At, size: float) -> None:
@@ -566,9 +691,8 @@ def _draw_town(c: Canvas, place: NodePlace, at: _At, size: float) -> None:
 
 
 def _draw_revenue(ctx: _Ctx, n: NodeView, place: NodePlace, spots: _Spots, at: _At) -> None:
-    c = ctx.canvas
     rr = theme.REVENUE_RADIUS
-    ext = _city_extent(n) if n.kind == "city" else 0.12
+    ext = _city_extent(n) if n.kind == "city" else 0.17  # clear of a town bar's ends
     slots = max(1, n.slots)
     cands: list[Point] = []
     for i in range(12):
@@ -582,10 +706,26 @@ def _draw_revenue(ctx: _Ctx, n: NodeView, place: NodePlace, spots: _Spots, at: _
         cands.append((place.x + ca * d, place.y + sa * d))
     # Prefer spots toward the hex centre's far side from the track, then anything that fits.
     p = spots.place(2 * rr, 2 * rr, cands, margin=0.0)
-    text = str(n.revenue)
-    c.circle(at(p), rr * ctx.size, fill="#ffffff", outline=theme.INK, width=1.1)
-    fs = _fit_font(c, text, rr * ctx.size * 1.75, (theme.FONT_REVENUE, 10, 9, 8))
-    c.text(at(p), text, size=fs, bold=True)
+    _revenue_disc(ctx, at(p), n.revenue)
+
+
+def _revenue_disc(ctx: _Ctx, p: Point, revenue: int) -> None:
+    c = ctx.canvas
+    rr = theme.REVENUE_RADIUS * ctx.size
+    text = str(revenue)
+    c.circle(p, rr, fill="#ffffff", outline=theme.INK, width=1.2)
+    fs = _fit_font(c, text, rr * 1.8, _shrinking(theme.FONT_REVENUE, 9))
+    c.text(p, text, size=fs, condensed=True)
+
+
+def _draw_shared_revenue(ctx: _Ctx, revenue: int, nodes: Sequence[NodePlace], spots: _Spots, at: _At) -> None:
+    """One revenue for several cities: between them if there is room, else beside the first."""
+    rr = theme.REVENUE_RADIUS
+    mx = sum(p.x for p in nodes) / len(nodes)
+    my = sum(p.y for p in nodes) / len(nodes)
+    cands = _ring_spots(mx, my, (0.0, 0.2)) + _ring_spots(0.0, 0.0, (0.3, 0.45, 0.55))
+    p = spots.place(2 * rr, 2 * rr, cands, margin=0.0)
+    _revenue_disc(ctx, at(p), revenue)
 
 
 def _phase_index(colour: str) -> int:
@@ -632,7 +772,7 @@ def _draw_offboard_values(
         a = at((x0 + i * bw + 0.04, p[1] + bh / 2 + 0.05))
         b = at((x0 + (i + 1) * bw - 0.04, p[1] + bh / 2 + 0.05))
         c.line([a, b], text_colour, 2.5)
-        spots.rects.append((x0, p[1] + bh / 2, x0 + total, p[1] + bh / 2 + 0.08))
+        spots.rects.append((x0, p[1] + bh / 2 + 0.02, x0 + total, p[1] + bh / 2 + 0.08))
 
 
 def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> None:
@@ -684,19 +824,22 @@ def _draw_fish(c: Canvas, p: Point, size: float) -> None:
     c.circle((x - s * 0.9, y - s * 0.15), s * 0.18, fill=theme.INK)
 
 
-def _wrap(c: Canvas, text: str, size: float, max_w: float) -> list[str]:
-    if c.text_width(text, size=size) <= max_w:
-        return [text]
+def _wrap(c: Canvas, text: str, size: float, max_w: float, max_lines: int = 2) -> list[str]:
+    """``text`` in at most ``max_lines`` lines, split where the widest line is narrowest."""
     words = text.split()
-    if len(words) < 2:
+    if c.text_width(text, size=size) <= max_w or len(words) < 2:
         return [text]
     best = [text]
     best_w = math.inf
-    for i in range(1, len(words)):
-        lines = [" ".join(words[:i]), " ".join(words[i:])]
-        w = max(c.text_width(s, size=size) for s in lines)
-        if w < best_w:
-            best, best_w = lines, w
+    for n in range(2, min(max_lines, len(words)) + 1):
+        for cuts in itertools.combinations(range(1, len(words)), n - 1):
+            bounds = (0, *cuts, len(words))
+            lines = [" ".join(words[a:b]) for a, b in itertools.pairwise(bounds)]
+            w = max(c.text_width(s, size=size) for s in lines)
+            if w < best_w - 0.5:
+                best, best_w = lines, w
+        if best_w <= max_w:
+            break
     return best
 
 
@@ -719,21 +862,29 @@ class _NameSpot:
     x: float
     y: float
     line_h: float
+    w: float
+    h: float
 
 
 def _place_name(ctx: _Ctx, name: str, spots: _Spots) -> _NameSpot:
+    """The name at its full size where it covers little; in a crowded hex a smaller or a
+    three-line version when that keeps it off the stations (which cost far more than track)."""
     c, size = ctx.canvas, ctx.size
-    font_size = float(theme.FONT_NAME)
-    lines = _wrap(c, name, font_size, 1.2 * size)
-    if len(lines) > 1 or c.text_width(name, size=font_size) > 1.2 * size:
-        font_size = theme.FONT_NAME - 1.0
-        lines = _wrap(c, name, font_size, 1.2 * size)
-    line_h = (font_size + 2) / size
-    w = max(c.text_width(s, size=font_size) for s in lines) / size + 0.04
-    h = line_h * len(lines)
-    # Names may spill a little over the hex border: the halo keeps them readable there.
-    x, y = spots.place(w, h, _NAME_CANDIDATES[ctx.o], margin=-0.08)
-    return _NameSpot(lines, font_size, x, y, line_h)
+    options: list[tuple[float, float, Point, _NameSpot]] = []
+    for font_size, max_lines, penalty in ((theme.FONT_NAME, 2, 0.0), (theme.FONT_NAME - 1, 2, 0.5),
+                                          (theme.FONT_NAME - 1, 3, 1.0), (theme.FONT_NAME - 2, 3, 1.5)):
+        lines = _wrap(c, name, font_size, 1.2 * size, max_lines)
+        line_h = (font_size + 2) / size
+        w = max(c.text_width(s, size=font_size) for s in lines) / size + 0.04
+        h = line_h * len(lines)
+        # Names may spill a little over the hex border: the halo keeps them readable there.
+        p, cost = spots.best(w, h, _NAME_CANDIDATES[ctx.o], margin=-0.08)
+        options.append((cost + penalty, penalty, p, _NameSpot(lines, font_size, p[0], p[1], line_h, w, h)))
+        if cost < 1.0:
+            break
+    *_, spot = min(options, key=lambda o: (o[0], o[1]))
+    spots.take((spot.x, spot.y), spot.w, spot.h)
+    return spot
 
 
 def _draw_name(ctx: _Ctx, spot: _NameSpot, at: _At, colour: str, fill: str) -> None:
@@ -746,29 +897,36 @@ def _draw_name(ctx: _Ctx, spot: _NameSpot, at: _At, colour: str, fill: str) -> N
 # ----------------------------------------------------------------------------- routes
 
 
-def _draw_routes(ctx: _Ctx, centres: dict[str, Point], height: float) -> None:
+def _route_colour(i: int) -> str:
+    return theme.ROUTE_COLOURS[i % len(theme.ROUTE_COLOURS)]
+
+
+def _draw_route_lines(ctx: _Ctx, centres: dict[str, Point]) -> None:
+    """Each run as a translucent line through the centres of its hexes, side by side when several."""
     routes = ctx.view.last_routes
-    if not routes:
-        return
-    c, size = ctx.canvas, ctx.size
+    size = ctx.size
     lines: list[tuple[Sequence[Point], Colour, float]] = []
     n = len(routes)
     for i, route in enumerate(routes):
-        colour = theme.ROUTE_COLOURS[i % len(theme.ROUTE_COLOURS)]
         shift = (i - (n - 1) / 2) * size * 0.11
         pts = [(centres[h][0] + shift, centres[h][1] + shift * 0.6) for h in route.hexes if h in centres]
         if len(pts) == 1:
             pts = [pts[0], (pts[0][0] + 0.01, pts[0][1])]
-        lines.append((pts, colour, size * 0.2))
-    c.translucent_lines(lines, theme.ROUTE_ALPHA)
-    # Legend in the footer.
+        lines.append((pts, _route_colour(i), size * theme.ROUTE_WIDTH))
+    ctx.canvas.translucent_lines(lines, theme.ROUTE_ALPHA)
+
+
+def _draw_route_legend(ctx: _Ctx, height: float) -> None:
+    routes = ctx.view.last_routes
+    if not routes:
+        return
+    c = ctx.canvas
     y = height - theme.MAP_FOOTER / 2
     x = float(theme.MAP_MARGIN)
     c.text((x, y), "Last run:", size=theme.FONT_TEXT, bold=True, anchor="lm")
     x += c.text_width("Last run:", size=theme.FONT_TEXT, bold=True) + 12
     for i, route in enumerate(routes):
-        colour = theme.ROUTE_COLOURS[i % len(theme.ROUTE_COLOURS)]
-        c.line([(x, y), (x + 26, y)], theme.mix(colour, "#ffffff", 0.35), 8, round_ends=True)
+        c.line([(x, y), (x + 26, y)], theme.mix(_route_colour(i), "#ffffff", 0.3), 9, round_ends=True)
         x += 34
         label = f"{route.train}-train {ctx.currency}{route.revenue}"
         c.text((x, y), label, size=theme.FONT_TEXT, anchor="lm")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from PIL import Image
 
 from engine.core.views import MarketView
@@ -14,12 +17,17 @@ _MIN_WIDTH = 1440.0
 _MARGIN = 24.0
 _HEADER = 64.0
 _FOOTER = 44.0
+_PRICE = 17
+_TEXT = theme.FONT_TEXT + 1
+_ALERT = "#b3261e"
 
 
 def render_market(view: MarketView) -> Image.Image:
     """Draw the stock market grid with every company's marker on its cell.
 
-    Markers sharing a cell are stacked left to right in operating order, the first one on top.
+    Markers sharing a cell are stacked left to right in operating order, the first one on top. A
+    finished game gets a "Game over" panel with the final ranking, in an empty corner of the grid
+    when there is one, else in a band under it.
 
     Returns:
         An RGB image at least 1440 px wide.
@@ -29,13 +37,28 @@ def render_market(view: MarketView) -> Image.Image:
     cell_w = max(56.0, (_MIN_WIDTH - 2 * _MARGIN) / max(1, n_cols))
     cell_h = round(cell_w * 0.92)
     width = max(_MIN_WIDTH, n_cols * cell_w + 2 * _MARGIN)
-    height = _HEADER + n_rows * cell_h + _FOOTER + _MARGIN
+    x0 = (width - n_cols * cell_w) / 2
+    y0 = _HEADER
+
+    over: _Panel | None = None
+    band = 0.0
+    if view.finished:
+        measure = Canvas(1, 1)
+        over = _game_over_panel(measure, view, min(width - 2 * _MARGIN, 560.0))
+        spot = _empty_area(view.rows, n_cols, over.width / cell_w, over.height / cell_h)
+        if spot is not None:
+            r0, c0, r1, c1 = spot
+            over.x = x0 + (c0 + c1) / 2 * cell_w - over.width / 2
+            over.y = y0 + (r0 + r1) / 2 * cell_h - over.height / 2
+        else:
+            band = over.height + 16
+            over.x = _MARGIN
+            over.y = y0 + n_rows * cell_h + 12
+    height = _HEADER + n_rows * cell_h + band + _FOOTER + _MARGIN
     c = Canvas(width, height)
 
     _draw_header(c, view, width)
 
-    x0 = (width - n_cols * cell_w) / 2
-    y0 = _HEADER
     par = set(view.par_cells)
     end = set(view.end_cells)
     for r, row in enumerate(view.rows):
@@ -53,11 +76,11 @@ def render_market(view: MarketView) -> Image.Image:
                 inset = 2.5
                 c.rect((bx + inset, by + inset, bx + cell_w - inset, by + cell_h - inset),
                        outline=theme.PAR_OUTLINE, width=3, radius=3)
-                c.text((bx + cell_w - 8, by + 8), "par", size=10, bold=True, fill=theme.PAR_OUTLINE,
+                c.text((bx + cell_w - 7, by + 8), "par", size=12, bold=True, fill=theme.PAR_OUTLINE,
                        anchor="rt")
-            c.text((bx + 8, by + 7), f"{price}", size=14, bold=True, fill=text_colour, anchor="lt")
+            c.text((bx + 7, by + 6), f"{price}", size=_PRICE, bold=True, fill=text_colour, anchor="lt")
             if is_end:
-                c.text((bx + cell_w - 8, by + 8), "END", size=10, bold=True, fill="#ffcc33", anchor="rt")
+                c.text((bx + cell_w - 7, by + 8), "END", size=12, bold=True, fill="#ffcc33", anchor="rt")
 
     # Markers: one row for up to two, else two rows, each fanned out left to right; the first to
     # operate is top left and drawn last, on top of the others.
@@ -67,8 +90,10 @@ def render_market(view: MarketView) -> Image.Image:
         bx, by = x0 + col * cell_w, y0 + r * cell_h
         lines = 1 if len(stack) <= 2 else 2
         per_line = -(-len(stack) // lines)
-        free_h = cell_h - 26  # below the price
-        radius = min(cell_w * 0.17, (free_h / lines - 1) / 2)
+        free_h = cell_h - 28  # below the price
+        # As big as the cell allows with the markers of a line side by side (overlapping only
+        # when there are too many), so that their names stay readable in a chat preview.
+        radius = min(cell_w * 0.25, (cell_w - 8) / (2 * per_line) - 1, (free_h / lines - 1) / 2)
         avail = cell_w - 2 * radius - 10
         step = min(2 * radius + 2, avail / (per_line - 1)) if per_line > 1 else 0.0
         span = step * (per_line - 1)
@@ -76,13 +101,97 @@ def render_market(view: MarketView) -> Image.Image:
         for i in range(len(stack)):
             line, pos = divmod(i, per_line)
             cx = bx + cell_w / 2 - span / 2 + pos * step
-            cy = by + 23 + radius + line * (2 * radius + 1)
+            cy = by + 26 + radius + line * (2 * radius + 1)
             places.append((cx, cy))
         for i in reversed(range(len(stack))):
             _marker(c, view, places[i], radius, stack[i])
 
-    _draw_legend(c, view, width, y0 + n_rows * cell_h + 10)
+    if over is not None:
+        _draw_panel(c, over)
+    _draw_legend(c, view, width, y0 + n_rows * cell_h + band + 10)
     return c.finish()
+
+
+@dataclass(slots=True)
+class _Panel:
+    lines: list[tuple[str, str, str, float, bool]]  # left text, right text, colour, size, bold
+    width: float
+    height: float
+    x: float = 0.0
+    y: float = 0.0
+
+
+_PANEL_PAD = 16.0
+
+
+def _game_over_panel(c: Canvas, view: MarketView, max_w: float) -> _Panel:
+    cur = theme.currency_for(view.title)
+    text = _TEXT + 2  # the news of the picture: larger than the grid's text
+    lines: list[tuple[str, str, str, float, bool]] = [("Game over", "", _ALERT, 26, True)]
+    if view.game_end_reason:
+        reason = _wrap(c, view.game_end_reason, text, max_w - 2 * _PANEL_PAD)
+        lines += [(s, "", theme.INK, text, False) for s in reason]
+    if view.ranking:
+        lines.append(("Final ranking", "", theme.MUTED, text - 1, True))
+        for i, (name, value) in enumerate(view.ranking, 1):
+            lines.append((f"{i}. {name}", f"{cur}{value:,}", theme.INK, text, i == 1))
+    widths = [c.text_width(a, size=size, bold=bold) + (c.text_width(b, size=size, bold=bold) + 30 if b else 0)
+              for a, b, _, size, bold in lines]
+    width = min(max_w, max(widths) + 2 * _PANEL_PAD)
+    height = sum(size + 10 for *_, size, _ in lines) + 2 * _PANEL_PAD - 10
+    return _Panel(lines, max(width, 260.0), height)
+
+
+def _draw_panel(c: Canvas, p: _Panel) -> None:
+    c.rect((p.x + 3, p.y + 4, p.x + p.width + 3, p.y + p.height + 4), fill="#d9d4c7", radius=10)  # shadow
+    c.rect((p.x, p.y, p.x + p.width, p.y + p.height), fill="#ffffff", outline=_ALERT, width=2.5, radius=10)
+    y = p.y + _PANEL_PAD
+    for left, right, colour, size, bold in p.lines:
+        mid = y + size / 2
+        c.text((p.x + _PANEL_PAD, mid), left, size=size, bold=bold, fill=colour, anchor="lm")
+        if right:
+            c.text((p.x + p.width - _PANEL_PAD, mid), right, size=size, bold=bold, fill=colour, anchor="rm")
+        y += size + 10
+
+
+def _wrap(c: Canvas, text: str, size: float, max_w: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and c.text_width(f"{lines[-1]} {word}", size=size) <= max_w:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _empty_area(
+    rows: Sequence[Sequence[int | None]], n_cols: int, need_cols: float, need_rows: float
+) -> tuple[int, int, int, int] | None:
+    """The largest block of cells with no price (rows r0..r1, columns c0..c1, ends exclusive) that
+    holds ``need_cols`` x ``need_rows`` cells plus a little room, or None."""
+    n_rows = len(rows)
+    filled = [[1 if col < len(row) and row[col] is not None else 0 for col in range(n_cols)] for row in rows]
+    # Prefix sums: any rectangle's count of priced cells in O(1).
+    pre = [[0] * (n_cols + 1) for _ in range(n_rows + 1)]
+    for r in range(n_rows):
+        for col in range(n_cols):
+            pre[r + 1][col + 1] = filled[r][col] + pre[r][col + 1] + pre[r + 1][col] - pre[r][col]
+    best: tuple[int, int, int, int] | None = None
+    best_area = 0
+    for r0 in range(n_rows):
+        for r1 in range(r0 + 1, n_rows + 1):
+            if r1 - r0 < need_rows + 0.3:
+                continue
+            for c0 in range(n_cols):
+                for c1 in range(c0 + 1, n_cols + 1):
+                    if c1 - c0 < need_cols + 0.3:
+                        continue
+                    if pre[r1][c1] - pre[r0][c1] - pre[r1][c0] + pre[r0][c0]:
+                        break  # wider ones from c0 hold this priced cell too
+                    area = (r1 - r0) * (c1 - c0)
+                    if area > best_area:
+                        best, best_area = (r0, c0, r1, c1), area
+    return best
 
 
 def _marker(c: Canvas, view: MarketView, p: tuple[float, float], r: float, sym: str) -> None:
@@ -90,10 +199,10 @@ def _marker(c: Canvas, view: MarketView, p: tuple[float, float], r: float, sym: 
     text = view.corporation_text_colours.get(sym) or theme.readable_on(fill)
     c.circle(p, r + 1.5, fill="#ffffff")
     c.circle(p, r, fill=fill, outline=theme.mix(fill, "#000000", 0.5), width=1.3)
-    size = 11.0
-    while size > 7 and c.text_width(sym, size=size, bold=True) > r * 1.75:
+    size = 18.0
+    while size > 8 and c.text_width(sym, size=size, condensed=True) > r * 1.75:
         size -= 1
-    c.text(p, sym, size=size, bold=True, fill=text)
+    c.text(p, sym, size=size, condensed=True, fill=text)
 
 
 def _draw_header(c: Canvas, view: MarketView, width: float) -> None:

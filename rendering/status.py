@@ -15,13 +15,14 @@ __all__ = ["render_status", "status_text"]
 
 _WIDTH = 1280.0
 _MARGIN = 24.0
-_ROW = 30.0
-_HEAD_ROW = 26.0
+_ROW = 32.0
+_HEAD_ROW = 28.0
 _SECTION_GAP = 18.0
 _ACTING_BG = "#fff3c4"
 _STRIPE = "#f6f4ee"
 _RULE = "#d6d1c4"
 _ALERT = "#b3261e"
+_OVER_BG = "#fde7e4"
 _GOOD = "#1e6b2c"
 
 
@@ -104,6 +105,12 @@ def status_text(view: StatusView) -> str:
 
 # ----------------------------------------------------------------------------- picture
 
+_TEXT = theme.FONT_TEXT + 1  # table text
+_CHIP = theme.FONT_TEXT  # share and train chips (condensed bold)
+_CHIP_H = 22.0
+_CHIP_LINE = 26.0  # one line of share chips
+_CHIP_GAP = 6.0
+
 
 @dataclass(frozen=True, slots=True)
 class _Col:
@@ -112,48 +119,102 @@ class _Col:
     align: str = "l"  # l, r, c
 
 
+@dataclass(frozen=True, slots=True)
+class _Chip:
+    label: str
+    width: float
+    fill: str
+    fg: str
+    president: bool
+
+
+def _share_chips(
+    c: Canvas, shares: Sequence[tuple[str, int]], colours: dict[str, tuple[str, str]],
+    presidents: dict[str, str | None], me: str,
+) -> list[_Chip]:
+    out = []
+    for sym, pct in shares:
+        fill, fg = colours.get(sym, ("#888888", "#ffffff"))
+        pres = presidents.get(sym) == me
+        label = f"★{sym} {pct}%" if pres else f"{sym} {pct}%"
+        width = c.text_width(label, size=_CHIP, condensed=True) + 14
+        out.append(_Chip(label, width, fill, fg or theme.readable_on(fill), pres))
+    return out
+
+
+def _chip_lines(chips: Sequence[_Chip], width: float) -> list[list[_Chip]]:
+    """Chips flowed into lines of at most ``width``: a player with many companies gets a taller row
+    rather than a cut-off list."""
+    lines: list[list[_Chip]] = [[]]
+    used = 0.0
+    for chip in chips:
+        if lines[-1] and used + chip.width > width:
+            lines.append([])
+            used = 0.0
+        lines[-1].append(chip)
+        used += chip.width + _CHIP_GAP
+    return lines
+
+
 def render_status(view: StatusView) -> Image.Image:
     """Draw the status card: who is acting, players, companies, bank, trains and phase.
 
     Returns:
-        An RGB image 1280 px wide; its height grows with the number of players and companies.
+        An RGB image 1280 px wide; its height grows with the number of players and companies, and
+        a player row grows a line when its share certificates do not fit one.
     """
     cur = theme.currency_for(view.title)
-    n_p, n_c = len(view.players), len(view.corporations)
-    height = (
-        60 + 34  # header + acting line
-        + _HEAD_ROW + max(1, n_p) * _ROW + _SECTION_GAP + 26
-        + _HEAD_ROW + max(1, n_c) * _ROW + _SECTION_GAP + 26
-        + 3 * 26 + 26 + _MARGIN
-    )
-    c = Canvas(_WIDTH, height)
     colours = {corp.sym: (corp.colour, corp.text_colour) for corp in view.corporations}
     presidents = {corp.sym: corp.president for corp in view.corporations}
+    measure = Canvas(1, 1)
+
+    # Players: the privates column is only as wide as its longest entry, the shares get the rest.
+    privates_w = max([90.0, *(measure.text_width(", ".join(p.privates), size=_TEXT) + 24 for p in view.players)])
+    privates_w = min(privates_w, 220.0)
+    fixed = 26 + 170 + 100 + 18 + privates_w + 80 + 120
+    shares_w = _WIDTH - 2 * _MARGIN - fixed
+    pcols = [
+        _Col("", 26), _Col("Player", 170), _Col("Cash", 100, "r"), _Col("", 18), _Col("Shares", shares_w),
+        _Col("Privates", privates_w), _Col("Certs", 80, "r"), _Col("Value", 120, "r"),
+    ]
+    chips = {p.id: _chip_lines(_share_chips(measure, p.shares, colours, presidents, p.name), shares_w - 16)
+             for p in view.players}
+    row_h = {pid: _ROW + (len(lines) - 1) * _CHIP_LINE for pid, lines in chips.items()}
+
+    n_c = len(view.corporations)
+    height = (
+        60 + 40  # header + acting line
+        + 26 + _HEAD_ROW + (sum(row_h.values()) if view.players else _ROW) + _SECTION_GAP
+        + 26 + _HEAD_ROW + max(1, n_c) * _ROW + _SECTION_GAP
+        + 26 + 3 * 26 + _MARGIN
+    )
+    c = Canvas(_WIDTH, height)
 
     # Header.
     c.rect((0, 0, _WIDTH, 52), fill=theme.PANEL)
-    c.text((_MARGIN, 26), view.title, size=20, bold=True, anchor="lm")
+    c.text((_MARGIN, 26), view.title, size=22, bold=True, anchor="lm")
     right = f"{view.round_name}   ·   Phase {view.phase}   ·   Bank {_money(cur, view.bank_cash)}"
-    c.text((_WIDTH - _MARGIN, 26), right, size=15, anchor="rm")
+    c.text((_WIDTH - _MARGIN, 26), right, size=_TEXT, anchor="rm")
     y = 60.0
     if view.finished:
         msg = "Game over" + (f": {view.game_end_reason}" if view.game_end_reason else "")
-        c.text((_MARGIN, y + 14), msg, size=15, bold=True, fill=_ALERT, anchor="lm")
+        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + 29), fill=_OVER_BG, radius=5)
+        c.text((_MARGIN, y + 15), msg, size=_TEXT, bold=True, fill=_ALERT, anchor="lm")
+        if view.players:
+            best = max(view.players, key=lambda p: p.value)
+            c.text((_WIDTH - _MARGIN, y + 15), f"Winner: {best.name} ({_money(cur, best.value)})", size=_TEXT,
+                   bold=True, anchor="rm")
     elif view.acting:
-        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + 27), fill=_ACTING_BG, radius=5)
-        c.text((_MARGIN, y + 14), "Waiting for:", size=15, fill=theme.MUTED, anchor="lm")
-        c.text((_MARGIN + c.text_width("Waiting for: ", size=15), y + 14), ", ".join(view.acting), size=15,
+        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + 29), fill=_ACTING_BG, radius=5)
+        c.text((_MARGIN, y + 15), "Waiting for:", size=_TEXT, fill=theme.MUTED, anchor="lm")
+        c.text((_MARGIN + c.text_width("Waiting for: ", size=_TEXT), y + 15), ", ".join(view.acting), size=_TEXT,
                bold=True, anchor="lm")
-    y += 34
+    y += 40
 
     # Players.
     key = "★ president   ·   PD priority deal   ·   ▶ to act"
     c.text((_WIDTH - _MARGIN, y + 12), key, size=theme.FONT_TEXT - 1, fill=theme.MUTED, anchor="rm")
     y = _section_title(c, y, "Players")
-    pcols = [
-        _Col("", 26), _Col("Player", 170), _Col("Cash", 90, "r"), _Col("", 18), _Col("Shares", 560),
-        _Col("Privates", 140), _Col("Certs", 80, "r"), _Col("Value", 120, "r"),
-    ]
     y = _table_head(c, y, pcols)
 
     def player_cells(p: PlayerStatus) -> list[_Painter]:
@@ -165,7 +226,7 @@ def render_status(view: StatusView) -> Image.Image:
             _txt(name, bold=p.acting, clip=True),
             _txt(_money(cur, p.cash)),
             _txt(""),
-            _chips(p.shares, colours, presidents, p.name),
+            _chips(chips[p.id]),
             _txt(", ".join(p.privates) or "–", colour=theme.INK if p.privates else theme.MUTED, clip=True),
             _txt(f"{p.certificates}/{p.certificate_limit}", colour=_ALERT if over else theme.INK, bold=over),
             _txt(_money(cur, p.value), bold=True),
@@ -173,7 +234,7 @@ def render_status(view: StatusView) -> Image.Image:
 
     for i, p in enumerate(view.players):
         bg = _ACTING_BG if p.acting else (_STRIPE if i % 2 else None)
-        y = _table_row(c, y, pcols, player_cells(p), bg)
+        y = _table_row(c, y, pcols, player_cells(p), bg, row_h[p.id])
     if not view.players:
         y = _table_row(c, y, pcols, [_txt(""), _txt("no players", colour=theme.MUTED)], None)
     y += _SECTION_GAP
@@ -181,17 +242,16 @@ def render_status(view: StatusView) -> Image.Image:
     # Companies.
     y = _section_title(c, y, "Companies")
     ccols = [
-        _Col("", 70), _Col("Name", 270), _Col("President", 120), _Col("Price", 70, "r"),
-        _Col("Treasury", 95, "r"), _Col("", 16), _Col("Trains", 150), _Col("Tokens", 70, "c"),
-        _Col("IPO/pool", 90, "c"), _Col("Last run", 90, "r"), _Col("", 14), _Col("", 120),
+        _Col("", 70), _Col("Name", 290), _Col("President", 130), _Col("Price", 70, "r"),
+        _Col("Treasury", 100, "r"), _Col("", 16), _Col("Trains", 150), _Col("Tokens", 70, "c"),
+        _Col("IPO/pool", 100, "c"), _Col("Last run", 90, "r"), _Col("", 14), _Col("", 110),
     ]
     y = _table_head(c, y, ccols)
 
+    operating = view.round_name.startswith("Operating")
+
     def corp_cells(corp: CorporationStatus) -> list[_Painter]:
-        if corp.floated:
-            state = "operated" if corp.operated else "to operate"
-        else:
-            state = "parred" if corp.share_price is not None else "not started"
+        state = _corp_state(corp, operating)
         return [
             _swatch(corp),
             _txt(corp.name, clip=True),
@@ -221,48 +281,50 @@ def render_status(view: StatusView) -> Image.Image:
     return c.finish()
 
 
+def _corp_state(corp: CorporationStatus, operating_round: bool) -> str:
+    if not corp.floated:
+        return "parred" if corp.share_price is not None else "not started"
+    if not operating_round:  # nobody is about to operate in a stock round
+        return "floated"
+    return "operated" if corp.operated else "to operate"
+
+
 _Painter = Callable[[Canvas, float, float, float, str], None]  # canvas, x, y (middle), width, align
 
 
 def _txt(s: str, *, bold: bool = False, colour: str = theme.INK, clip: bool = False) -> _Painter:
     def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
-        text = s
-        if clip and c.text_width(text, size=theme.FONT_TEXT + 1, bold=bold) > w - 8:
-            while len(text) > 1 and c.text_width(text + "…", size=theme.FONT_TEXT + 1, bold=bold) > w - 8:
-                text = text[:-1]
-            text = text.rstrip() + "…"
+        text, size = s, float(_TEXT)
+        if clip:
+            # A slightly smaller font before cutting the text short.
+            while size > _TEXT - 3 and c.text_width(text, size=size, bold=bold) > w - 8:
+                size -= 1
+            if c.text_width(text, size=size, bold=bold) > w - 8:
+                while len(text) > 1 and c.text_width(text + "…", size=size, bold=bold) > w - 8:
+                    text = text[:-1]
+                text = text.rstrip() + "…"
         ax = {"l": x, "r": x + w - 6, "c": x + w / 2}[align]
         anchor = {"l": "lm", "r": "rm", "c": "mm"}[align]
-        c.text((ax, y), text, size=theme.FONT_TEXT + 1, bold=bold, fill=colour, anchor=anchor)
+        c.text((ax, y), text, size=size, bold=bold, fill=colour, anchor=anchor)
 
     return paint
 
 
-def _chips(
-    shares: Sequence[tuple[str, int]],
-    colours: dict[str, tuple[str, str]],
-    presidents: dict[str, str | None],
-    me: str,
-) -> _Painter:
+def _chips(lines: Sequence[Sequence[_Chip]]) -> _Painter:
     def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
-        if not shares:
-            c.text((x, y), "–", size=theme.FONT_TEXT + 1, fill=theme.MUTED, anchor="lm")
+        if not any(lines):
+            c.text((x, y), "–", size=_TEXT, fill=theme.MUTED, anchor="lm")
             return
-        cx = x
-        for sym, pct in shares:
-            fill, fg = colours.get(sym, ("#888888", "#ffffff"))
-            fg = fg or theme.readable_on(fill)
-            pres = presidents.get(sym) == me
-            label = f"★{sym} {pct}%" if pres else f"{sym} {pct}%"
-            tw = c.text_width(label, size=theme.FONT_TEXT, bold=True)
-            cw = tw + 14
-            if cx + cw > x + w:
-                c.text((cx, y), "…", size=theme.FONT_TEXT + 1, anchor="lm")
-                break
-            edge = "#000000" if pres else theme.mix(fill, "#000000", 0.3)
-            c.rect((cx, y - 10, cx + cw, y + 10), fill=fill, outline=edge, width=2.2 if pres else 1, radius=5)
-            c.text((cx + cw / 2, y), label, size=theme.FONT_TEXT, bold=True, fill=fg)
-            cx += cw + 6
+        top = y - (len(lines) - 1) * _CHIP_LINE / 2
+        for i, line in enumerate(lines):
+            cy = top + i * _CHIP_LINE
+            cx = x
+            for chip in line:
+                edge = "#000000" if chip.president else theme.mix(chip.fill, "#000000", 0.3)
+                c.rect((cx, cy - _CHIP_H / 2, cx + chip.width, cy + _CHIP_H / 2), fill=chip.fill, outline=edge,
+                       width=2.2 if chip.president else 1, radius=5)
+                c.text((cx + chip.width / 2, cy), chip.label, size=_CHIP, condensed=True, fill=chip.fg)
+                cx += chip.width + _CHIP_GAP
 
     return paint
 
@@ -270,13 +332,14 @@ def _chips(
 def _train_chips(trains: Sequence[str]) -> _Painter:
     def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
         if not trains:
-            c.text((x, y), "none", size=theme.FONT_TEXT + 1, fill=theme.MUTED, anchor="lm")
+            c.text((x, y), "none", size=_TEXT, fill=theme.MUTED, anchor="lm")
             return
         cx = x
         for t in trains:
-            tw = max(18.0, c.text_width(t, size=theme.FONT_TEXT, bold=True) + 10)
-            c.rect((cx, y - 10, cx + tw, y + 10), fill="#ffffff", outline=theme.INK, width=1.2, radius=3)
-            c.text((cx + tw / 2, y), t, size=theme.FONT_TEXT, bold=True)
+            tw = max(20.0, c.text_width(t, size=_CHIP, condensed=True) + 10)
+            c.rect((cx, y - _CHIP_H / 2, cx + tw, y + _CHIP_H / 2), fill="#ffffff", outline=theme.INK, width=1.2,
+                   radius=3)
+            c.text((cx + tw / 2, y), t, size=_CHIP, condensed=True)
             cx += tw + 5
 
     return paint
@@ -285,18 +348,18 @@ def _train_chips(trains: Sequence[str]) -> _Painter:
 def _swatch(corp: CorporationStatus) -> _Painter:
     def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
         fg = corp.text_colour or theme.readable_on(corp.colour)
-        c.rect((x, y - 11, x + w - 10, y + 11), fill=corp.colour, outline=theme.mix(corp.colour, "#000", 0.4),
-               width=1, radius=11)
-        size = 12.0
-        while size > 8 and c.text_width(corp.sym, size=size, bold=True) > w - 18:
+        c.rect((x, y - 12, x + w - 10, y + 12), fill=corp.colour, outline=theme.mix(corp.colour, "#000", 0.4),
+               width=1, radius=12)
+        size = float(_CHIP)
+        while size > 9 and c.text_width(corp.sym, size=size, condensed=True) > w - 20:
             size -= 1
-        c.text((x + (w - 10) / 2, y), corp.sym, size=size, bold=True, fill=fg)
+        c.text((x + (w - 10) / 2, y), corp.sym, size=size, condensed=True, fill=fg)
 
     return paint
 
 
 def _section_title(c: Canvas, y: float, title: str) -> float:
-    c.text((_MARGIN, y + 12), title, size=16, bold=True, anchor="lm")
+    c.text((_MARGIN, y + 12), title, size=18, bold=True, anchor="lm")
     return y + 26
 
 
@@ -309,17 +372,19 @@ def _table_head(c: Canvas, y: float, cols: Sequence[_Col]) -> float:
     return y + _HEAD_ROW
 
 
-def _table_row(c: Canvas, y: float, cols: Sequence[_Col], cells: Sequence[_Painter], bg: str | None) -> float:
+def _table_row(
+    c: Canvas, y: float, cols: Sequence[_Col], cells: Sequence[_Painter], bg: str | None, height: float = _ROW
+) -> float:
     if bg is not None:
-        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + _ROW - 1), fill=bg, radius=4)
+        c.rect((_MARGIN - 6, y + 1, _WIDTH - _MARGIN + 6, y + height - 1), fill=bg, radius=4)
     x = _MARGIN
     for col, cell in zip(cols, cells, strict=False):
-        cell(c, x, y + _ROW / 2, col.width, col.align)
+        cell(c, x, y + height / 2, col.width, col.align)
         x += col.width
-    return y + _ROW
+    return y + height
 
 
 def _key_value(c: Canvas, y: float, key: str, value: str) -> float:
-    c.text((_MARGIN, y + 13), key, size=theme.FONT_TEXT + 1, bold=True, anchor="lm")
-    c.text((_MARGIN + 140, y + 13), value, size=theme.FONT_TEXT + 1, anchor="lm")
+    c.text((_MARGIN, y + 13), key, size=_TEXT, bold=True, anchor="lm")
+    c.text((_MARGIN + 140, y + 13), value, size=_TEXT, anchor="lm")
     return y + 26

@@ -48,7 +48,7 @@ HIGHLIGHT_TILE = "#e0119d"
 
 # Routes: one colour per train, distinct from the hex colours.
 ROUTE_COLOURS = ("#1f4fd6", "#e8590c", "#8e24aa", "#00897b", "#c2185b", "#5d4037")
-ROUTE_ALPHA = 150
+ROUTE_ALPHA = 140
 
 # Stock market zones.
 MARKET_COLOURS: dict[str, str] = {
@@ -67,25 +67,29 @@ END_FILL = "#2b2b2b"
 END_TEXT = "#ffffff"
 
 # ----------------------------------------------------------------- map sizes
+# Chat clients first show a picture about 800 px wide, roughly half its size: the fonts below are
+# the smallest that stay readable there (token names, revenues, tile numbers ~7 px in the preview).
 
 HEX_SIZE = 72.0  # centre to corner
 TRACK_WIDTH = 0.115  # fraction of HEX_SIZE
-CITY_RADIUS = 0.245
+CITY_RADIUS = 0.265
 TOWN_DOT = 0.085
-REVENUE_RADIUS = 0.145
-MAP_MARGIN = 30  # coordinate band around the hexes
-MAP_HEADER = 40
-MAP_FOOTER = 34
+REVENUE_RADIUS = 0.165
+MAP_MARGIN = 34  # coordinate band around the hexes
+MAP_HEADER = 48
+MAP_FOOTER = 40
 
-FONT_COORD = 15
-FONT_NAME = 10
-FONT_REVENUE = 11
-FONT_LABEL = 16
-FONT_TILE = 9
-FONT_TOKEN = 11
-FONT_SMALL = 9
-FONT_HEADER = 18
-FONT_TEXT = 13
+FONT_COORD = 18
+FONT_NAME = 11
+FONT_REVENUE = 15  # condensed bold
+FONT_LABEL = 18
+FONT_TILE = 12
+FONT_TOKEN = 15  # condensed bold
+FONT_SMALL = 11  # condensed bold: hexside costs, markers
+FONT_HEADER = 22
+FONT_TEXT = 16
+
+ROUTE_WIDTH = 0.15  # fraction of HEX_SIZE
 
 
 def currency_for(title: str) -> str:

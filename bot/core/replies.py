@@ -25,6 +25,7 @@ class Outcome(StrEnum):
     PENDING = "pending"  # accepted as a request that needs other players' consent
     CONFLICT = "conflict"  # the game changed under the command (race); nothing was stored
     GAME_OVER = "game_over"
+    INTERNAL = "internal"  # a bug on our side: logged with an incident id; nothing was stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +38,63 @@ class Attachment:
     kind: str = "image"  # "image" or "file"
 
 
+#: Button styles adapters understand (Discord's and Slack's common ground).
+BUTTON_STYLES = ("primary", "secondary", "success", "danger")
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A one-click command: clicking it sends ``command`` (without the bot's prefix) as the clicking user.
+
+    The service checks every click like typed text, so a button in a channel is safe to show to everyone:
+    only the acting player's click is accepted.
+    """
+
+    label: str
+    command: str
+    style: str = "secondary"  # one of BUTTON_STYLES
+
+
+#: Where a Notification goes: a mention in the game's channel, a direct message, or both.
+DELIVERIES = ("channel", "dm", "both")
+
+
 @dataclass(frozen=True, slots=True)
 class Notification:
-    """A personal ping for one chat user (their turn, a request to approve, the game's end)."""
+    """A personal ping for one chat user (their turn, a reminder, a request to approve, the game's end).
+
+    The service has already applied the user's preferences: users who turned pings off or are away get no
+    turn notification at all, and ``delivery`` is where this one must go. ``platform`` and ``channel`` name
+    the game's channel (post there for "channel"; send button clicks from a DM there as well).
+
+    ``mentioned`` is True when the reply carrying this notification already mentions the user, so the
+    channel part is done once that reply is posted: adapters then only send the DM part (see
+    :attr:`to_channel` and :attr:`to_dm`). Notifications from ``GameService.due_notifications`` (reminders,
+    pings delayed by quiet hours) are never mentioned: adapters deliver both parts themselves.
+    ``due_at`` is set on delayed deliveries (when it became due); None means "now". ``buttons`` are the
+    user's one-click answers (their moves, Approve/Decline); clicks count as commands in ``channel``.
+    """
 
     user_id: str
     text: str
-    kind: str = "turn"  # "turn", "consent", "game_end"
+    kind: str = "turn"  # "turn", "reminder", "consent", "game_end", "test"
     game_id: int | None = None
+    platform: str = ""
+    channel: str = ""
+    delivery: str = "channel"  # one of DELIVERIES
+    due_at: float | None = None
+    mentioned: bool = False
+    buttons: tuple[Button, ...] = ()
+
+    @property
+    def to_channel(self) -> bool:
+        """Post ``text`` in ``channel`` mentioning the user (not done yet by a reply)."""
+        return self.delivery in ("channel", "both") and not self.mentioned
+
+    @property
+    def to_dm(self) -> bool:
+        """Send ``text`` to the user directly."""
+        return self.delivery in ("dm", "both")
 
 
 @dataclass(slots=True)
@@ -52,7 +102,8 @@ class Reply:
     """One message from the bot.
 
     ``ephemeral`` replies are meant for the sender only (refusals, help); adapters that cannot whisper
-    post them normally. ``mentions`` are chat user ids to mention inside this message.
+    post them normally. ``mentions`` are chat user ids to mention inside this message. ``buttons`` are
+    one-click commands (the acting player's likely moves, Approve/Decline of a request).
     """
 
     text: str
@@ -63,6 +114,7 @@ class Reply:
     notify: list[Notification] = field(default_factory=list)
     game_id: int | None = None
     seq: int | None = None  # the stored seq of the accepted action, when one was stored
+    buttons: list[Button] = field(default_factory=list)  # one-click commands, most useful first (<= 10)
 
     @property
     def ok(self) -> bool:

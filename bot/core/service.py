@@ -15,14 +15,17 @@ import json
 import logging
 import os
 import random
+import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.config import Settings, load_settings
-from bot.core import images
+from bot.core import choices, images
+from bot.core import prefs as prefs_mod
 from bot.core.commands import (
     Command,
     CommandError,
@@ -32,11 +35,14 @@ from bot.core.commands import (
     malformed,
     parse,
     unknown_verb,
+    verb_named,
 )
 from bot.core.intents import TYPE_WORDS, legal_commands, split_move, to_int, translate, waiting_for
 from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, engine_version, load_live
 from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
-from bot.core.replies import Attachment, Notification, Outcome, Reply, refusal
+from bot.core.reminders import Pings
+from bot.core.replies import Attachment, Button, Notification, Outcome, Reply, refusal
+from bot.core.settings_verbs import SettingsVerbs
 from bot.core.text import history_page, result_line, round_name, status_lines, who_lines
 from bot.storage import (
     LIVE_STATUSES,
@@ -67,6 +73,11 @@ _ENGINE_OUTCOMES = {
 }
 _RETRIES = 3
 _IMPORT_ACTOR = "import"
+
+# Per command (each handle() call runs in its own task context): the games it loaded, so that an unexpected
+# error can drop them from the cache, and whether an action was stored before the error.
+_TOUCHED: ContextVar[set[int] | None] = ContextVar("roundhouse_touched", default=None)
+_STORED: ContextVar[list[int] | None] = ContextVar("roundhouse_stored", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +131,8 @@ class GameService:
         self._cache = GameCache(self.settings.cache_games)
         self._locks: dict[int, asyncio.Lock] = {}
         self._seeds = random.Random()
+        self.pings = Pings(storage, clock)
+        self._due_lock = asyncio.Lock()
         self._handlers: dict[str, Callable[[Request], Awaitable[list[Reply]]]] = {
             "new": self._new,
             "join": self._join,
@@ -141,6 +154,15 @@ class GameService:
             "approve": self._vote,
             "decline": self._vote,
         }
+        self.settings_verbs = SettingsVerbs(storage, self.pings, clock, self._locked_live)
+        for verb, run in (
+            ("notify", self.settings_verbs.notify),
+            ("remind", self.settings_verbs.remind),
+            ("quiet", self.settings_verbs.quiet),
+            ("away", self.settings_verbs.away),
+            ("prefs", self.settings_verbs.show),
+        ):
+            self._handlers[verb] = _with_args(run)
 
     @classmethod
     async def open(
@@ -167,10 +189,17 @@ class GameService:
         *,
         attachments: Sequence[bytes] = (),
     ) -> list[Reply]:
-        """Carry out one command line (without the bot's prefix) and return the replies to post."""
-        command = parse(text)
-        req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
+        """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
+        answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
+        """
+        touched: set[int] = set()
+        stored: list[int] = []
+        tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
+            command = parse(text)
+            req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
             handler = self._handlers.get(command.verb)
             if handler is not None:
                 return await handler(req)
@@ -185,6 +214,20 @@ class GameService:
         except LoadError as exc:
             log.error("%s", exc)
             return [refusal(Outcome.ILLEGAL, str(exc))]
+        except Exception:
+            incident = secrets.token_hex(4)
+            log.exception(
+                "incident %s: %r from %s/%s in %s/%s", incident, text, user_id, user_name, platform, channel
+            )
+            for game_id in touched:
+                self._cache.drop(game_id)  # memory may be ahead of (or behind) the stored log
+            sorry = f"Sorry, something went wrong on our side (incident {incident})"
+            if stored:
+                return [refusal(Outcome.INTERNAL, f"{sorry} after your move was stored. Check `status`.")]
+            return [refusal(Outcome.INTERNAL, f"{sorry}. Nothing was stored.")]
+        finally:
+            _TOUCHED.reset(tokens[0])
+            _STORED.reset(tokens[1])
 
     # ------------------------------------------------------------------ locating games
 
@@ -221,6 +264,9 @@ class GameService:
 
     async def _live(self, record: GameRecord) -> LiveGame:
         """The live game, brought up to date with the stored log. Call with the game's lock held."""
+        touched = _TOUCHED.get()
+        if touched is not None:
+            touched.add(record.id)
         live = self._cache.get(record.id)
         last = await self.storage.last_seq(record.id)
         if live is not None and last > live.seq:
@@ -320,6 +366,9 @@ class GameService:
             self._cache.drop(live.id)  # memory is ahead of the database
             raise
         live.seq = seq
+        stored = _STORED.get()
+        if stored is not None:
+            stored.append(seq)
         if actor_pid is not None:
             live.last_seen[actor_pid] = len(game.log_lines)
         if game.finished:
@@ -356,6 +405,7 @@ class GameService:
                     )
                 )
             reply.mentions.extend(s.user_id for s in live.seats)
+            await self.pings.cancel(live.id)
         else:
             reply.text += "\n" + self._next_line(live)
             for pid in fresh:
@@ -364,8 +414,19 @@ class GameService:
                     continue  # the sender is here already
                 reply.mentions.append(seat.user_id)
                 reply.notify.append(Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id))
+            reply.buttons = self._buttons(live)
+            await self.pings.track(live, before, actor)
+        await self.pings.route(live, reply)
         views = images.take_views(game, live.id, seq) if self.images else None
         return _Applied(reply, views)
+
+    def _buttons(self, live: LiveGame) -> list[Button]:
+        """One-click moves for whoever acts now (anyone may see them; only the acting player's click works)."""
+        if live.game.finished:
+            return []
+        pids = acting_player_ids(live.game)
+        players = [p for pid in pids for p in live.game.players if p.id == pid]
+        return choices.move_buttons(live.game, players)
 
     def _next_line(self, live: LiveGame) -> str:
         return f"{round_name(live.game)}. Next: {waiting_for(live.game)}"
@@ -574,6 +635,9 @@ class GameService:
                     reply.notify.append(
                         Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id)
                     )
+            reply.buttons = self._buttons(live)
+            await self.pings.track(live, (), None)
+            await self.pings.route(live, reply)
             views = images.take_views(game, live.id, live.seq) if self.images else None
         return [await self._with_pictures(_Applied(reply, views))]
 
@@ -592,6 +656,7 @@ class GameService:
             others = [s.user_id for s in live.seats if s.user_id != req.user_id]
             if not others:
                 await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
             return [
@@ -713,11 +778,30 @@ class GameService:
                 text += "\n" + result_line(live)
         else:
             text = "\n".join(status_lines(live))
-        return [Reply(text, game_id=live.id)]
+        notes = await self._seat_notes(live)
+        away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
+        if away:
+            text += "\nAway: " + ", ".join(away)
+        return [Reply(text, game_id=live.id, buttons=self._buttons(live))]
 
     async def _who(self, req: Request) -> list[Reply]:
         live = await self._view(req)
-        return [Reply("\n".join(who_lines(live)), game_id=live.id)]
+        notes = await self._seat_notes(live)
+        return [Reply("\n".join(who_lines(live, notes)), game_id=live.id)]
+
+    async def _seat_notes(self, live: LiveGame) -> dict[str, str]:
+        """Per seated user: " (away)" and their local time, when they told us their time zone."""
+        now = self.clock()
+        notes: dict[str, str] = {}
+        for seat in live.seats:
+            prefs = await self.pings.prefs(seat.platform, seat.user_id, live.id)
+            note = " (away)" if prefs.away else ""
+            local = prefs_mod.local_time(prefs, now)
+            if local is not None:
+                note += f" [{local} local]"
+            if note:
+                notes[seat.user_id] = note
+        return notes
 
     async def _moves(self, req: Request) -> list[Reply]:
         record = await self._active_game(req)
@@ -735,7 +819,8 @@ class GameService:
                         game_id=live.id,
                     )
                 ]
-        return [Reply("You can send:\n" + "\n".join(lines), ephemeral=True, game_id=live.id)]
+            buttons = choices.move_buttons(live.game, [player])
+        return [Reply("You can send:\n" + "\n".join(lines), ephemeral=True, game_id=live.id, buttons=buttons)]
 
     async def _history(self, req: Request) -> list[Reply]:
         live = await self._view(req)
@@ -892,7 +977,13 @@ class GameService:
             f"Request {cid} from {req.user_name}: {what}. Waiting for {names}: send `approve {cid}` or "
             f"`decline {cid}`."
         )
-        reply = Reply(text, outcome=Outcome.PENDING, mentions=list(approvers), game_id=live.id)
+        reply = Reply(
+            text,
+            outcome=Outcome.PENDING,
+            mentions=list(approvers),
+            game_id=live.id,
+            buttons=choices.consent_buttons(cid),
+        )
         for user in approvers:
             reply.notify.append(
                 Notification(
@@ -901,8 +992,10 @@ class GameService:
                     f"({live.record.channel}): {what}. Send `approve {cid}` or `decline {cid}`.",
                     "consent",
                     live.id,
+                    buttons=tuple(choices.consent_buttons(cid)),
                 )
             )
+        await self.pings.route(live, reply)
         return reply
 
     @staticmethod
@@ -985,6 +1078,7 @@ class GameService:
             head = f"{req.user_name} approves request {cid} ({what})."
             if consent.kind == "abandon":
                 await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"{head}\nGame #{record.id} is abandoned.", game_id=record.id)]
             try:
@@ -998,8 +1092,102 @@ class GameService:
             reply.text = head + "\n" + reply.text
         return [reply]
 
+    # ------------------------------------------------------------------ for adapters: timers and autocomplete
+
+    @contextlib.asynccontextmanager
+    async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
+        async with self._lock(record.id):
+            yield await self._live(record)
+
+    async def due_notifications(
+        self, now: float | None = None, *, platforms: Collection[str] | None = None
+    ) -> list[Notification]:
+        """Reminders and quiet-hour-delayed turn pings that are due now, each handed out once.
+
+        Adapters call this every minute and deliver what it returns (``to_channel``/``to_dm``); they never
+        work out who to ping. Items are checked against the live game first: a turn that is over is dropped
+        silently. Pass ``platforms`` when several adapters share one database, so each takes only its own.
+        """
+        now = self.clock() if now is None else now
+        async with self._due_lock:
+            return await self.pings.due(now, self._locked_live, platforms)
+
+    async def suggest(
+        self,
+        platform: str,
+        channel: str,
+        user_id: str,
+        verb: str,
+        args: Sequence[str],
+        partial: str,
+        limit: int = 25,
+    ) -> list[str]:
+        """Values for the next argument of ``verb`` after ``args`` that this user may use now (autocomplete).
+
+        Game moves are cut from the engine's legal choices, so every value completes to a command the service
+        accepts; users who are not seated or not acting get nothing. Settings verbs get their fixed choices.
+        Never raises: autocomplete must not fail because of a bug here (it is logged).
+        """
+        try:
+            fixed = await self._fixed_suggestions(platform, channel, user_id, verb, args, partial, limit)
+            if fixed is not None:
+                return fixed
+            record = await self.storage.find_game(platform, channel)
+            if record is None or record.status != GameStatus.ACTIVE:
+                return []
+            async with self._lock(record.id):
+                live = await self._live(record)
+                player = live.player_of(user_id)
+                if player is None or live.game.finished:
+                    return []
+                return choices.next_words(live.game, player, verb, args, partial, limit)
+        except Exception:
+            log.exception("suggest(%r, %r, %r) failed in %s/%s", verb, list(args), partial, platform, channel)
+            return []
+
+    async def _fixed_suggestions(
+        self,
+        platform: str,
+        channel: str,
+        user_id: str,
+        verb: str,
+        args: Sequence[str],
+        partial: str,
+        limit: int,
+    ) -> list[str] | None:
+        """Choices of the verbs that are not moves (None for a move verb or an unknown word)."""
+        found = verb_named(verb)
+        if found is None or found.group == "move":
+            return None
+        if found.name in ("approve", "decline"):
+            waiting = await self._waiting_requests(platform, channel, user_id)
+            options = [str(c) for c in waiting] if not args else []
+        else:
+            options = choices.setting_words(found.name, args)
+        return choices.fixed_words(options, partial, limit)
+
+    async def _waiting_requests(self, platform: str, channel: str, user_id: str) -> list[int]:
+        record = await self.storage.find_game(platform, channel)
+        if record is None:
+            return []
+        now = self.clock()
+        return [
+            c.id
+            for c in await self.storage.list_consents(record.id)
+            if c.approvers.get(user_id, False) is None and c.expires_at > now
+        ]
+
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _with_args(
+    run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]],
+) -> Callable[[Request], Awaitable[list[Reply]]]:
+    async def handler(req: Request) -> list[Reply]:
+        return await run(req, req.command.args)
+
+    return handler
 
 
 def _player_range(cls: Any) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.core.live import LiveGame
@@ -85,7 +86,9 @@ def status_lines(live: LiveGame) -> list[str]:
     return lines
 
 
-def who_lines(live: LiveGame) -> list[str]:
+def who_lines(live: LiveGame, notes: Mapping[str, str] | None = None) -> list[str]:
+    """Who is up and who sits where; ``notes`` adds a remark per chat user (" (away)", local time)."""
+    notes = notes or {}
     game = live.game
     lines = [waiting_line(live), "Seats:"]
     order = {p.id: i for i, p in enumerate(game.players)}
@@ -93,7 +96,7 @@ def who_lines(live: LiveGame) -> list[str]:
         player = next((p for p in game.players if p.id == seat.player_id), None)
         pres = [c.sym for c in game.corporations.values() if c.owner is player and not c.closed]
         tail = f" (president of {', '.join(pres)})" if pres else ""
-        lines.append(f"  {seat.display_name}{tail}")
+        lines.append(f"  {seat.display_name}{notes.get(seat.user_id, '')}{tail}")
     return lines
 
 

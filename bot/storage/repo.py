@@ -675,6 +675,17 @@ class Storage:
                 raise StatusConflictError("outbox item", item_id, "unsent", "sent")
         return int(row[0])
 
+    async def outbox_pending(self, game_id: int, user_id: str | None = None) -> list[OutboxItem]:
+        """Unsent items of one game (only ``user_id``'s if given), earliest first."""
+        sql = f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND game_id = ?"
+        params: list[Any] = [game_id]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        async with self._session():
+            rows = await self._all(sql + " ORDER BY due_at, id", params)
+        return [_outbox(row) for row in rows]
+
     async def outbox_cancel(self, dedupe_key: str) -> bool:
         """Drop an unsent item (e.g. a reminder made moot); True if one was dropped. Frees the key."""
         async with self._session():

@@ -63,7 +63,7 @@ def test_bad_hand_typed_routes_are_refused_with_reasons() -> None:
     train = corp.trains[0]
     with pytest.raises(CommandError, match="give each train a route"):
         translate(game, player, parse(f"run {train.name}"))
-    with pytest.raises(CommandError, match="no other|no .*-train"):
+    with pytest.raises(CommandError, match=r"no other|no .*-train"):
         translate(game, player, parse("run 9 A1-A3"))
     far = [h for h, _ in itertools.islice(game.board.hexes.items(), 2)]
     intent = translate(game, player, parse(f"run {train.name} {far[0]}-{far[1]}"))

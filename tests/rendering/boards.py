@@ -360,7 +360,8 @@ def feature_board(layout: str = "flat") -> BoardView:
     hexes["D5"] = with_tokens(lay(hexes["D5"], "67", 1), 1, ("GT",))
     hexes["E4"] = lay(hexes["E4"], "1", 0)
     hexes["E6"] = lay(hexes["E6"], "8", 4)
-    hexes["B7"] = with_tokens(hexes["B7"], 0, ("QLL",))
+    # QLL's home is "either city" of this hex until it first operates: a hex-level reservation.
+    hexes["B7"] = replace(hexes["B7"], home_reserved=("QLL",))
     return BoardView(
         title="Feature board",
         layout=layout,  # type: ignore[arg-type]
@@ -399,7 +400,7 @@ _ZONES_1882 = {
 }
 
 
-def market_1882(stacks: dict[tuple[int, int], tuple[str, ...]] | None = None) -> MarketView:
+def market_1882(stacks: dict[tuple[int, int], tuple[str, ...]] | None = None, *, finished: bool = False) -> MarketView:
     width = max(len(r) for r in MARKET_1882)
     rows = tuple(tuple(r) + (None,) * (width - len(r)) for r in MARKET_1882)
     zones = {cell: name for name, cells in _ZONES_1882.items() for cell in cells}
@@ -417,6 +418,9 @@ def market_1882(stacks: dict[tuple[int, int], tuple[str, ...]] | None = None) ->
         round_name="Operating Round 5.2",
         phase="5",
         operating_rounds_in_set=3,
+        finished=finished,
+        game_end_reason="the bank broke" if finished else None,
+        ranking=(("Chandra", 2304), ("Alice", 2210), ("Bob", 1876), ("Dmitri", 1498)) if finished else (),
     )
 
 
@@ -426,8 +430,9 @@ def status_1882() -> StatusView:
                      priority=True),
         PlayerStatus("p2", "Bob", 98, (("HBR", 50), ("CNR", 30), ("CPR", 10)), (), 10, 14, 1876, acting=True),
         PlayerStatus("p3", "Chandra", 655, (("CNR", 40), ("SC", 60), ("CN", 20)), ("P2",), 12, 14, 2304),
-        PlayerStatus("p4", "Dmitri", 23, (("QLL", 60), ("GT", 40), ("HBR", 10), ("CN", 30)), (), 13, 14,
-                     1498),
+        # Shares in every company and several privates: the shares column must wrap, not cut.
+        PlayerStatus("p4", "Dmitri", 23, (("CPR", 10), ("GT", 40), ("HBR", 10), ("CNR", 10), ("QLL", 60),
+                                          ("SC", 10), ("CN", 30)), ("P1", "P3", "P4", "P6"), 13, 14, 1498),
     )
     corps = (
         CorporationStatus("CPR", "Canadian Pacific Railway", "Alice", 312, ("5", "D"), 0, 4, 200, 0, 20, True,

@@ -30,6 +30,10 @@ def test_market() -> None:
     assert_matches_golden(render_market(market_1882()), "market_1882")
 
 
+def test_market_game_over() -> None:
+    assert_matches_golden(render_market(market_1882(finished=True)), "market_1882_over")
+
+
 def test_status() -> None:
     assert_matches_golden(render_status(status_1882()), "status_1882")
 

@@ -12,7 +12,7 @@ from PIL import Image
 import engine
 from engine.core.views import BoardView, HexsideView, HexView, NodeView, PathView
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, status_text, to_png
-from rendering.fonts import BOLD, FONT_DIR, REGULAR, font
+from rendering.fonts import BOLD, CONDENSED_BOLD, FONT_DIR, REGULAR, font
 from tests.rendering.boards import (
     MAP_1882,
     feature_board,
@@ -39,9 +39,10 @@ def late_img(late: BoardView) -> Image.Image:
 
 
 def test_fonts_are_shipped_with_the_package() -> None:
-    assert (FONT_DIR / REGULAR).is_file() and (FONT_DIR / BOLD).is_file()
+    assert (FONT_DIR / REGULAR).is_file() and (FONT_DIR / BOLD).is_file() and (FONT_DIR / CONDENSED_BOLD).is_file()
     assert any(p.name.startswith("LICENSE") for p in FONT_DIR.iterdir())
     assert font(12).path.startswith(str(FONT_DIR))  # type: ignore[union-attr]
+    assert font(12, condensed=True).path.endswith(CONDENSED_BOLD)  # type: ignore[union-attr]
 
 
 def test_late_game_map_is_big_enough_and_small_enough(late_img: Image.Image) -> None:

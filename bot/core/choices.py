@@ -1,0 +1,262 @@
+"""One-click buttons and autocomplete values, both derived from the engine's legal choices.
+
+Every button and every suggestion is cut from a command that :func:`bot.core.intents.to_command` wrote for
+one of the engine's own legal actions (``engine.core.query``), so clicking a button or completing a
+suggestion gives a command the service accepts. Nothing here decides legality on its own.
+
+Route running is never enumerated: the engine's choice for it is the autorouter's best run, far too slow
+for a button or a keystroke, and the only command for it is ``run auto`` anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.core.commands import VERBS, verb_named
+from bot.core.intents import VERB_TYPES, entities_of, to_command
+from bot.core.prefs import available_zones
+from bot.core.replies import Button
+from engine import TITLES
+from engine.core import query
+from engine.core.entities import Company, Player
+
+MAX_BUTTONS = 10
+MAX_SHARE_BUTTONS = 4  # "Buy 1 share of X" for at most this many companies
+MAX_TRAIN_BUTTONS = 3
+MAX_AUCTION_BUTTONS = 3
+#: How many raised bids beyond the minimum are offered as values (in steps of BID_STEP).
+BID_RAISES = 6
+BID_STEP = 5
+
+Words = tuple[str, ...]
+
+# Kinds whose commands need no enumeration of the engine's choices.
+_FIXED: dict[str, tuple[Words, ...]] = {
+    "pass": (("pass",),),
+    "run_routes": (("run", "auto"),),
+    "dividend": (("pay",), ("withhold",)),
+    "bankrupt": (("bankrupt",),),
+}
+
+
+def _kinds_for(verb: str | None) -> set[str] | None:
+    return None if verb is None else set(VERB_TYPES.get(verb, ()))
+
+
+def command_words(game: Any, player: Player, *, kinds: Iterable[str] | None = None) -> list[Words]:
+    """Every command ``player`` may send now, as word tuples, in the engine's order (acting entity first).
+
+    ``kinds`` limits the action types enumerated (all when None). Privates' powers come prefixed with the
+    private's symbol (``nwr lay C3 57 1``), as the command language spells them.
+    """
+    return [words for _, words in typed_commands(game, player, kinds=kinds)]
+
+
+def typed_commands(
+    game: Any, player: Player, *, kinds: Iterable[str] | None = None
+) -> list[tuple[str, Words]]:
+    """Like :func:`command_words`, each with the engine action type it stands for."""
+    wanted = None if kinds is None else set(kinds)
+    out: list[tuple[str, Words]] = []
+    seen: set[Words] = set()
+
+    def add(kind: str, words: Words) -> None:
+        if words not in seen:
+            seen.add(words)
+            out.append((kind, words))
+
+    for ent in entities_of(game, player):
+        prefix: Words = (ent.sym.lower(),) if isinstance(ent, Company) else ()
+        for kind in game.actions_for(ent):
+            if wanted is not None and kind not in wanted:
+                continue
+            if kind in _FIXED:
+                for words in _FIXED[kind]:
+                    add(kind, prefix + words)
+                continue
+            for choice in query.choices(game, ent, kind, limit=100_000):
+                try:
+                    text = to_command(game, choice)
+                except (KeyError, ValueError):
+                    continue
+                add(kind, tuple(text.split()))
+                for extra in _variants(game, ent, choice):
+                    add(kind, extra)
+    return out
+
+
+def _variants(game: Any, ent: Any, choice: dict[str, Any]) -> list[Words]:
+    """Other spellings of one legal choice that the command language also accepts (prices, bids)."""
+    kind = choice["type"]
+    if kind == "bid":
+        comp = game.companies[choice["company"]]
+        low = int(choice["price"])
+        step: Any = game.round.active_step()
+        high = int(step.max_bid(ent, comp)) if hasattr(step, "max_bid") else low
+        prices = [low + BID_STEP * i for i in range(BID_RAISES + 1) if low + BID_STEP * i <= high]
+        return [("bid", comp.sym, str(p)) for p in prices]
+    if kind == "buy_company":
+        comp = game.companies[choice["company"]]
+        low, high = (comp.value + 1) // 2, min(comp.value * 2, int(ent.cash))
+        prices = [p for p in dict.fromkeys((comp.value, low, high)) if low <= p <= high]
+        return [(verb, comp.sym, str(p)) for verb in ("buyprivate", "buy") for p in prices]
+    return []
+
+
+def _canonical(word: str) -> str:
+    verb = verb_named(word)
+    return verb.name if verb is not None else word.lower()
+
+
+def next_words(
+    game: Any, player: Player, verb: str, args: Sequence[str], partial: str = "", limit: int = 25
+) -> list[str]:
+    """Values for the argument after ``args`` of ``verb`` that complete to a legal command, in order.
+
+    For ``lay``: no args gives hexes, ``["E9"]`` the tiles that fit there, ``["E9", "57"]`` the rotations.
+    ``verb`` may be a private's symbol (``nwr``): then the first argument is the move verb.
+    """
+    head = _canonical(verb)
+    company = None
+    kinds = _kinds_for(head) if head in VERB_TYPES else None
+    if head not in VERB_TYPES:
+        if head.upper() not in {sym.upper() for sym in game.companies}:
+            return []
+        company = head  # a private's power: ``nwr lay ...``
+    typed = tuple(a.lower() for a in args)
+    want = partial.lower()
+    out: list[str] = []
+    for words in command_words(game, player, kinds=kinds):
+        if company is not None:
+            if words[0] != company:
+                continue
+            words = words[1:]
+            if typed and words and _canonical(words[0]) == _canonical(typed[0]):
+                words = (typed[0], *words[1:])
+        elif words[0] != head:
+            continue
+        else:
+            words = words[1:]
+        if len(words) <= len(typed):
+            continue
+        if tuple(w.lower() for w in words[: len(typed)]) != typed:
+            continue
+        word = words[len(typed)]
+        if word.lower().startswith(want) and word not in out:
+            out.append(word)
+            if len(out) >= limit:
+                break
+    return out
+
+
+# ---------------------------------------------------------------------- buttons
+
+
+def _label_train(game: Any, words: Words) -> str:
+    name = words[1]
+    price = next(
+        (t.price for t in game.available_depot_trains() if str(t.name) == name),
+        None,
+    )
+    where = " (pool)" if "pool" in words else ""
+    return f"Buy {name}-train{where}" + (f" ${price}" if price is not None and not where else "")
+
+
+def move_buttons(game: Any, players: Sequence[Player]) -> list[Button]:
+    """The most useful one-click moves of the acting players now (at most MAX_BUTTONS), Pass last.
+
+    Tile lays and tokens are left to typed commands and autocomplete: there are too many to click through.
+    """
+    kinds = ("pass", "dividend", "run_routes", "buy_train", "buy_shares", "bid", "discard_train")
+    primary: list[Button] = []
+    shares: dict[str, Button] = {}
+    trains: list[Button] = []
+    auction: list[Button] = []
+    passes: list[Button] = []
+    for player in players:
+        for kind, words in typed_commands(game, player, kinds=kinds):
+            command = " ".join(words)
+            if kind == "dividend":
+                paid = words[0] == "pay"
+                primary.append(
+                    Button("Pay" if paid else "Withhold", command, "success" if paid else "secondary")
+                )
+            elif kind == "run_routes" and not _prefixed(game, words):
+                primary.append(Button("Run auto", command, "primary"))
+            elif kind == "discard_train":
+                primary.append(Button(f"Discard {words[1]}-train", command, "danger"))
+            elif kind == "buy_train" and len(words) <= 3 and "trade" not in words and "from" not in words:
+                if len(trains) < MAX_TRAIN_BUTTONS:
+                    trains.append(Button(_label_train(game, words), command, "primary"))
+            elif kind == "buy_shares" and len(words) <= 3:  # one share: "buy CPR" or "buy CPR pool"
+                corp = words[1]
+                if corp in shares and "pool" in words:
+                    continue  # the IPO share is the usual buy
+                if corp in shares or len(shares) < MAX_SHARE_BUTTONS:
+                    where = " (pool)" if "pool" in words else ""
+                    shares[corp] = Button(f"Buy 1 {corp}{where}", command, "primary")
+            elif kind == "bid" and words[0] == "buy":  # an auctioned private at its price
+                if len(auction) < MAX_AUCTION_BUTTONS:
+                    price = game.companies[words[1]].min_bid
+                    auction.append(Button(f"Buy {words[1]} ${price}", command, "primary"))
+            elif kind == "pass" and not _prefixed(game, words):
+                passes.append(Button("Pass", command, "secondary"))
+    ordered = _dedupe([*primary, *trains, *shares.values(), *auction])
+    room = MAX_BUTTONS - min(len(passes), 1)
+    return [*ordered[:room], *passes[:1]]
+
+
+def _prefixed(game: Any, words: Words) -> bool:
+    """A private's power (``nwr pass``): not offered as a button, its name would be ambiguous."""
+    return words[0].upper() in {sym.upper() for sym in game.companies}
+
+
+def _dedupe(buttons: list[Button]) -> list[Button]:
+    seen: set[str] = set()
+    out = []
+    for b in buttons:
+        if b.command not in seen:
+            seen.add(b.command)
+            out.append(b)
+    return out
+
+
+def consent_buttons(consent_id: int) -> list[Button]:
+    return [
+        Button("Approve", f"approve {consent_id}", "success"),
+        Button("Decline", f"decline {consent_id}", "danger"),
+    ]
+
+
+# ---------------------------------------------------------------------- non-game verbs
+
+
+def fixed_words(choices: Sequence[str], partial: str, limit: int = 25) -> list[str]:
+    """``choices`` that start with ``partial`` (case-insensitive), in order, at most ``limit``."""
+    want = partial.lower()
+    return [c for c in choices if c.lower().startswith(want)][:limit]
+
+
+def setting_words(verb: str, args: Sequence[str]) -> list[str]:
+    """Values for the next argument of a verb that is not a move (settings, help, new), most used first."""
+    n = len(args)
+    if verb == "notify":
+        if n == 0:
+            return ["channel", "dm", "both", "off", "test"]
+        return ["here"] if n == 1 and args[0].lower() != "test" else []
+    if verb == "remind":
+        return ["24", "12", "8", "48", "off"] if n == 0 else (["here"] if n == 1 else [])
+    if verb == "quiet":
+        if n == 0:
+            return ["off", "22:00-07:00", "23:00-08:00", "22:30-06:30", "21:00-09:00"]
+        if n == 1 and args[0].lower() != "off":
+            return ["UTC", *sorted(z for z in available_zones() if "/" in z)]
+        return []
+    if verb == "away":
+        return ["on", "off"] if n == 0 else []
+    if verb == "help":
+        return [v.name for v in VERBS] if n == 0 else []
+    if verb == "new":
+        return list(TITLES) if n == 0 else []
+    return []

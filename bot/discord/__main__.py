@@ -1,0 +1,5 @@
+import sys
+
+from bot.discord.app import main
+
+sys.exit(main())

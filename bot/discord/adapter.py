@@ -1,0 +1,377 @@
+"""The Discord adapter: slash commands, button clicks and autocomplete in, the service's replies out.
+
+Every command and click is acknowledged at once with an ephemeral "thinking" state (Discord wants an answer
+within 3 s; drawing pictures takes longer). Then the service answers, and:
+
+* public replies (moves, status, ...) are posted in the game's channel or thread, with the pictures that
+  changed and the buttons of the next step; the players who just became active are mentioned in that same
+  message, and only they (``allowed_mentions``);
+* refusals and other replies for the sender only replace the thinking state (the engine's message);
+* the thinking state is deleted when there is nothing private to say.
+
+Each game lives in a thread of its own, created on ``new`` and ``import``; the thread's id is the service's
+channel key. Anything unexpected in this module is logged with an incident id, and the user gets a short
+apology naming it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core.replies import Notification, Outcome, Reply
+from bot.core.service import GameService
+from bot.discord.buttons import view_for
+from bot.discord.delivery import PLATFORM, Notifier, ReminderLoop, Transport, incident_id
+from bot.discord.messages import PictureMemory, link_channel, mentions_only, ping_lines, split_text, to_files
+from bot.discord.subcommands import CommandSet, Option, Subcommand, build
+from bot.discord.tree import AnyChoice, build_group, privates, titles
+from bot.storage import ConsentStatus, NotFoundError
+
+log = logging.getLogger(__name__)
+
+MAX_CHOICES = 25  # Discord's limit for autocomplete answers
+SUGGEST_TIMEOUT = 2.5  # seconds; autocomplete cannot be deferred and Discord drops answers after 3 s
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+THREAD_ARCHIVE_MINUTES = 10080  # a week: turns can take days
+THREAD_CHANNEL_TYPES = (discord.ChannelType.text, discord.ChannelType.news)
+
+
+def apology(incident: str) -> str:
+    return (
+        f"Sorry, something went wrong on our side (incident {incident}). "
+        "Check `/18xx info status` before trying again, and tell the bot's operator this id if it keeps happening."
+    )
+
+
+class DiscordAdapter:
+    """Connects the /18xx commands and the game buttons to a :class:`GameService`."""
+
+    def __init__(
+        self,
+        service: GameService,
+        transport: Transport,
+        *,
+        clock: Callable[[], float] = time.time,
+        thread_archive_minutes: int = THREAD_ARCHIVE_MINUTES,
+    ) -> None:
+        self.service = service
+        self.transport = transport
+        self.clock = clock
+        self.thread_archive_minutes = thread_archive_minutes
+        self.commands: CommandSet = build(titles(), privates())
+        self.group: app_commands.Group = build_group(self.commands, self)
+        self.pictures = PictureMemory()
+        self.notifier = Notifier(transport)
+        self.reminders = ReminderLoop(service, self.notifier, clock)
+        # The last message with move buttons in each channel: its buttons are removed when the game moves on,
+        # so only the current step's buttons look clickable (stale ones would be refused anyway). Messages
+        # with a request's Approve/Decline keep theirs until the request is settled.
+        self._buttons_at: dict[str, Any] = {}
+        self._requests: dict[int, Any] = {}  # request id -> the message with its buttons
+
+    # ------------------------------------------------------------------ slash commands
+
+    async def run(self, interaction: discord.Interaction, sub: Subcommand, values: dict[str, Any]) -> None:
+        """Carry out one /18xx subcommand (the generated callbacks call this)."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            files: list[bytes] = []
+            for option in sub.options:
+                attachment = values.get(option.name)
+                if option.kind == "file" and attachment is not None:
+                    if attachment.size > MAX_IMPORT_BYTES:
+                        await self._whisper(interaction, f"{attachment.filename} is too large (over 8 MiB).")
+                        return
+                    files.append(await attachment.read())
+            text = sub.text(values)
+            if sub.opens_game:
+                await self._open_game(interaction, str(values.get("title") or "imported"), text, files)
+                return
+            channel = str(interaction.channel_id)
+            replies = await self._handle(interaction, channel, text, files)
+            await self.answer(interaction, channel, replies, every_picture=sub.verb in ("map", "market"))
+            if sub.verb in ("approve", "decline"):
+                await self._tidy_requests()
+        except Exception:
+            await self._apologise(interaction, f"/{sub.path}")
+
+    async def _handle(
+        self, interaction: discord.Interaction, channel: str, text: str, files: Sequence[bytes] = ()
+    ) -> list[Reply]:
+        user = interaction.user
+        return await self.service.handle(
+            PLATFORM, channel, str(user.id), user.display_name, text, attachments=list(files)
+        )
+
+    async def _open_game(self, interaction: discord.Interaction, title: str, text: str, files: Sequence[bytes]) -> None:
+        """``new`` and ``import``: the game gets a thread of its own, unless we are in one already."""
+        here: Any = interaction.channel
+        thread: Any = None
+        if getattr(here, "type", None) in THREAD_CHANNEL_TYPES and hasattr(here, "create_thread"):
+            name = f"{title} game by {interaction.user.display_name}"[:100]
+            try:
+                thread = await here.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=self.thread_archive_minutes,
+                    reason="a new 18xx game",
+                )
+            except discord.HTTPException as exc:  # no permission to create threads: play in the channel
+                log.info("no thread for a new game in %s: %s", interaction.channel_id, exc)
+        channel = str(thread.id) if thread is not None else str(interaction.channel_id)
+        replies = await self._handle(interaction, channel, text, files)
+        if thread is not None and not any(r.ok for r in replies):
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()  # refused: no empty thread left behind
+            thread = None
+        if thread is not None and here is not None:
+            game = next((r.game_id for r in replies if r.game_id is not None), None)
+            await here.send(
+                f"{interaction.user.display_name} opened game #{game}: join in {thread.mention}",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await self.answer(interaction, channel, replies, target=thread)
+
+    # ------------------------------------------------------------------ buttons
+
+    async def click(self, interaction: discord.Interaction, game_id: int, command: str) -> None:
+        """A game button: ``command`` sent to game ``game_id`` as the clicking user (in a DM too)."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                record = await self.service.storage.get_game(game_id)
+            except NotFoundError:
+                record = None
+            current = None
+            if record is not None and record.platform == PLATFORM:
+                current = await self.service.storage.find_game(PLATFORM, record.channel)
+            if record is None or current is None or current.id != game_id:
+                await self._whisper(interaction, f"That button belongs to game #{game_id}, which is no longer running.")
+                return
+            replies = await self._handle(interaction, record.channel, command)
+            await self.answer(interaction, record.channel, replies)
+            request = _request_in(command)
+            if request is not None:
+                await self._tidy_requests()
+                # The clicked message may not be one we remember (posted before a restart, or a DM).
+                if interaction.message is not None and await self._settled(request):
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.message.edit(view=None)
+        except Exception:
+            await self._apologise(interaction, f"button {command!r} of game #{game_id}")
+
+    async def _settled(self, request: int) -> bool:
+        try:
+            consent = await self.service.storage.get_consent(request)
+        except NotFoundError:
+            return True
+        return consent.status != ConsentStatus.PENDING
+
+    async def _tidy_requests(self) -> None:
+        """Remove the Approve/Decline buttons of requests that are settled: nothing is left to answer."""
+        for request, message in list(self._requests.items()):
+            if await self._settled(request):
+                del self._requests[request]
+                with contextlib.suppress(discord.HTTPException):
+                    await message.edit(view=None)
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def complete(
+        self, interaction: discord.Interaction, sub: Subcommand, option: Option, current: str
+    ) -> list[AnyChoice]:
+        """Legal values for ``option`` from the engine (via the service), most relevant first, at most 25."""
+        try:
+            words = await self._suggestions(interaction, sub, option, current or "")
+        except Exception:
+            log.exception("incident %s: autocomplete of /%s %s failed", incident_id(), sub.path, option.name)
+            return []
+        return _choices(option, words)
+
+    async def _suggestions(
+        self, interaction: discord.Interaction, sub: Subcommand, option: Option, current: str
+    ) -> list[str]:
+        namespace = interaction.namespace
+        given: list[str] = []
+        for name in option.after:
+            value = getattr(namespace, name, None)
+            if value is None or value == "":
+                return []  # the values depend on an option not filled in yet
+            given.append(str(value))
+        verb = sub.verb
+        if not sub.lead:  # a private's power: the command starts with the private (``nwr lay C3 ...``)
+            verb, given = given[0], given[1:]
+        if sub.verb == "train" and option.name == "seller":
+            return await self._sellers(interaction, given, current)
+        if sub.verb == "train" and option.name == "trade":
+            given = [*given, "trade"]
+        return await self._suggest(interaction, verb, given, current)
+
+    async def _suggest(self, interaction: discord.Interaction, verb: str, args: list[str], partial: str) -> list[str]:
+        return list(
+            await asyncio.wait_for(
+                self.service.suggest(
+                    PLATFORM,
+                    str(interaction.channel_id),
+                    str(interaction.user.id),
+                    verb,
+                    args,
+                    partial,
+                    limit=MAX_CHOICES,
+                ),
+                SUGGEST_TIMEOUT,
+            )
+        )
+
+    async def _sellers(self, interaction: discord.Interaction, given: list[str], partial: str) -> list[str]:
+        # "train 4 pool" and "train 4 from CORP PRICE" spell the seller differently; offer both kinds.
+        pool = [w for w in await self._suggest(interaction, "train", given, partial) if w.lower() == "pool"]
+        companies = await self._suggest(interaction, "train", [*given, "from"], partial)
+        return [*pool, *companies]
+
+    # ------------------------------------------------------------------ replies
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        channel: str,
+        replies: Sequence[Reply],
+        *,
+        every_picture: bool = False,
+        target: Any = None,
+    ) -> None:
+        """Post the replies: public ones in ``channel`` (or ``target``), private ones to the sender."""
+        whispered = False
+        for reply in replies:
+            if reply.ephemeral:
+                await self._whisper(interaction, reply.text, reply)
+                whispered = True
+            else:
+                where = target or await self._channel(interaction, channel)
+                if where is None:
+                    await self._whisper(interaction, reply.text, reply)
+                    whispered = True
+                else:
+                    await self.post(where, channel, reply, every_picture=every_picture)
+            await self._notify(reply.notify)
+        if not whispered:
+            # Only public messages: the thinking state has nothing left to say.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+
+    async def _channel(self, interaction: discord.Interaction, channel: str) -> Any:
+        if str(interaction.channel_id) == channel and interaction.channel is not None:
+            return interaction.channel
+        return await self.transport.channel(channel)
+
+    async def post(self, where: Any, channel: str, reply: Reply, *, every_picture: bool = False) -> Any:
+        """One public reply as one message (longer text is split; the last piece carries files and buttons)."""
+        pictures = [
+            a
+            for a in reply.attachments
+            if a.kind != "image" or self.pictures.changed(reply.game_id, a) or every_picture
+        ]
+        files, left_out = to_files(pictures)
+        pings = ping_lines(reply.mentions, [n for n in reply.notify if n.mentioned])
+        text = link_channel("\n".join([reply.text, *left_out, *pings]), channel)
+        view = view_for(reply.game_id, reply.buttons)
+        request = next((r for r in map(_request_in, (b.command for b in reply.buttons)) if r is not None), None)
+        if reply.seq is not None or (view is not None and request is None):
+            await self._retire_buttons(channel)
+        pieces = split_text(text)
+        message = None
+        for i, piece in enumerate(pieces):
+            last = i == len(pieces) - 1
+            kwargs: dict[str, Any] = {"allowed_mentions": mentions_only(reply.mentions if last else ())}
+            if last and files:
+                kwargs["files"] = files
+            if last and view is not None:
+                kwargs["view"] = view
+            message = await where.send(piece, **kwargs)
+        if view is not None and message is not None:
+            if request is None:
+                self._buttons_at[channel] = message
+            else:
+                self._requests[request] = message
+        return message
+
+    async def _retire_buttons(self, channel: str) -> None:
+        message = self._buttons_at.pop(channel, None)
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+
+    async def _notify(self, notes: Sequence[Notification]) -> None:
+        for note in notes:
+            try:
+                await self.notifier.deliver(note)
+            except Exception:  # a failed ping must not turn an accepted move into an error
+                log.exception("incident %s: a %s ping to %s failed", incident_id(), note.kind, note.user_id)
+
+    async def _whisper(self, interaction: discord.Interaction, text: str, reply: Reply | None = None) -> None:
+        """A message for the sender only (the first one replaces the thinking state)."""
+        if reply is not None and reply.outcome not in (Outcome.OK, Outcome.PENDING):
+            log.debug("refused (%s): %s", reply.outcome, text)
+        files, left_out = to_files(reply.attachments) if reply is not None else ([], [])
+        view = view_for(reply.game_id, reply.buttons) if reply is not None else None
+        pieces = split_text("\n".join([text, *left_out]))
+        for i, piece in enumerate(pieces):
+            last = i == len(pieces) - 1
+            kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
+            if last and files:
+                kwargs["files"] = files
+            if last and view is not None:
+                kwargs["view"] = view
+            await self._send_private(interaction, piece, kwargs)
+
+    @staticmethod
+    async def _send_private(interaction: discord.Interaction, text: str, kwargs: dict[str, Any]) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, **kwargs)
+        else:
+            await interaction.response.send_message(text, **kwargs)
+
+    async def _apologise(self, interaction: discord.Interaction, what: str) -> None:
+        incident = incident_id()
+        log.exception(
+            "incident %s: %s from user %s in channel %s failed",
+            incident,
+            what,
+            getattr(interaction.user, "id", "?"),
+            interaction.channel_id,
+        )
+        try:
+            await self._send_private(
+                interaction, apology(incident), {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
+            )
+        except Exception:
+            log.exception("incident %s: even the apology could not be sent", incident)
+
+
+def _request_in(command: str) -> int | None:
+    """The request a command answers (``approve 3`` -> 3), if it names one."""
+    words = command.split()
+    if len(words) == 2 and words[0] in ("approve", "decline") and words[1].isdigit():
+        return int(words[1])
+    return None
+
+
+def _choices(option: Option, words: Sequence[str]) -> list[AnyChoice]:
+    out: list[AnyChoice] = []
+    for word in words:
+        if len(out) >= MAX_CHOICES:
+            break
+        if option.kind is int:
+            if word.lstrip("-").isdigit():
+                out.append(app_commands.Choice(name=word, value=int(word)))
+        else:
+            out.append(app_commands.Choice(name=word[:100], value=word[:100]))
+    return out

@@ -1,0 +1,71 @@
+"""The logged-in bot: a discord.py client carrying the /18xx commands, the game buttons and the reminder loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core.service import GameService
+from bot.discord.adapter import DiscordAdapter, apology
+from bot.discord.buttons import GameButton
+from bot.discord.delivery import ClientTransport, incident_id
+from bot.discord.settings import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Only what the bot uses: guilds (channels and threads in the cache). Slash commands and buttons need no
+    message-content or member intents."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class RoundhouseClient(discord.Client):
+    """``roundhouse`` is the adapter: game buttons find it there (``interaction.client.roundhouse``)."""
+
+    def __init__(self, service: GameService, settings: DiscordSettings) -> None:
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.tree = app_commands.CommandTree(self)
+        self.roundhouse = DiscordAdapter(
+            service, ClientTransport(self), thread_archive_minutes=settings.thread_archive_minutes
+        )
+        self.roundhouse.reminders.interval = settings.reminder_seconds
+        self.tree.add_command(self.roundhouse.group)
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self._reminders: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(GameButton)  # buttons posted before a restart keep working
+        if self.settings.sync_commands:
+            if self.settings.guild_id is not None:
+                guild = discord.Object(id=self.settings.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        self._reminders = asyncio.create_task(self.roundhouse.reminders.run(self.wait_until_ready))
+
+    async def close(self) -> None:
+        if self._reminders is not None:
+            self._reminders.cancel()
+        await super().close()
+
+    async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        # Our callbacks catch their own errors; this sees what fails before them (option conversion, checks).
+        incident = incident_id()
+        log.error("incident %s: %s", incident, error, exc_info=error)
+        kwargs: Any = {"ephemeral": True}
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(apology(incident), **kwargs)
+            else:
+                await interaction.response.send_message(apology(incident), **kwargs)
+        except discord.HTTPException:
+            log.exception("incident %s: the apology could not be sent", incident)

@@ -1,0 +1,5 @@
+import sys
+
+from bot.slack import main
+
+sys.exit(main())

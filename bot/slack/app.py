@@ -1,0 +1,206 @@
+"""The Slack adapter: the ``/18xx`` command, button clicks and the App Home tab, on a Bolt ``AsyncApp``.
+
+Every command and click is acknowledged first (Slack wants an answer within 3 s; drawing pictures takes
+longer), then the text goes to the game service as the user typed it (a click sends its button's command as
+the clicking user), and :class:`~bot.slack.delivery.Poster` posts what the service answers. The service
+alone decides what is legal and who may act: a click from anyone but the acting seat comes back as a
+refusal, shown only to the clicker.
+
+Bolt's own middleware checks every HTTP request's signature and timestamp before anything here runs. Ours
+comes right after it and claims each request's key (:mod:`bot.slack.redelivery`), so a request Slack
+delivers twice is carried out once. Anything unexpected in this module is logged with an incident id, and
+the user gets a short apology naming it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.core.replies import Outcome, Reply
+from bot.core.service import GameService
+from bot.slack import blocks
+from bot.slack.delivery import PLATFORM, Origin, Poster
+from bot.slack.redelivery import HandledRequests, request_key
+from bot.slack.reminders import ReminderLoop, incident_id
+from bot.slack.settings import SlackSettings
+
+log = logging.getLogger(__name__)
+
+Next = Callable[[], Awaitable[BoltResponse]]
+
+
+def apology(incident: str, command: str) -> str:
+    return (
+        f"Sorry, something went wrong on our side (incident {incident}). "
+        f"Check `{command} status` before trying again, and tell the bot's operator this id if it keeps happening."
+    )
+
+
+class SlackBot:
+    """Connects a Bolt app to a :class:`GameService`: build it, then serve ``bot.app`` (Socket Mode or HTTP)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        client: AsyncWebClient,
+        handled: HandledRequests,
+        settings: SlackSettings,
+        *,
+        clock: Callable[[], float] = time.time,
+        process_before_response: bool = False,
+    ) -> None:
+        self.service = service
+        self.settings = settings
+        self.handled = handled
+        self.poster = Poster(client)
+        self.reminders = ReminderLoop(service, self.poster, clock, interval=settings.reminder_seconds)
+        self.app = AsyncApp(
+            client=client,
+            signing_secret=settings.signing_secret,
+            # Never switched off: unsigned or stale (> 5 min) HTTP requests are answered 401 before any
+            # listener runs. Socket Mode requests come over the app's own authenticated connection.
+            request_verification_enabled=True,
+            process_before_response=process_before_response,
+            name="roundhouse",
+        )
+        self.app.use(self._once)
+        self.app.command(settings.command)(self._on_command)
+        self.app.action(blocks.ACTION_PATTERN)(self._on_click)
+        self.app.event("app_home_opened")(self._on_home)
+        self.app.error(self._on_error)
+
+    # ------------------------------------------------------------------ middleware
+
+    async def _once(self, req: AsyncBoltRequest, resp: BoltResponse, next: Next) -> BoltResponse:
+        """Carry out each request once, whatever Slack redelivers (``x-slack-retry-num``) or replays."""
+        key = request_key(req.body, req.raw_body)
+        if not await self.handled.claim(key):
+            retry = req.headers.get("x-slack-retry-num", ["-"])[0]
+            log.info("request %s was handled already (retry %s); acknowledged without effect", key, retry)
+            return BoltResponse(status=200, body="")
+        return await next()
+
+    # ------------------------------------------------------------------ listeners
+
+    async def _on_command(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()  # within 3 s, before any work: the answers follow as messages
+        origin = Origin(
+            channel=str(body.get("channel_id", "")),
+            user_id=str(body.get("user_id", "")),
+            user_name=str(body.get("user_name") or body.get("user_id", "")),
+            response_url=body.get("response_url") or None,
+        )
+        text = str(body.get("text") or "").strip() or "help"
+        await self.serve(origin, text)
+
+    async def _on_click(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        user: dict[str, Any] = body.get("user") or {}
+        here = str((body.get("channel") or {}).get("id", ""))
+        message: dict[str, Any] = body.get("message") or {}
+        container: dict[str, Any] = body.get("container") or {}
+        action: dict[str, Any] = (body.get("actions") or [{}])[0]
+        origin = Origin(
+            channel=here,
+            user_id=str(user.get("id", "")),
+            user_name=str(user.get("username") or user.get("name") or user.get("id", "")),
+            here=here,
+            thread_ts=message.get("thread_ts") or container.get("thread_ts"),
+            response_url=body.get("response_url") or None,
+        )
+        try:
+            target = blocks.parse_button_value(str(action.get("value", "")))
+        except ValueError:
+            await self._refuse(origin, "That button is not one of mine; nothing happened.")
+            return
+        # A button in a direct message (a reminder's) acts in the game's channel, where its answer goes.
+        origin = dataclasses.replace(origin, channel=target.channel or here)
+        if not await self._same_game(origin, target.game_id):
+            return
+        replies = await self.serve(origin, target.command)
+        moved_on = any(r.seq is not None for r in replies)
+        ts = container.get("message_ts") or message.get("ts")
+        if moved_on and ts and not container.get("is_ephemeral") and message.get("blocks"):
+            label = str((action.get("text") or {}).get("text", target.command))
+            await self._retire_buttons(origin, str(ts), message, label)
+
+    async def _on_home(self, event: dict[str, Any]) -> None:
+        if event.get("tab") not in (None, "home"):
+            return  # the Messages tab
+        user_id = str(event.get("user", ""))
+        try:
+            replies = await self.service.handle(PLATFORM, "", user_id, "", "games")
+            reply = replies[0] if replies else Reply("")
+            notice = None if reply.outcome == Outcome.OK else reply.text
+            view = blocks.home_view(reply.text, self.settings.command, notice=notice)
+            await self.poster.client.views_publish(user_id=user_id, view=view)
+        except Exception:
+            log.exception("incident %s: the App Home of %s could not be published", incident_id(), user_id)
+
+    async def _on_error(self, error: Exception, body: dict[str, Any]) -> None:
+        # Reached only by failures outside our own try blocks (Bolt's plumbing): log them findably.
+        log.error("incident %s: unhandled error for a %s request", incident_id(), body.get("type"), exc_info=error)
+
+    # ------------------------------------------------------------------ the work
+
+    async def serve(self, origin: Origin, text: str) -> list[Reply]:
+        """Send ``text`` to the service as ``origin``'s user and deliver the answers (never raises)."""
+        try:
+            replies = await self.service.handle(PLATFORM, origin.channel, origin.user_id, origin.user_name, text)
+            for reply in replies:
+                await self.poster.reply(reply, origin)
+            return replies
+        except Exception:
+            incident = incident_id()
+            log.exception("incident %s: %r from %s in %s", incident, text, origin.user_id, origin.channel)
+            await self._apologise(origin, incident)
+            return []
+
+    async def _apologise(self, origin: Origin, incident: str) -> None:
+        try:
+            await self.poster.ephemeral(origin, apology(incident, self.settings.command))
+        except Exception:
+            log.exception("incident %s: the apology to %s could not be sent either", incident, origin.user_id)
+
+    async def _same_game(self, origin: Origin, game_id: int | None) -> bool:
+        """Whether a button's game is still the one played in its channel (else the click is refused)."""
+        if game_id is None:
+            return True
+        try:
+            record = await self.service.storage.find_game(PLATFORM, origin.channel)
+        except Exception:
+            incident = incident_id()
+            log.exception("incident %s: looking up the game of %s failed", incident, origin.channel)
+            await self._apologise(origin, incident)
+            return False
+        if record is not None and record.id == game_id:
+            return True
+        await self._refuse(origin, f"That button belongs to game #{game_id}, which is no longer played there.")
+        return False
+
+    async def _refuse(self, origin: Origin, text: str) -> None:
+        try:
+            await self.poster.ephemeral(origin, text)
+        except Exception:
+            log.exception("incident %s: a refusal to %s could not be sent", incident_id(), origin.user_id)
+
+    async def _retire_buttons(self, origin: Origin, ts: str, message: dict[str, Any], label: str) -> None:
+        """Replace a clicked message's buttons by who clicked what: its step is over, newer buttons follow."""
+        try:
+            await self.poster.client.chat_update(
+                channel=origin.where,
+                ts=ts,
+                text=str(message.get("text", "")),
+                blocks=blocks.after_click(message.get("blocks") or [], origin.user_id, label),
+            )
+        except Exception:  # cosmetic: stale buttons are refused by the service anyway
+            log.exception("incident %s: the clicked message %s could not be updated", incident_id(), ts)

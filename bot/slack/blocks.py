@@ -1,0 +1,181 @@
+"""Block Kit for the service's replies: text sections, one-click buttons, the App Home view.
+
+Everything here is pure (dicts in, dicts out). Slack limits that shape it: a section's text holds 3,000
+characters, a message 50 blocks, an App Home view 100, an actions block 25 elements, a button label 75
+characters and a button value 2,000. The top-level ``text`` is always set as well, because notifications and
+screen readers show it instead of the blocks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.replies import Button
+
+Block = dict[str, Any]
+
+ACTION_PREFIX = "rh_btn_"
+ACTION_PATTERN = re.compile(rf"^{ACTION_PREFIX}\d+$")
+MAX_SECTION = 3000
+MAX_MESSAGE_BLOCKS = 50
+MAX_HOME_BLOCKS = 100
+MAX_LABEL = 75
+MAX_VALUE = 2000
+MAX_TEXT = 4000  # Slack truncates longer top-level texts
+# Slack knows only these two button styles; everything else is drawn as its default button.
+_STYLES = {"primary": "primary", "success": "primary", "danger": "danger"}
+
+
+def escape(text: str) -> str:
+    """Text as mrkdwn shows it literally (Slack's three control characters)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def mention(user_id: str) -> str:
+    return f"<@{user_id}>"
+
+
+def link_channel(text: str, channel: str) -> str:
+    """``text`` with the bare channel id (as the service writes it) turned into a channel link."""
+    if not channel or not re.fullmatch(r"[A-Z0-9]+", channel):
+        return text
+    return re.sub(rf"(?<![<#\w]){re.escape(channel)}(?!\w)", f"<#{channel}>", text)
+
+
+def split_sections(text: str, limit: int = MAX_SECTION) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines() or [""]:
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    pieces.append(current)
+    return [p for p in pieces if p.strip()] or [" "]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonTarget:
+    """What a click means: ``command`` for game ``game_id``, whose channel is ``channel``."""
+
+    game_id: int | None
+    channel: str
+    command: str
+
+
+def button_value(game_id: int | None, channel: str, command: str) -> str:
+    """The value a button carries. The channel is there for buttons in direct messages (reminders), whose
+    clicks must reach the game's channel."""
+    value = json.dumps({"g": game_id, "ch": channel, "c": command}, separators=(",", ":"))
+    if len(value) > MAX_VALUE:
+        raise ValueError(f"button command too long for Slack: {command[:60]}...")
+    return value
+
+
+def parse_button_value(value: str) -> ButtonTarget:
+    """The target of a clicked button; raises ValueError for a value we did not write."""
+    data = json.loads(value)
+    if not isinstance(data, dict) or not isinstance(data.get("c"), str) or not data["c"].strip():
+        raise ValueError(f"not a Roundhouse button value: {value[:80]!r}")
+    game = data.get("g")
+    return ButtonTarget(int(game) if game is not None else None, str(data.get("ch") or ""), data["c"])
+
+
+def actions_block(buttons: Sequence[Button], game_id: int | None, channel: str) -> Block | None:
+    elements: list[Block] = []
+    for n, button in enumerate(buttons[:25]):
+        element: Block = {
+            "type": "button",
+            "action_id": f"{ACTION_PREFIX}{n}",
+            "text": {"type": "plain_text", "text": (button.label or button.command)[:MAX_LABEL], "emoji": False},
+            "value": button_value(game_id, channel, button.command),
+        }
+        style = _STYLES.get(button.style)
+        if style is not None:
+            element["style"] = style
+        elements.append(element)
+    return {"type": "actions", "block_id": "rh_actions", "elements": elements} if elements else None
+
+
+def message(
+    text: str,
+    *,
+    mentions: Sequence[str] = (),
+    buttons: Sequence[Button] = (),
+    game_id: int | None = None,
+    channel: str = "",
+) -> tuple[str, list[Block]]:
+    """The top-level text and the blocks of one message: ``mentions`` first, then the text, then buttons."""
+    body = link_channel(escape(text), channel)
+    if mentions:
+        body = " ".join(mention(u) for u in dict.fromkeys(mentions)) + " " + body
+    blocks: list[Block] = [_section(piece) for piece in split_sections(body)]
+    actions = actions_block(buttons, game_id, channel)
+    limit = MAX_MESSAGE_BLOCKS - (1 if actions else 0)
+    if len(blocks) > limit:
+        blocks = [*blocks[: limit - 1], _context("(cut short: Slack shows at most 50 blocks)")]
+    if actions is not None:
+        blocks.append(actions)
+    return body[:MAX_TEXT], blocks
+
+
+def _section(text: str) -> Block:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
+
+
+def _context(text: str) -> Block:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": text}]}
+
+
+def after_click(blocks: Sequence[Block], user_id: str, label: str) -> list[Block]:
+    """A clicked message's blocks without its buttons, saying who clicked what (so no one clicks twice)."""
+    kept = [b for b in blocks if b.get("type") != "actions"]
+    return [*kept, _context(f"{mention(user_id)} chose *{escape(label)}*")]
+
+
+_GAME_LINE = re.compile(r"^\s*#(?P<id>\d+) (?P<title>\S+) in (?P<channel>\S+): (?P<state>.*)$")
+
+
+def home_view(games_text: str, command: str, *, notice: str | None = None) -> Block:
+    """The App Home tab from the service's ``games`` answer: one section per game, the user's turns first.
+
+    ``notice`` replaces the list when the service could not give one (it names an incident id).
+    """
+    header: Block = {"type": "header", "text": {"type": "plain_text", "text": "Your 18xx games"}}
+    if notice is not None:
+        return {"type": "home", "blocks": [header, _section(escape(notice))]}
+    mine: list[Block] = []
+    others: list[Block] = []
+    for line in games_text.splitlines()[1:]:
+        match = _GAME_LINE.match(line)
+        if match is None:
+            continue
+        state = match["state"]
+        yours = "YOUR TURN" in state
+        text = f"*#{match['id']} {escape(match['title'])}* in <#{match['channel']}>\n{escape(state)}"
+        (mine if yours else others).append(_section(text))
+    blocks: list[Block] = [header]
+    if mine:
+        blocks.append(_context(f":large_orange_diamond: Your turn in {len(mine)} game{'s' if len(mine) != 1 else ''}"))
+    if not mine and not others:
+        blocks.append(_section(f"You are not in any game. Start one with `{command} new 1882`."))
+    blocks.extend(mine)
+    if mine and others:
+        blocks.append({"type": "divider"})
+    blocks.extend(others)
+    blocks = blocks[: MAX_HOME_BLOCKS - 1]
+    blocks.append(_context(f"`{command} help` in a channel lists every command."))
+    return {"type": "home", "blocks": blocks}

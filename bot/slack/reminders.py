@@ -1,0 +1,62 @@
+"""Once a minute: the notifications that came due (reminders, turn pings held over quiet hours), delivered.
+
+Reminders live in the service's storage outbox and the service hands each one out once (it marks it sent),
+so a restart neither loses a pending reminder nor repeats one. :meth:`ReminderLoop.tick` is one round,
+which tests call after moving the injected clock; :meth:`ReminderLoop.run` repeats it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable, Collection
+from typing import Protocol
+
+from bot.core.replies import Notification
+from bot.slack.delivery import PLATFORM, Poster
+
+log = logging.getLogger(__name__)
+
+REMINDER_INTERVAL = 60.0  # seconds between two looks at the outbox
+
+
+def incident_id() -> str:
+    return secrets.token_hex(4)
+
+
+class DueSource(Protocol):
+    async def due_notifications(
+        self, now: float | None = None, *, platforms: Collection[str] | None = None
+    ) -> list[Notification]: ...
+
+
+class ReminderLoop:
+    def __init__(
+        self, source: DueSource, poster: Poster, clock: Callable[[], float], *, interval: float = REMINDER_INTERVAL
+    ) -> None:
+        self.source = source
+        self.poster = poster
+        self.clock = clock
+        self.interval = interval
+
+    async def tick(self) -> list[Notification]:
+        """Deliver what is due now; returns what was delivered (a failed one is logged and skipped)."""
+        delivered: list[Notification] = []
+        # Only Slack's items: a Discord bot on the same database takes its own.
+        for note in await self.source.due_notifications(now=self.clock(), platforms=(PLATFORM,)):
+            try:
+                await self.poster.notify(note)
+            except Exception:
+                log.exception("incident %s: delivering a %s ping to %s failed", incident_id(), note.kind, note.user_id)
+                continue
+            delivered.append(note)
+        return delivered
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:  # a broken round must not end the loop: what is due is retried next minute
+                log.exception("incident %s: the reminder round failed", incident_id())
+            await asyncio.sleep(self.interval)
