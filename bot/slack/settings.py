@@ -25,7 +25,7 @@ class SlackSettings:
     app_token: str = ""
     signing_secret: str = ""
     mode: str = "auto"  # "socket", "http", or "auto": Socket Mode when an app token is there
-    command: str = "/18xx"  # the slash command, as declared in config/slack-manifest.yml
+    command: str = "/18xx"  # the slash command, as declared in config/slack-manifest.json
     host: str = "0.0.0.0"
     port: int = 3000
     path: str = "/slack/events"  # HTTP mode: the Request URL path for commands, clicks and events

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def child_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "SLACK_BOT_TOKEN")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SLACK_"))}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return env
 
