@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -28,21 +29,25 @@ class Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def _read(path: Path) -> dict[str, Any]:
-    data = tomllib.loads(path.read_text("utf-8"))
-    flat: dict[str, Any] = {}
-    for section in ("bot", "console"):
-        flat.update(data.get(section, {}))
-    known = {f.name for f in fields(Settings)}
-    return {k: v for k, v in flat.items() if k in known}
+def config_sections(
+    names: Sequence[str], path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The named TOML sections merged in order: defaults.toml first, then ``path`` (or $ROUNDHOUSE_CONFIG)."""
+    env = os.environ if environ is None else environ
+    files = [DEFAULTS] if DEFAULTS.is_file() else []
+    extra = path or env.get("ROUNDHOUSE_CONFIG")
+    if extra:
+        files.append(Path(extra))
+    values: dict[str, Any] = {}
+    for file in files:
+        data = tomllib.loads(file.read_text("utf-8"))
+        for name in names:
+            values.update(data.get(name, {}))
+    return values
 
 
 def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG) on top."""
-    values: dict[str, Any] = {}
-    if DEFAULTS.is_file():
-        values.update(_read(DEFAULTS))
-    extra = path or os.environ.get("ROUNDHOUSE_CONFIG")
-    if extra:
-        values.update(_read(Path(extra)))
-    return Settings(**values)
+    known = {f.name for f in fields(Settings)}
+    values = config_sections(("bot", "console"), path)
+    return Settings(**{k: v for k, v in values.items() if k in known})

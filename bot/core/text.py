@@ -106,3 +106,28 @@ def history_page(lines: list[str], page: int, size: int) -> tuple[list[str], int
     page = min(max(page, 1), pages)
     end = len(lines) - (page - 1) * size
     return lines[max(0, end - size) : end], pages
+
+
+def split_text(text: str, limit: int, *, empty: str = "") -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible.
+
+    Chat platforms cap one message's text; blank pieces are dropped, and a text with nothing to show becomes
+    ``[empty]`` (Slack refuses an empty section, Discord an empty message without files).
+    """
+    pieces: list[str] = []
+    current = ""
+    for line in text.splitlines() or [""]:
+        while len(line) > limit:  # a single overlong line: cut it hard
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    pieces.append(current)
+    return [p for p in pieces if p.strip()] or [empty]

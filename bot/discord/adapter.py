@@ -26,11 +26,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.delivery_loop import ReminderLoop, incident_id
+from bot.core.pictures import PictureMemory
 from bot.core.replies import Notification, Outcome, Reply
 from bot.core.service import GameService
 from bot.discord.buttons import view_for
-from bot.discord.delivery import PLATFORM, Notifier, ReminderLoop, Transport, incident_id
-from bot.discord.messages import PictureMemory, link_channel, mentions_only, ping_lines, split_text, to_files
+from bot.discord.delivery import PLATFORM, Notifier, Transport
+from bot.discord.messages import link_channel, mentions_only, ping_lines, split_text, to_files
 from bot.discord.subcommands import CommandSet, Option, Subcommand, build
 from bot.discord.tree import AnyChoice, build_group, privates, titles
 from bot.storage import ConsentStatus, NotFoundError
@@ -70,7 +72,7 @@ class DiscordAdapter:
         self.group: app_commands.Group = build_group(self.commands, self)
         self.pictures = PictureMemory()
         self.notifier = Notifier(transport)
-        self.reminders = ReminderLoop(service, self.notifier, clock)
+        self.reminders = ReminderLoop(service, self.notifier.deliver, clock, platform=PLATFORM)
         # The last message with move buttons in each channel: its buttons are removed when the game moves on,
         # so only the current step's buttons look clickable (stale ones would be refused anyway). Messages
         # with a request's Approve/Decline keep theirs until the request is settled.
@@ -97,7 +99,7 @@ class DiscordAdapter:
                 return
             channel = str(interaction.channel_id)
             replies = await self._handle(interaction, channel, text, files)
-            await self.answer(interaction, channel, replies, every_picture=sub.verb in ("map", "market"))
+            await self.answer(interaction, channel, replies)
             if sub.verb in ("approve", "decline"):
                 await self._tidy_requests()
         except Exception:
@@ -245,7 +247,6 @@ class DiscordAdapter:
         channel: str,
         replies: Sequence[Reply],
         *,
-        every_picture: bool = False,
         target: Any = None,
     ) -> None:
         """Post the replies: public ones in ``channel`` (or ``target``), private ones to the sender."""
@@ -260,7 +261,7 @@ class DiscordAdapter:
                     await self._whisper(interaction, reply.text, reply)
                     whispered = True
                 else:
-                    await self.post(where, channel, reply, every_picture=every_picture)
+                    await self.post(where, channel, reply)
             await self._notify(reply.notify)
         if not whispered:
             # Only public messages: the thinking state has nothing left to say.
@@ -272,14 +273,9 @@ class DiscordAdapter:
             return interaction.channel
         return await self.transport.channel(channel)
 
-    async def post(self, where: Any, channel: str, reply: Reply, *, every_picture: bool = False) -> Any:
+    async def post(self, where: Any, channel: str, reply: Reply) -> Any:
         """One public reply as one message (longer text is split; the last piece carries files and buttons)."""
-        pictures = [
-            a
-            for a in reply.attachments
-            if a.kind != "image" or self.pictures.changed(reply.game_id, a) or every_picture
-        ]
-        files, left_out = to_files(pictures)
+        files, left_out = to_files(self.pictures.to_post(reply))
         pings = ping_lines(reply.mentions, [n for n in reply.notify if n.mentioned])
         text = link_channel("\n".join([reply.text, *left_out, *pings]), channel)
         view = view_for(reply.game_id, reply.buttons)

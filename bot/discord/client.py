@@ -9,10 +9,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.delivery_loop import incident_id
 from bot.core.service import GameService
 from bot.discord.adapter import DiscordAdapter, apology
 from bot.discord.buttons import GameButton
-from bot.discord.delivery import ClientTransport, incident_id
+from bot.discord.delivery import ClientTransport
 from bot.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)

@@ -4,17 +4,12 @@ The service decides who is pinged and where (channel mention, direct message, bo
 user's preferences; this module only sends. A channel ping mentions exactly its user
 (``allowed_mentions`` lists only them), so a ping never notifies anyone else, whatever its text says.
 
-Reminders live in the service's storage outbox: :class:`ReminderLoop` asks the service for those that are
-due once a minute. The service hands each one out once (it marks it sent), so a restart neither loses a
-pending reminder nor repeats one.
+Reminders are delivered through the same :class:`Notifier` by :class:`bot.core.delivery_loop.ReminderLoop`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
-from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
 import discord
@@ -26,7 +21,6 @@ from bot.discord.messages import channel_link, link_channel, mentions_only, spli
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-REMINDER_INTERVAL = 60.0  # seconds between two looks at the outbox
 
 
 class Transport(Protocol):
@@ -66,10 +60,6 @@ class ClientTransport:
                 log.warning("user %s cannot be fetched", user_id)
                 return None
         return found
-
-
-def incident_id() -> str:
-    return secrets.token_hex(4)
 
 
 class Notifier:
@@ -121,52 +111,3 @@ def _extras(allowed: discord.AllowedMentions, view: discord.ui.View | None) -> d
     if view is not None:
         extras["view"] = view
     return extras
-
-
-class DueSource(Protocol):
-    async def due_notifications(
-        self, now: float | None = None, *, platforms: Collection[str] | None = None
-    ) -> list[Notification]: ...
-
-
-class ReminderLoop:
-    """Once a minute: the notifications that came due (reminders, pings held over quiet hours), delivered.
-
-    :meth:`tick` is one round and what tests call after moving the injected clock; :meth:`run` repeats it.
-    """
-
-    def __init__(
-        self,
-        source: DueSource,
-        notifier: Notifier,
-        clock: Callable[[], float],
-        *,
-        interval: float = REMINDER_INTERVAL,
-    ) -> None:
-        self.source = source
-        self.notifier = notifier
-        self.clock = clock
-        self.interval = interval
-
-    async def tick(self) -> list[Notification]:
-        """Deliver what is due now; returns what was delivered (a failed one is logged and skipped)."""
-        delivered: list[Notification] = []
-        # Only our platform's items: a Slack bot on the same database takes its own.
-        for note in await self.source.due_notifications(now=self.clock(), platforms=(PLATFORM,)):
-            try:
-                await self.notifier.deliver(note)
-            except Exception:
-                log.exception("incident %s: delivering a %s ping to %s failed", incident_id(), note.kind, note.user_id)
-                continue
-            delivered.append(note)
-        return delivered
-
-    async def run(self, ready: Callable[[], Awaitable[Any]] | None = None) -> None:
-        if ready is not None:
-            await ready()
-        while True:
-            try:
-                await self.tick()
-            except Exception:  # a broken round must not end the loop: reminders are retried next minute
-                log.exception("incident %s: the reminder round failed", incident_id())
-            await asyncio.sleep(self.interval)

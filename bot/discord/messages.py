@@ -6,68 +6,23 @@ move, but an auction bid changes neither, and re-posting the same two PNGs on ev
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 import discord
 
 from bot.core.replies import Attachment, Notification
+from bot.core.text import split_text as core_split
 
 MAX_CONTENT = 2000  # Discord's limit for a message's text
 MAX_FILES = 10  # attachments per message
 MAX_UPLOAD = 10 * 1024 * 1024  # default upload limit per message (bytes)
-_KIND = re.compile(r"-(?P<kind>[a-z]+)\.png$")
 
 
 def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.splitlines() or [""]:
-        while len(line) > limit:  # a single overlong line: cut it hard
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
-            current = candidate
-    pieces.append(current)
-    return [p for p in pieces if p] or [""]
-
-
-def picture_kind(attachment: Attachment) -> str:
-    """``map`` or ``market`` for ``game1-0042-map.png``; the whole name for anything else."""
-    match = _KIND.search(attachment.filename)
-    return match.group("kind") if match else attachment.filename
-
-
-class PictureMemory:
-    """The hash of the last picture of each kind posted for each game, to post only pictures that changed.
-
-    Kept in memory only: after a restart the first move posts its pictures again, which is harmless.
-    """
-
-    def __init__(self, capacity: int = 4096) -> None:
-        self.capacity = capacity
-        self._seen: OrderedDict[tuple[int, str], str] = OrderedDict()
-
-    def changed(self, game_id: int | None, attachment: Attachment) -> bool:
-        """Whether ``attachment`` differs from the last one of its kind for the game; remembers it."""
-        key = (game_id or 0, picture_kind(attachment))
-        digest = hashlib.sha256(attachment.data).hexdigest()
-        before = self._seen.pop(key, None)
-        self._seen[key] = digest
-        while len(self._seen) > self.capacity:
-            self._seen.popitem(last=False)
-        return before != digest
+    """``text`` in pieces that fit one Discord message each."""
+    return core_split(text, limit)
 
 
 def to_files(attachments: Sequence[Attachment]) -> tuple[list[discord.File], list[str]]:

@@ -8,13 +8,11 @@ of the commands is synced at start-up, which Discord applies at once; global com
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from bot.config import DEFAULTS, ROOT
+from bot.config import ROOT, config_sections
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,22 +24,12 @@ class DiscordSettings:
     thread_archive_minutes: int = 10080  # 60, 1440, 4320 or 10080: how long an idle game thread stays open
 
 
-def _section(path: Path) -> dict[str, Any]:
-    data = tomllib.loads(path.read_text("utf-8"))
-    return dict(data.get("discord", {}))
-
-
 def load_discord_settings(
     path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> DiscordSettings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG), then the environment for the token and guild."""
     env = os.environ if environ is None else environ
-    values: dict[str, Any] = {}
-    if DEFAULTS.is_file():
-        values.update(_section(DEFAULTS))
-    extra = path or env.get("ROUNDHOUSE_CONFIG")
-    if extra:
-        values.update(_section(Path(extra)))
+    values = config_sections(('discord',), path, env)
     token = env.get("DISCORD_TOKEN", "").strip()
     token_file = str(values.get("token_file") or "")
     if not token and token_file:

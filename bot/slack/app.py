@@ -25,12 +25,12 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.delivery_loop import ReminderLoop, incident_id
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
 from bot.slack import blocks
 from bot.slack.delivery import PLATFORM, Origin, Poster
 from bot.slack.redelivery import HandledRequests, request_key
-from bot.slack.reminders import ReminderLoop, incident_id
 from bot.slack.settings import SlackSettings
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,9 @@ class SlackBot:
         self.settings = settings
         self.handled = handled
         self.poster = Poster(client)
-        self.reminders = ReminderLoop(service, self.poster, clock, interval=settings.reminder_seconds)
+        self.reminders = ReminderLoop(
+            service, self.poster.notify, clock, platform=PLATFORM, interval=settings.reminder_seconds
+        )
         self.app = AsyncApp(
             client=client,
             signing_secret=settings.signing_secret,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.replies import Button
+from bot.core.text import split_text
 
 Block = dict[str, Any]
 
@@ -47,24 +48,8 @@ def link_channel(text: str, channel: str) -> str:
 
 
 def split_sections(text: str, limit: int = MAX_SECTION) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
-    pieces: list[str] = []
-    current = ""
-    for line in text.splitlines() or [""]:
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
-            current = candidate
-    pieces.append(current)
-    return [p for p in pieces if p.strip()] or [" "]
+    """``text`` in pieces that fit one section block each (never empty: Slack refuses a blank section)."""
+    return split_text(text, limit, empty=" ")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
+from bot.core.pictures import PictureMemory
 from bot.core.replies import Attachment, Button, Notification, Reply
 from bot.slack import blocks
-from bot.slack.pictures import PictureMemory
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class Poster:
         )
         posted = await self._post(channel, text, body, thread, origin)
         if posted:
-            files = self.pictures.to_upload(reply)
+            files = self.pictures.to_post(reply)
             if files:
                 await self._upload(files, channel, thread)
         for note in reply.notify:

@@ -8,13 +8,11 @@ checked with it).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from bot.config import DEFAULTS
+from bot.config import config_sections
 
 MODES = ("auto", "socket", "http")
 
@@ -58,22 +56,12 @@ class SlackSettings:
         return str(db.with_name(db.stem + "-slack-requests.db"))
 
 
-def _section(path: Path) -> dict[str, Any]:
-    data = tomllib.loads(path.read_text("utf-8"))
-    return dict(data.get("slack", {}))
-
-
 def load_slack_settings(
     path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> SlackSettings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG), then the environment for the secrets."""
     env = os.environ if environ is None else environ
-    values: dict[str, Any] = {}
-    if DEFAULTS.is_file():
-        values.update(_section(DEFAULTS))
-    extra = path or env.get("ROUNDHOUSE_CONFIG")
-    if extra:
-        values.update(_section(Path(extra)))
+    values = config_sections(('slack',), path, env)
     return SlackSettings(
         bot_token=env.get("SLACK_BOT_TOKEN", "").strip(),
         app_token=env.get("SLACK_APP_TOKEN", "").strip(),

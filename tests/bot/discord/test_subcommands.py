@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.pictures import PictureMemory
 from bot.core.replies import Attachment, Button, Notification
 from bot.discord.buttons import GameButton, custom_id, view_for
-from bot.discord.messages import PictureMemory, link_channel, ping_lines, split_text
+from bot.discord.messages import link_channel, ping_lines, split_text
 from bot.discord.subcommands import CommandSet, build
 from bot.discord.tree import privates, titles
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.core.pictures import PictureMemory
 from bot.core.replies import Attachment, Reply
-from bot.slack.pictures import PictureMemory
 from tests.bot.conftest import FakeClock
 from tests.bot.slack.conftest import CHANNEL, Slack, open_bot, start_game
 from tests.bot.slack.fake_slack import FakeSlack
@@ -88,6 +88,6 @@ def test_picture_memory_remembers_per_game_and_kind() -> None:
     assert memory.changed(2, a)  # another game
     assert memory.changed(1, b)
     move = Reply("x", game_id=1, seq=3, attachments=[b, Attachment("g.json", b"{}", kind="file")])
-    assert [f.filename for f in memory.to_upload(move)] == ["g.json"]  # files always, the same map not
+    assert [f.filename for f in memory.to_post(move)] == ["g.json"]  # files always, the same map not
     asked = Reply("x", game_id=1, attachments=[b])
-    assert memory.to_upload(asked) == [b]
+    assert memory.to_post(asked) == [b]

@@ -1,7 +1,7 @@
-"""Which pictures to upload: after a move only those that changed since the last upload for the game.
+"""Which pictures to post: after a move only those that changed since the last post for the game.
 
-A tile lay leaves the market as it was, a share sale leaves the map; uploading them again would only bury
-the conversation. Pictures someone asked for (``map``, ``market``) always go out.
+A tile lay leaves the market as it was, a share sale leaves the map; posting them again would only bury
+the conversation. Pictures someone asked for (``map``, ``market``) always go out. Every chat adapter uses this.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ def picture_kind(attachment: Attachment) -> str:
 
 
 class PictureMemory:
-    """The hash of the last picture of each kind uploaded for each game.
+    """The hash of the last picture of each kind posted for each game.
 
-    Kept in memory only: after a restart the first move uploads its pictures again, which is harmless.
+    Kept in memory only: after a restart the first move posts its pictures again, which is harmless.
     """
 
     def __init__(self, capacity: int = 4096) -> None:
@@ -42,8 +42,8 @@ class PictureMemory:
             self._seen.popitem(last=False)
         return before != digest
 
-    def to_upload(self, reply: Reply) -> Sequence[Attachment]:
-        """The reply's attachments worth uploading: files always, images of a stored move only if new."""
+    def to_post(self, reply: Reply) -> Sequence[Attachment]:
+        """The reply's attachments worth posting: files always, images of a stored move only if new."""
         if reply.seq is None:
             for picture in reply.images:
                 self.changed(reply.game_id, picture)  # asked for: shown now, so remembered as shown
