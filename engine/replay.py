@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - started
-    applied = len([a for a in game.raw_actions]) and game_applied(gf.actions)
+    applied = game_applied(gf.actions)
     out: dict[str, Any] = {
         "title": gf.title,
         "players": {str(pid): name for pid, name in gf.players},
