@@ -131,12 +131,19 @@ def match_hex(game: Any, word: str) -> str:
     raise malformed(f"no hex {word} on the map{did_you_mean(word, list(game.board.hexes))}")
 
 
+#: No price, count, page or request number comes near this; SQLite stores nothing larger (signed 64-bit).
+LARGEST_NUMBER = 2**63 - 1
+
+
 def to_int(word: str, what: str) -> int:
     text = word.strip().lstrip("$")
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise malformed(f"{what} must be a number, not {word!r}") from None
+    if abs(number) > LARGEST_NUMBER:
+        raise malformed(f"{what} {word} is far too large a number")
+    return number
 
 
 def _need(args: tuple[str, ...], n: int, usage: str) -> None:

@@ -121,7 +121,11 @@ def test_wrong_kind_of_move_lists_what_is_possible() -> None:
 def test_bad_numbers_and_missing_arguments_are_malformed() -> None:
     game = _new()
     acting = deciding_player(game.acting()[0])
-    for text, message in [("bid TB", "not enough to go on"), ("bid TB lots", "must be a number")]:
+    for text, message in [
+        ("bid TB", "not enough to go on"),
+        ("bid TB lots", "must be a number"),
+        ("bid TB 99999999999999999999", "far too large"),
+    ]:
         with pytest.raises(CommandError, match=message) as info:
             translate(game, acting, parse(text))
         assert info.value.outcome == Outcome.MALFORMED

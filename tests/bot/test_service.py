@@ -186,6 +186,17 @@ async def test_status_who_history_moves(table: Table) -> None:
     assert "Nothing to do" in (await table.say(idle, "moves")).text
 
 
+async def test_numbers_too_large_for_storage_are_refused_not_crashed(table: Table) -> None:
+    await started(table, seed=5)
+    huge = "99999999999999999999"
+    for user, text in [("alice", f"decline {huge}"), ("bob", f"approve #{huge}"), ("carol", f"history {huge}")]:
+        reply = await table.say(user, text)
+        assert reply.outcome == Outcome.MALFORMED, reply.text
+        assert "far too large" in reply.text
+    refused = await table.say("dan", f"new 1882 seed={huge}", channel="elsewhere")
+    assert refused.outcome == Outcome.MALFORMED and "far too large" in refused.text
+
+
 # ---------------------------------------------------------------------- undo, redo, consent
 
 
