@@ -38,6 +38,35 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "program_close_pass": (),
 }
 
+# The JSON type of each field wherever it appears (as 18xx.games writes them), so that a hand-made or damaged
+# action is refused with a plain sentence instead of failing somewhere inside a rule.
+_TEXT = ("text", (str,))
+_WHOLE = ("a whole number", (int,))
+FIELD_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
+    "company": _TEXT,
+    "corporation": _TEXT,
+    "hex": _TEXT,
+    "tile": _TEXT,
+    "train": _TEXT,
+    "kind": _TEXT,
+    "city": _TEXT,
+    "variant": _TEXT,
+    "exchange": _TEXT,
+    "entity_type": _TEXT,
+    "entity": ("a player number or a company name", (int, str)),
+    "share_price": ("a price or a market cell", (int, str)),
+    "price": _WHOLE,
+    "rotation": _WHOLE,
+    "percent": _WHOLE,
+    "slot": _WHOLE,
+    "action_id": _WHOLE,
+    "shares": ("a list of share ids", (list,)),
+    "routes": ("a list of routes", (list,)),
+}
+# Lists whose items have one type.
+ITEM_TYPES: dict[str, tuple[str, type]] = {"shares": ("a share id", str), "routes": ("a route object", dict)}
+
+
 # Actions that only edit per-player automation settings; their effects come through recorded auto_actions.
 PROGRAM_TYPES = frozenset(t for t in REQUIRED if t.startswith("program_"))
 LOG_ONLY = frozenset({"message"}) | PROGRAM_TYPES
@@ -56,6 +85,21 @@ def validate_shape(action: Action) -> None:
     missing = [f for f in REQUIRED[kind] if f not in action]
     if missing:
         raise malformed(f"{kind} is missing {', '.join(missing)}")
+    for name, value in action.items():
+        expected = FIELD_TYPES.get(name)
+        if expected is None or (value is None and name not in REQUIRED[kind] and name != "entity"):
+            continue  # unknown fields are kept as they are; an optional field may be null
+        what, allowed = expected
+        # bool is an int to Python, never to 18xx.games.
+        if isinstance(value, bool) or not isinstance(value, allowed):
+            raise malformed(f"{kind}: {name} must be {what}, not {value!r}")
+        item = ITEM_TYPES.get(name)
+        if (
+            item is not None
+            and isinstance(value, list)
+            and any(isinstance(v, bool) or not isinstance(v, item[1]) for v in value)
+        ):
+            raise malformed(f"{kind}: every item of {name} must be {item[0]}, not {value!r}")
 
 
 def filter_undo(actions: list[Action]) -> list[Action]:

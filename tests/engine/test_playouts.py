@@ -56,6 +56,31 @@ def test_refused_action_leaves_state_untouched() -> None:
     assert (game.result(), len(game.raw_actions), game.round.name(), game.total_cash()) == before
 
 
+@pytest.mark.parametrize(
+    ("action", "says"),
+    [
+        ({"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["CPR_1"], "percent": "10"},
+         "percent must be a whole number"),
+        ({"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": [None]},
+         "every item of shares must be a share id"),
+        ({"type": "lay_tile", "entity": "CPR", "entity_type": "corporation", "hex": ["E9"], "tile": "57-0",
+          "rotation": 0}, "hex must be text"),
+        ({"type": "lay_tile", "entity": "CPR", "entity_type": "corporation", "hex": "E9", "tile": "57-0",
+          "rotation": True}, "rotation must be a whole number"),
+        ({"type": "undo", "entity": 1, "entity_type": "player", "action_id": "x"}, "action_id must be a whole number"),
+        ({"type": "pass", "entity": None, "entity_type": "player"}, "entity must be a player number or a company"),
+    ],
+)
+def test_fields_of_the_wrong_type_are_refused_by_name(action: dict[str, object], says: str) -> None:
+    result = random_playout("1882", 3, 5, max_actions=60, check=False)
+    game: Game = result.game
+    before = (game.result(), len(game.raw_actions), game.round.name(), game.total_cash())
+    with pytest.raises(GameError, match=says) as err:
+        game.process(action)
+    assert err.value.code == ErrorCode.MALFORMED
+    assert (game.result(), len(game.raw_actions), game.round.name(), game.total_cash()) == before
+
+
 def test_choices_do_not_depend_on_the_interpreter_hash_seed() -> None:
     """Same seed, same game: the query API's choice order must not follow set or dict hashing."""
     import json
