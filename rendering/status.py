@@ -32,6 +32,11 @@ def _money(cur: str, n: int | None) -> str:
     return f"-{cur}{-n:,}" if n < 0 else f"{cur}{n:,}"
 
 
+def _bank(cur: str, cash: int) -> str:
+    # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
+    return f"Bank broken ({_money(cur, cash)})" if cash < 0 else f"Bank {_money(cur, cash)}"
+
+
 def _trains(trains: Sequence[str]) -> str:
     return ", ".join(trains) if trains else "none"
 
@@ -59,7 +64,7 @@ def status_text(view: StatusView) -> str:
     Phase 2: yellow tiles
     """
     cur = theme.currency_for(view.title)
-    lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · Bank {_money(cur, view.bank_cash)}"]
+    lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · {_bank(cur, view.bank_cash)}"]
     if view.finished:
         lines.append(f"Game over{': ' + view.game_end_reason if view.game_end_reason else ''}")
     elif view.acting:
@@ -193,7 +198,7 @@ def render_status(view: StatusView) -> Image.Image:
     # Header.
     c.rect((0, 0, _WIDTH, 52), fill=theme.PANEL)
     c.text((_MARGIN, 26), view.title, size=22, bold=True, anchor="lm")
-    right = f"{view.round_name}   ·   Phase {view.phase}   ·   Bank {_money(cur, view.bank_cash)}"
+    right = f"{view.round_name}   ·   Phase {view.phase}   ·   {_bank(cur, view.bank_cash)}"
     c.text((_WIDTH - _MARGIN, 26), right, size=_TEXT, anchor="rm")
     y = 60.0
     if view.finished:

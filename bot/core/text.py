@@ -13,6 +13,11 @@ def money(n: int) -> str:
     return f"-${-n:,}" if n < 0 else f"${n:,}"
 
 
+def bank_text(cash: int) -> str:
+    # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
+    return f"bank broken ({money(cash)})" if cash < 0 else f"bank {money(cash)}"
+
+
 def round_name(game: Any) -> str:
     try:
         return str(game.round.name())
@@ -24,7 +29,7 @@ def headline(live: LiveGame) -> str:
     game = live.game
     state = "finished" if game.finished else round_name(game)
     phase = game.phase["name"]
-    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · bank {money(game.bank.cash)}"
+    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank_text(game.bank.cash)}"
 
 
 def waiting_line(live: LiveGame) -> str:

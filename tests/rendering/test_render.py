@@ -173,6 +173,8 @@ def test_status_image_and_text() -> None:
     assert render_status(done).size[0] == img.size[0]
     empty = replace(view, players=(), corporations=(), trains_available=(), pool_trains=())
     assert render_status(empty).mode == "RGB"
+    assert "Bank broken (-$2,936)" in status_text(replace(view, bank_cash=-2936))
+    assert "Bank $3,120" in status_text(replace(view, bank_cash=3120))
 
 
 def test_rendering_in_threads_gives_the_same_pictures() -> None:
