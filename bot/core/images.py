@@ -11,9 +11,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.core.replies import Attachment
+
+if TYPE_CHECKING:  # Pillow is imported only when a picture is drawn
+    from PIL import Image
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +92,10 @@ def _draw(views: Views) -> list[Attachment]:
     from rendering import render_map, render_market, to_png
 
     out: list[Attachment] = []
-    drawers = {"map": (render_map, "the map"), "market": (render_market, "the stock market")}
+    drawers: dict[str, tuple[Callable[[Any], Image.Image], str]] = {
+        "map": (render_map, "the map"),
+        "market": (render_market, "the stock market"),
+    }
     for kind, view in views.views.items():
         if kind not in drawers:
             continue

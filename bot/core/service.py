@@ -409,11 +409,11 @@ class GameService:
         else:
             reply.text += "\n" + self._next_line(live)
             for pid in fresh:
-                seat = live.user_of(pid)
-                if seat is None or seat.user_id == actor:
+                waiting = live.user_of(pid)
+                if waiting is None or waiting.user_id == actor:
                     continue  # the sender is here already
-                reply.mentions.append(seat.user_id)
-                reply.notify.append(Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id))
+                reply.mentions.append(waiting.user_id)
+                reply.notify.append(Notification(waiting.user_id, self._turn_text(live, pid), "turn", live.id))
             reply.buttons = self._buttons(live)
             await self.pings.track(live, before, actor)
         await self.pings.route(live, reply)
@@ -533,10 +533,10 @@ class GameService:
                     wanted = " ".join(req.command.args).lower()
                     hits = [f for f in free if f[2].lower() == wanted]
                     if not hits:
-                        names = [f[2] for f in free]
+                        free_names = [f[2] for f in free]
                         raise malformed(
                             f"no free player {' '.join(req.command.args)}"
-                            f"{did_you_mean(wanted, names)}; free: {', '.join(names)}"
+                            f"{did_you_mean(wanted, free_names)}; free: {', '.join(free_names)}"
                         )
                     pick = hits[0]
                 kwargs = {"seat": pick[0], "player_id": pick[1]}

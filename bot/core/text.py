@@ -60,7 +60,7 @@ def status_lines(live: LiveGame) -> list[str]:
     game = live.game
     lines = [headline(live), waiting_line(live), "Players:"]
     for p in game.players:
-        holdings = {}
+        holdings: dict[str, int] = {}
         for s in p.shares:
             holdings[s.corp] = holdings.get(s.corp, 0) + s.percent
         shares = " ".join(f"{c} {v}%" for c, v in sorted(holdings.items()))

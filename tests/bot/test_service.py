@@ -308,7 +308,9 @@ async def test_import_continues_a_game_here(service: GameService) -> None:
     blob = json.dumps(doc).encode()
     (reply,) = await service.handle("test", "target", "carol", "carol", "import", attachments=[blob])
     assert reply.ok and "Imported 1882 game 4242" in reply.text
-    assert (await target.say("dave", "join bobb")).outcome == Outcome.MALFORMED  # near miss: bob
+    near_miss = await target.say("dave", "join bobb")
+    assert near_miss.outcome == Outcome.MALFORMED
+    assert "did you mean bob" in near_miss.text.lower() and "free: alice, bob" in near_miss.text
     assert (await target.say("dave", "join bob")).ok
     assert (await target.say("carol", "start")).outcome == Outcome.ILLEGAL  # alice's seat is free
     assert (await target.say("carol", "join")).ok
