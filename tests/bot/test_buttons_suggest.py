@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.console.scripted import command_intent
-from bot.core import service as service_mod
+from bot.core import service_core as service_mod
 from bot.core.choices import MAX_BUTTONS
 from bot.core.commands import CommandError
 from bot.core.notify import acting_player_ids

@@ -1,0 +1,458 @@
+"""The game service's core: its state, the entry point, finding a channel's game, and the path of a move.
+
+Flow of a move (style guide §3.3): take the game's lock, bring the live game up to date with the stored log,
+map the chat user to their seat, translate the command into one of the engine's legal actions, let the engine
+apply it, then append that one action in one transaction with the seq it was computed from. If the append
+finds the log moved on (another process got there first), the live game is dropped and the command is
+re-checked against the fresh state. The engine refusing means nothing is stored.
+
+The verbs live in parts built on this class (:mod:`bot.core.setup_verbs`, :mod:`bot.core.consent_verbs`) and
+are put together by :class:`bot.core.service.GameService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from bot.config import Settings, load_settings
+from bot.core import choices, images
+from bot.core.commands import (
+    Command,
+    CommandError,
+    parse,
+    unknown_verb,
+)
+from bot.core.intents import split_move, translate, waiting_for
+from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, load_live
+from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
+from bot.core.reminders import Pings
+from bot.core.replies import Button, Notification, Outcome, Reply, refusal
+from bot.core.text import result_line, round_name
+from bot.storage import (
+    ConsentStatus,
+    GameRecord,
+    GameStatus,
+    StaleStateError,
+    StatusConflictError,
+    Storage,
+)
+from engine import ErrorCode, GameError
+from engine.core import query
+
+log = logging.getLogger(__name__)
+
+_ENGINE_OUTCOMES = {
+    ErrorCode.MALFORMED: Outcome.MALFORMED,
+    ErrorCode.NOT_YOUR_TURN: Outcome.NOT_YOUR_TURN,
+    ErrorCode.ILLEGAL: Outcome.ILLEGAL,
+    ErrorCode.INSUFFICIENT_FUNDS: Outcome.ILLEGAL,
+    ErrorCode.GAME_OVER: Outcome.GAME_OVER,
+    ErrorCode.NOTHING_TO_UNDO: Outcome.ILLEGAL,
+}
+_RETRIES = 3
+IMPORT_ACTOR = "import"
+
+# Per command (each handle() call runs in its own task context): the games it loaded, so that an unexpected
+# error can drop them from the cache, and whether an action was stored before the error.
+_TOUCHED: ContextVar[set[int] | None] = ContextVar("roundhouse_touched", default=None)
+_STORED: ContextVar[list[int] | None] = ContextVar("roundhouse_stored", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    platform: str
+    channel: str
+    user_id: str
+    user_name: str
+    command: Command
+    attachments: tuple[bytes, ...] = ()
+
+
+class Answer(Exception):
+    """Ends a command early with a ready reply (not a refusal)."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(reply.text)
+        self.reply = reply
+
+
+@dataclass(slots=True)
+class Applied:
+    """An applied action's reply, with the views to draw once the game's lock is released."""
+
+    reply: Reply
+    views: images.Views | None = None
+
+
+class ServiceCore:
+    """State shared by every part of the game service, and what all of them use."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        settings: Settings | None = None,
+        *,
+        images: bool | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.settings = settings or load_settings()
+        self.images = self.settings.images if images is None else images
+        self.clock = clock
+        self._cache = GameCache(self.settings.cache_games)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._seeds = random.Random()
+        self.pings = Pings(storage, clock)
+        self._due_lock = asyncio.Lock()
+        # Each verb's handler; GameService fills it in with the verbs of every part.
+        self._handlers: dict[str, Callable[[Request], Awaitable[list[Reply]]]] = {}
+
+    # ------------------------------------------------------------------ entry point
+
+    async def handle(
+        self,
+        platform: str,
+        channel: str,
+        user_id: str,
+        user_name: str,
+        text: str,
+        *,
+        attachments: Sequence[bytes] = (),
+    ) -> list[Reply]:
+        """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
+        answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
+        """
+        touched: set[int] = set()
+        stored: list[int] = []
+        tokens = (_TOUCHED.set(touched), _STORED.set(stored))
+        try:
+            command = parse(text)
+            req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
+            handler = self._handlers.get(command.verb)
+            if handler is not None:
+                return await handler(req)
+            move = split_move(command)
+            if move is not None:
+                return await self._move(req, move[0], company=move[1])
+            raise unknown_verb(command.verb)
+        except CommandError as exc:
+            return [refusal(exc.outcome, exc.message)]
+        except Answer as answer:
+            return [answer.reply]
+        except LoadError as exc:
+            log.error("%s", exc)
+            return [refusal(Outcome.ILLEGAL, str(exc))]
+        except Exception:
+            incident = secrets.token_hex(4)
+            log.exception(
+                "incident %s: %r from %s/%s in %s/%s", incident, text, user_id, user_name, platform, channel
+            )
+            for game_id in touched:
+                self._cache.drop(game_id)  # memory may be ahead of (or behind) the stored log
+            sorry = f"Sorry, something went wrong on our side (incident {incident})"
+            if stored:
+                return [refusal(Outcome.INTERNAL, f"{sorry} after your move was stored. Check `status`.")]
+            return [refusal(Outcome.INTERNAL, f"{sorry}. Nothing was stored.")]
+        finally:
+            _TOUCHED.reset(tokens[0])
+            _STORED.reset(tokens[1])
+
+    # ------------------------------------------------------------------ locating games
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _channel_game(self, req: Request, *, include_past: bool = False) -> GameRecord:
+        """The channel's open or active game; with ``include_past`` also the sender's last game here."""
+        record = await self.storage.find_game(req.platform, req.channel)
+        if record is not None:
+            return record
+        if include_past:
+            for past in await self.storage.list_games_for_user(req.platform, req.user_id):
+                if past.channel == req.channel:
+                    return past
+        raise CommandError(Outcome.NO_GAME, "there is no game in this channel; create one with `new 1882`")
+
+    async def _active_game(self, req: Request) -> GameRecord:
+        record = await self._channel_game(req, include_past=True)
+        if record.status == GameStatus.OPEN:
+            raise CommandError(
+                Outcome.ILLEGAL, "the game has not started yet: `join`, then the creator sends `start`"
+            )
+        if record.status == GameStatus.FINISHED:
+            raise CommandError(
+                Outcome.GAME_OVER, f"game #{record.id} is over; `export` it or create a `new` one"
+            )
+        if record.status == GameStatus.ABANDONED:
+            raise CommandError(Outcome.NO_GAME, f"game #{record.id} was abandoned")
+        return record
+
+    async def _live(self, record: GameRecord) -> LiveGame:
+        """The live game, brought up to date with the stored log. Call with the game's lock held."""
+        touched = _TOUCHED.get()
+        if touched is not None:
+            touched.add(record.id)
+        live = self._cache.get(record.id)
+        last = await self.storage.last_seq(record.id)
+        if live is not None and last > live.seq:
+            try:
+                for _, action in await self.storage.load_actions(record.id, after_seq=live.seq):
+                    live.game.process(action)
+                    live.seq += 1
+            except GameError:
+                live = None
+        if live is None or live.seq != last:
+            self._cache.drop(record.id)
+            seats = await self.storage.list_seats(record.id)
+            live = await load_live(self.storage, record, seats)
+            self._cache.put(live)
+            if live.seq - live.snapshot_seq >= self.settings.snapshot_every:
+                await self._snapshot(live)
+        live.record = record
+        if live.game.finished and record.status == GameStatus.ACTIVE:
+            # The process stopped between storing the last action and marking the game finished.
+            live.record = await self.storage.update_game_status(record.id, GameStatus.FINISHED)
+        return live
+
+    async def _snapshot(self, live: LiveGame) -> None:
+        try:
+            await self.storage.save_snapshot(live.id, live.seq, encode_snapshot(live.game))
+            live.snapshot_seq = live.seq
+        except Exception:  # a missing snapshot only makes the next load slower
+            log.exception("snapshot of game %s at %s failed", live.id, live.seq)
+
+    # ------------------------------------------------------------------ moves
+
+    async def _move(self, req: Request, command: Command, *, company: str | None = None) -> list[Reply]:
+        record = await self._active_game(req)
+        async with self._lock(record.id):
+            for _ in range(_RETRIES):
+                live = await self._live(record)
+                if company is not None and company.upper() not in {c.upper() for c in live.game.companies}:
+                    raise unknown_verb(company)
+                player = live.player_of(req.user_id)
+                if player is None:
+                    raise CommandError(
+                        Outcome.NOT_SEATED,
+                        "you are not playing in this game (spectators can use status, who, history)",
+                    )
+                intent = translate(live.game, player, command, company=company)
+                if intent.counterparty is not None:
+                    seat = live.user_of(intent.counterparty.id)
+                    if seat is not None:
+                        payload = {
+                            "action": intent.action,
+                            "seq": live.seq,
+                            "pid": player.id,
+                            "what": intent.deal,
+                        }
+                        reply = await self._ask(live, req, "deal", payload, [seat.user_id], intent.deal)
+                        return [reply]
+                try:
+                    applied = await self._apply(live, intent.action, req.user_id, player.id)
+                except StaleStateError:
+                    self._cache.drop(record.id)
+                    continue
+                break
+            else:
+                return [
+                    refusal(
+                        Outcome.CONFLICT,
+                        "the game changed while your command was handled; check `who` and try again",
+                        record.id,
+                    )
+                ]
+        return [await self._with_pictures(applied)]
+
+    async def _apply(
+        self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
+    ) -> Applied:
+        """Let the engine apply ``action`` and store it. Call with the game's lock held.
+
+        Raises StaleStateError (after dropping the live game) if the stored log moved on meanwhile.
+        """
+        game = live.game
+        before = acting_player_ids(game)
+        old_log = list(game.log_lines)
+        kind = action["type"]
+        try:
+            game.process(action)
+        except GameError as exc:
+            if kind in ("undo", "redo"):
+                self._cache.drop(live.id)  # a failed rebuild may leave anything behind
+            return Applied(refusal(_ENGINE_OUTCOMES.get(exc.code, Outcome.ILLEGAL), exc.message, live.id))
+        except Exception:
+            self._cache.drop(live.id)
+            raise
+        stored = game.raw_actions[-1]
+        try:
+            seq = await self.storage.append_action(live.id, live.seq + 1, stored, actor)
+        except BaseException:
+            self._cache.drop(live.id)  # memory is ahead of the database
+            raise
+        live.seq = seq
+        stored = _STORED.get()
+        if stored is not None:
+            stored.append(seq)
+        if actor_pid is not None:
+            live.last_seen[actor_pid] = len(game.log_lines)
+        if game.finished:
+            with contextlib.suppress(StatusConflictError):
+                live.record = await self.storage.update_game_status(live.id, GameStatus.FINISHED)
+        if live.seq - live.snapshot_seq >= self.settings.snapshot_every:
+            await self._snapshot(live)
+        if kind in ("undo", "redo"):
+            keep = common_prefix(old_log, game.log_lines)
+            gone = old_log[keep:]
+            lines = (
+                ["Taken back:", *gone[-10:]]
+                if kind == "undo"
+                else ["Restored:", *game.log_lines[keep:][-10:]]
+            )
+        else:
+            lines = list(game.log_lines[len(old_log) :])
+            if len(lines) > 15:
+                lines = [f"({len(lines) - 15} more lines in `history`)", *lines[-15:]]
+        reply = Reply(
+            "\n".join(lines) if lines else f"{kind.replace('_', ' ')} done", game_id=live.id, seq=seq
+        )
+        after = acting_player_ids(game)
+        fresh = newly_active(before, after)
+        if game.finished:
+            reply.text += "\n" + result_line(live)
+            for seat in live.seats:
+                reply.notify.append(
+                    Notification(
+                        seat.user_id,
+                        f"{live.record.title} game #{live.id} is over. " + result_line(live),
+                        "game_end",
+                        live.id,
+                    )
+                )
+            reply.mentions.extend(s.user_id for s in live.seats)
+            await self.pings.cancel(live.id)
+        else:
+            reply.text += "\n" + self._next_line(live)
+            for pid in fresh:
+                waiting = live.user_of(pid)
+                if waiting is None or waiting.user_id == actor:
+                    continue  # the sender is here already
+                reply.mentions.append(waiting.user_id)
+                reply.notify.append(Notification(waiting.user_id, self._turn_text(live, pid), "turn", live.id))
+            reply.buttons = self._buttons(live)
+            await self.pings.track(live, before, actor)
+        await self.pings.route(live, reply)
+        views = images.take_views(game, live.id, seq) if self.images else None
+        return Applied(reply, views)
+
+    def _buttons(self, live: LiveGame) -> list[Button]:
+        """One-click moves for whoever acts now (anyone may see them; only the acting player's click works)."""
+        if live.game.finished:
+            return []
+        pids = acting_player_ids(live.game)
+        players = [p for pid in pids for p in live.game.players if p.id == pid]
+        return choices.move_buttons(live.game, players)
+
+    def _next_line(self, live: LiveGame) -> str:
+        return f"{round_name(live.game)}. Next: {waiting_for(live.game)}"
+
+    def _turn_text(self, live: LiveGame, pid: int) -> str:
+        game = live.game
+        mine = [a.label for a in query.actors(game) if a.player_id == pid]
+        lines = [
+            f"Your turn in {live.record.title} game #{live.id} ({live.record.channel}): "
+            f"{round_name(game)}, {', '.join(mine)}.",
+        ]
+        recent = digest(game.log_lines, live.last_seen.get(pid))
+        if recent:
+            lines.append("Since your last turn:")
+            lines.extend("  " + line for line in recent)
+        return "\n".join(lines)
+
+    async def _with_pictures(self, applied: Applied) -> Reply:
+        if applied.views is not None:
+            applied.reply.attachments.extend(await images.render(applied.views))
+        return applied.reply
+
+    async def _ask(
+        self,
+        live: LiveGame,
+        req: Request,
+        kind: str,
+        payload: dict[str, Any],
+        approvers: list[str],
+        what: str,
+    ) -> Reply:
+        now = self.clock()
+        for old in await self.storage.list_consents(live.id):
+            if old.requested_by == req.user_id:
+                # A new request from the same player replaces their older one.
+                with contextlib.suppress(StatusConflictError):
+                    await self.storage.resolve_consent(old.id, ConsentStatus.CANCELLED, now=now)
+        expires = now + self.settings.consent_hours * 3600
+        cid = await self.storage.create_consent(
+            game_id=live.id,
+            kind=kind,
+            requested_by=req.user_id,
+            approvers=approvers,
+            payload=payload,
+            expires_at=expires,
+        )
+        names = ", ".join(self._seat_name(live, u) for u in approvers)
+        text = (
+            f"Request {cid} from {req.user_name}: {what}. Waiting for {names}: send `approve {cid}` or "
+            f"`decline {cid}`."
+        )
+        reply = Reply(
+            text,
+            outcome=Outcome.PENDING,
+            mentions=list(approvers),
+            game_id=live.id,
+            buttons=choices.consent_buttons(cid),
+        )
+        for user in approvers:
+            reply.notify.append(
+                Notification(
+                    user,
+                    f"Request {cid} from {req.user_name} in {live.record.title} game #{live.id} "
+                    f"({live.record.channel}): {what}. Send `approve {cid}` or `decline {cid}`.",
+                    "consent",
+                    live.id,
+                    buttons=tuple(choices.consent_buttons(cid)),
+                )
+            )
+        await self.pings.route(live, reply)
+        return reply
+
+    @staticmethod
+    def _seat_name(live: LiveGame, user_id: str) -> str:
+        seat = live.seat_of(user_id)
+        return seat.display_name if seat else user_id
+
+    @contextlib.asynccontextmanager
+    async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
+        async with self._lock(record.id):
+            yield await self._live(record)
+
+
+def _with_args(
+    run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]],
+) -> Callable[[Request], Awaitable[list[Reply]]]:
+    async def handler(req: Request) -> list[Reply]:
+        return await run(req, req.command.args)
+
+    return handler

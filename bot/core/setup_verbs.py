@@ -1,0 +1,377 @@
+"""Setting a game up and moving it between places: ``new``, ``join``, ``leave``, ``start``, ``abandon``,
+``import`` and ``export``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+from bot.core import images
+from bot.core.commands import (
+    CommandError,
+    did_you_mean,
+    illegal,
+    malformed,
+)
+from bot.core.intents import to_int
+from bot.core.live import LiveGame, encode_snapshot, engine_version
+from bot.core.notify import acting_player_ids
+from bot.core.replies import Attachment, Notification, Outcome, Reply
+from bot.core.service_core import IMPORT_ACTOR, Applied, Request, ServiceCore
+from bot.core.text import round_name
+from bot.storage import (
+    ActionRecord,
+    ChannelBusyError,
+    GameRecord,
+    GameStatus,
+    NotFoundError,
+    SeatTakenError,
+    StatusConflictError,
+)
+from engine import TITLES, GameError, title_class
+
+
+class SetupVerbs(ServiceCore):
+    """The verbs that create, fill, start, end, import and export a channel's game."""
+
+    async def _new(self, req: Request) -> list[Reply]:
+        args = req.command.args
+        if not args:
+            raise malformed(f"name the title: `new TITLE`; available: {', '.join(TITLES)}")
+        try:
+            cls = title_class(args[0])
+        except GameError:
+            raise malformed(
+                f"no title {args[0]}{did_you_mean(args[0], list(TITLES))}; available: {', '.join(TITLES)}"
+            ) from None
+        low, high = _player_range(cls)
+        seed: int | None = None
+        options: dict[str, Any] = {"optional_rules": []}
+        for word in args[1:]:
+            key, sep, value = word.partition("=")
+            if sep and key.lower() == "seed":
+                seed = to_int(value, "the seed")
+            elif sep and key.lower() in ("players", "max_players"):
+                cap = to_int(value, "the number of players")
+                if not low <= cap <= high:
+                    raise illegal(f"{cls.TITLE} is for {low} to {high} players, not {cap}")
+                options["max_players"] = cap
+            else:
+                options["optional_rules"].append(word)
+        if seed is None:
+            seed = self._seeds.randrange(1, 2**31)
+        try:
+            game_id = await self.storage.create_game(
+                platform=req.platform,
+                channel=req.channel,
+                title=cls.TITLE,
+                seed=seed,
+                options=options,
+                engine_version=engine_version(),
+                created_by=req.user_id,
+            )
+        except ChannelBusyError as exc:
+            raise CommandError(
+                Outcome.ILLEGAL,
+                f"this channel already has game #{exc.game_id}; finish or "
+                "`abandon` it, or use another channel or thread",
+            ) from None
+        except ValueError as exc:
+            raise malformed(str(exc)) from None
+        await self.storage.add_seat(
+            game_id, platform=req.platform, user_id=req.user_id, display_name=req.user_name
+        )
+        cap = options.get("max_players", high)
+        text = (
+            f"{req.user_name} created {cls.TITLE} game #{game_id} and takes seat 1. Others: `join`. "
+            f"Then {req.user_name} sends `start` ({low} to {cap} players)."
+        )
+        if options["optional_rules"]:
+            text += f" Optional rules: {', '.join(options['optional_rules'])}."
+        return [Reply(text, game_id=game_id)]
+
+    async def _open_game(self, req: Request) -> GameRecord:
+        record = await self._channel_game(req)
+        if record.status != GameStatus.OPEN:
+            raise illegal(f"game #{record.id} has already started")
+        return record
+
+    async def _join(self, req: Request) -> list[Reply]:
+        record = await self._open_game(req)
+        async with self._lock(record.id):
+            seats = await self.storage.list_seats(record.id)
+            if any(s.user_id == req.user_id for s in seats):
+                raise illegal("you already have a seat in this game")
+            imported = record.options.get("players")
+            kwargs: dict[str, Any] = {}
+            if imported:
+                taken = {s.player_id for s in seats}
+                free = [
+                    (i, int(pid), name) for i, (pid, name) in enumerate(imported) if int(pid) not in taken
+                ]
+                if not free:
+                    raise illegal("every imported player already has a seat")
+                pick = free[0]
+                if req.command.args:
+                    wanted = " ".join(req.command.args).lower()
+                    hits = [f for f in free if f[2].lower() == wanted]
+                    if not hits:
+                        free_names = [f[2] for f in free]
+                        raise malformed(
+                            f"no free player {' '.join(req.command.args)}"
+                            f"{did_you_mean(wanted, free_names)}; free: {', '.join(free_names)}"
+                        )
+                    pick = hits[0]
+                kwargs = {"seat": pick[0], "player_id": pick[1]}
+            else:
+                _, high = _player_range(title_class(record.title))
+                cap = int(record.options.get("max_players", high))
+                if len(seats) >= cap:
+                    raise illegal(f"the game is full ({cap} players)")
+            try:
+                seat = await self.storage.add_seat(
+                    record.id,
+                    platform=req.platform,
+                    user_id=req.user_id,
+                    display_name=req.user_name,
+                    **kwargs,
+                )
+            except SeatTakenError as exc:
+                raise illegal(f"that seat is taken ({exc})") from None
+            seats = await self.storage.list_seats(record.id)
+        names = ", ".join(s.display_name for s in seats)
+        as_whom = f" as {imported[seat.seat][1]}" if imported else ""
+        return [
+            Reply(f"{req.user_name} joins game #{record.id}{as_whom}. Seated: {names}.", game_id=record.id)
+        ]
+
+    async def _leave(self, req: Request) -> list[Reply]:
+        record = await self._open_game(req)
+        async with self._lock(record.id):
+            try:
+                await self.storage.remove_seat(record.id, req.user_id)
+            except NotFoundError:
+                raise illegal("you have no seat in this game") from None
+            seats = await self.storage.list_seats(record.id)
+            if not seats:
+                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                return [
+                    Reply(
+                        f"{req.user_name} leaves; game #{record.id} has nobody left and is closed.",
+                        game_id=record.id,
+                    )
+                ]
+        names = ", ".join(s.display_name for s in seats) or "nobody"
+        return [Reply(f"{req.user_name} leaves game #{record.id}. Seated: {names}.", game_id=record.id)]
+
+    def _may_start(self, record: GameRecord, seats: list[Any], user_id: str) -> bool:
+        if record.created_by == user_id:
+            return True
+        creator_seated = any(s.user_id == record.created_by for s in seats)
+        return not creator_seated and bool(seats) and seats[0].user_id == user_id
+
+    async def _start(self, req: Request) -> list[Reply]:
+        record = await self._open_game(req)
+        shuffle = any(a.lower() in ("shuffle", "random") for a in req.command.args)
+        async with self._lock(record.id):
+            seats = await self.storage.list_seats(record.id)
+            if not self._may_start(record, seats, req.user_id):
+                raise CommandError(Outcome.DENIED, "only the player who created the game can start it")
+            imported = record.options.get("players")
+            if imported:
+                if shuffle:
+                    raise illegal("an imported game keeps its seat order")
+                missing = [name for pid, name in imported if int(pid) not in {s.player_id for s in seats}]
+                if missing:
+                    raise illegal(f"every imported player needs a seat first; free: {', '.join(missing)}")
+                stored = await self.storage.last_seq(record.id)
+                if stored != int(record.options.get("imported_actions", stored)):
+                    raise illegal("the import is incomplete; `abandon` this game and import it again")
+            else:
+                low, high = _player_range(title_class(record.title))
+                if not low <= len(seats) <= high:
+                    raise illegal(f"{record.title} needs {low} to {high} players; {len(seats)} seated")
+                order = list(seats)
+                if shuffle:
+                    random.Random(record.seed).shuffle(order)
+                await self.storage.assign_player_ids(record.id, {s.seat: i + 1 for i, s in enumerate(order)})
+            try:
+                record = await self.storage.update_game_status(
+                    record.id, GameStatus.ACTIVE, expected=GameStatus.OPEN
+                )
+            except StatusConflictError:
+                raise illegal(f"game #{record.id} has already started") from None
+            self._cache.drop(record.id)
+            live = await self._live(record)
+            game = live.game
+            order_names = ", ".join(live.name_of(p.id) for p in game.players)
+            lines = [
+                f"Game #{record.id} ({record.title}) starts. Seat order: {order_names}.",
+                *game.log_lines[-8:],
+                self._next_line(live),
+            ]
+            reply = Reply("\n".join(lines), game_id=record.id)
+            for pid in acting_player_ids(game):
+                seat = live.user_of(pid)
+                if seat is not None and seat.user_id != req.user_id:
+                    reply.mentions.append(seat.user_id)
+                    reply.notify.append(
+                        Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id)
+                    )
+            reply.buttons = self._buttons(live)
+            await self.pings.track(live, (), None)
+            await self.pings.route(live, reply)
+            views = images.take_views(game, live.id, live.seq) if self.images else None
+        return [await self._with_pictures(Applied(reply, views))]
+
+    async def _abandon(self, req: Request) -> list[Reply]:
+        record = await self._channel_game(req)
+        async with self._lock(record.id):
+            seats = await self.storage.list_seats(record.id)
+            if record.status == GameStatus.OPEN:
+                if not self._may_start(record, seats, req.user_id):
+                    raise CommandError(Outcome.DENIED, "only the player who created the game can abandon it")
+                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
+            live = await self._live(record)
+            if live.seat_of(req.user_id) is None:
+                raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+            others = [s.user_id for s in live.seats if s.user_id != req.user_id]
+            if not others:
+                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self.pings.cancel(record.id)
+                self._cache.drop(record.id)
+                return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
+            return [
+                await self._ask(
+                    live,
+                    req,
+                    "abandon",
+                    {"seq": live.seq, "what": f"abandon game #{record.id} without a result"},
+                    others,
+                    f"abandon game #{record.id} without a result",
+                )
+            ]
+
+    # ------------------------------------------------------------------ import and export
+
+    async def _import(self, req: Request) -> list[Reply]:
+        from engine.importer import ReplayError, parse_game_json, replay
+
+        if req.attachments:
+            blob: bytes | str = req.attachments[0]
+        elif req.command.args and req.command.args[0].startswith("{"):
+            blob = req.command.text.split(None, 1)[1]
+        else:
+            raise malformed("attach the game's JSON (18xx.games export) to `import`")
+        try:
+            raw = json.loads(blob)
+            gf = parse_game_json(raw)
+            cls = title_class(gf.title)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise malformed(f"that is not JSON: {exc}") from None
+        except GameError as exc:
+            raise malformed(exc.message) from None
+        try:
+            game = await asyncio.to_thread(replay, gf)
+        except ReplayError as exc:
+            raise illegal(
+                f"that game does not replay here: action {exc.action_id}: {exc.error.message}"
+            ) from None
+        except GameError as exc:
+            raise illegal(f"that game cannot be set up: {exc.message}") from None
+        if game.finished:
+            raise illegal("that game is already over")
+        options = {
+            "optional_rules": list(gf.options.get("optional_rules") or []),
+            "players": [[pid, name] for pid, name in gf.players],
+            "imported": raw.get("id"),
+            "imported_actions": len(gf.actions),
+        }
+        try:
+            game_id = await self.storage.create_game(
+                platform=req.platform,
+                channel=req.channel,
+                title=cls.TITLE,
+                seed=gf.seed,
+                options=options,
+                engine_version=engine_version(),
+                created_by=req.user_id,
+            )
+        except ChannelBusyError as exc:
+            raise illegal(f"this channel already has game #{exc.game_id}") from None
+        async with self._lock(game_id):
+            for seq, action in enumerate(gf.actions, start=1):
+                await self.storage.append_action(game_id, seq, action, IMPORT_ACTOR)
+            if gf.actions:
+                await self.storage.save_snapshot(game_id, len(gf.actions), encode_snapshot(game))
+        names = ", ".join(name for _, name in gf.players)
+        return [
+            Reply(
+                f"Imported {cls.TITLE} game {raw.get('id', '')} as game #{game_id}: {len(gf.actions)} "
+                f"actions, now {round_name(game)}. Players: {names}. Each of you: `join NAME`; then "
+                f"{req.user_name} sends `start`.",
+                game_id=game_id,
+            )
+        ]
+
+    async def _export(self, req: Request) -> list[Reply]:
+        record = await self._channel_game(req, include_past=True)
+        if record.status == GameStatus.OPEN:
+            raise illegal("the game has not started yet")
+        async with self._lock(record.id):
+            live = await self._live(record)
+            records = await self.storage.load_action_records(record.id)
+            doc = export_document(live, records)
+        data = json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        name = f"{record.title}-game{record.id}.json"
+        text = (
+            f"Game #{record.id} as 18xx.games JSON: {len(records)} actions. "
+            f"It replays with `python -m engine.replay {name}`."
+        )
+        return [
+            Reply(
+                text,
+                attachments=[Attachment(name, data, "the game as 18xx.games JSON", "file")],
+                game_id=record.id,
+            )
+        ]
+
+
+def _player_range(cls: Any) -> tuple[int, int]:
+    data = cls.data()["game"]
+    return int(data.get("min_players", 1)), int(data.get("max_players", 99))
+
+
+def export_document(live: LiveGame, records: list[ActionRecord]) -> dict[str, Any]:
+    """The game in 18xx.games' JSON form (what ``python -m engine.replay`` and the importer read)."""
+    record, game = live.record, live.game
+    actions = []
+    for rec in records:
+        action = dict(rec.data)
+        action.setdefault("created_at", int(rec.created_at))
+        actions.append(action)
+    players = [{"id": pid, "name": name} for pid, name in game.player_specs]
+    finished = bool(game.finished)
+    doc: dict[str, Any] = {
+        "id": record.id,
+        "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})",
+        "title": record.title,
+        "players": players,
+        "max_players": len(players),
+        "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or [])},
+        "status": "finished" if finished else "active",
+        "turn": game.turn,
+        "round": round_name(game),
+        "acting": acting_player_ids(game),
+        "result": game.result() if finished else {},
+        "actions": actions,
+        "loaded": True,
+        "created_at": int(record.created_at),
+        "updated_at": int(record.updated_at),
+    }
+    if finished:
+        doc["game_end_reason"] = game.game_end_reason
+    return doc
