@@ -68,9 +68,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
-            player = live.player_of(req.user_id)
-            if player is None:
-                raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+            player = self._seated_player(live, req.user_id)
             plan = await self._plan_undo(live, req.user_id)
             if plan.others:
                 mine = plan.removed[0]
@@ -89,9 +87,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
-            player = live.player_of(req.user_id)
-            if player is None:
-                raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+            player = self._seated_player(live, req.user_id)
             records = await self.storage.load_action_records(live.id)
             skip = 0
             undoer: ActionRecord | None = None

@@ -21,6 +21,7 @@ from typing import Any
 import engine
 from bot.storage import GameRecord, SeatRecord, Storage
 from engine import GameError, new_game
+from engine.core.entities import Player
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class LiveGame:
     def seat_of(self, user_id: str) -> SeatRecord | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
-    def player_of(self, user_id: str) -> Any | None:
+    def player_of(self, user_id: str) -> Player | None:
         seat = self.seat_of(user_id)
         if seat is None or seat.player_id is None:
             return None

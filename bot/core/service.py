@@ -19,14 +19,13 @@ from bot.config import Settings
 from bot.core import choices, images
 from bot.core import prefs as prefs_mod
 from bot.core.commands import (
-    CommandError,
     help_text,
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import legal_commands, to_int, waiting_for
 from bot.core.live import LiveGame
-from bot.core.replies import Notification, Outcome, Reply
+from bot.core.replies import Notification, Reply
 from bot.core.service_core import Answer, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
@@ -152,9 +151,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
-            player = live.player_of(req.user_id)
-            if player is None:
-                raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+            player = self._seated_player(live, req.user_id)
             lines = legal_commands(live.game, player)
             if not lines:
                 return [

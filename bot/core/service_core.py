@@ -47,6 +47,7 @@ from bot.storage import (
 )
 from engine import ErrorCode, GameError
 from engine.core import query
+from engine.core.entities import Player
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +202,16 @@ class ServiceCore:
             raise CommandError(Outcome.NO_GAME, f"game #{record.id} was abandoned")
         return record
 
+    @staticmethod
+    def _seated_player(live: LiveGame, user_id: str) -> Player:
+        """The engine player this chat user plays; spectators are refused."""
+        player = live.player_of(user_id)
+        if player is None:
+            raise CommandError(
+                Outcome.NOT_SEATED, "you are not playing in this game (spectators can use status, who, history)"
+            )
+        return player
+
     async def _live(self, record: GameRecord) -> LiveGame:
         """The live game, brought up to date with the stored log. Call with the game's lock held."""
         touched = _TOUCHED.get()
@@ -244,12 +255,7 @@ class ServiceCore:
                 live = await self._live(record)
                 if company is not None and company.upper() not in {c.upper() for c in live.game.companies}:
                     raise unknown_verb(company)
-                player = live.player_of(req.user_id)
-                if player is None:
-                    raise CommandError(
-                        Outcome.NOT_SEATED,
-                        "you are not playing in this game (spectators can use status, who, history)",
-                    )
+                player = self._seated_player(live, req.user_id)
                 intent = translate(live.game, player, command, company=company)
                 if intent.counterparty is not None:
                     seat = live.user_of(intent.counterparty.id)

@@ -236,8 +236,7 @@ class SetupVerbs(ServiceCore):
                 await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
             live = await self._live(record)
-            if live.seat_of(req.user_id) is None:
-                raise CommandError(Outcome.NOT_SEATED, "you are not playing in this game")
+            self._seated_player(live, req.user_id)
             others = [s.user_id for s in live.seats if s.user_id != req.user_id]
             if not others:
                 await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
