@@ -98,10 +98,8 @@ class LiveGame:
         seat = self.seat_of(user_id)
         if seat is None or seat.player_id is None:
             return None
-        for p in self.game.players:
-            if p.id == seat.player_id:
-                return p
-        return None
+        players: list[Player] = self.game.players
+        return next((p for p in players if p.id == seat.player_id), None)
 
     def user_of(self, player_id: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.player_id == player_id), None)

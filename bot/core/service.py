@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import legal_commands, to_int, waiting_for
 from bot.core.live import LiveGame
 from bot.core.replies import Notification, Reply
-from bot.core.service_core import Answer, Request, ServiceCore, _with_args
+from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
 from bot.core.text import history_page, result_line, round_name, status_lines, who_lines
@@ -43,39 +42,29 @@ log = logging.getLogger(__name__)
 class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        settings: Settings | None = None,
-        *,
-        images: bool | None = None,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        super().__init__(storage, settings, images=images, clock=clock)
-        self._handlers.update(
-            {
-                "new": self._new,
-                "join": self._join,
-                "leave": self._leave,
-                "start": self._start,
-                "abandon": self._abandon,
-                "import": self._import,
-                "export": self._export,
-                "status": self._status,
-                "who": self._who,
-                "moves": self._moves,
-                "history": self._history,
-                "games": self._games,
-                "map": self._pictures,
-                "market": self._pictures,
-                "help": self._help,
-                "undo": self._undo,
-                "redo": self._redo,
-                "approve": self._vote,
-                "decline": self._vote,
-            }
-        )
-        self.settings_verbs = SettingsVerbs(storage, self.pings, clock, self._locked_live)
+    def _verb_handlers(self) -> dict[str, Handler]:
+        handlers: dict[str, Handler] = {
+            "new": self._new,
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "abandon": self._abandon,
+            "import": self._import,
+            "export": self._export,
+            "status": self._status,
+            "who": self._who,
+            "moves": self._moves,
+            "history": self._history,
+            "games": self._games,
+            "map": self._pictures,
+            "market": self._pictures,
+            "help": self._help,
+            "undo": self._undo,
+            "redo": self._redo,
+            "approve": self._vote,
+            "decline": self._vote,
+        }
+        self.settings_verbs = SettingsVerbs(self.storage, self.pings, self.clock, self._locked_live)
         for verb, run in (
             ("notify", self.settings_verbs.notify),
             ("remind", self.settings_verbs.remind),
@@ -83,7 +72,8 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             ("away", self.settings_verbs.away),
             ("prefs", self.settings_verbs.show),
         ):
-            self._handlers[verb] = _with_args(run)
+            handlers[verb] = _with_args(run)
+        return handlers
 
     @classmethod
     async def open(

@@ -78,6 +78,10 @@ class Request:
     attachments: tuple[bytes, ...] = ()
 
 
+#: What carries out one verb for one request.
+Handler = Callable[[Request], Awaitable[list[Reply]]]
+
+
 class Answer(Exception):
     """Ends a command early with a ready reply (not a refusal)."""
 
@@ -114,8 +118,11 @@ class ServiceCore:
         self._seeds = random.Random()
         self.pings = Pings(storage, clock)
         self._due_lock = asyncio.Lock()
-        # Each verb's handler; GameService fills it in with the verbs of every part.
-        self._handlers: dict[str, Callable[[Request], Awaitable[list[Reply]]]] = {}
+        self._handlers: dict[str, Handler] = self._verb_handlers()
+
+    def _verb_handlers(self) -> dict[str, Handler]:
+        """Each verb's handler; :class:`bot.core.service.GameService` names the verbs of every part."""
+        return {}
 
     # ------------------------------------------------------------------ entry point
 
@@ -455,9 +462,7 @@ class ServiceCore:
             yield await self._live(record)
 
 
-def _with_args(
-    run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]],
-) -> Callable[[Request], Awaitable[list[Reply]]]:
+def _with_args(run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]]) -> Handler:
     async def handler(req: Request) -> list[Reply]:
         return await run(req, req.command.args)
 
