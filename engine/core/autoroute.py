@@ -28,11 +28,12 @@ The values are the engine's: ``board.node_revenue`` per stop plus ``game.route_b
 same code that prices the routes players enter (a title may supply faster equivalent rules, see
 :class:`Pricing`).
 
-Extension points for later titles are :class:`TrainSpec` (free stop kinds for + trains, a revenue
-multiplier, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level bonuses;
-set-level bonuses with an optimistic bound used while searching and exact evaluation at the leaves).
-Not yet done: trains that skip stops (express, 8E, 1822 E) need a stop-choosing step where routes are
-recorded (the best ``limit`` stops of those visited) and no range pruning while walking.
+Extension points for later titles are :class:`TrainSpec` (free stop kinds for + trains and Pullmans,
+unpaid stop kinds for 1828's 8E, express trains that earn their best ``limit`` of any number of stops, a
+revenue multiplier for 3+D, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level
+bonuses; set-level bonuses with an optimistic bound used while searching and exact evaluation at the
+leaves). :meth:`TrainSpec.earnings` prices a route's stops for the finder and for routes typed by hand
+alike (``PlayRules.route_revenue``), so the two can never disagree.
 
 Limits, none of which 1882 meets: a junction tile centre ("j") is one unit of track, so two trains may
 not cross there; a node-to-node path inside one hex cannot be written as 18xx.games ``connections``.
@@ -67,8 +68,11 @@ class TrainSpec:
 
     ``limit``: stops that count against the train's range (None: unlimited, D trains).
     ``free_kinds``: node kinds that never count against the range (+ trains and Pullmans: {"town"}).
-    ``multiplier``: revenue factor (doubling trains). ``group``: trains in different groups may share
-    track (1822 E trains); trains of one group never do.
+    ``unpaid_kinds``: node kinds that neither count nor pay (1828 8E: towns).
+    ``express``: the route may visit any number of counted stops and earns its best ``limit`` of them
+    (1862 E trains omit stops of the president's choice; the best choice is the one that pays most).
+    ``multiplier``: revenue factor (doubling trains, 1828 3+D). ``group``: trains in different groups may
+    share track (1822 E trains); trains of one group never do.
     """
 
     name: str
@@ -76,6 +80,20 @@ class TrainSpec:
     free_kinds: frozenset[str] = frozenset()
     multiplier: int = 1
     group: str = ""
+    unpaid_kinds: frozenset[str] = frozenset()
+    express: bool = False
+
+    def counts(self, kind: str, free: bool) -> bool:
+        """Whether a stop of this kind counts against the range (``free``: the hex makes it free)."""
+        return not (free or kind in self.free_kinds or kind in self.unpaid_kinds)
+
+    def earnings(self, stops: Sequence[tuple[str, int, bool]]) -> int:
+        """What the train earns from its stops, given as (kind, value, free), before bonuses and multiplier."""
+        paid = [(v, self.counts(kind, free)) for kind, v, free in stops if kind not in self.unpaid_kinds]
+        if not self.express or self.limit is None:
+            return sum(v for v, _ in paid)
+        counted = sorted((v for v, c in paid if c), reverse=True)
+        return sum(counted[: self.limit]) + sum(v for v, c in paid if not c)
 
 
 def train_spec(game: Game, train: Train) -> TrainSpec:
@@ -414,9 +432,10 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     """
     nodes = graph.nodes
     n = len(nodes)
-    limit = UNLIMITED if spec.limit is None else spec.limit
-    weight = [0 if (nd.free or nd.kind in spec.free_kinds) else 1 for nd in nodes]
-    value = [nd.value for nd in nodes]
+    # An express train may visit any number of stops: nothing is pruned for range while walking.
+    limit = UNLIMITED if spec.limit is None or spec.express else spec.limit
+    weight = [1 if spec.counts(nd.kind, nd.free) else 0 for nd in nodes]
+    value = [0 if nd.kind in spec.unpaid_kinds else nd.value for nd in nodes]
     token = [nd.token for nd in nodes]
     passable = [nd.passable for nd in nodes]
     tokdist = _token_distance(graph, weight)
@@ -430,6 +449,9 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     stopped = [False]
 
     def record(start: int, visited: int, mask: int, val: int) -> None:
+        if spec.express:  # which stops it earns depends on all of them, not on a running sum
+            route = Candidate(0, mask, start, tuple(path)).nodes(graph)
+            val = spec.earnings([(nodes[k].kind, nodes[k].value, nodes[k].free) for k in route])
         if rules:
             for groups, amount in rules:
                 if all(visited & g for g in groups):
@@ -670,8 +692,7 @@ def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
 
 
 def _engine_agrees(game: Game, sol: Solution) -> bool:
-    return all(route_value(game, sol.stops(cand)) * train_spec(game, train).multiplier == cand.value
-               for train, cand in sol.routes)
+    return all(route_value(game, sol.stops(cand), train_spec(game, train)) == cand.value for train, cand in sol.routes)
 
 
 def _solve(game: Game, graph: RouteGraph, run: list[Train], pricing: Pricing, deadline: Deadline,
@@ -856,9 +877,9 @@ def validate_route(game: Game, corp: Corporation, train: Train, data: dict[str, 
     if not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
         who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
         raise illegal(f"a route must include {who}")
-    if spec.limit is not None:
-        counted = sum(1 for h, n in stops if not board.hexes[h].optional_node
-                      and board.hexes[h].tile.tdef.nodes[n].kind not in spec.free_kinds)
+    if spec.limit is not None and not spec.express:
+        counted = sum(1 for h, n in stops
+                      if spec.counts(board.hexes[h].tile.tdef.nodes[n].kind, board.hexes[h].optional_node))
         if counted > spec.limit:
             raise illegal(f"a {train.name} train counts at most {spec.limit} stops; this route has {counted}")
     return traced
@@ -880,15 +901,24 @@ def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]
                 raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
 
 
-def route_value(game: Game, stops: list[NodeRef]) -> int:
-    """Revenue of a route through these stops, priced as the engine does (stop values plus title bonus)."""
-    from .routes import Route
-
+def stop_earnings(game: Game, stops: Sequence[NodeRef], spec: TrainSpec | None = None) -> int:
+    """What a train of ``spec`` (None: an ordinary train) earns from these stops, before bonuses."""
     colour = game.phase_colour()
     board = game.board
-    total: int = sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
+    if spec is None:
+        return sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
+    return spec.earnings([(board.hexes[h].tile.tdef.nodes[n].kind, board.node_revenue(board.hexes[h], n, colour),
+                           board.hexes[h].optional_node) for h, n in stops])
+
+
+def route_value(game: Game, stops: list[NodeRef], spec: TrainSpec | None = None) -> int:
+    """Revenue of a route through these stops, priced as the engine does: the train's earnings from its
+    stops plus the title's bonus, times the train's multiplier."""
+    from .routes import Route
+
     route = Route(train=None, stops=list(stops))  # type: ignore[arg-type]
-    return total + int(game.route_bonus(route))
+    total = stop_earnings(game, stops, spec) + int(game.route_bonus(route))
+    return total * (spec.multiplier if spec is not None else 1)
 
 
 def best_routes_for(game: Game, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:

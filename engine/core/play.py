@@ -227,8 +227,10 @@ class PlayRules(_Base):
         return list(corp.trains)
 
     def route_revenue(self, corp: Corporation, route: Route) -> int:
-        from .routes import stop_revenue
-        return sum(stop_revenue(self, s) for s in route.stops) + self.route_bonus(route)
+        # The same pricing as the route finder's, so that `run auto` and hand-typed routes always agree.
+        from .autoroute import stop_earnings, train_spec
+        spec = train_spec(self, route.train)
+        return (stop_earnings(self, route.stops, spec) + self.route_bonus(route)) * spec.multiplier
 
     def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """Routes (as run_routes data) with the highest revenue for the company's trains."""
