@@ -10,7 +10,14 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.roundhouse-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".[dev]"
+  # pip's warnings would bury the bot's or the tests' output: keep them in a log, shown only on failure.
+  log=.venv/install.log
+  echo "Installing Roundhouse and its dependencies into .venv (once; details in $log)" >&2
+  if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e ".[dev]"; } >"$log" 2>&1
+  then
+    cat "$log" >&2
+    echo "Installing into .venv failed (see above)." >&2
+    exit 1
+  fi
   touch "$stamp"
 fi
