@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .board import Board, Hex
     from .entities import Corporation, Train
     from .game import Game
+    from .routes import Route
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
@@ -94,6 +95,9 @@ class TrainSpec:
             return sum(v for v, _ in paid)
         counted = sorted((v for v, c in paid if c), reverse=True)
         return sum(counted[: self.limit]) + sum(v for v, c in paid if not c)
+
+
+ORDINARY = TrainSpec("", None)  # a train that counts and pays every stop, without limit
 
 
 def train_spec(game: Game, train: Train) -> TrainSpec:
@@ -901,24 +905,25 @@ def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]
                 raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
 
 
-def stop_earnings(game: Game, stops: Sequence[NodeRef], spec: TrainSpec | None = None) -> int:
-    """What a train of ``spec`` (None: an ordinary train) earns from these stops, before bonuses."""
+def stop_earnings(game: Game, stops: Sequence[NodeRef], spec: TrainSpec) -> int:
+    """What a train of ``spec`` earns from these stops, before bonuses."""
     colour = game.phase_colour()
     board = game.board
-    if spec is None:
-        return sum(board.node_revenue(board.hexes[h], n, colour) for h, n in stops)
     return spec.earnings([(board.hexes[h].tile.tdef.nodes[n].kind, board.node_revenue(board.hexes[h], n, colour),
                            board.hexes[h].optional_node) for h, n in stops])
 
 
-def route_value(game: Game, stops: list[NodeRef], spec: TrainSpec | None = None) -> int:
-    """Revenue of a route through these stops, priced as the engine does: the train's earnings from its
-    stops plus the title's bonus, times the train's multiplier."""
+def route_price(game: Game, route: Route, spec: TrainSpec) -> int:
+    """Revenue of a route for a train of ``spec``: its earnings from the stops plus the title's bonus, times
+    the train's multiplier. Routes typed by hand (``PlayRules.route_revenue``) and found here both use it."""
+    return (stop_earnings(game, route.stops, spec) + int(game.route_bonus(route))) * spec.multiplier
+
+
+def route_value(game: Game, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
+    """Revenue of a route through these stops (for a train of ``spec``), priced as the engine does."""
     from .routes import Route
 
-    route = Route(train=None, stops=list(stops))  # type: ignore[arg-type]
-    total = stop_earnings(game, stops, spec) + int(game.route_bonus(route))
-    return total * (spec.multiplier if spec is not None else 1)
+    return route_price(game, Route(train=None, stops=list(stops)), spec)  # type: ignore[arg-type]
 
 
 def best_routes_for(game: Game, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:

@@ -228,9 +228,8 @@ class PlayRules(_Base):
 
     def route_revenue(self, corp: Corporation, route: Route) -> int:
         # The same pricing as the route finder's, so that `run auto` and hand-typed routes always agree.
-        from .autoroute import stop_earnings, train_spec
-        spec = train_spec(self, route.train)
-        return (stop_earnings(self, route.stops, spec) + self.route_bonus(route)) * spec.multiplier
+        from .autoroute import route_price, train_spec
+        return route_price(self, route, train_spec(self, route.train))
 
     def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """Routes (as run_routes data) with the highest revenue for the company's trains."""

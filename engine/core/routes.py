@@ -125,8 +125,3 @@ def _through(hx: Hex, entry: int, exit_: int) -> list[int] | None:
                 if j != i and node in (c, d) and exit_ in (c, d):
                     return [i, j]
     return None
-
-
-def stop_revenue(game: Game, stop: NodeRef) -> int:
-    hx = game.board[stop[0]]
-    return game.board.node_revenue(hx, stop[1], game.phase_colour())

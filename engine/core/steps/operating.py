@@ -6,7 +6,7 @@ from typing import Any
 
 from ..entities import Company, Corporation, Player, Train
 from ..errors import illegal, insufficient, malformed
-from ..routes import build_route, stop_revenue
+from ..routes import build_route
 from .base import InterruptStep, Step
 
 
@@ -295,10 +295,6 @@ class Bankrupt(Step):
 
     def process_bankrupt(self, action: dict[str, Any], entity: Any) -> None:
         self.game.go_bankrupt(entity)
-
-
-def route_value(game: Any, stops: list[tuple[str, int]]) -> int:
-    return sum(stop_revenue(game, s) for s in stops)
 
 
 _ = (Company, insufficient)
