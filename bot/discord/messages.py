@@ -1,7 +1,6 @@
 """Turning the service's replies into Discord message parts: text chunks, files, mentions.
 
-Pictures go out only when they changed: the service draws the map and the market after every accepted
-move, but an auction bid changes neither, and re-posting the same two PNGs on every move buries the log.
+Which pictures go out at all (only those that changed) is decided by :mod:`bot.core.pictures`.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def load_discord_settings(
 ) -> DiscordSettings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG), then the environment for the token and guild."""
     env = os.environ if environ is None else environ
-    values = config_sections(('discord',), path, env)
+    values = config_sections(("discord",), path, env)
     token = env.get("DISCORD_TOKEN", "").strip()
     token_file = str(values.get("token_file") or "")
     if not token and token_file:

@@ -61,7 +61,7 @@ def load_slack_settings(
 ) -> SlackSettings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG), then the environment for the secrets."""
     env = os.environ if environ is None else environ
-    values = config_sections(('slack',), path, env)
+    values = config_sections(("slack",), path, env)
     return SlackSettings(
         bot_token=env.get("SLACK_BOT_TOKEN", "").strip(),
         app_token=env.get("SLACK_APP_TOKEN", "").strip(),
