@@ -300,8 +300,10 @@ class ServiceCore:
         """
         game = live.game
         before = acting_player_ids(game)
-        old_log = list(game.log_lines)
         kind = action["type"]
+        # Undo and redo rewrite the log, so their reply compares old and new; other moves only append to it.
+        old_log = list(game.log_lines) if kind in ("undo", "redo") else []
+        old_length = len(game.log_lines)
         try:
             game.process(action)
         except GameError as exc:
@@ -318,9 +320,9 @@ class ServiceCore:
             self._cache.drop(live.id)  # memory is ahead of the database
             raise
         live.seq = seq
-        stored = _STORED.get()
-        if stored is not None:
-            stored.append(seq)
+        stored_seqs = _STORED.get()
+        if stored_seqs is not None:
+            stored_seqs.append(seq)
         if actor_pid is not None:
             live.last_seen[actor_pid] = len(game.log_lines)
         if game.finished:
@@ -337,7 +339,7 @@ class ServiceCore:
                 else ["Restored:", *game.log_lines[keep:][-10:]]
             )
         else:
-            lines = list(game.log_lines[len(old_log) :])
+            lines = list(game.log_lines[old_length:])
             if len(lines) > 15:
                 lines = [f"({len(lines) - 15} more lines in `history`)", *lines[-15:]]
         reply = Reply(
