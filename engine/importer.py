@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,13 +52,18 @@ class ReplayError(Exception):
         self.error = error
 
 
-def replay(gf: GameFile) -> Game:
-    """Build the game and apply every standing action, stopping at the first refused one."""
+def replay(gf: GameFile, on_applied: Callable[[int, dict[str, Any], Game], None] | None = None) -> Game:
+    """Build the game and apply every standing action, stopping at the first refused one.
+
+    ``on_applied(index, action, game)`` is called after each standing action (its auto actions included).
+    """
     game = title_class(gf.title)(gf.players, gf.seed, gf.options)
-    for action in act.filter_undo(gf.actions):
+    for index, action in enumerate(act.filter_undo(gf.actions)):
         try:
             game._apply(action)
         except GameError as exc:
             raise ReplayError(action.get("id"), exc) from exc
+        if on_applied is not None:
+            on_applied(index, action, game)
     game.raw_actions = list(gf.actions)
     return game

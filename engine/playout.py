@@ -1,12 +1,22 @@
-"""Seeded random games played through the query API (for tests and benchmarks)."""
+"""Seeded random games played through the query API (tests, benchmarks and the oracle).
+
+``python -m engine.playout TITLE --players N --seed S [--policy random|steady] --out FILE.json`` writes one
+game as an 18xx.games document: exit 0 when it reached its end, 1 when it stalled (the file holds the game
+as far as it got), 2 for bad arguments.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from .core import query
-from .core.errors import GameError
+from .core.errors import GameError, malformed
 from .core.game import Game
 from .core.invariants import problems
 from .titles import title_class
@@ -23,6 +33,9 @@ STEADY_WEIGHTS = {
     **WEIGHTS, "pass": 2.0, "sell_shares": 0.02, "bankrupt": 0.01, "buy_company": 0.2, "remove_token": 0.05,
     "buy_shares": 2.0, "lay_tile": 8.0, "place_token": 4.0,
 }
+
+
+POLICIES = ("random", "steady")
 
 
 def _weight(option: dict[str, object], policy: str) -> float:
@@ -74,3 +87,54 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
                 found.append(f"after {action}: {bad}")
                 break
     return PlayoutResult(game, count, found)
+
+
+def game_document(title: str, game: Game, seed: int, optional_rules: list[str]) -> dict[str, Any]:
+    """The game as the 18xx.games JSON document (the shape the bot's ``export`` writes)."""
+    doc: dict[str, Any] = {
+        "id": f"playout-{seed}",
+        "title": title,
+        "players": [{"id": pid, "name": name} for pid, name in game.player_specs],
+        "settings": {"seed": seed, "optional_rules": list(optional_rules)},
+        "status": "finished" if game.finished else "active",
+        "actions": [dict(a, created_at=0) for a in game.raw_actions],
+        "result": game.result() if game.finished else {},
+    }
+    if game.finished:
+        doc["game_end_reason"] = game.game_end_reason
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.playout",
+                                     description="Play one seeded random game and write it as an 18xx.games file.")
+    parser.add_argument("title")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--policy", choices=POLICIES, default="random")
+    parser.add_argument("--optional-rules", default="", help="comma-separated optional rules")
+    parser.add_argument("--max-actions", type=int, default=5000)
+    parser.add_argument("--out", required=True, metavar="FILE.json")
+    args = parser.parse_args(argv)
+    rules = [r for r in args.optional_rules.split(",") if r]
+    try:
+        cls = title_class(args.title)
+        if rules:
+            raise malformed(f"{cls.TITLE} has no optional rules {', '.join(rules)}")
+        result = random_playout(cls.TITLE, args.players, args.seed, max_actions=args.max_actions,
+                                policy=args.policy)
+    except GameError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    Path(args.out).write_text(json.dumps(game_document(cls.TITLE, result.game, args.seed, rules)), "utf-8")
+    if result.problems:
+        print("error: " + "; ".join(result.problems), file=sys.stderr)
+        return 1
+    if not result.game.finished:
+        print(f"error: no game end within {args.max_actions} actions", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,7 @@
-"""``python -m engine.replay FILE.json [--json]``: replay an 18xx.games game and print the result.
+"""``python -m engine.replay FILE.json [--json] [--trace OUT.jsonl]``: replay an 18xx.games game, print the result.
 
 Exit 0 when every action applies, 1 at the first refused action, 2 for a file that is not a game.
+``--trace`` writes one JSON line per standing action with the oracle's state fingerprint after it.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from .core.errors import GameError
+from .core.game import Game
+from .fingerprint import fingerprint
 from .importer import ReplayError, read_game_file, replay
 
 
@@ -19,21 +23,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.replay", description=__doc__)
     parser.add_argument("file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--trace", metavar="OUT.jsonl", help="write the state fingerprint after each action")
     args = parser.parse_args(argv)
     try:
         gf = read_game_file(args.file)
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
+    trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115 (closed below)
     started = time.perf_counter()
     try:
-        game = replay(gf)
+        game = replay(gf, _tracer(trace) if trace else None)
     except ReplayError as exc:
         print(f"error: action {exc.action_id} refused: {exc.error.message}", file=sys.stderr)
         return 1
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
+    finally:
+        if trace:
+            trace.close()
     seconds = time.perf_counter() - started
     applied = game_applied(gf.actions)
     out: dict[str, Any] = {
@@ -54,6 +63,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name}: {out['result'][str(pid)]}")
         print(f"  {applied} actions in {seconds * 1000:.1f} ms")
     return 0
+
+
+def _tracer(out: TextIO) -> Callable[[int, dict[str, Any], Game], None]:
+    def write(index: int, action: dict[str, Any], game: Game) -> None:
+        line = {"i": index, "id": action.get("id"), "type": action.get("type"), "fp": fingerprint(game)}
+        out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        out.flush()
+
+    return write
 
 
 def game_applied(actions: list[dict[str, Any]]) -> int:
