@@ -20,12 +20,14 @@ from bot.storage.errors import (
 from bot.storage.records import (
     LIVE_STATUSES,
     ActionRecord,
+    BrokenMark,
     ConsentRecord,
     ConsentStatus,
     GameRecord,
     GameStatus,
     JsonObject,
     OutboxItem,
+    ReplayFailure,
     SeatRecord,
     SnapshotRecord,
 )
@@ -34,6 +36,7 @@ from bot.storage.repo import Clock, Storage
 __all__ = [
     "LIVE_STATUSES",
     "ActionRecord",
+    "BrokenMark",
     "ChannelBusyError",
     "Clock",
     "ConflictError",
@@ -44,6 +47,7 @@ __all__ = [
     "JsonObject",
     "NotFoundError",
     "OutboxItem",
+    "ReplayFailure",
     "SchemaError",
     "SeatRecord",
     "SeatTakenError",

@@ -32,6 +32,26 @@ class ConsentStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayFailure:
+    """The first stored action of a game that the engine refuses when the log is replayed."""
+
+    seq: int  # its stored seq; 0 when the engine refuses to set the game up at all
+    action_id: int | None  # the engine's action id, as stored
+    action_type: str
+    message: str  # the engine's message
+    engine_version: str  # the engine that refused it
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenMark:
+    """Why a game cannot continue with the engine that found it broken, and whether its channel was told."""
+
+    failure: ReplayFailure
+    found_at: float
+    noticed_at: float | None  # when the notice was posted in the game's channel (None: not yet)
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     id: int
     platform: str
@@ -44,6 +64,7 @@ class GameRecord:
     created_by: str
     created_at: float
     updated_at: float
+    broken: BrokenMark | None = None  # set while the stored log does not replay (the game cannot continue)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,12 +33,14 @@ from bot.storage.migrations import MIGRATIONS, Migration, apply_migrations
 from bot.storage.records import (
     LIVE_STATUSES,
     ActionRecord,
+    BrokenMark,
     ConsentRecord,
     ConsentStatus,
     GameRecord,
     GameStatus,
     JsonObject,
     OutboxItem,
+    ReplayFailure,
     SeatRecord,
     SnapshotRecord,
 )
@@ -47,7 +49,8 @@ Clock = Callable[[], float]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _GAME_COLUMNS = (
-    "id, platform, channel, title, seed, options, engine_version, status, created_by, created_at, updated_at"
+    "id, platform, channel, title, seed, options, engine_version, status, created_by, created_at, updated_at,"
+    " broken, broken_noticed_at"
 )
 _OUTBOX_COLUMNS = (
     "id, game_id, platform, user_id, kind, payload, due_at, sent_at, dedupe_key, attempts, created_at"
@@ -102,7 +105,22 @@ def _game(row: sqlite3.Row) -> GameRecord:
         created_by=row["created_by"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        broken=_broken(row["broken"], row["broken_noticed_at"]),
     )
+
+
+def _broken(data: str | None, noticed_at: float | None) -> BrokenMark | None:
+    if data is None:
+        return None
+    mark = json.loads(data)
+    failure = ReplayFailure(
+        seq=int(mark["seq"]),
+        action_id=mark.get("action_id"),
+        action_type=str(mark["type"]),
+        message=str(mark["message"]),
+        engine_version=str(mark["engine_version"]),
+    )
+    return BrokenMark(failure, float(mark["found_at"]), noticed_at)
 
 
 def _seat(row: sqlite3.Row) -> SeatRecord:
@@ -396,6 +414,73 @@ class Storage:
                 game = await self._get_game(game_id)  # raises NotFoundError
                 raise StatusConflictError("game", game_id, str(expected), str(game.status))
         return _game(row)
+
+    async def list_games(self, *, statuses: Collection[GameStatus] | None = None) -> list[GameRecord]:
+        """Every game (only those in ``statuses`` if given), by id."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games"
+        params: list[Any] = []
+        if statuses is not None:
+            wanted = sorted(GameStatus(s) for s in statuses)
+            sql += f" WHERE status IN ({', '.join('?' * len(wanted))})" if wanted else " WHERE 0"
+            params.extend(wanted)
+        async with self._session():
+            return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+
+    # ------------------------------------------------------------------ games whose log no longer replays
+
+    async def mark_broken(self, game_id: int, failure: ReplayFailure) -> GameRecord:
+        """Record that a game's stored log no longer replays; ``failure`` names the action the engine refuses.
+
+        Marking a game again with the same refused action (seq, type and message) keeps the first mark, so its
+        channel is told once (:meth:`claim_broken_notice`); a different failure replaces the mark and needs a
+        new notice. The action log is not touched. Returns the updated record. Raises: NotFoundError.
+        """
+        mark = {
+            "seq": failure.seq,
+            "action_id": failure.action_id,
+            "type": failure.action_type,
+            "message": failure.message,
+            "engine_version": failure.engine_version,
+            "found_at": self._clock(),
+        }
+        async with self._write():
+            game = await self._get_game(game_id)
+            old = None if game.broken is None else game.broken.failure
+            if old is not None and (old.seq, old.action_type, old.message) == (
+                failure.seq,
+                failure.action_type,
+                failure.message,
+            ):
+                return game
+            row = await self._one(
+                f"UPDATE games SET broken = ?, broken_noticed_at = NULL WHERE id = ? RETURNING {_GAME_COLUMNS}",
+                (_dumps(mark), game_id),
+            )
+        assert row is not None
+        return _game(row)
+
+    async def clear_broken(self, game_id: int) -> GameRecord:
+        """Drop the mark of a game that replays again (e.g. after an engine fix). Raises: NotFoundError."""
+        async with self._session():
+            row = await self._one(
+                "UPDATE games SET broken = NULL, broken_noticed_at = NULL WHERE id = ?"
+                f" RETURNING {_GAME_COLUMNS}",
+                (game_id,),
+            )
+            if row is None:
+                raise NotFoundError("game", game_id)
+        return _game(row)
+
+    async def claim_broken_notice(self, game_id: int, *, now: float | None = None) -> bool:
+        """True for exactly one caller per mark: the one that posts the notice in the game's channel."""
+        now = self._clock() if now is None else now
+        async with self._session():
+            claimed = await self._all(
+                "UPDATE games SET broken_noticed_at = ?"
+                " WHERE id = ? AND broken IS NOT NULL AND broken_noticed_at IS NULL RETURNING id",
+                (now, game_id),
+            )
+        return bool(claimed)
 
     # ------------------------------------------------------------------ seats
 

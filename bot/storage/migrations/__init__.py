@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import aiosqlite
 
 from bot.storage.errors import SchemaError
-from bot.storage.migrations import m0001_initial
+from bot.storage.migrations import m0001_initial, m0002_broken_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,10 @@ class Migration:
     sql: str
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial", m0001_initial.SQL),)
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial", m0001_initial.SQL),
+    Migration(2, "broken_games", m0002_broken_games.SQL),
+)
 
 _CREATE_VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (

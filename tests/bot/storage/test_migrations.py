@@ -35,7 +35,7 @@ async def test_open_creates_schema_and_reopen_is_idempotent(db_path: Path) -> No
 
 async def test_apply_migrations_reports_what_it_applied(db_path: Path) -> None:
     async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await apply_migrations(db, MIGRATIONS, now=1.0) == [1]
+        assert await apply_migrations(db, MIGRATIONS, now=1.0) == [m.version for m in MIGRATIONS]
         assert await apply_migrations(db, MIGRATIONS, now=2.0) == []
 
 
@@ -57,10 +57,12 @@ async def test_concurrent_first_opens_apply_each_migration_once(db_path: Path) -
 
 
 async def test_failed_migration_is_rolled_back_entirely(db_path: Path) -> None:
-    broken = Migration(2, "broken", "CREATE TABLE extra (x INTEGER);\nINSERT INTO no_such_table VALUES (1);")
+    broken = Migration(
+        len(MIGRATIONS) + 1, "broken", "CREATE TABLE extra (x INTEGER);\nINSERT INTO no_such_table VALUES (1);"
+    )
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
         await Storage.open(db_path, migrations=(*MIGRATIONS, broken))
-    assert _versions(db_path) == [(1, "initial")]
+    assert _versions(db_path) == [(m.version, m.name) for m in MIGRATIONS]
     assert "extra" not in _tables(db_path)
     # The file is still usable by the current code.
     async with await Storage.open(db_path):
@@ -68,7 +70,7 @@ async def test_failed_migration_is_rolled_back_entirely(db_path: Path) -> None:
 
 
 async def test_newer_schema_is_refused(db_path: Path) -> None:
-    future = Migration(2, "future", "CREATE TABLE future_feature (x INTEGER);")
+    future = Migration(len(MIGRATIONS) + 1, "future", "CREATE TABLE future_feature (x INTEGER);")
     async with await Storage.open(db_path, migrations=(*MIGRATIONS, future)):
         pass
     with pytest.raises(SchemaError, match="newer"):
