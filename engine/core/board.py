@@ -101,7 +101,7 @@ class Board:
             letter, number = split_hex_id(hex_id)
             colour = raw.get("color", "white")
             tdef: TileDef = parse_tile(hex_id, raw.get("tile", ""), colour)
-            tile = Tile(f"{hex_id}-0", tdef, 0, preprinted=True)
+            tile = Tile(f"{hex_id}-{int(raw.get('copy', 0))}", tdef, 0, preprinted=True)
             terrain = raw.get("terrain", {})
             hexes[hex_id] = Hex(
                 id=hex_id, letter=letter, number=number, colour=colour, tile=tile, original=tile,

@@ -755,12 +755,12 @@ class Game(PlayRules):
         return free <= len(holders)
 
     def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
-        """A city takes a token with a free slot and no token of the token's owner already in it
-        (a neutral token belongs to CN, so it may join its placer's own city)."""
+        """A city takes a token with a free slot when the token's owner has none in the hex yet (rules 11.4: one
+        station per company per hex; a neutral token belongs to CN, so it may join its placer's hex, once)."""
         if node not in hx.tile.tokens:
             return False
         owner = token.corp if token is not None else corp.sym
-        if owner in hx.tile.tokens[node]:
+        if any(owner in slots for slots in hx.tile.tokens.values()):
             return False
         if self.free_slot(hx, node, owner) is None:
             return False

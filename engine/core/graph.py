@@ -18,7 +18,7 @@ class Network:
     token_nodes: set[NodeRef] = field(default_factory=set)
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
-    route_possible: bool = False  # some stop besides a token city is reachable
+    route_possible: bool = False  # two revenue stops are joined by track, one of them a station
     route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
 
 
@@ -76,6 +76,9 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                 else:
                     ref = (cur.id, end - NODE_BASE)
                     if ref in nodes:
+                        if ref in net.token_nodes and ref != (hex_id, node):
+                            # Track between two of its own stations is a route (rules 11.5: two cities).
+                            net.route_possible = net.route_with_optional = True
                         continue
                     nodes.add(ref)
                     kind = cur.tile.tdef.nodes[ref[1]].kind
@@ -83,6 +86,8 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                         continue
                     stack.append(ref)
     for ref in net.nodes:
+        if net.route_possible:
+            break
         if ref in net.token_nodes:
             continue
         hx = board.hexes[ref[0]]

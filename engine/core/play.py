@@ -187,7 +187,8 @@ class PlayRules(_Base):
     def city_by_id(self, city_id: str) -> tuple[Hex, int]:
         tile_id, _, index = str(city_id).rpartition("-")
         for hx in self.board.hexes.values():
-            if hx.tile.id == tile_id:
+            # Games stored before printed tiles carried their copy number name them "HEX-0".
+            if hx.tile.id == tile_id or (hx.tile.preprinted and tile_id == f"{hx.id}-0"):
                 node = int(index)
                 if node not in hx.tile.tokens:
                     raise malformed(f"{city_id} is not a city")
@@ -221,6 +222,27 @@ class PlayRules(_Base):
     def place_home_choice(self, corp: Corporation, hx: Hex, node: int, slot: int | None,
                           token: Token | None = None) -> None:
         self.place_token(corp, token or corp.tokens[0], hx, node, free=True, slot=slot)
+
+    def may_replace_neutral(self, corp: Corporation) -> bool:
+        """Title hook: whether this company's home station may take a neutral station's space."""
+        return False
+
+    def home_token_spots(self, corp: Corporation, hexes: list[str]) -> list[tuple[Hex, int, int]]:
+        """(hex, city, slot) where a pending home or re-placed station may go: an open space, or a neutral
+        station's space for a company that may replace it."""
+        replace = self.may_replace_neutral(corp)
+        out: list[tuple[Hex, int, int]] = []
+        for hex_id in hexes:
+            hx = self.board[hex_id]
+            for node, slots in hx.tile.tokens.items():
+                for slot, owner in enumerate(slots):
+                    if owner is None:
+                        if self.free_slot(hx, node, corp.sym) is not None:
+                            out.append((hx, node, slot))
+                            break  # the open spaces of one city are all the same
+                    elif replace and owner == "CN" and hx.tile.neutral[node][slot]:
+                        out.append((hx, node, slot))
+        return out
 
     # ------------------------------------------------------------------ routes and dividends
     def route_trains(self, corp: Corporation) -> list[Train]:

@@ -179,14 +179,9 @@ def _place_token(game: Game, entity: Any) -> list[Action]:
     out = []
     pending = getattr(game, "pending_tokens", [])
     if pending and pending[0][0] is entity:
-        _corp, hexes, token = pending[0]
-        for hex_id in hexes:
-            hx = game.board.hexes[hex_id]
-            for node, slots in hx.tile.tokens.items():
-                for slot, s in enumerate(slots):
-                    if s is None or s == "CN":
-                        out.append({**_base(game, entity, "place_token"), "city": f"{hx.tile.id}-{node}",
-                                    "slot": slot})
+        corp, hexes, _token = pending[0]
+        for hx, node, slot in game.home_token_spots(corp, hexes):
+            out.append({**_base(game, entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot})
         return out
     if isinstance(entity, Company):
         owner: Any = entity.owner

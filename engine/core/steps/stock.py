@@ -237,5 +237,19 @@ class HomeToken(InterruptStep):
         hx, node = self.game.city_by_id(action["city"])
         if hx.id not in hexes:
             raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
-        self.game.place_home_choice(corp, hx, node, action.get("slot"), token)
+        slots = hx.tile.tokens[node]
+        slot = action.get("slot")
+        if slot is not None and not 0 <= int(slot) < len(slots):
+            raise malformed(f"{hx.id} city {node} has no space {slot}")
+        spots = self.game.home_token_spots(corp, hexes)
+        if slot is not None and slots[int(slot)] is not None:
+            if (hx, node, int(slot)) not in spots:
+                raise illegal(f"{corp.sym} may not replace {slots[int(slot)]}'s station in {hx.id}")
+            # A neutral station whose space a home takes leaves the game (1882 rules 7.1 P2).
+            slots[int(slot)] = None
+            hx.tile.neutral[node][int(slot)] = False
+            self.game.log(f"{corp.sym} removes the neutral token from {hx.id}")
+        elif not any(h is hx and n == node for h, n, _ in spots):
+            raise illegal(f"{hx.id} city {node} has no space {corp.sym} may use")
+        self.game.place_home_choice(corp, hx, node, slot, token)
         self.pending().pop(0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.entities import Company, Corporation, Player, Token, Train
-from ...core.errors import illegal
 from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
@@ -59,10 +58,10 @@ class G1882(Game):
         return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
 
     def stock_round(self) -> Round:
-        return StockRound(self, [DiscardTrain, SCHomeToken, BuySellParShares])
+        return StockRound(self, [DiscardTrain, HomeToken, BuySellParShares])
 
     def operating_round(self, number: int) -> Round:
-        return OperatingRound(self, [Bankrupt, BuyCompany, SCHomeToken, SpecialNWR, Track, TokenStep, RouteStep,
+        return OperatingRound(self, [Bankrupt, BuyCompany, HomeToken, SpecialNWR, Track, TokenStep, RouteStep,
                                      Dividend, DiscardTrain, BuyTrain, BlockingBuyCompany], number)
 
     def tile_lays(self) -> list[dict[str, Any]]:
@@ -214,25 +213,7 @@ class G1882(Game):
         net = self.network(corp)
         return net.route_possible or any(self.board.hexes[h].optional_node for h, _ in net.nodes)
 
-    def token_for(self, corp: Corporation, token_type: str | None) -> Token | None:
-        return super().token_for(corp, token_type)
+    def may_replace_neutral(self, corp: Corporation) -> bool:
+        # Only SC's home may take a neutral station's space (rules 7.1 P2); QL's may not (rules 11.4).
+        return bool(corp.data.get("home_anywhere"))
 
-
-class SCHomeToken(HomeToken):
-    """SC's home may replace a neutral station (rules §7.1 P2), which then leaves the game."""
-
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        corp, hexes, token = self.pending()[0]
-        hx, node = self.game.city_by_id(action["city"])
-        if hx.id not in hexes:
-            raise illegal(f"{corp.sym}'s home must be in {', '.join(hexes)}")
-        slot = action.get("slot")
-        slots = hx.tile.tokens[node]
-        if slot is not None and slots[int(slot)] is not None:
-            if slots[int(slot)] != "CN":
-                raise illegal(f"only a neutral station can be replaced, not {slots[int(slot)]}'s")
-            slots[int(slot)] = None
-            hx.tile.neutral[node][int(slot)] = False
-            self.game.log(f"{corp.sym} removes the neutral token from {hx.id}")
-        self.game.place_home_choice(corp, hx, node, slot, token)
-        self.pending().pop(0)
