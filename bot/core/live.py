@@ -5,6 +5,7 @@ The stored action log is the source of truth. A :class:`LiveGame` is the engine 
 snapshot (a pickled engine game) and applies only the actions stored after it; a full replay is needed only
 when there is no usable snapshot. A snapshot is tied to the exact engine source that wrote it (a fingerprint
 of the engine's code and data), so a changed engine never resumes from a stale object graph: it replays.
+A log that no longer replays raises :class:`LoadError` naming the first stored action the engine refuses.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.storage import GameRecord, SeatRecord, Storage
+from bot.storage import GameRecord, JsonObject, ReplayFailure, SeatRecord, Storage
 from engine import GameError, new_game
 from engine.core.entities import Player
 
@@ -112,11 +113,25 @@ class LiveGame:
 
 
 class LoadError(Exception):
-    """A stored game could not be rebuilt (its log no longer replays with this engine)."""
+    """A stored game could not be rebuilt: the engine refuses one of its stored actions.
+
+    ``failure`` names that action; ``record`` is the game (the service swaps in the marked record).
+    """
+
+    def __init__(self, record: GameRecord, failure: ReplayFailure) -> None:
+        super().__init__(
+            f"game {record.id} does not replay with this engine: stored action {failure.seq} "
+            f"({failure.action_type}): {failure.message}"
+        )
+        self.record = record
+        self.failure = failure
 
 
 async def load_live(storage: Storage, record: GameRecord, seats: list[SeatRecord]) -> LiveGame:
-    """Rebuild a started game: from its snapshot plus the later actions, or by a full replay."""
+    """Rebuild a started game: from its snapshot plus the later actions, or by a full replay.
+
+    Raises: LoadError if the stored log does not replay with this engine.
+    """
     snapshot = await storage.load_snapshot(record.id)
     if snapshot is not None:
         game = decode_snapshot(snapshot.data)
@@ -131,17 +146,60 @@ async def load_live(storage: Storage, record: GameRecord, seats: list[SeatRecord
                 seq = snapshot.seq + len(tail)
                 return LiveGame(record, game, seq, seats, snapshot_seq=snapshot.seq)
     rows = await storage.load_actions(record.id)
+    return LiveGame(record, replay_log(record, seats, rows), len(rows), seats)
+
+
+async def replay_stored(storage: Storage, record: GameRecord) -> Any:
+    """The game rebuilt from its whole stored log, never from a snapshot (one could hide a rules change).
+
+    Raises: LoadError if the stored log does not replay with this engine.
+    """
+    seats = await storage.list_seats(record.id)
+    return replay_log(record, seats, await storage.load_actions(record.id))
+
+
+def replay_log(record: GameRecord, seats: list[SeatRecord], rows: list[tuple[int, JsonObject]]) -> Any:
+    """The engine game after replaying the stored actions ``rows`` (``(seq, action)``) from the start.
+
+    Raises: LoadError naming the first stored action the engine refuses.
+    """
+    players = engine_players(record, seats)
     try:
-        game = new_game(
-            record.title,
-            engine_players(record, seats),
-            record.seed,
-            engine_options(record),
-            actions=[a for _, a in rows],
+        return new_game(
+            record.title, players, record.seed, engine_options(record), actions=[a for _, a in rows]
         )
-    except GameError as exc:
-        raise LoadError(f"game {record.id} does not replay with this engine: {exc.message}") from exc
-    return LiveGame(record, game, len(rows), seats)
+    except Exception as exc:  # not only GameError: an engine failing on an old action refuses it as well
+        if not isinstance(exc, GameError):
+            log.warning("game %s: the engine fails on its stored log", record.id, exc_info=True)
+        raise LoadError(record, _first_refused(record, players, rows, exc)) from exc
+
+
+def _first_refused(
+    record: GameRecord, players: list[tuple[int, str]], rows: list[tuple[int, JsonObject]], error: Exception
+) -> ReplayFailure:
+    """The stored action the engine refuses, found by applying the log one action at a time as it was played."""
+    version = engine_version()
+    try:
+        game = new_game(record.title, players, record.seed, engine_options(record))
+    except Exception as exc:
+        return ReplayFailure(0, None, "setup", _message(exc), version)
+    for seq, action in rows:
+        try:
+            game.process(action)
+        except Exception as exc:
+            return ReplayFailure(seq, _action_id(action), str(action.get("type", "?")), _message(exc), version)
+    # One at a time the log is accepted, yet the whole replay was refused: name the last action.
+    seq, action = rows[-1] if rows else (0, {"type": "setup"})
+    return ReplayFailure(seq, _action_id(action), str(action.get("type", "?")), _message(error), version)
+
+
+def _message(exc: Exception) -> str:
+    return exc.message if isinstance(exc, GameError) else f"internal error: {exc!r}"
+
+
+def _action_id(action: JsonObject) -> int | None:
+    value = action.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class GameCache:

@@ -10,7 +10,9 @@ Two kinds of outbox item belong here, both keyed so that enqueueing twice is har
 Both are dropped as soon as the player acts or stops being active, and when one comes due the live game is
 checked again, so a turn that is over is never reminded of. Delivery is at most once: the next reminder is
 enqueued (idempotently, by its key) *before* the due one is marked sent, and a notification is handed out
-only after both, so a crash in between repeats neither the ping nor the escalation.
+only after both, so a crash in between repeats neither the ping nor the escalation. In a game whose log no
+longer replays, the first item that comes due posts the notice in the game's channel instead (unless a command
+there did already).
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from typing import Any
 
 from bot.core import choices
 from bot.core import prefs as prefs_mod
-from bot.core.live import LiveGame
+from bot.core.live import LiveGame, LoadError
 from bot.core.notify import acting_player_ids
 from bot.core.prefs import Prefs
 from bot.core.replies import Button, Notification, Reply
-from bot.core.text import round_name
+from bot.core.text import broken_text, round_name
 from bot.storage import GameRecord, GameStatus, NotFoundError, OutboxItem, Storage
 
 TURN = "turn"
@@ -181,6 +183,31 @@ class Pings:
             return _Due()
         if record.status != GameStatus.ACTIVE:
             return _Due()
+        try:
+            return await self._check_live(item, now, record, live_of)
+        except LoadError as exc:
+            return await self._broken(item, exc)
+
+    async def _broken(self, item: OutboxItem, exc: LoadError) -> _Due:
+        """A reminder in a game whose log no longer replays: instead, the notice in the game's channel, if
+        nobody has posted it yet (it mentions the reminded player)."""
+        record = exc.record
+        if not await self.storage.claim_broken_notice(record.id):
+            return _Due()
+        text = broken_text(record, exc.failure)
+        note = Notification(
+            item.user_id,
+            text,
+            "broken",
+            record.id,
+            platform=record.platform,
+            channel=record.channel,
+            delivery="channel",
+            due_at=item.due_at,
+        )
+        return _Due(note)
+
+    async def _check_live(self, item: OutboxItem, now: float, record: GameRecord, live_of: LiveOf) -> _Due:
         async with live_of(record) as live:
             seat = live.seat_of(item.user_id)
             if live.game.finished or seat is None or seat.player_id not in acting_player_ids(live.game):

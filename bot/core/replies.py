@@ -25,6 +25,7 @@ class Outcome(StrEnum):
     PENDING = "pending"  # accepted as a request that needs other players' consent
     CONFLICT = "conflict"  # the game changed under the command (race); nothing was stored
     GAME_OVER = "game_over"
+    BROKEN = "broken"  # the game's stored log no longer replays with this engine: it cannot continue
     INTERNAL = "internal"  # a bug on our side: logged with an incident id; nothing was stored
 
 
@@ -77,7 +78,7 @@ class Notification:
 
     user_id: str
     text: str
-    kind: str = "turn"  # "turn", "reminder", "consent", "game_end", "test"
+    kind: str = "turn"  # "turn", "reminder", "consent", "game_end", "broken", "test"
     game_id: int | None = None
     platform: str = ""
     channel: str = ""

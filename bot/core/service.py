@@ -23,12 +23,12 @@ from bot.core.commands import (
 )
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import legal_commands, to_int, waiting_for
-from bot.core.live import LiveGame
+from bot.core.live import LiveGame, LoadError
 from bot.core.replies import Notification, Reply
 from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
-from bot.core.text import history_page, result_line, round_name, status_lines, who_lines
+from bot.core.text import history_page, refused_action, result_line, round_name, status_lines, who_lines
 from bot.storage import (
     LIVE_STATUSES,
     GameStatus,
@@ -173,16 +173,19 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             if record.status == GameStatus.OPEN:
                 lines.append(f"  {where}: waiting to start")
                 continue
-            async with self._lock(record.id):
-                live = await self._live(record)
-                player = live.player_of(req.user_id)
-                mine = [
-                    a.label
-                    for a in query.actors(live.game)
-                    if player is not None and a.player_id == player.id
-                ]
-                state = f"YOUR TURN ({', '.join(mine)})" if mine else f"waiting for {waiting_for(live.game)}"
-                lines.append(f"  {where}: {round_name(live.game)}, {state}")
+            try:
+                async with self._lock(record.id):
+                    live = await self._live(record)
+                    player = live.player_of(req.user_id)
+                    mine = [
+                        a.label
+                        for a in query.actors(live.game)
+                        if player is not None and a.player_id == player.id
+                    ]
+                    state = f"YOUR TURN ({', '.join(mine)})" if mine else f"waiting for {waiting_for(live.game)}"
+                    lines.append(f"  {where}: {round_name(live.game)}, {state}")
+            except LoadError as exc:
+                lines.append(f"  {where}: cannot continue with this engine ({refused_action(exc.failure)})")
         return [Reply("\n".join(lines), ephemeral=True)]
 
     async def _pictures(self, req: Request) -> list[Reply]:
@@ -243,6 +246,8 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
                 if player is None or live.game.finished:
                     return []
                 return choices.next_words(live.game, player, verb, args, partial, limit)
+        except LoadError:
+            return []  # nothing can be played in a game whose log no longer replays
         except Exception:
             log.exception("suggest(%r, %r, %r) failed in %s/%s", verb, list(args), partial, platform, channel)
             return []

@@ -32,15 +32,16 @@ from bot.core.commands import (
     unknown_verb,
 )
 from bot.core.intents import split_move, translate, waiting_for
-from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, load_live
+from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, engine_version, load_live
 from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
 from bot.core.reminders import Pings
 from bot.core.replies import Button, Notification, Outcome, Reply, refusal
-from bot.core.text import result_line, round_name
+from bot.core.text import broken_text, result_line, round_name
 from bot.storage import (
     ConsentStatus,
     GameRecord,
     GameStatus,
+    ReplayFailure,
     StaleStateError,
     StatusConflictError,
     Storage,
@@ -115,6 +116,8 @@ class ServiceCore:
         self.clock = clock
         self._cache = GameCache(self.settings.cache_games)
         self._locks: dict[int, asyncio.Lock] = {}
+        # Games whose log this process's engine refuses: id -> (the log's last seq, the refused action).
+        self._broken: dict[int, tuple[int, ReplayFailure]] = {}
         self._seeds = random.Random()
         self.pings = Pings(storage, clock)
         self._due_lock = asyncio.Lock()
@@ -140,6 +143,8 @@ class ServiceCore:
 
         Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
         answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
+        A command that needs a game whose stored log no longer replays is answered with ``Outcome.BROKEN``
+        (:meth:`_broken_reply`).
         """
         touched: set[int] = set()
         stored: list[int] = []
@@ -159,8 +164,7 @@ class ServiceCore:
         except Answer as answer:
             return [answer.reply]
         except LoadError as exc:
-            log.error("%s", exc)
-            return [refusal(Outcome.ILLEGAL, str(exc))]
+            return [await self._broken_reply(req, exc)]
         except Exception:
             incident = secrets.token_hex(4)
             log.exception(
@@ -220,12 +224,21 @@ class ServiceCore:
         return player
 
     async def _live(self, record: GameRecord) -> LiveGame:
-        """The live game, brought up to date with the stored log. Call with the game's lock held."""
+        """The live game, brought up to date with the stored log. Call with the game's lock held.
+
+        Raises LoadError if the log does not replay with this engine; the game is then marked broken in
+        storage. A marked game that replays again (the engine was fixed) loses its mark here.
+        """
         touched = _TOUCHED.get()
         if touched is not None:
             touched.add(record.id)
         live = self._cache.get(record.id)
         last = await self.storage.last_seq(record.id)
+        known = self._broken.get(record.id)
+        if known is not None and known[0] == last:
+            raise LoadError(await self.storage.get_game(record.id), known[1])
+        if record.broken is not None:
+            live = None  # marked (maybe by another engine): replay it afresh
         if live is not None and last > live.seq:
             try:
                 for _, action in await self.storage.load_actions(record.id, after_seq=live.seq):
@@ -236,7 +249,16 @@ class ServiceCore:
         if live is None or live.seq != last:
             self._cache.drop(record.id)
             seats = await self.storage.list_seats(record.id)
-            live = await load_live(self.storage, record, seats)
+            try:
+                live = await load_live(self.storage, record, seats)
+            except LoadError as exc:
+                self._broken[record.id] = (last, exc.failure)
+                exc.record = await self._mark_broken(record, exc.failure)
+                raise
+            self._broken.pop(record.id, None)
+            if record.broken is not None:
+                record = live.record = await self.storage.clear_broken(record.id)
+                log.warning("game %s replays again with %s: mark cleared", record.id, engine_version())
             self._cache.put(live)
             if live.seq - live.snapshot_seq >= self.settings.snapshot_every:
                 await self._snapshot(live)
@@ -245,6 +267,39 @@ class ServiceCore:
             # The process stopped between storing the last action and marking the game finished.
             live.record = await self.storage.update_game_status(record.id, GameStatus.FINISHED)
         return live
+
+    async def _mark_broken(self, record: GameRecord, failure: ReplayFailure) -> GameRecord:
+        marked = await self.storage.mark_broken(record.id, failure)
+        if record.broken is None or record.broken.failure != failure:
+            log.error(
+                "game %s cannot continue with %s: stored action %s (%s) is refused: %s",
+                record.id,
+                failure.engine_version,
+                failure.seq,
+                failure.action_type,
+                failure.message,
+            )
+        return marked
+
+    async def _refuse_if_broken(self, record: GameRecord) -> None:
+        """Raise LoadError for a game marked broken that still does not replay (a fixed one loses its mark)."""
+        if record.broken is not None:
+            async with self._lock(record.id):
+                await self._live(record)
+
+    async def _broken_reply(self, req: Request, exc: LoadError) -> Reply:
+        """The answer to any command that needs a game whose log no longer replays.
+
+        The first such command in the game's own channel posts the notice there for everyone (mentioning the
+        players); every later one, and any from elsewhere, gets it back privately.
+        """
+        record, text = exc.record, broken_text(exc.record, exc.failure)
+        here = (req.platform, req.channel) == (record.platform, record.channel)
+        if here and await self.storage.claim_broken_notice(record.id):
+            seats = await self.storage.list_seats(record.id)
+            mentions = [s.user_id for s in seats]
+            return Reply(text, outcome=Outcome.BROKEN, mentions=mentions, game_id=record.id)
+        return refusal(Outcome.BROKEN, text, record.id)
 
     async def _snapshot(self, live: LiveGame) -> None:
         try:

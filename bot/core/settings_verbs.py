@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from bot.core import prefs as prefs_mod
 from bot.core.commands import CommandError, malformed
+from bot.core.live import LoadError
 from bot.core.notify import acting_player_ids
 from bot.core.reminders import REMINDER, LiveOf, Pings
 from bot.core.replies import Notification, Outcome, Reply
@@ -189,9 +190,13 @@ class SettingsVerbs:
             who.platform, who.user_id, statuses=[GameStatus.ACTIVE]
         )
         for record in records:
-            async with self.locked_live(record) as live:
-                await self.pings.cancel(record.id, who.user_id, kinds=(REMINDER,))
-                player = live.player_of(who.user_id)
-                if player is not None and player.id in acting_player_ids(live.game):
-                    # A fresh turn id: the keys of this turn's first reminders may be taken already.
-                    await self.pings.start(live, who.user_id, f"{live.seq}r{int(self.clock())}")
+            try:
+                async with self.locked_live(record) as live:
+                    await self.pings.cancel(record.id, who.user_id, kinds=(REMINDER,))
+                    player = live.player_of(who.user_id)
+                    if player is not None and player.id in acting_player_ids(live.game):
+                        # A fresh turn id: the keys of this turn's first reminders may be taken already.
+                        await self.pings.start(live, who.user_id, f"{live.seq}r{int(self.clock())}")
+            except LoadError:
+                continue  # its log no longer replays: nobody is reminded there
+

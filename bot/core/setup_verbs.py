@@ -16,17 +16,18 @@ from bot.core.commands import (
     malformed,
 )
 from bot.core.intents import to_int
-from bot.core.live import LiveGame, encode_snapshot, engine_version
+from bot.core.live import LoadError, encode_snapshot, engine_players, engine_version
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Attachment, Notification, Outcome, Reply
 from bot.core.service_core import IMPORT_ACTOR, Applied, Request, ServiceCore
-from bot.core.text import round_name
+from bot.core.text import refused_action, round_name
 from bot.storage import (
     ActionRecord,
     ChannelBusyError,
     GameRecord,
     GameStatus,
     NotFoundError,
+    ReplayFailure,
     SeatTakenError,
     StatusConflictError,
 )
@@ -73,6 +74,8 @@ class SetupVerbs(ServiceCore):
                 created_by=req.user_id,
             )
         except ChannelBusyError as exc:
+            if exc.game_id is not None:
+                await self._refuse_if_broken(await self.storage.get_game(exc.game_id))
             raise CommandError(
                 Outcome.ILLEGAL,
                 f"this channel already has game #{exc.game_id}; finish or "
@@ -95,6 +98,7 @@ class SetupVerbs(ServiceCore):
     async def _open_game(self, req: Request) -> GameRecord:
         record = await self._channel_game(req)
         if record.status != GameStatus.OPEN:
+            await self._refuse_if_broken(record)
             raise illegal(f"game #{record.id} has already started")
         return record
 
@@ -300,6 +304,8 @@ class SetupVerbs(ServiceCore):
                 created_by=req.user_id,
             )
         except ChannelBusyError as exc:
+            if exc.game_id is not None:
+                await self._refuse_if_broken(await self.storage.get_game(exc.game_id))
             raise illegal(f"this channel already has game #{exc.game_id}") from None
         async with self._lock(game_id):
             for seq, action in enumerate(gf.actions, start=1):
@@ -320,16 +326,29 @@ class SetupVerbs(ServiceCore):
         record = await self._channel_game(req, include_past=True)
         if record.status == GameStatus.OPEN:
             raise illegal("the game has not started yet")
+        failure: ReplayFailure | None = None
         async with self._lock(record.id):
-            live = await self._live(record)
+            try:
+                live = await self._live(record)
+            except LoadError as exc:
+                # The stored log is all there is: export it as stored, without what only a replay can tell.
+                record, game, failure = exc.record, None, exc.failure
+                players = engine_players(record, await self.storage.list_seats(record.id))
+            else:
+                record, game = live.record, live.game
+                players = live.game.player_specs
             records = await self.storage.load_action_records(record.id)
-            doc = export_document(live, records)
+            doc = export_document(record, players, records, game)
         data = json.dumps(doc, ensure_ascii=False).encode("utf-8")
         name = f"{record.title}-game{record.id}.json"
-        text = (
-            f"Game #{record.id} as 18xx.games JSON: {len(records)} actions. "
-            f"It replays with `python -m engine.replay {name}`."
-        )
+        text = f"Game #{record.id} as 18xx.games JSON: {len(records)} actions. "
+        if failure is None:
+            text += f"It replays with `python -m engine.replay {name}`."
+        else:
+            text += (
+                f"They are exported as stored; this engine cannot continue the game ({refused_action(failure)}), "
+                "so its status and result are left out."
+            )
         return [
             Reply(
                 text,
@@ -344,33 +363,48 @@ def _player_range(cls: Any) -> tuple[int, int]:
     return int(data.get("min_players", 1)), int(data.get("max_players", 99))
 
 
-def export_document(live: LiveGame, records: list[ActionRecord]) -> dict[str, Any]:
-    """The game in 18xx.games' JSON form (what ``python -m engine.replay`` and the importer read)."""
-    record, game = live.record, live.game
+def export_document(
+    record: GameRecord, players: list[tuple[int, str]], records: list[ActionRecord], game: Any | None = None
+) -> dict[str, Any]:
+    """The game in 18xx.games' JSON form (what ``python -m engine.replay`` and the importer read).
+
+    ``game`` is the live engine state, which tells whose turn it is and the result. Without it (a game whose
+    stored log no longer replays) the document has the stored actions, players and settings, the status as
+    stored, an empty result, and under ``broken`` the action the engine refuses.
+    """
     actions = []
     for rec in records:
         action = dict(rec.data)
         action.setdefault("created_at", int(rec.created_at))
         actions.append(action)
-    players = [{"id": pid, "name": name} for pid, name in game.player_specs]
-    finished = bool(game.finished)
     doc: dict[str, Any] = {
         "id": record.id,
         "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})",
         "title": record.title,
-        "players": players,
+        "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
         "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or [])},
-        "status": "finished" if finished else "active",
-        "turn": game.turn,
-        "round": round_name(game),
-        "acting": acting_player_ids(game),
-        "result": game.result() if finished else {},
+        "status": "finished" if record.status == GameStatus.FINISHED else "active",
+        "result": {},
         "actions": actions,
         "loaded": True,
         "created_at": int(record.created_at),
         "updated_at": int(record.updated_at),
     }
-    if finished:
-        doc["game_end_reason"] = game.game_end_reason
+    if game is not None:
+        finished = bool(game.finished)
+        doc["status"] = "finished" if finished else "active"
+        doc.update(turn=game.turn, round=round_name(game), acting=acting_player_ids(game))
+        if finished:
+            doc["result"] = game.result()
+            doc["game_end_reason"] = game.game_end_reason
+    elif record.broken is not None:
+        failure = record.broken.failure
+        doc["broken"] = {
+            "seq": failure.seq,
+            "action_id": failure.action_id,
+            "type": failure.action_type,
+            "message": failure.message,
+            "engine_version": failure.engine_version,
+        }
     return doc

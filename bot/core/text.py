@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.live import LiveGame
+from bot.storage import GameRecord, ReplayFailure
 from engine.core import query
 
 
@@ -53,6 +54,29 @@ def result_line(live: LiveGame) -> str:
     scores = ", ".join(f"{live.name_of(int(pid))} {money(v)}" for pid, v in ranked)
     reason = f" ({game.game_end_reason})" if game.game_end_reason else ""
     return f"Game over{reason}. Final values: {scores}."
+
+
+def refused_action(failure: ReplayFailure) -> str:
+    """ "stored action 12 (lay_tile) is no longer accepted: <the engine's message>" """
+    message = failure.message.rstrip(". ")
+    if failure.seq == 0:
+        return f"the engine cannot set the game up: {message}"
+    number = f"action {failure.seq}"
+    if failure.action_id is not None and failure.action_id != failure.seq:
+        number += f" (engine id {failure.action_id})"
+    return f"stored {number}, {failure.action_type}, is no longer accepted: {message}"
+
+
+def broken_text(record: GameRecord, failure: ReplayFailure) -> str:
+    """What the players of a game whose log no longer replays are told, and what they can do."""
+    return (
+        f"{record.title} game #{record.id} cannot continue with this version of the rules engine: "
+        f"{refused_action(failure)}.\n"
+        "Nothing was deleted, and nothing can be played until it replays again. You can `export` the game "
+        "(18xx.games JSON with every stored action). `undo` is not possible: the game cannot be rebuilt up "
+        "to that action. The bot's operator can run `python -m bot check-games` to list the games affected; "
+        "once the engine accepts the log again, the game continues where it stopped."
+    )
 
 
 def status_lines(live: LiveGame) -> list[str]:
