@@ -1,8 +1,9 @@
-"""``python -m bot [console|discord|slack] [OPTIONS]``: start the bot.
+"""``python -m bot [console|discord|slack|check-games] [OPTIONS]``: start the bot, or check its games.
 
 Without a mode: Discord when DISCORD_TOKEN is set, else Slack when SLACK_BOT_TOKEN is set, else the console.
-Each adapter lives in ``bot.<mode>`` and exposes ``main(argv) -> int``; the chat adapters are imported only
-when chosen, so the console works without their tokens or settings.
+Each mode lives in a module (``bot.<mode>`` for the adapters) that exposes ``main(argv) -> int``; it is
+imported only when chosen, so the console works without the chat adapters' tokens or settings.
+``check-games`` is the operator's command (:mod:`bot.check_games`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ import importlib
 import os
 import sys
 
-MODES = ("console", "discord", "slack")
+MODULES = {
+    "console": "bot.console",
+    "discord": "bot.discord",
+    "slack": "bot.slack",
+    "check-games": "bot.check_games",
+}
+MODES = tuple(MODULES)
 
 
 def choose_mode(argv: list[str], environ: dict[str, str] | os._Environ[str]) -> tuple[str, list[str]]:
@@ -26,10 +33,11 @@ def choose_mode(argv: list[str], environ: dict[str, str] | os._Environ[str]) -> 
 
 def main(argv: list[str] | None = None) -> int:
     mode, rest = choose_mode(list(sys.argv[1:] if argv is None else argv), os.environ)
+    name = MODULES[mode]
     try:
-        module = importlib.import_module(f"bot.{mode}")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name not in (f"bot.{mode}", f"bot.{mode}.app"):
+        if exc.name not in (name, f"{name}.app"):
             raise
         print(
             f"The {mode} adapter is not part of this build yet. Run `python -m bot console` to play from a "
@@ -39,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     run = getattr(module, "main", None)
     if run is None:
-        print(f"bot.{mode} has no main(argv) entry point", file=sys.stderr)
+        print(f"{name} has no main(argv) entry point", file=sys.stderr)
         return 2
     return int(run(rest) or 0)
 
