@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.storage import (
+    BrokenMark,
     ChannelBusyError,
     GameRecord,
     GameStatus,
     NotFoundError,
+    ReplayFailure,
     SeatRecord,
     SeatTakenError,
     StatusConflictError,
@@ -147,6 +150,50 @@ async def test_list_games_for_user(storage: Storage, clock: FakeClock) -> None:
     )
     assert [g.id for g in live] == [newer]
     assert await storage.list_games_for_user("discord", "alice", statuses=()) == []
+
+
+async def test_list_games_by_id_and_status(storage: Storage) -> None:
+    first = await make_game(storage, channel="c1")
+    second = await make_game(storage, channel="c2", status=GameStatus.ACTIVE)
+    assert [g.id for g in await storage.list_games()] == [first, second]
+    assert [g.id for g in await storage.list_games(statuses=[GameStatus.ACTIVE])] == [second]
+    assert await storage.list_games(statuses=()) == []
+
+
+FAILURE = ReplayFailure(3, 3, "bid", "a bid must now be a multiple of 10", "engine-new")
+
+
+async def test_broken_mark_round_trip_and_one_notice_per_failure(storage: Storage, clock: FakeClock) -> None:
+    game_id = await make_game(storage, status=GameStatus.ACTIVE)
+    await storage.append_action(game_id, 1, {"type": "pass"}, "u1")
+    assert (await storage.get_game(game_id)).broken is None
+    assert not await storage.claim_broken_notice(game_id)  # nothing to tell
+
+    marked = await storage.mark_broken(game_id, FAILURE)
+    assert marked.broken == BrokenMark(FAILURE, found_at=clock.now, noticed_at=None)
+    assert marked.status == GameStatus.ACTIVE and marked.updated_at == (await storage.get_game(game_id)).updated_at
+    assert await storage.find_game("discord", "chan-1") == marked  # still holds its channel
+    clock.advance(5)
+    assert await storage.claim_broken_notice(game_id)
+    assert not await storage.claim_broken_notice(game_id)
+    told = await storage.get_game(game_id)
+    assert told.broken is not None and told.broken.noticed_at == clock.now
+
+    # The same refusal found again (by another engine build, say) keeps the mark and its notice.
+    clock.advance(5)
+    assert await storage.mark_broken(game_id, replace(FAILURE, engine_version="engine-newer")) == told
+    # A different refusal is a new mark that needs a new notice.
+    moved = await storage.mark_broken(game_id, replace(FAILURE, seq=1, action_id=1, action_type="pass"))
+    assert moved.broken == BrokenMark(replace(FAILURE, seq=1, action_id=1, action_type="pass"), clock.now, None)
+    assert await storage.claim_broken_notice(game_id)
+
+    cleared = await storage.clear_broken(game_id)
+    assert cleared.broken is None and (await storage.get_game(game_id)).broken is None
+    assert await storage.load_actions(game_id) == [(1, {"type": "pass"})]  # the log is untouched
+    with pytest.raises(NotFoundError):
+        await storage.mark_broken(999, FAILURE)
+    with pytest.raises(NotFoundError):
+        await storage.clear_broken(999)
 
 
 async def test_close_is_idempotent(db_path: Path) -> None:

@@ -77,6 +77,19 @@ async def test_newer_schema_is_refused(db_path: Path) -> None:
         await Storage.open(db_path)
 
 
+async def test_upgrade_keeps_the_games_of_an_older_schema(db_path: Path) -> None:
+    async with await Storage.open(db_path, migrations=MIGRATIONS[:1]) as old:
+        game_id = await old.create_game(
+            platform="d", channel="c", title="1882", seed=1, options={}, engine_version="e", created_by="u"
+        )
+        await old.append_action(game_id, 1, {"type": "pass"}, "u")
+    async with await Storage.open(db_path) as storage:
+        game = await storage.get_game(game_id)
+        assert game.broken is None and game.title == "1882"
+        assert await storage.load_actions(game_id) == [(1, {"type": "pass"})]
+    assert _versions(db_path) == [(m.version, m.name) for m in MIGRATIONS]
+
+
 async def test_migration_versions_must_be_contiguous(db_path: Path) -> None:
     with pytest.raises(SchemaError, match=r"1\.\.N"):
         await Storage.open(db_path, migrations=(Migration(2, "skipped_one", "SELECT 1;"),))
