@@ -128,7 +128,7 @@ class PlayRules(_Base):
         move_tokens(old, tile)
         self._retarget_tokens(hx)
         if not old.tdef.paths and tile.tdef.paths and len(tile.tdef.cities) > 1:
-            self._rechoose_city(hx, tile)
+            self._rechoose_city(hx, tile, corp)
         self.tile_supply.pop(tile.id, None)
         if not old.preprinted:
             old.rotation = 0
@@ -142,20 +142,20 @@ class PlayRules(_Base):
                  + (f" for ${cost}" if cost else ""))
         self.after_tile_laid(corp, hx, tile, crossings)
 
-    def _rechoose_city(self, hx: Hex, tile: Tile) -> None:
-        """A token on a trackless multi-city hex is re-placed by its owner once track arrives."""
+    def _rechoose_city(self, hx: Hex, tile: Tile, layer: Corporation) -> None:
+        """A token on a trackless multi-city hex is re-placed once track arrives, by the company that laid
+        the track (as 18xx.games asks; the rules are silent)."""
         for node, slots in tile.tokens.items():
             for slot, owner in enumerate(slots):
                 if owner is None:
                     continue
                 neutral = tile.neutral[node][slot]
-                corp = self.corporations[owner]
                 token = next(t for t in self.all_tokens() if t.used and t.hex == hx.id and t.corp == owner
                              and t.neutral == neutral)
                 slots[slot] = None
                 tile.neutral[node][slot] = False
                 token.used, token.hex, token.node, token.slot = False, None, -1, -1
-                self.pending_tokens.append((corp, [hx.id], token))
+                self.pending_tokens.append((layer, [hx.id], token))
                 return
 
     def all_tokens(self) -> list[Token]:
@@ -227,9 +227,12 @@ class PlayRules(_Base):
         """Title hook: whether this company's home station may take a neutral station's space."""
         return False
 
+    def token_owner(self, token: Token, default: Corporation) -> Corporation:
+        return self.corporations.get(token.corp, default)
+
     def home_token_spots(self, corp: Corporation, hexes: list[str]) -> list[tuple[Hex, int, int]]:
-        """(hex, city, slot) where a pending home or re-placed station may go: an open space, or a neutral
-        station's space for a company that may replace it."""
+        """(hex, city, slot) where a pending home or re-placed station of ``corp`` may go: an open space, or a
+        neutral station's space for a company that may replace it."""
         replace = self.may_replace_neutral(corp)
         out: list[tuple[Hex, int, int]] = []
         for hex_id in hexes:

@@ -179,8 +179,8 @@ def _place_token(game: Game, entity: Any) -> list[Action]:
     out = []
     pending = getattr(game, "pending_tokens", [])
     if pending and pending[0][0] is entity:
-        corp, hexes, _token = pending[0]
-        for hx, node, slot in game.home_token_spots(corp, hexes):
+        corp, hexes, token = pending[0]
+        for hx, node, slot in game.home_token_spots(game.token_owner(token, corp), hexes):
             out.append({**_base(game, entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot})
         return out
     if isinstance(entity, Company):

@@ -109,3 +109,19 @@ def test_printed_cities_carry_the_18xx_games_copy_number() -> None:
     assert g.city_by_id("G11-2-0") == (g.board["G11"], 0)
     # Games stored before the copy numbers wrote every printed tile as copy 0: they still load.
     assert g.city_by_id("G11-0-0") == (g.board["G11"], 0)
+
+
+def test_the_company_laying_track_on_a_tokened_oo_hex_re_places_the_station() -> None:
+    g = game()
+    finish_auction(g)
+    station(g, "SC", "E5", 0)  # a station on a printed OO hex before any track
+    cnr = g.corporations["CNR"]
+    g.phase_index = next(i for i, p in enumerate(g.phases) if "green" in p["tiles"])
+    g.lay_tile(cnr, {"hex": "E5", "tile": "59-0", "rotation": 3}, check_connection=False)
+    actor, hexes, token = g.pending_tokens[0]
+    assert (actor.sym, hexes, token.corp) == ("CNR", ["E5"], "SC")
+    assert g.acting() == [cnr]
+    spots = query.choices(g, cnr, "place_token")
+    assert {a["city"] for a in spots} == {"59-0-0", "59-0-1"}
+    g.process({"type": "place_token", "entity": "CNR", "entity_type": "corporation", "city": "59-0-1", "slot": 0})
+    assert g.board["E5"].tile.tokens[1] == ["SC"] and not g.pending_tokens

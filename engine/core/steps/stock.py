@@ -233,7 +233,8 @@ class HomeToken(InterruptStep):
         return [self.pending()[0][0]] if self.pending() else []
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        corp, hexes, token = self.pending()[0]
+        actor, hexes, token = self.pending()[0]
+        corp = self.game.token_owner(token, actor)  # the acting company may re-place another's station
         hx, node = self.game.city_by_id(action["city"])
         if hx.id not in hexes:
             raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
