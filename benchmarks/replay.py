@@ -2,11 +2,16 @@
 
 Prints each game and the median of the five largest (the issue's figure, target <= 0.25 ms).
 Times are CPU time (best of several runs) so other load on the machine matters less.
+
+``--reference`` also times the 18xx.games engine on the same files (ruby and the oracle's set-up, see
+../shared/oracle/README.md) and prints our time as a fraction of its time (target <= 0.35).
 """
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,7 +25,22 @@ from engine.importer import read_game_file, replay  # noqa: E402
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "1882"
 
 
+def reference_cpu(files: list[Path], runs: int) -> dict[str, float]:
+    """Best-of-``runs`` CPU seconds of the reference engine per file name, or {} when it cannot run."""
+    if shutil.which("ruby") is None:
+        print("(--reference: ruby is not installed; see ../shared/oracle/README.md)")
+        return {}
+    script = Path(__file__).with_name("reference_replay.rb")
+    done = subprocess.run(["ruby", str(script), str(runs), *map(str, files)], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        print(f"(--reference failed: {done.stderr.strip()[-500:]})")
+        return {}
+    return {name: float(sec) for name, sec in (line.split() for line in done.stdout.splitlines())}
+
+
 def main(runs: int = 7) -> int:
+    with_reference = "--reference" in sys.argv[1:]
     files = sorted(FIXTURES.glob("*.json"))
     if not files:
         print(f"no recorded games in {FIXTURES}")
@@ -43,6 +63,17 @@ def main(runs: int = 7) -> int:
     print(f"median over the {len(largest)} largest games: "
           f"{statistics.median(r[2] for r in largest):.3f} ms/action cpu, "
           f"{statistics.median(r[3] for r in largest):.3f} ms/action wall")
+    if with_reference:
+        ref = reference_cpu(files, max(1, runs // 2))
+        if ref:
+            print(f"{'game':40} {'ref ms/action':>14} {'ours/ref':>9}")
+            ratios = []
+            for applied, name, cpu, _ in rows:
+                ref_ms = ref[name] / applied * 1000
+                ratios.append((applied, cpu / ref_ms))
+                print(f"{name:40} {ref_ms:14.3f} {cpu / ref_ms:9.2f}")
+            top = [r for _, r in sorted(ratios, reverse=True)[:5]]
+            print(f"our time / reference time, median over the {len(top)} largest games: {statistics.median(top):.2f}")
     return 0
 
 
