@@ -188,12 +188,18 @@ class G1882(Game):
     def network(self, corp: Corporation) -> Any:
         return super().network(corp)
 
-    def has_turn_ability(self, corp: Corporation) -> bool:
+    def nwr_powers_left(self, corp: Corporation) -> list[str]:
+        """NWR's unused powers ("token", "tile") while ``corp`` owns it."""
         nwr = self.companies["NWR"]
-        return nwr.owner is corp and not nwr.closed and not nwr.data.get("used")
+        if nwr.owner is not corp or nwr.closed:
+            return []
+        return [power for power in ("token", "tile") if not nwr.data.get(f"{power}_used")]
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        return bool(self.nwr_powers_left(corp))
 
     def token_ability_prices(self, corp: Corporation) -> list[int]:
-        return [0] if self.has_turn_ability(corp) else []
+        return [0] if "token" in self.nwr_powers_left(corp) else []
 
     def route_bonus(self, route: Route) -> int:
         hexes = {h for h, _ in route.stops}

@@ -29,7 +29,8 @@ class SpecialNWR(InterruptStep):
         owner = entity.owner
         if not isinstance(owner, Corporation) or owner is not self.round.entity():
             return False
-        if entity.data.get("used"):
+        # Its two powers are used up separately: the station move, then the extra tile lay there.
+        if entity.data.get("token_used" if self.state in (None, "place_token") else "tile_used"):
             return False
         return not getattr(self.round, "routes", None)
 
@@ -83,6 +84,7 @@ class SpecialNWR(InterruptStep):
         if token is None or not self.game.can_token_city(owner, hx, node):
             raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
         self.game.place_token(owner, token, hx, node, free=True, slot=action.get("slot"))
+        entity.data["token_used"] = True
         self.destination = hx.id
         self.state = "lay_tile"
 
@@ -91,9 +93,9 @@ class SpecialNWR(InterruptStep):
         if action["hex"] != self.destination:
             raise illegal(f"the NWR tile lay must be on {self.destination}")
         self.game.lay_tile(owner, action)
-        entity.data["used"] = True
+        entity.data["tile_used"] = True
         self.state = None
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
-        entity.data["used"] = True
+        # The unused tile lay stays with the private (18xx.games keeps the ability until NWR closes).
         self.state = None
