@@ -59,6 +59,7 @@ _ENGINE_OUTCOMES = {
     ErrorCode.INSUFFICIENT_FUNDS: Outcome.ILLEGAL,
     ErrorCode.GAME_OVER: Outcome.GAME_OVER,
     ErrorCode.NOTHING_TO_UNDO: Outcome.ILLEGAL,
+    ErrorCode.INTERNAL: Outcome.ILLEGAL,
 }
 _RETRIES = 3
 IMPORT_ACTOR = "import"

@@ -2,41 +2,66 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import malformed
 
 Action = dict[str, Any]
 
-# Fields each action type needs beyond "type" and "entity".
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "bid": ("company", "price"),
-    "pass": (),
-    "par": ("corporation", "share_price"),
-    "buy_shares": ("shares",),
-    "sell_shares": ("shares",),
-    "lay_tile": ("hex", "tile", "rotation"),
-    "place_token": ("city",),
-    "remove_token": ("city",),
-    "run_routes": ("routes",),
-    "dividend": ("kind",),
-    "buy_train": ("train", "price"),
-    "discard_train": ("train",),
-    "buy_company": ("company", "price"),
-    "bankrupt": (),
-    "end_game": (),
-    "undo": (),
-    "redo": (),
-    "message": (),
-    "program_buy_shares": (),
-    "program_share_pass": (),
-    "program_disable": (),
-    "program_auto_pass": (),
-    "program_independent_mines": (),
-    "program_merger_pass": (),
-    "program_harzbahn_draft_pass": (),
-    "program_close_pass": (),
-}
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action type of the 18xx.games JSON form: the fields it needs beyond "type" and "entity"."""
+
+    type: str
+    required: tuple[str, ...] = ()
+    # Only edits a player's automation settings or the chat log; its effects come through recorded auto_actions.
+    log_only: bool = False
+
+
+_REGISTRY: dict[str, ActionSpec] = {}
+
+
+def register_action(kind: str, *required: str, log_only: bool = False) -> ActionSpec:
+    """Make an action type known. Titles register the types of their own steps; registering a type again with
+    other fields is a data error."""
+    spec = ActionSpec(kind, tuple(required), log_only)
+    known = _REGISTRY.setdefault(kind, spec)
+    if known != spec:
+        raise ValueError(f"action type {kind} is registered twice with different fields")
+    return known
+
+
+def action_spec(kind: object) -> ActionSpec | None:
+    return _REGISTRY.get(kind) if isinstance(kind, str) else None
+
+
+def known_types() -> list[str]:
+    return sorted(k for k, spec in _REGISTRY.items() if not spec.log_only)
+
+
+def is_log_only(kind: object) -> bool:
+    spec = action_spec(kind)
+    return spec is not None and spec.log_only
+
+
+# Every type the recorded games of the titles use, whichever step of whichever title processes it; a type no
+# active step accepts is refused by the round as "not now".
+for _kind, *_fields in (
+    ("bid", "company", "price"), ("pass",), ("par", "corporation", "share_price"), ("buy_shares", "shares"),
+    ("sell_shares", "shares"), ("lay_tile", "hex", "tile", "rotation"), ("place_token", "city"),
+    ("remove_token", "city"), ("hex_token", "hex"), ("run_routes", "routes"), ("dividend", "kind"),
+    ("buy_train", "train", "price"), ("discard_train", "train"), ("swap_train", "train"),
+    ("buy_company", "company", "price"), ("acquire_company", "company"), ("merge", "corporation"),
+    ("choose", "choice"), ("choose_ability", "choice"), ("special_buy", "description"), ("take_loan",),
+    ("payoff_loan",), ("bankrupt",), ("end_game",), ("undo",), ("redo",),
+):
+    register_action(_kind, *_fields)
+for _kind in ("message", "program_buy_shares", "program_share_pass", "program_disable", "program_auto_pass",
+              "program_independent_mines", "program_merger_pass", "program_harzbahn_draft_pass",
+              "program_close_pass"):
+    register_action(_kind, log_only=True)
+
 
 # The JSON type of each field wherever it appears (as 18xx.games writes them), so that a hand-made or damaged
 # action is refused with a plain sentence instead of failing somewhere inside a rule.
@@ -51,6 +76,11 @@ FIELD_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
     "kind": _TEXT,
     "city": _TEXT,
     "variant": _TEXT,
+    "choice": _TEXT,
+    "shell": _TEXT,
+    "description": _TEXT,
+    "token_type": _TEXT,
+    "cost": _WHOLE,
     "exchange": _TEXT,
     "entity_type": _TEXT,
     "entity": ("a player number or a company name", (int, str)),
@@ -67,27 +97,22 @@ FIELD_TYPES: dict[str, tuple[str, tuple[type, ...]]] = {
 ITEM_TYPES: dict[str, tuple[str, type]] = {"shares": ("a share id", str), "routes": ("a route object", dict)}
 
 
-# Actions that only edit per-player automation settings; their effects come through recorded auto_actions.
-PROGRAM_TYPES = frozenset(t for t in REQUIRED if t.startswith("program_"))
-LOG_ONLY = frozenset({"message"}) | PROGRAM_TYPES
-
-
 def validate_shape(action: Action) -> None:
     """Check an action has a known type and its required fields, before anything is touched."""
     if not isinstance(action, dict):
         raise malformed("an action must be a JSON object")
     kind = action.get("type")
-    if kind not in REQUIRED:
-        known = ", ".join(sorted(t for t in REQUIRED if not t.startswith("program_")))
-        raise malformed(f"unknown action type {kind!r}; known types: {known}")
+    spec = action_spec(kind)
+    if spec is None:
+        raise malformed(f"unknown action type {kind!r}; known types: {', '.join(known_types())}")
     if "entity" not in action:
         raise malformed(f"{kind} needs an entity (who is acting)")
-    missing = [f for f in REQUIRED[kind] if f not in action]
+    missing = [f for f in spec.required if f not in action]
     if missing:
         raise malformed(f"{kind} is missing {', '.join(missing)}")
     for name, value in action.items():
         expected = FIELD_TYPES.get(name)
-        if expected is None or (value is None and name not in REQUIRED[kind] and name != "entity"):
+        if expected is None or (value is None and name not in spec.required and name != "entity"):
             continue  # unknown fields are kept as they are; an optional field may be null
         what, allowed = expected
         # bool is an int to Python, never to 18xx.games.

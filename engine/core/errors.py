@@ -14,6 +14,7 @@ class ErrorCode(StrEnum):
     INSUFFICIENT_FUNDS = "insufficient_funds"
     GAME_OVER = "game_over"
     NOTHING_TO_UNDO = "nothing_to_undo"
+    INTERNAL = "internal"  # a bug in the engine met this move; it was refused and the state left as it was
 
 
 class GameError(Exception):

@@ -250,7 +250,7 @@ class Game(PlayRules):
             raise
         except Exception as exc:  # a bug must not leave a half-applied state behind
             self._restore_checkpoint()
-            raise GameError(ErrorCode.ILLEGAL, f"internal error while applying {kind}: {exc!r}") from exc
+            raise GameError(ErrorCode.INTERNAL, f"internal error while applying {kind}: {exc!r}") from exc
         self.raw_actions.append(action)
 
     def _rebuild(self, raw: list[dict[str, Any]]) -> None:
@@ -312,7 +312,7 @@ class Game(PlayRules):
 
     def _apply_one(self, action: dict[str, Any]) -> None:
         kind = action["type"]
-        if kind in act.LOG_ONLY:
+        if act.is_log_only(kind):
             return
         if kind == "end_game":
             self.end_game("manually_ended")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core.actions import filter_undo
 from engine.core.board import join_hex_id, split_hex_id
+from engine.core.errors import ErrorCode, GameError
 from engine.core.market import StockMarket
 from engine.core.tiles import Tile, parse_tile, shared_catalogue
 from engine.core.track import legal_rotations, upgrade_shape_ok
@@ -111,3 +113,42 @@ def test_undo_filter_semantics() -> None:
     acts2 = [{"id": 1, "type": "pass"}, {"id": 2, "type": "undo"}, {"id": 3, "type": "bid"},
              {"id": 4, "type": "redo"}]
     assert [a["id"] for a in filter_undo(acts2)] == [3]
+
+
+def test_every_action_type_of_the_recorded_games_is_registered() -> None:
+    from engine.core import actions as act
+
+    for kind, fields in (("merge", {"corporation": "NYH"}), ("choose", {"choice": "2"}),
+                         ("acquire_company", {"company": "M1"}), ("hex_token", {"hex": "F5"}),
+                         ("special_buy", {"description": "Coal marker", "cost": 120}), ("swap_train", {"train": "3-0"}),
+                         ("choose_ability", {"choice": "x"}), ("take_loan", {}), ("payoff_loan", {})):
+        act.validate_shape({"type": kind, "entity": "NYH", "entity_type": "system", **fields})
+    with pytest.raises(GameError) as err:
+        act.validate_shape({"type": "merge", "entity": "NYH"})
+    assert err.value.code is ErrorCode.MALFORMED and "corporation" in err.value.message
+    with pytest.raises(GameError, match="unknown action type 'fly'"):
+        act.validate_shape({"type": "fly", "entity": 1})
+
+
+def test_a_title_may_register_its_own_action_type_once() -> None:
+    from engine.core import actions as act
+
+    act.register_action("redeem_shares_test", "corporation")
+    act.validate_shape({"type": "redeem_shares_test", "entity": "B&O", "corporation": "B&O"})
+    assert act.register_action("redeem_shares_test", "corporation").required == ("corporation",)
+    with pytest.raises(ValueError):
+        act.register_action("redeem_shares_test", "shares")
+
+
+def test_an_engine_bug_is_refused_with_the_internal_code_and_the_state_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_1882()
+    before = [p.cash for p in game.players]
+
+    def broken(*_: object) -> None:
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(type(game.round), "process", broken)
+    with pytest.raises(GameError) as err:
+        game.process({"type": "pass", "entity": game.players[0].id, "entity_type": "player"})
+    assert err.value.code is ErrorCode.INTERNAL
+    assert [p.cash for p in game.players] == before and game.raw_actions == []

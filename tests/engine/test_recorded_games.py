@@ -111,7 +111,7 @@ def test_an_action_refused_half_way_leaves_no_trace(monkeypatch: pytest.MonkeyPa
         original(self, action)
 
     monkeypatch.setattr(type(game), "action_processed", sabotaged)
-    standing = [a for a in act.filter_undo(gf.actions) if a.get("type") not in act.LOG_ONLY]
+    standing = [a for a in act.filter_undo(gf.actions) if not act.is_log_only(a.get("type"))]
     for index, action in enumerate(standing):
         if index % 7 == 3:
             before = _fingerprint(game)
