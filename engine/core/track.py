@@ -84,7 +84,7 @@ def legal_rotations(game: Game, hx: Hex, new: TileDef, connected_edges: set[int]
         key = frozenset([*exits, *(hash(s) for s in sig)])
         if key in seen:
             continue
-        if any(e not in hx.neighbors for e in exits):
+        if any(e not in hx.neighbors or e in hx.sealed for e in exits):
             continue
         if any(b.kind == "impassable" for e, b in hx.borders.items() if e in exits):
             continue

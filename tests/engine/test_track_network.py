@@ -1,0 +1,65 @@
+"""Tile lays and a company's network in 1882: blank sides of gray hexes, no turning back, one station a hex."""
+
+from __future__ import annotations
+
+from engine.core.graph import company_network
+from engine.core.tiles import Tile
+from engine.core.track import legal_rotations
+from engine.titles.g1882.game import G1882
+
+
+def new_1882() -> G1882:
+    return G1882([(1, "P1"), (2, "P2"), (3, "P3")], seed=1)
+
+
+def put(game: G1882, hex_id: str, tile: str, rotation: int) -> Tile:
+    hx = game.board[hex_id]
+    hx.tile = Tile(f"{tile}-test", game.tile_defs[tile], rotation)
+    return hx.tile
+
+
+def test_track_may_not_lead_into_the_blank_side_of_a_gray_hex() -> None:
+    game = new_1882()
+    m7, m9 = game.board["M7"], game.board["M9"]
+    # M7's edge 5 faces N8, whose printed track (3-4) runs to L8 and M9 but not to M7.
+    assert m7.neighbors[5] == "N8" and m7.sealed == {5}
+    assert m9.neighbors[1] == "N8" and not m9.sealed  # N8's track does lead to M9
+    cat = game.tile_defs
+    for name in ("7", "8", "9"):
+        rotations = legal_rotations(game, m7, cat[name], None)
+        assert rotations
+        assert all(5 not in Tile("t", cat[name], r).exits() for r in rotations)
+    # Off the map is closed as before: L10's edge 0 also faces a gray blank side (N10).
+    assert 0 in game.board["L10"].sealed
+
+
+def test_network_does_not_turn_back_through_the_side_it_came_in_by() -> None:
+    game = new_1882()
+    # I5 holds a tokened city whose track enters K5 by edge 3. K5's #23 (0-3 and 0-4) carries it on to
+    # edge 0 only: the branch 0-4 is reachable just by reversing at edge 0, which no train may do.
+    city = put(game, "I5", "57", 0)  # exits 0 and 3: 0 faces K5
+    city.tokens[0][0] = "ZZ"
+    put(game, "K5", "23", 0)
+    put(game, "M5", "9", 0)  # straight 0-3, joined to K5's edge 0
+    net = company_network(game.board, "ZZ")
+    assert net.hex_edges["K5"] == {3, 0}
+    assert "J6" not in net.hex_edges  # K5's edge 4 leads to J6
+    assert net.hex_edges["M5"] == {3, 0}
+    # Coming in by the branch instead reaches both of the other sides.
+    game = new_1882()
+    city = put(game, "J6", "57", 1)  # exits 1 and 4: 1 faces K5
+    city.tokens[0][0] = "ZZ"
+    put(game, "K5", "23", 0)
+    net = company_network(game.board, "ZZ")
+    assert net.hex_edges["K5"] == {4, 0}
+    assert "I5" not in net.hex_edges
+
+
+def test_only_one_station_per_company_in_a_hex() -> None:
+    game = new_1882()
+    e5 = game.board["E5"]  # printed OO hex
+    tile = put(game, "E5", "59", 4)
+    tile.tokens[1][0] = "CNR"
+    cnr, gt = game.corporations["CNR"], game.corporations["GT"]
+    assert not game.can_token_city(cnr, e5, 0)
+    assert game.can_token_city(gt, e5, 0)
