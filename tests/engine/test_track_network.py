@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.graph import company_network
 from engine.core.tiles import Tile
-from engine.core.track import legal_rotations
+from engine.core.track import legal_rotations, move_tokens
 from engine.titles.g1882.game import G1882
 
 
@@ -63,3 +63,14 @@ def test_only_one_station_per_company_in_a_hex() -> None:
     cnr, gt = game.corporations["CNR"], game.corporations["GT"]
     assert not game.can_token_city(cnr, e5, 0)
     assert game.can_token_city(gt, e5, 0)
+
+
+def test_upgrading_a_printed_oo_hex_keeps_each_station_in_its_own_city() -> None:
+    game = new_1882()
+    e5 = game.board["E5"]  # printed OO: two cities, no track yet
+    e5.tile.tokens[0][0] = "GT"
+    e5.tile.tokens[1][0] = "CNR"
+    # Cities without exits keep their order (18xx.games maps them by index); both used to go to city 0.
+    new = Tile("59-0", game.tile_defs["59"], 4)
+    move_tokens(e5.tile, new)
+    assert new.tokens == {0: ["GT"], 1: ["CNR"]}
