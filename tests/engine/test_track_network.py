@@ -55,16 +55,6 @@ def test_network_does_not_turn_back_through_the_side_it_came_in_by() -> None:
     assert "I5" not in net.hex_edges
 
 
-def test_only_one_station_per_company_in_a_hex() -> None:
-    game = new_1882()
-    e5 = game.board["E5"]  # printed OO hex
-    tile = put(game, "E5", "59", 4)
-    tile.tokens[1][0] = "CNR"
-    cnr, gt = game.corporations["CNR"], game.corporations["GT"]
-    assert not game.can_token_city(cnr, e5, 0)
-    assert game.can_token_city(gt, e5, 0)
-
-
 def test_upgrading_a_printed_oo_hex_keeps_each_station_in_its_own_city() -> None:
     game = new_1882()
     e5 = game.board["E5"]  # printed OO: two cities, no track yet
@@ -74,3 +64,16 @@ def test_upgrading_a_printed_oo_hex_keeps_each_station_in_its_own_city() -> None
     new = Tile("59-0", game.tile_defs["59"], 4)
     move_tokens(e5.tile, new)
     assert new.tokens == {0: ["GT"], 1: ["CNR"]}
+
+
+def test_track_on_a_printed_oo_hex_holding_two_stations_re_places_both() -> None:
+    game = new_1882()
+    game.phase_index = 1  # green tiles
+    e5 = game.board["E5"]
+    gt, cnr = game.corporations["GT"], game.corporations["CNR"]
+    game.place_token(gt, gt.tokens[1], e5, 0, free=True)
+    game.place_token(cnr, cnr.tokens[1], e5, 1, free=True)
+    # The lay used to fail on the second station ("no room"); 18xx.games lifts both for re-placing.
+    game.lay_tile(gt, {"hex": "E5", "tile": "59-0", "rotation": 4}, check_connection=False)
+    assert e5.tile.tokens == {0: [None], 1: [None]}
+    assert [(actor.sym, token.corp) for actor, _hexes, token in game.pending_tokens] == [("GT", "GT"), ("GT", "CNR")]
