@@ -66,6 +66,8 @@ class Hex:
     tags: frozenset[str] = frozenset()
     optional_node: bool = False
     neighbors: dict[int, str] = field(default_factory=dict)
+    # Edges facing the blank side of a printed gray, red or blue hex: no track may lead there (1882 11.3.1).
+    sealed: frozenset[int] = frozenset()
     borders: dict[int, Border] = field(default_factory=dict)  # still unpaid/impassable, by edge
     printed_borders: dict[int, Border] = field(default_factory=dict)  # as on the map, for downgrades
 
@@ -87,6 +89,8 @@ class Board:
                 other = join_hex_id(hx.letter + dl, hx.number + dn)
                 if other in hexes:
                     hx.neighbors[edge] = other
+        for hx in hexes.values():
+            hx.sealed = frozenset(e for e, other in hx.neighbors.items() if _blank_side(hexes[other], (e + 3) % 6))
 
     def __getitem__(self, hex_id: str) -> Hex:
         try:
@@ -144,6 +148,12 @@ class Board:
 
 
 _COLOUR_ORDER = ("yellow", "green", "brown", "gray")
+_UNBUILDABLE = frozenset({"gray", "red", "blue"})
+
+
+def _blank_side(hx: Hex, edge: int) -> bool:
+    """A printed gray, red or blue hex with no track to ``edge``: what 18xx.games calls impassable."""
+    return hx.colour in _UNBUILDABLE and edge not in hx.original.exits()
 
 
 def offboard_value(table: dict[str, int], colour: str) -> int:

@@ -40,51 +40,13 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         for node, slots in hx.tile.tokens.items():
             if owner in slots:
                 net.token_nodes.add((hx.id, node))
-    seen: set[tuple[str, int]] = set()
-    stack: list[NodeRef] = []  # nodes to expand from
-    hexes = board.hexes
     for ref in net.token_nodes:
-        hx = hexes[ref[0]]
+        hx = board.hexes[ref[0]]
         net.nodes.add(ref)
-        # A tokened hex counts as connected on every side that has a neighbour.
-        net.hex_edges.setdefault(hx.id, set()).update(hx.neighbors)
-        stack.append(ref)
-    hex_edges = net.hex_edges
-    nodes = net.nodes
-    while stack:
-        hex_id, node = stack.pop()
-        hx = hexes[hex_id]
-        work = [(hx, i) for i in hx.tile.layout().at_end.get(NODE_BASE + node, ())]
-        while work:
-            cur, i = work.pop()
-            key = (cur.id, i)
-            if key in seen:
-                continue
-            seen.add(key)
-            layout = cur.tile.layout()
-            for end in layout.paths[i]:
-                if end < NODE_BASE:
-                    hex_edges.setdefault(cur.id, set()).add(end)
-                    nxt = board.neighbor(cur, end)
-                    if nxt is None:
-                        continue
-                    back = (end + 3) % 6
-                    hex_edges.setdefault(nxt.id, set()).add(back)
-                    for j in nxt.tile.layout().at_end.get(back, ()):
-                        if (nxt.id, j) not in seen:
-                            work.append((nxt, j))
-                else:
-                    ref = (cur.id, end - NODE_BASE)
-                    if ref in nodes:
-                        if ref in net.token_nodes and ref != (hex_id, node):
-                            # Track between two of its own stations is a route (rules 11.5: two cities).
-                            net.route_possible = net.route_with_optional = True
-                        continue
-                    nodes.add(ref)
-                    kind = cur.tile.tdef.nodes[ref[1]].kind
-                    if kind == "offboard" or (kind == "city" and city_blocks(cur, ref[1], corp)):
-                        continue
-                    stack.append(ref)
+        # A tokened hex counts as connected on every side that track may leave it by.
+        net.hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
+    for ref in sorted(net.token_nodes):
+        _Walk(board, corp, net, ref).node(ref, converging=False)
     for ref in net.nodes:
         if net.route_possible:
             break
@@ -97,3 +59,108 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                 net.route_possible = True
                 break
     return net
+
+
+PathRef = tuple[str, int]  # (hex id, path index)
+
+
+class _Walk:
+    """One token's walk, the way 18xx.games walks it (its Node#walk and Path#walk).
+
+    A walk that enters a hex by an edge goes on along a path of that hex and never back out through the
+    edge it came in by, and no branch leaves a hex twice through the same side: a train cannot reverse
+    (rule 11.1), so track only reachable by turning back does not connect. A path is walked once per
+    token unless it was reached through a converging exit (two paths of the tile meeting at one side),
+    where 18xx.games lets it be walked again from another direction; matching that keeps the set of
+    connected hexes the same as the reference engine's.
+    """
+
+    def __init__(self, board: Board, corp: str, net: Network, start: NodeRef) -> None:
+        self.board = board
+        self.corp = corp
+        self.net = net
+        self.start = start
+        self.visited_nodes = net.token_nodes - {start}
+        self.visited_paths: set[PathRef] = set()
+        self.counter: dict[object, int] = {}  # exits (hex, edge) and junctions in use on this branch
+
+    def node(self, ref: NodeRef, *, converging: bool) -> None:
+        if ref in self.visited_nodes:
+            return
+        self.visited_nodes.add(ref)
+        hx = self.board.hexes[ref[0]]
+        for i in hx.tile.layout().at_end.get(NODE_BASE + ref[1], ()):
+            self.path(hx, i, from_node=ref, node_converging=converging, skip=None, jskip=None,
+                      converging=converging)
+        if converging:
+            self.visited_nodes.discard(ref)
+
+    def path(self, hx: Hex, i: int, *, from_node: NodeRef, node_converging: bool, skip: int | None,
+             jskip: NodeRef | None, converging: bool) -> None:
+        key = (hx.id, i)
+        if key in self.visited_paths:
+            return
+        layout = hx.tile.layout()
+        ends = layout.paths[i]
+        kinds = hx.tile.tdef.nodes
+        junction = next(((hx.id, e - NODE_BASE) for e in ends
+                         if e >= NODE_BASE and kinds[e - NODE_BASE].kind == "junction"), None)
+        counter = self.counter
+        if junction is not None and counter.get(junction, 0) > 1:
+            return
+        edges = [e for e in ends if e < NODE_BASE]
+        if any(counter.get((hx.id, e), 0) for e in edges):
+            return
+        self.visited_paths.add(key)
+        if junction is not None:
+            counter[junction] = counter.get(junction, 0) + 1
+        self._record(hx, ends)
+        terminal = hx.tile.tdef.paths[i].terminal
+        if not terminal:
+            for e in ends:
+                if e < NODE_BASE:
+                    continue
+                ref = (hx.id, e - NODE_BASE)
+                kind = kinds[ref[1]].kind
+                if ref == from_node or kind == "junction":
+                    continue
+                if kind == "offboard" or (kind == "city" and city_blocks(hx, ref[1], self.corp)):
+                    continue
+                self.node(ref, converging=node_converging or converging)
+        if junction is not None and junction != jskip:
+            for j in layout.at_end.get(NODE_BASE + junction[1], ()):
+                self.path(hx, j, from_node=from_node, node_converging=node_converging, skip=None,
+                          jskip=junction, converging=converging)
+        for e in edges:
+            if e == skip:
+                continue
+            nxt = self.board.neighbor(hx, e)
+            if nxt is None:
+                continue
+            exit_key = (hx.id, e)
+            counter[exit_key] = counter.get(exit_key, 0) + 1
+            back = (e + 3) % 6
+            onward = converging or len(layout.at_end.get(e, ())) > 1
+            for j in nxt.tile.layout().at_end.get(back, ()):
+                self.path(nxt, j, from_node=from_node, node_converging=node_converging, skip=back,
+                          jskip=None, converging=onward)
+            counter[exit_key] -= 1
+        if converging:
+            self.visited_paths.discard(key)
+        if junction is not None:
+            counter[junction] -= 1
+
+    def _record(self, hx: Hex, ends: tuple[int, int]) -> None:
+        net = self.net
+        for e in ends:
+            if e >= NODE_BASE:
+                ref = (hx.id, e - NODE_BASE)
+                net.nodes.add(ref)
+                if ref in net.token_nodes and ref != self.start:
+                    # Track between two of its own stations is a route (rules 11.5: two cities).
+                    net.route_possible = net.route_with_optional = True
+                continue
+            net.hex_edges.setdefault(hx.id, set()).add(e)
+            other = hx.neighbors.get(e)
+            if other is not None:
+                net.hex_edges.setdefault(other, set()).add((e + 3) % 6)

@@ -143,7 +143,7 @@ class PlayRules(_Base):
         self.after_tile_laid(corp, hx, tile, crossings)
 
     def _rechoose_city(self, hx: Hex, tile: Tile, layer: Corporation) -> None:
-        """A token on a trackless multi-city hex is re-placed once track arrives, by the company that laid
+        """Every token on a trackless multi-city hex is re-placed once track arrives, by the company that laid
         the track (as 18xx.games asks; the rules are silent)."""
         for node, slots in tile.tokens.items():
             for slot, owner in enumerate(slots):
@@ -156,7 +156,6 @@ class PlayRules(_Base):
                 tile.neutral[node][slot] = False
                 token.used, token.hex, token.node, token.slot = False, None, -1, -1
                 self.pending_tokens.append((layer, [hx.id], token))
-                return
 
     def all_tokens(self) -> list[Token]:
         return [t for c in self.corporations.values() for t in c.tokens]

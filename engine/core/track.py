@@ -84,7 +84,7 @@ def legal_rotations(game: Game, hx: Hex, new: TileDef, connected_edges: set[int]
         key = frozenset([*exits, *(hash(s) for s in sig)])
         if key in seen:
             continue
-        if any(e not in hx.neighbors for e in exits):
+        if any(e not in hx.neighbors or e in hx.sealed for e in exits):
             continue
         if any(b.kind == "impassable" for e, b in hx.borders.items() if e in exits):
             continue
@@ -134,19 +134,40 @@ def border_cost(game: Game, hx: Hex, tile: Tile) -> tuple[int, int]:
     return total, water
 
 
+def city_map(old: Tile, new: Tile) -> dict[int, int]:
+    """Which city of the new tile each old city becomes, as 18xx.games maps them (Hex#city_map_for).
+
+    A tile whose cities have no track yet (a printed OO hex) keeps its cities in order. Otherwise a city
+    goes to the first new city that keeps all its exits; a city without exits takes the new city of its
+    own index, or the first one still free.
+    """
+    old_cities, new_cities = list(old.tokens), list(new.tokens)
+    old_edges = {i: old.node_edges(i) for i in old_cities}
+    if not any(old_edges.values()) and len(old_cities) == len(new_cities):
+        return dict(zip(old_cities, new_cities, strict=True))
+    out: dict[int, int] = {}
+    for i in old_cities:
+        match = next((j for j in new_cities if old_edges[i] and old_edges[i] <= new.node_edges(j)), None)
+        if match is not None:
+            out[i] = match
+    for index, i in enumerate(old_cities):
+        if i in out:
+            continue
+        taken = set(out.values())
+        target = new_cities[index] if index < len(new_cities) else None
+        if target is None or target in taken:
+            target = next((j for j in new_cities if j not in taken), new_cities[0])
+        out[i] = target
+    return out
+
+
 def move_tokens(old: Tile, new: Tile) -> None:
     """Tokens stay with the city whose exits the new city keeps."""
-    old_ct = {i: set(old.node_edges(i)) for i in old.tokens}
+    targets = city_map(old, new) if new.tokens else {}
     for i, slots in old.tokens.items():
         if not any(s is not None for s in slots):
             continue
-        target = None
-        for j in new.tokens:
-            if old_ct[i] <= set(new.node_edges(j)):
-                target = j
-                break
-        if target is None:
-            target = next(iter(new.tokens))
+        target = targets[i]
         dest = new.tokens[target]
         dest_neutral = new.neutral[target]
         for k, s in enumerate(slots):
