@@ -686,8 +686,9 @@ class Game(PlayRules):
             return
         hx = self.board[corp.home]
         cities = hx.tile.tdef.cities
-        if corp.home_city is None and len(cities) > 1:
-            # The president chooses the city: the home-token step asks for it.
+        if self.home_reserved_on_tile(corp, hx) and hx.tile.tdef.paths:
+            # The president chooses the city, whatever tile lies there now: the home-token step asks for it.
+            # (On a trackless printed tile the first city is taken, and track arriving later asks again.)
             if all(p[0] is not corp for p in self.pending_tokens):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
@@ -722,6 +723,12 @@ class Game(PlayRules):
                 return i
         return None
 
+    @staticmethod
+    def home_reserved_on_tile(corp: Corporation, hx: Hex) -> bool:
+        """A home given as a hex whose printed tile has several cities holds a space somewhere in the hex, not in
+        one city, until the company places it (18xx.games keeps that reservation through upgrades)."""
+        return corp.home == hx.id and corp.home_city is None and len(hx.original.tdef.cities) > 1
+
     # Reservations: (hex, node) -> {slot: corp}
     def reserved_slots(self, hx: Hex, node: int) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -729,7 +736,7 @@ class Game(PlayRules):
             if corp.home != hx.id or not corp.tokens or corp.tokens[0].used or corp.closed:
                 continue
             cities = hx.tile.tdef.cities
-            if corp.home_city is None and len(cities) > 1:
+            if self.home_reserved_on_tile(corp, hx):
                 continue
             home_node = cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
             if home_node != node:
@@ -748,7 +755,7 @@ class Game(PlayRules):
         """Multi-city homes (no city given) keep one free slot in the hex for their company."""
         holders = [c for c in self.corporations.values()
                    if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used
-                   and not c.closed and c.home_city is None and len(hx.tile.tdef.cities) > 1]
+                   and not c.closed and self.home_reserved_on_tile(c, hx)]
         if not holders:
             return False
         free = sum(1 for slots in hx.tile.tokens.values() for s in slots if s is None)

@@ -117,11 +117,8 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
 
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
     """Companies holding a spot somewhere in a multi-city hex (``reserved_slots`` shows single cities)."""
-    if len(hx.tile.tdef.cities) < 2:
-        return ()
     return tuple(c.sym for c in game.corporations.values()
-                 if c.home == hx.id and c.home_city is None and c.tokens and not c.tokens[0].used
-                 and not c.closed)
+                 if game.home_reserved_on_tile(c, hx) and c.tokens and not c.tokens[0].used and not c.closed)
 
 
 def _hexsides(game: Game) -> tuple[HexsideView, ...]:

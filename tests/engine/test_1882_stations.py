@@ -125,3 +125,19 @@ def test_the_company_laying_track_on_a_tokened_oo_hex_re_places_the_station() ->
     assert {a["city"] for a in spots} == {"59-0-0", "59-0-1"}
     g.process({"type": "place_token", "entity": "CNR", "entity_type": "corporation", "city": "59-0-1", "slot": 0})
     assert g.board["E5"].tile.tokens[1] == ["SC"] and not g.pending_tokens
+
+
+def test_qll_chooses_its_home_city_even_when_an_upgrade_left_one_city() -> None:
+    g = game()
+    j10 = g.board["J10"]
+    one_city = next(t for t in g.tile_supply.values() if t.name.startswith("R") and len(t.tdef.cities) == 1)
+    old = j10.tile
+    j10.tile = one_city
+    assert old is j10.original
+    qll = g.corporations["QLL"]
+    g.place_home_token(qll)
+    # The home was given as the hex, so the reservation is the hex's and the president still chooses.
+    assert not qll.tokens[0].used and [p[0] for p in g.pending_tokens] == [qll]
+    g.pending_tokens.clear()
+    g.place_home_token(g.corporations["GT"])  # a home in a one-city hex is placed at once
+    assert g.corporations["GT"].tokens[0].used
