@@ -45,7 +45,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import illegal, malformed
 from .graph import city_blocks
@@ -54,8 +54,22 @@ from .tiles import NODE_BASE
 if TYPE_CHECKING:
     from .board import Board, Hex
     from .entities import Corporation, Train
-    from .game import Game
     from .routes import Route
+
+
+class RouteRules(Protocol):
+    """What the route finder needs of a game (it never imports the game facade)."""
+
+    board: Board
+
+    def phase_colour(self) -> str: ...
+
+    def route_trains(self, corp: Corporation) -> list[Train]: ...
+
+    def has_route_bonus(self) -> bool: ...
+
+    def route_bonus(self, route: Route) -> int: ...
+
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
@@ -100,7 +114,7 @@ class TrainSpec:
 ORDINARY = TrainSpec("", None)  # a train that counts and pays every stop, without limit
 
 
-def train_spec(game: Game, train: Train) -> TrainSpec:
+def train_spec(game: RouteRules, train: Train) -> TrainSpec:
     """The default reading of a train: ``distance`` counted stops, 99 or more meaning unlimited."""
     hook = getattr(game, "autoroute_train_spec", None)
     if callable(hook):
@@ -177,7 +191,7 @@ def _ends(hx: Hex) -> dict[int, list[tuple[int, int]]]:
 class _Walker:
     """Follows plain track from a node to the next nodes, caching tile layouts per hex."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: RouteRules) -> None:
         self.board = game.board
         self.unit_bit: dict[Unit, int] = {}
         self.units: list[Unit] = []
@@ -245,7 +259,7 @@ def node_is_token(hx: Hex, node: int, corp: str) -> bool:
     return corp in hx.tile.tokens.get(node, ())
 
 
-def build_graph(game: Game, corp: Corporation) -> RouteGraph:
+def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
     """The company's reachable revenue centres and the links between them."""
     board = game.board
     colour = game.phase_colour()
@@ -347,21 +361,19 @@ class Pricing:
     set_bonus: Callable[[list[Candidate]], int] | None = None
 
 
-def pricing_for(game: Game, graph: RouteGraph) -> Pricing:
+def pricing_for(game: RouteRules, graph: RouteGraph) -> Pricing:
     """The title's ``autoroute_pricing(graph)`` if it has one, else the engine's ``route_bonus``."""
-    from .play import PlayRules  # whose route_bonus is always 0
-
     hook = getattr(game, "autoroute_pricing", None)
     if callable(hook):
         got = hook(graph)
         if isinstance(got, Pricing):
             return got
-    if type(game).route_bonus is PlayRules.route_bonus:
+    if not game.has_route_bonus():
         return Pricing()
     return engine_pricing(game)
 
 
-def engine_pricing(game: Game) -> Pricing:
+def engine_pricing(game: RouteRules) -> Pricing:
     """Route bonuses by calling ``game.route_bonus`` for every candidate."""
     from .routes import Route
 
@@ -676,7 +688,7 @@ class _Combiner:
         return acc + self.set_bonus(picked)
 
 
-def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
+def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = None,
           time_budget: float | None = 5.0) -> Solution:
     """The routes with the maximum total revenue for ``corp``'s trains (all of them by default).
 
@@ -695,11 +707,11 @@ def solve(game: Game, corp: Corporation, trains: Sequence[Train] | None = None,
     return sol
 
 
-def _engine_agrees(game: Game, sol: Solution) -> bool:
+def _engine_agrees(game: RouteRules, sol: Solution) -> bool:
     return all(route_value(game, sol.stops(cand), train_spec(game, train)) == cand.value for train, cand in sol.routes)
 
 
-def _solve(game: Game, graph: RouteGraph, run: list[Train], pricing: Pricing, deadline: Deadline,
+def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Pricing, deadline: Deadline,
            started: float) -> Solution:
     t_graph = time.perf_counter() - started
     specs = [train_spec(game, t) for t in run]
@@ -737,7 +749,7 @@ class TracedRoute:
     pieces: list[tuple[str, int]]  # (hex, path index)
 
 
-def trace_route(game: Game, train: Train, data: dict[str, Any]) -> TracedRoute:
+def trace_route(game: RouteRules, train: Train, data: dict[str, Any]) -> TracedRoute:
     """Follow ``data['connections']`` (hex chains from stop to stop, each in either direction)."""
     board = game.board
     connections = data.get("connections") or []
@@ -847,7 +859,7 @@ def _through_hex(hx: Hex, entry: int, exit_: int) -> tuple[list[int], list[int]]
     return None
 
 
-def validate_route(game: Game, corp: Corporation, train: Train, data: dict[str, Any]) -> TracedRoute:
+def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict[str, Any]) -> TracedRoute:
     """Raise GameError (illegal) unless the route is legal for ``train`` on its own; return it traced.
 
     ``traced.stops`` lists every stop in route order, towns passed in the middle of a leg included.
@@ -889,7 +901,7 @@ def validate_route(game: Game, corp: Corporation, train: Train, data: dict[str, 
     return traced
 
 
-def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]) -> None:
+def validate_routes(game: RouteRules, corp: Corporation, routes: Sequence[TracedRoute]) -> None:
     """Raise GameError unless the company's routes share no track (trains of one group)."""
     owner: dict[tuple[str, Unit], str] = {}
     pieces: dict[tuple[str, tuple[str, int]], str] = {}
@@ -905,7 +917,7 @@ def validate_routes(game: Game, corp: Corporation, routes: Sequence[TracedRoute]
                 raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
 
 
-def stop_earnings(game: Game, stops: Sequence[NodeRef], spec: TrainSpec) -> int:
+def stop_earnings(game: RouteRules, stops: Sequence[NodeRef], spec: TrainSpec) -> int:
     """What a train of ``spec`` earns from these stops, before bonuses."""
     colour = game.phase_colour()
     board = game.board
@@ -913,19 +925,19 @@ def stop_earnings(game: Game, stops: Sequence[NodeRef], spec: TrainSpec) -> int:
                            board.hexes[h].optional_node) for h, n in stops])
 
 
-def route_price(game: Game, route: Route, spec: TrainSpec) -> int:
+def route_price(game: RouteRules, route: Route, spec: TrainSpec) -> int:
     """Revenue of a route for a train of ``spec``: its earnings from the stops plus the title's bonus, times
     the train's multiplier. Routes typed by hand (``PlayRules.route_revenue``) and found here both use it."""
     return (stop_earnings(game, route.stops, spec) + int(game.route_bonus(route))) * spec.multiplier
 
 
-def route_value(game: Game, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
+def route_value(game: RouteRules, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
     """Revenue of a route through these stops (for a train of ``spec``), priced as the engine does."""
     from .routes import Route
 
     return route_price(game, Route(train=None, stops=list(stops)), spec)  # type: ignore[arg-type]
 
 
-def best_routes_for(game: Game, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:
+def best_routes_for(game: RouteRules, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:
     """The optimal routes for the company's trains as run_routes ``routes`` data (the bot's ``run auto``)."""
     return solve(game, corp, time_budget=time_budget).action_routes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .errors import malformed
 from .tiles import NODE_BASE, Tile, TileDef, parse_tile
@@ -172,3 +172,9 @@ def offboard_value(table: dict[str, int], colour: str) -> int:
 
 def node_end(node: int) -> int:
     return NODE_BASE + node
+
+
+class HasBoard(Protocol):
+    """What track and route rules need of a game: its map (they never import the game facade)."""
+
+    board: Board

@@ -17,13 +17,12 @@ from . import actions as act
 from .board import Board, Hex
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
+from .flow import RoundState
 from .graph import Network, company_network
 from .market import Cell, StockMarket
 from .play import PlayRules
 from .rng import Lcg
-from .round import OperatingRound, Round, StockRound
 from .tiles import Tile, TileDef, parse_tile, shared_catalogue
-from .views import BoardView, MarketView, StatusView
 
 
 def load_title_data(package: str) -> dict[str, Any]:
@@ -110,7 +109,7 @@ class Game(PlayRules):
         self.board_cache: dict[str, Any] = {}
         self.pending_tokens: list[tuple[Corporation, list[str], Token]] = []
         self.setup()
-        self.round: Round = self.initial_round()
+        self.round: RoundState = self.initial_round()
         self.round.start()
 
     def _init_tiles(self, tdata: dict[str, Any]) -> None:
@@ -158,7 +157,7 @@ class Game(PlayRules):
     def setup(self) -> None:
         """Title hook: after entities exist, before the first round."""
 
-    def initial_round(self) -> Round:
+    def initial_round(self) -> RoundState:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ logging and lookups
@@ -346,7 +345,7 @@ class Game(PlayRules):
     def _end_now(self, after: str) -> bool:
         if after in ("immediate", "current_round"):
             return True
-        if not isinstance(self.round, OperatingRound):
+        if self.round.kind != "operating":
             return False
         if after == "current_or":
             return True
@@ -372,11 +371,11 @@ class Game(PlayRules):
 
     def next_round(self) -> None:
         rnd = self.round
-        if isinstance(rnd, StockRound):
+        if rnd.kind == "stock":
             self.operating_rounds = int(self.phase["operating_rounds"])
             self.reorder_players()
             self.round = self.operating_round(1)
-        elif isinstance(rnd, OperatingRound):
+        elif rnd.kind == "operating":
             self.or_round_finished()
             if rnd.number < self.operating_rounds:
                 self.round = self.operating_round(rnd.number + 1)
@@ -406,10 +405,10 @@ class Game(PlayRules):
         self.players = self.players[i:] + self.players[:i]
         self.log(f"{first.name} has priority deal")
 
-    def stock_round(self) -> Round:
+    def stock_round(self) -> RoundState:
         raise NotImplementedError
 
-    def operating_round(self, number: int) -> Round:
+    def operating_round(self, number: int) -> RoundState:
         raise NotImplementedError
 
     def or_round_finished(self) -> None:
@@ -813,19 +812,6 @@ class Game(PlayRules):
         if entity not in self.acting():
             names = ", ".join(self.describe(e) for e in self.acting())
             raise not_your_turn(f"it is not {self.describe(entity)}'s turn: waiting for {names}")
-
-    # ------------------------------------------------------------------ snapshots (engine/core/viewbuild.py)
-    def board_view(self) -> BoardView:
-        from .viewbuild import board_view
-        return board_view(self)
-
-    def market_view(self) -> MarketView:
-        from .viewbuild import market_view
-        return market_view(self)
-
-    def status_view(self) -> StatusView:
-        from .viewbuild import status_view
-        return status_view(self)
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import malformed
+
 
 @dataclass(slots=True, eq=False)
 class Cell:
@@ -116,3 +118,11 @@ class StockMarket:
 
     def any_at_end(self) -> bool:
         return any(cell.end for cell in self.location.values())
+
+
+def parse_price_text(text: str) -> tuple[int, int, int]:
+    try:
+        price, row, col = (int(x) for x in str(text).split(","))
+    except ValueError:
+        raise malformed(f"share price {text!r} should read 'price,row,column'") from None
+    return price, row, col

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from .entities import Company, Corporation, Player, Share, Token, Train
 from .errors import illegal, insufficient, malformed
-from .market import Cell
+from .market import Cell, parse_price_text
 from .routes import Route
-from .steps.auction import parse_price_text
 from .tiles import Tile
 from .track import border_cost, legal_rotations, move_tokens
 
@@ -262,6 +261,10 @@ class PlayRules(_Base):
         except ImportError:
             return []
         return best_routes_for(self, corp)
+
+    def has_route_bonus(self) -> bool:
+        """Title hook: True when ``route_bonus`` can be more than 0 (the route finder then prices every candidate)."""
+        return False
 
     def route_bonus(self, route: Route) -> int:
         return 0

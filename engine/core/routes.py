@@ -10,9 +10,8 @@ from .errors import illegal, malformed
 from .tiles import NODE_BASE
 
 if TYPE_CHECKING:
-    from .board import Hex
+    from .board import HasBoard, Hex
     from .entities import Corporation, Train
-    from .game import Game
 
 NodeRef = tuple[str, int]
 
@@ -26,7 +25,7 @@ class Route:
     revenue: int = 0
 
 
-def build_route(game: Game, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
+def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
     """Follow each connection (a list of hexes from one stop to the next) over the laid track."""
     route = Route(train)
     connections = data.get("connections") or []
@@ -64,7 +63,7 @@ def _parse_node(text: str) -> NodeRef:
     return hex_id, int(index)
 
 
-def _walk_chain(game: Game, chain: list[str]) -> tuple[int, int, list[tuple[str, int]]] | None:
+def _walk_chain(game: HasBoard, chain: list[str]) -> tuple[int, int, list[tuple[str, int]]] | None:
     """Find nodes at both ends and the path pieces joining consecutive hexes of a chain."""
     board = game.board
     hexes = [board[h] for h in chain]

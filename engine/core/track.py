@@ -8,8 +8,7 @@ from .errors import illegal
 from .tiles import COLOURS, NODE_BASE, Tile, TileDef
 
 if TYPE_CHECKING:
-    from .board import Hex
-    from .game import Game
+    from .board import HasBoard, Hex
 
 
 def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes: Any) -> tuple[Any, ...]:
@@ -70,7 +69,7 @@ def city_edges(tdef: TileDef, rotation: int) -> list[frozenset[int]]:
     return out
 
 
-def legal_rotations(game: Game, hx: Hex, new: TileDef, connected_edges: set[int] | None) -> list[int]:
+def legal_rotations(game: HasBoard, hx: Hex, new: TileDef, connected_edges: set[int] | None) -> list[int]:
     """Rotations at which ``new`` may replace the hex's tile; connectivity if edges are given."""
     old = hx.tile
     if not upgrade_shape_ok(old, new):
@@ -113,7 +112,7 @@ def _cities_kept_apart(old_ct: list[frozenset[int]], new_ct: list[frozenset[int]
     return True
 
 
-def border_cost(game: Game, hx: Hex, tile: Tile) -> tuple[int, int]:
+def border_cost(game: HasBoard, hx: Hex, tile: Tile) -> tuple[int, int]:
     """River crossings this lay completes: (total cost, number of water crossings)."""
     total = 0
     water = 0
@@ -183,7 +182,7 @@ def move_tokens(old: Tile, new: Tile) -> None:
             old.neutral[i][k] = False
 
 
-def crossing_cost(game: Game, hx: Hex, exits: frozenset[int]) -> int:
+def crossing_cost(game: HasBoard, hx: Hex, exits: frozenset[int]) -> int:
     """River crossings a tile with these exits would complete on ``hx`` (nothing is changed)."""
     total = 0
     for edge, border in hx.borders.items():

@@ -1,7 +1,7 @@
 """Read-only snapshots of a game for renderers and chat replies.
 
-The engine builds these from its live state (``Game.board_view()``, ``Game.market_view()``,
-``Game.status_view()``); consumers never touch the live objects, so drawing can happen on
+The engine builds these from its live state (``viewbuild.board_view(game)``, ``market_view``,
+``status_view``); consumers never touch the live objects, so drawing can happen on
 another thread while the game moves on.
 """
 

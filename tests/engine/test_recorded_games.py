@@ -12,6 +12,7 @@ import pytest
 
 from engine.core import actions as act
 from engine.core.invariants import problems
+from engine.core.viewbuild import board_view, market_view, status_view
 from engine.importer import read_game_file, replay
 from engine.titles import title_class
 from tests.conftest import ROOT, SHARED_FIXTURES, recorded_games
@@ -92,7 +93,7 @@ def _fingerprint(game: object) -> str:
 
     g: Any = game
     choices = [repr(all_choices(g, e, limit=50)) for e in deciding_entities(g)]
-    return repr((g.board_view(), g.market_view(), g.status_view(), g.result(), choices))
+    return repr((board_view(g), market_view(g), status_view(g), g.result(), choices))
 
 
 def test_an_action_refused_half_way_leaves_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -165,16 +165,16 @@ def test_views_stay_consistent_through_recorded_games(path: Path) -> None:
 @pytest.mark.parametrize("count", [60, 300, None], ids=["early", "mid", "end"])
 def test_views_render(count: int | None) -> None:
     game = prefix(LATE, count) if count else replay(read_game_file(LATE))
-    img = render_map(game.board_view(), scale=0.5)
+    img = render_map(board_view(game), scale=0.5)
     assert img.mode == "RGB" and img.width > 600
-    assert render_market(game.market_view()).width >= 1440
-    assert render_status(game.status_view()).width == 1280
-    assert "Phase" in status_text(game.status_view())
+    assert render_market(market_view(game)).width >= 1440
+    assert render_status(status_view(game)).width == 1280
+    assert "Phase" in status_text(status_view(game))
 
 
 def test_new_game_views() -> None:
     game = engine.new_game("1882", [(1, "Ann"), (2, "Ben"), (3, "Cy")])
-    board, market, status = game.board_view(), game.market_view(), game.status_view()
+    board, market, status = board_view(game), market_view(game), status_view(game)
     check_consistent(game, board, market, status)
     assert not any(h.tile for h in board.hexes) and market.stacks == {}
     assert status.round_name == "Auction Round" and status.acting == ("Ann",)

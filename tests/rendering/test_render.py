@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import engine
+from engine.core.viewbuild import board_view, market_view, status_view
 from engine.core.views import BoardView, HexsideView, HexView, NodeView, PathView
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, status_text, to_png
 from rendering.fonts import BOLD, CONDENSED_BOLD, FONT_DIR, REGULAR, font
@@ -104,13 +105,12 @@ def test_engine_1882_map_renders() -> None:
     assert img.width > 600
 
 
-@pytest.mark.skipif(not hasattr(engine.Game, "board_view"), reason="engine has no views yet")
-def test_engine_views_render() -> None:  # pragma: no cover - becomes live once the engine builds views
+def test_engine_views_render() -> None:
     game = engine.new_game("1882", [(1, "Ann"), (2, "Ben"), (3, "Cy")])
-    assert max(render_map(game.board_view()).size) >= 1200  # type: ignore[attr-defined]
-    render_market(game.market_view())  # type: ignore[attr-defined]
-    render_status(game.status_view())  # type: ignore[attr-defined]
-    assert status_text(game.status_view())  # type: ignore[attr-defined]
+    assert max(render_map(board_view(game)).size) >= 1200
+    render_market(market_view(game))
+    render_status(status_view(game))
+    assert status_text(status_view(game))
 
 
 def test_empty_and_odd_boards_do_not_crash() -> None:

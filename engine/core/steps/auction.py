@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..entities import Company, Player
-from ..errors import illegal, insufficient, malformed
-from .base import InterruptStep, Step
+from ..errors import illegal, insufficient
+from ..round import InterruptStep, Step
 
 
 class CompanyPendingPar(InterruptStep):
@@ -189,11 +189,3 @@ class WaterfallAuction(Step):
             self.game.or_set_finished()
         for p in self.round.entities:
             p.passed = False
-
-
-def parse_price_text(text: str) -> tuple[int, int, int]:
-    try:
-        price, row, col = (int(x) for x in str(text).split(","))
-    except ValueError:
-        raise malformed(f"share price {text!r} should read 'price,row,column'") from None
-    return price, row, col

@@ -6,8 +6,8 @@ from typing import Any
 
 from ..entities import Company, Corporation, Player, Train
 from ..errors import illegal, insufficient, malformed
+from ..round import InterruptStep, Step
 from ..routes import build_route
-from .base import InterruptStep, Step
 
 
 def _is_current_corp(step: Step, entity: Any) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
-from .base import InterruptStep, Step
+from ..round import InterruptStep, Step
 
 
 class BuySellParShares(Step):

@@ -201,6 +201,9 @@ class G1882(Game):
     def token_ability_prices(self, corp: Corporation) -> list[int]:
         return [0] if "token" in self.nwr_powers_left(corp) else []
 
+    def has_route_bonus(self) -> bool:
+        return True  # the Hudson Bay bonus
+
     def route_bonus(self, route: Route) -> int:
         hexes = {h for h, _ in route.stops}
         tags: set[str] = set()

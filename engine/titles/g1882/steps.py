@@ -6,7 +6,7 @@ from typing import Any
 
 from ...core.entities import Company, Corporation
 from ...core.errors import illegal
-from ...core.steps.base import InterruptStep
+from ...core.round import InterruptStep
 
 
 class SpecialNWR(InterruptStep):

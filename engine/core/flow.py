@@ -1,0 +1,51 @@
+"""What the game facade needs to know of a round and its steps.
+
+Rounds and steps (``round.py``, ``steps/``) sit above the game: they read and change it through its rules.
+The game only drives the round it holds, so it types it against these protocols and never imports the
+round module; a title's round classes satisfy them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+
+class StepState(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def actions(self, entity: Any) -> list[str]: ...
+
+    def active_entities(self) -> list[Any]: ...
+
+    def blocking(self) -> bool: ...
+
+
+class RoundState(Protocol):
+    kind: str
+    number: int
+    entity_index: int
+    entities: list[Any]
+    last_to_act: Any
+
+    @property
+    def steps(self) -> Sequence[StepState]: ...
+
+    def start(self) -> None: ...
+
+    def process(self, action: dict[str, Any], entity: Any) -> None: ...
+
+    def finished(self) -> bool: ...
+
+    def name(self) -> str: ...
+
+    def entity(self) -> Any: ...
+
+    def active_step(self) -> StepState | None: ...
+
+    def active_entities(self) -> list[Any]: ...
+
+    def actions_for(self, entity: Any) -> list[str]: ...
+
+    def next_entity_index(self) -> None: ...
