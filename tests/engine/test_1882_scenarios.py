@@ -188,3 +188,10 @@ def test_over_the_certificate_limit_with_nothing_sellable_the_player_is_not_held
     # Not a forced sale with no sale to choose (a stall): nothing to do, so the turn is skipped.
     assert g.actions_for(ann) == []
 
+
+def test_the_stock_market_end_is_latched_when_reached() -> None:
+    g = second_stock_round({1: 20}, pool=0)
+    g.market.place("GT", g.market.cell(0, 15))
+    g.market.down("GT")
+    assert not g.market.location["GT"].end
+    assert g.game_end_timing() == ("stock_market", "current_round")
