@@ -375,11 +375,17 @@ def _sell(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tu
     if not mine:
         sellable = sorted({_share_corp(c["shares"][0]) for c in options})
         raise illegal(f"you cannot sell {corp.sym} now; you can sell: {_listing(sellable) or 'nothing'}")
-    hit = next((c for c in mine if len(c["shares"]) == count), None)
+    # N counts ordinary shares' worth: a president's certificate may be sold in part.
+    hit = next((c for c in mine if _shares_sold(c) == count), None)
     if hit is None:
-        counts = sorted({len(c["shares"]) for c in mine})
+        counts = sorted({_shares_sold(c) for c in mine})
         raise illegal(f"you can sell {', '.join(map(str, counts))} {corp.sym} share(s) now, not {count}")
     return Intent(hit, ent, player)
+
+
+def _shares_sold(action: dict[str, Any]) -> int:
+    """How many ordinary shares' worth a sale is (the president's certificate counts double when sold whole)."""
+    return int(action.get("percent") or 10 * len(action["shares"])) // 10
 
 
 def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -643,7 +649,7 @@ def to_command(game: Any, action: Action) -> str:
         if len(action["shares"]) > 1:
             text += f" {len(action['shares'])}"
     elif kind == "sell_shares":
-        text = f"sell {_share_corp(action['shares'][0])} {len(action['shares'])}"
+        text = f"sell {_share_corp(action['shares'][0])} {_shares_sold(action)}"
     elif kind == "lay_tile":
         text = f"lay {action['hex']} {_tile_name(str(action['tile']))} {action['rotation']}"
     elif kind in ("place_token", "remove_token"):

@@ -50,6 +50,8 @@ class StockMarket:
         # Ledges: a marker on these cells does not fall further when it would move down.
         self.ledges: set[tuple[int, int]] = {(r, c) for r, c in data.get("ledges", ())}
         self.location: dict[str, Cell] = {}
+        # Reaching an end cell ends the game even if a later sale moves the marker off it again (rules §12).
+        self.end_reached = False
 
     def cell(self, row: int, col: int) -> Cell:
         cell = self.at(row, col)
@@ -76,6 +78,7 @@ class StockMarket:
             old.stack.remove(corp)
         cell.stack.append(corp)
         self.location[corp] = cell
+        self.end_reached = self.end_reached or cell.end
 
     def remove(self, corp: str) -> None:
         old = self.location.pop(corp, None)
@@ -117,7 +120,8 @@ class StockMarket:
         return (-cell.price, -cell.col, cell.row, cell.stack.index(corp))
 
     def any_at_end(self) -> bool:
-        return any(cell.end for cell in self.location.values())
+        """Whether a marker has reached an end cell this game (it need not still be there)."""
+        return self.end_reached
 
 
 def parse_price_text(text: str) -> tuple[int, int, int]:

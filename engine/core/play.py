@@ -51,16 +51,47 @@ class PlayRules(_Base):
         self.buy_shares(player, [corp.shares[0]], cost)
         self.log(f"{player.name} pars {corp.sym} at ${cell.price}")
 
-    def can_dump(self, player: Player, corp: Corporation, percent: int) -> bool:
-        """Selling into the president's certificate needs another player able to take it."""
-        plain = sum(s.percent for s in player.shares if s.corp == corp.sym and not s.president)
-        if percent <= plain:
-            return True
-        pres = next((s for s in player.shares if s.corp == corp.sym and s.president), None)
+    def can_dump(self, player: Player, shares: list[Share]) -> bool:
+        """A sale that includes the president's certificate needs another player able to take it."""
+        pres = next((s for s in shares if s.president), None)
         if pres is None:
-            return False
-        others = max((p.percent_of(corp.sym) for p in self.players if p is not player), default=0)
+            return True
+        others = max((p.percent_of(pres.corp) for p in self.players if p is not player), default=0)
         return others >= pres.percent
+
+    def sell_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """What a player may offer for sale of one company, as (certificates, percent), smallest first.
+
+        One, two, ... ordinary certificates; then all of them with the president's certificate; and,
+        as 18xx.games offers, all of them with only part of the president's certificate sold: the new
+        president hands back ordinary certificates, and the seller keeps the unsold part as those.
+        """
+        mine = player.shares_of(corp.sym)
+        plain = [s for s in mine if not s.president]
+        out = [(plain[:n], sum(s.percent for s in plain[:n])) for n in range(1, len(plain) + 1)]
+        pres = next((s for s in mine if s.president), None)
+        if pres is not None:
+            total = sum(s.percent for s in mine)
+            unit = self.share_unit(corp)
+            out += [([*plain, pres], total - unit * k) for k in range(pres.percent // unit)]
+        return sorted(out, key=lambda bundle: bundle[1])
+
+    def share_unit(self, corp: Corporation) -> int:
+        return int(corp.data.get("share_percent", 10))
+
+    def valid_bundle(self, player: Player, shares: list[Share], percent: int) -> bool:
+        """A bundle the sale rules know: ordinary certificates sold whole, or every certificate the
+        seller holds with part of the president's certificate kept (in whole ordinary shares)."""
+        if not shares or len({s.id for s in shares}) != len(shares) or any(s.owner is not player for s in shares):
+            return False
+        total = sum(s.percent for s in shares)
+        pres = next((s for s in shares if s.president), None)
+        if pres is None:
+            return percent == total
+        unit = self.share_unit(self.corporations[pres.corp])
+        kept = total - percent
+        return (set(shares) == set(player.shares_of(pres.corp)) and 0 <= kept < pres.percent
+                and kept % unit == 0)
 
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         """Title hook: a private bought in the auction may bring shares."""
@@ -377,7 +408,7 @@ class PlayRules(_Base):
         if target is corp and player.percent_of(corp.sym) - percent < max(
                 (p.percent_of(corp.sym) for p in self.players if p is not player), default=0):
             return False
-        return self.can_dump(player, target, percent)
+        return self.can_dump(player, shares)
 
     def emergency_sell(self, player: Player, corp: Corporation, shares: list[Share]) -> None:
         if not self._emergency_sellable(player, corp, shares):

@@ -126,19 +126,17 @@ def _buy_shares(game: Game, entity: Any) -> list[Action]:
 
 
 def _sell_shares(game: Game, entity: Any) -> list[Action]:
-    out = []
     step: Any = game.round.active_step()
-    for sym in sorted({s.corp for s in entity.shares}):
-        plain = [s for s in entity.shares if s.corp == sym and not s.president]
-        for n in range(1, len(plain) + 1):
-            bundle = plain[:n]
-            percent = sum(s.percent for s in bundle)
-            ok = (step.can_sell(entity, bundle, percent) if hasattr(step, "can_sell")
-                  else game._emergency_sellable(entity, game.round.entity(), bundle))
-            if ok:
-                out.append({**_base(game, entity, "sell_shares"), "shares": [s.id for s in bundle],
-                            "percent": percent})
-    return out
+    if hasattr(step, "sellable_bundles"):
+        bundles = step.sellable_bundles(entity)
+    else:
+        bundles = []
+        for sym in sorted({s.corp for s in entity.shares}):
+            plain = [s for s in entity.shares if s.corp == sym and not s.president]
+            bundles += [(plain[:n], sum(s.percent for s in plain[:n])) for n in range(1, len(plain) + 1)
+                        if game._emergency_sellable(entity, game.round.entity(), plain[:n])]
+    return [{**_base(game, entity, "sell_shares"), "shares": [s.id for s in shares], "percent": percent}
+            for shares, percent in bundles]
 
 
 def _lay_tile(game: Game, entity: Any) -> list[Action]:

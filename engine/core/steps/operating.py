@@ -203,11 +203,12 @@ class BuyTrain(Step):
         return [t for c in self.game.corporations.values() if c is not corp and not c.closed for t in c.trains]
 
     def can_buy(self, corp: Corporation) -> bool:
-        cheapest = self.cheapest_price(corp)
         has_room = self.room(corp)
-        if not has_room and not any(self.game.exchange_price(corp, t)[1] is not None
-                                    for t in self.game.available_depot_trains()):
-            return False
+        if not has_room:
+            # At the train limit only a trade-in is possible, so only trade-in prices count.
+            trades = [self.game.exchange_price(corp, t) for t in self.game.available_depot_trains()]
+            return any(own is not None and corp.cash >= price for price, own in trades)
+        cheapest = self.cheapest_price(corp)
         if cheapest is not None and corp.cash >= cheapest:
             return True
         # Another company's train can be bought for as little as $1.

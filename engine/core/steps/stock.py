@@ -49,9 +49,11 @@ class BuySellParShares(Step):
         return out
 
     def must_sell(self, player: Player) -> bool:
+        # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).
         if self.game.num_certs(player) > self.game.cert_limit:
-            return True
-        return any(not self.holding_ok(player, c, 0) for c in self.game.corporations.values())
+            return self.can_sell_any(player)
+        return any(not self.holding_ok(player, c, 0) and self.can_sell_any(player, c)
+                   for c in self.game.corporations.values())
 
     def zone(self, corp: Corporation) -> str:
         cell = self.game.market.location.get(corp.sym)
@@ -139,18 +141,18 @@ class BuySellParShares(Step):
             percent = sum(s.percent for s in shares)
         if self.game.pool.percent_of(corp.sym) + percent > self.game.POOL_LIMIT:
             return False
-        return self.game.can_dump(player, corp, percent)
+        return self.game.can_dump(player, shares)
 
-    def can_sell_any(self, player: Player) -> bool:
-        for corp in {s.corp for s in player.shares}:
-            plain = [s for s in player.shares if s.corp == corp and not s.president]
-            if plain and self.can_sell(player, plain[:1]):
-                return True
-            if not plain:
-                pres = [s for s in player.shares if s.corp == corp]
-                if pres and self.can_sell(player, pres):
-                    return True
-        return False
+    def sellable_bundles(self, player: Player) -> list[tuple[list[Share], int]]:
+        out = []
+        for sym in sorted({s.corp for s in player.shares}):
+            corp = self.game.corporation(sym)
+            out += [b for b in self.game.sell_bundles(player, corp) if self.can_sell(player, *b)]
+        return out
+
+    def can_sell_any(self, player: Player, corp: Corporation | None = None) -> bool:
+        corps = [corp] if corp is not None else [self.game.corporation(c) for c in {s.corp for s in player.shares}]
+        return any(self.can_sell(player, *b) for c in corps for b in self.game.sell_bundles(player, c))
 
     # --- processing
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
@@ -200,6 +202,8 @@ class BuySellParShares(Step):
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
         percent = int(action.get("percent") or sum(s.percent for s in shares))
+        if not self.game.valid_bundle(entity, shares, percent):
+            raise illegal(f"{entity.name} cannot sell {percent}% as {', '.join(s.id for s in shares)}")
         if not self.can_sell(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {corp.sym} now")
         self.sold.setdefault(entity.id, {})[corp.sym] = True
