@@ -18,7 +18,7 @@ class Network:
     token_nodes: set[NodeRef] = field(default_factory=set)
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
-    route_possible: bool = False  # some stop besides a token city is reachable
+    route_possible: bool = False  # two stops connect: a token city and another stop, or two token cities
     route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
 
 
@@ -41,18 +41,21 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
             if owner in slots:
                 net.token_nodes.add((hx.id, node))
     seen: set[tuple[str, int]] = set()
-    stack: list[NodeRef] = []  # nodes to expand from
+    # Nodes to expand from, each with the token city its walk started at: reaching another token city
+    # makes a route (as on 18xx.games), reaching the same one again through a loop does not.
+    stack: list[tuple[NodeRef, NodeRef]] = []
+    linked = False
     hexes = board.hexes
     for ref in net.token_nodes:
         hx = hexes[ref[0]]
         net.nodes.add(ref)
         # A tokened hex counts as connected on every side that has a neighbour.
         net.hex_edges.setdefault(hx.id, set()).update(hx.neighbors)
-        stack.append(ref)
+        stack.append((ref, ref))
     hex_edges = net.hex_edges
     nodes = net.nodes
     while stack:
-        hex_id, node = stack.pop()
+        (hex_id, node), origin = stack.pop()
         hx = hexes[hex_id]
         work = [(hx, i) for i in hx.tile.layout().at_end.get(NODE_BASE + node, ())]
         while work:
@@ -76,12 +79,16 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                 else:
                     ref = (cur.id, end - NODE_BASE)
                     if ref in nodes:
+                        linked = linked or (ref in net.token_nodes and ref != origin)
                         continue
                     nodes.add(ref)
                     kind = cur.tile.tdef.nodes[ref[1]].kind
                     if kind == "offboard" or (kind == "city" and city_blocks(cur, ref[1], corp)):
                         continue
-                    stack.append(ref)
+                    stack.append((ref, origin))
+    if linked:
+        net.route_possible = net.route_with_optional = True
+        return net
     for ref in net.nodes:
         if ref in net.token_nodes:
             continue

@@ -128,14 +128,17 @@ def _buy_shares(game: Game, entity: Any) -> list[Action]:
 def _sell_shares(game: Game, entity: Any) -> list[Action]:
     out = []
     step: Any = game.round.active_step()
+    if hasattr(step, "sellable_bundles"):
+        # Emergency money: every sale allowed now, the president's certificate and parts of it included.
+        for shares, percent in step.sellable_bundles(entity):
+            out.append({**_base(game, entity, "sell_shares"), "shares": [s.id for s in shares], "percent": percent})
+        return out
     for sym in sorted({s.corp for s in entity.shares}):
         plain = [s for s in entity.shares if s.corp == sym and not s.president]
         for n in range(1, len(plain) + 1):
             bundle = plain[:n]
             percent = sum(s.percent for s in bundle)
-            ok = (step.can_sell(entity, bundle, percent) if hasattr(step, "can_sell")
-                  else game._emergency_sellable(entity, game.round.entity(), bundle))
-            if ok:
+            if hasattr(step, "can_sell") and step.can_sell(entity, bundle, percent):
                 out.append({**_base(game, entity, "sell_shares"), "shares": [s.id for s in bundle],
                             "percent": percent})
     return out
@@ -254,12 +257,18 @@ def _buy_train(game: Game, entity: Any) -> list[Action]:
     for train in game.pool_trains:
         if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
             out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": train.price})
-    if room and entity.cash >= 1:
+    if room:
+        step: Any = game.round.active_step()
+        last_sale = getattr(step, "last_sale_price", None)
         for corp in game.corporations.values():
             if corp is entity or corp.closed or corp.owner is not entity.owner:
                 continue  # other presidents must consent; offered through the chat layer's deal flow
             for train in corp.trains:
-                out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": entity.cash})
+                low, high = game.other_train_price_range(entity, train, last_sale)
+                if high > entity.cash and not game.president_may_contribute(entity):
+                    high = entity.cash
+                if 1 <= low <= high:
+                    out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": high})
     return out
 
 
