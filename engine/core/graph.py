@@ -40,7 +40,7 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         for node, slots in hx.tile.tokens.items():
             if owner in slots:
                 net.token_nodes.add((hx.id, node))
-    seen: set[tuple[str, int]] = set()
+    seen: set[tuple[str, int, int]] = set()
     # Nodes to expand from, each with the token city its walk started at: reaching another token city
     # makes a route (as on 18xx.games), reaching the same one again through a loop does not.
     stack: list[tuple[NodeRef, NodeRef]] = []
@@ -57,15 +57,19 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
     while stack:
         (hex_id, node), origin = stack.pop()
         hx = hexes[hex_id]
-        work = [(hx, i) for i in hx.tile.layout().at_end.get(NODE_BASE + node, ())]
+        # A path is walked away from the end it was entered by, once per direction: turning back at a hex
+        # edge onto another path of the hex just left would be a reversal, which 18xx.games' walk never makes.
+        work = [(hx, i, NODE_BASE + node) for i in hx.tile.layout().at_end.get(NODE_BASE + node, ())]
         while work:
-            cur, i = work.pop()
-            key = (cur.id, i)
+            cur, i, entry = work.pop()
+            key = (cur.id, i, entry)
             if key in seen:
                 continue
             seen.add(key)
             layout = cur.tile.layout()
             for end in layout.paths[i]:
+                if end == entry:
+                    continue
                 if end < NODE_BASE:
                     hex_edges.setdefault(cur.id, set()).add(end)
                     nxt = board.neighbor(cur, end)
@@ -74,8 +78,8 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                     back = (end + 3) % 6
                     hex_edges.setdefault(nxt.id, set()).add(back)
                     for j in nxt.tile.layout().at_end.get(back, ()):
-                        if (nxt.id, j) not in seen:
-                            work.append((nxt, j))
+                        if (nxt.id, j, back) not in seen:
+                            work.append((nxt, j, back))
                 else:
                     ref = (cur.id, end - NODE_BASE)
                     if ref in nodes:

@@ -205,3 +205,19 @@ def test_full_train_limit_without_an_affordable_trade_in_skips_the_train_step() 
     gt.cash = 800
     assert step.can_buy(gt)
     assert query.choices(g, gt, "buy_train")
+
+
+def test_the_walk_never_turns_back_at_a_hex_edge() -> None:
+    # From oracle game 1882-p4-random-s2002: CPR's track leaves I5 into the X tile 43 on J6 and loops back
+    # to J6 through K5. Coming back in by J6's edge 1, a route cannot turn onto J6's other path there
+    # towards H6: that is the way it left. 18xx.games' walk stops there, so H6 is not connected.
+    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7)
+    for hex_id, name, rotation in (("I5", "57", 2), ("J6", "43", 0), ("K5", "7", 4), ("H6", "7", 5)):
+        tile = next(t for t in g.tile_supply.values() if t.name == name)
+        del g.tile_supply[tile.id]
+        tile.rotation = rotation
+        g.board[hex_id].tile = tile
+    g.board["I5"].tile.tokens[0][0] = "XX"
+    net = company_network(g.board, "XX")
+    assert "H6" not in net.hex_edges and not net.route_possible
+    assert net.hex_edges["K5"] == {4, 5} and net.hex_edges["J6"] == {0, 1, 2}
