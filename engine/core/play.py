@@ -489,7 +489,9 @@ class PlayRules(_Base):
         player = corp.owner
         assert isinstance(player, Player)
         self.log(f"{player.name} goes bankrupt and sells remaining shares")
-        for sym in sorted({s.corp for s in player.shares}):
+        # Companies in operating order as it stands before the sales, as on 18xx.games.
+        order = sorted({s.corp for s in player.shares if s.corp in self.market.location}, key=self.market.order_key)
+        for sym in order:
             while True:
                 sales = [(shares, percent) for shares, percent in self.sale_bundles(player, sym)
                          if self.emergency_bundle_legal(player, corp, shares, percent)
