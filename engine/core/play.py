@@ -343,8 +343,27 @@ class PlayRules(_Base):
                 best = (train.price - off, own)
         return best
 
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        """Title hook: the president may pay towards a train from their own cash (emergency money)."""
+        return self.must_buy_train(corp)
+
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        """Lowest and highest price ``corp`` may pay for another company's train.
+
+        Below the train's face value the company pays from its treasury. With the president's help it may pay
+        up to the face value, and, as on 18xx.games, once the president has sold shares for it the price must
+        make the last sale necessary: it must exceed what the two had before that sale.
+        """
+        player = corp.owner
+        if corp.cash >= train.price or player is None:
+            return 1, corp.cash
+        most = corp.cash + player.cash
+        least = most - last_sale_price + 1 if last_sale_price else 1
+        return least, min(train.price, most)
+
     def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                         must_buy: bool) -> None:
+                         must_buy: bool, last_sale_price: int | None = None) -> None:
         source = train.owner
         if source is corp:
             raise illegal(f"{corp.sym} already owns {train.id}")
@@ -370,18 +389,21 @@ class PlayRules(_Base):
         else:
             if not isinstance(source, Corporation):
                 raise illegal(f"{train.id} is not for sale")
-            if price < 1:
-                raise illegal("a train bought from another company costs at least $1")
-            if price > corp.cash:
-                raise insufficient(f"{corp.sym} cannot pay ${price}: treasury ${corp.cash}")
+            low, high = self.other_train_price_range(corp, train, last_sale_price)
+            if not low <= price <= high:
+                raise illegal(f"{corp.sym} may spend ${low} to ${high} on {source.sym}'s {train.name} train, "
+                              f"not ${price}")
         if price > corp.cash:
             player = corp.owner
-            if not must_buy or source not in (None, self.pool) or player is None:
+            if not must_buy or player is None:
                 raise insufficient(f"{corp.sym} cannot afford the {train.name} train: "
                                    f"treasury ${corp.cash}, price ${price}")
-            cheapest = min(t.price for t in [*self.available_depot_trains(), *self.pool_trains])
-            if price > cheapest and exchange is None:
-                raise illegal(f"with emergency money {corp.sym} must buy the cheapest train (${cheapest})")
+            if exchange is not None:
+                raise illegal("the president cannot contribute towards a trade-in")
+            if source is None or source is self.pool:
+                cheapest = min(t.price for t in [*self.available_depot_trains(), *self.pool_trains])
+                if price > cheapest:
+                    raise illegal(f"with emergency money {corp.sym} must buy the cheapest train (${cheapest})")
             need = price - corp.cash
             if need > player.cash:
                 raise insufficient(f"{player.name} must raise ${need - player.cash} more by selling shares")
@@ -394,26 +416,59 @@ class PlayRules(_Base):
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """Title hook."""
 
-    def can_sell_any_emergency(self, player: Player, corp: Corporation) -> bool:
-        return any(self._emergency_sellable(player, corp, [s]) for s in player.shares if not s.president) or any(
-            self._emergency_sellable(player, corp, player.shares_of(s.corp)) for s in player.shares if s.president)
+    # ------------------------------------------------------------------ emergency money
+    def min_depot_price(self) -> int | None:
+        prices = [t.price for t in self.available_depot_trains()]
+        return min(prices) if prices else None
 
-    def _emergency_sellable(self, player: Player, corp: Corporation, shares: list[Share]) -> bool:
-        target = self.corporations[shares[0].corp]
-        if target.sym not in self.market.location:
-            return False
-        percent = sum(s.percent for s in shares)
-        if self.pool.percent_of(target.sym) + percent > self.POOL_LIMIT:
-            return False
-        if target is corp and player.percent_of(corp.sym) - percent < max(
-                (p.percent_of(corp.sym) for p in self.players if p is not player), default=0):
-            return False
-        return self.can_dump(player, shares)
+    def emergency_need(self, corp: Corporation) -> int:
+        """What the company and its president together lack for the cheapest new train (0 or less: nothing)."""
+        player = corp.owner
+        cheapest = self.min_depot_price()
+        if not isinstance(player, Player) or cheapest is None:
+            return 0
+        return cheapest - corp.cash - player.cash
 
-    def emergency_sell(self, player: Player, corp: Corporation, shares: list[Share]) -> None:
-        if not self._emergency_sellable(player, corp, shares):
-            raise illegal(f"{player.name} cannot sell those shares now")
-        self.sell_shares(player, shares)
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        """A sale the president may make to raise money for ``corp``'s train, leaving aside how much is needed.
+
+        It must fit in the pool and may dump another company's presidency on a player who holds enough, but
+        never that of ``corp`` itself, whose train is being bought.
+        """
+        sym = shares[0].corp
+        if sym not in self.market.location or any(s.owner is not player or s.corp != sym for s in shares):
+            return False
+        if self.pool.percent_of(sym) + percent > self.POOL_LIMIT:
+            return False
+        others = max((p.percent_of(sym) for p in self.players if p is not player), default=0)
+        if sym == corp.sym and player.percent_of(sym) - percent < others:
+            return False
+        pres = next((s for s in shares if s.president), None)
+        return pres is None or others >= pres.percent
+
+    def emergency_bundle_needed(self, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        """18xx.games forbids selling more than needed: without its smallest certificate the sale must fall short."""
+        price = self.market.location[shares[0].corp].price
+        smallest = min(price * s.percent // 10 for s in shares)
+        return price * percent // 10 - smallest < self.emergency_need(corp)
+
+    def emergency_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """The sales the president may make now to raise money for ``corp``'s train."""
+        return [(shares, percent)
+                for sym in sorted({s.corp for s in player.shares})
+                for shares, percent in self.sell_bundles(player, self.corporations[sym])
+                if self.emergency_bundle_legal(player, corp, shares, percent)
+                and self.emergency_bundle_needed(corp, shares, percent)]
+
+    def emergency_sell(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> int:
+        """Sell for ``corp``'s train; returns the price per 10% share the sale was made at."""
+        if not self.emergency_bundle_legal(player, corp, shares, percent):
+            raise illegal(f"{player.name} cannot sell {percent}% of {shares[0].corp} now")
+        if not self.emergency_bundle_needed(corp, shares, percent):
+            raise illegal(f"{player.name} may not sell more than is needed for {corp.sym}'s train")
+        price = self.market.location[shares[0].corp].price
+        self.sell_shares(player, shares, percent)
+        return price
 
     # ------------------------------------------------------------------ privates
     def can_buy_company(self, corp: Corporation) -> bool:
@@ -453,47 +508,40 @@ class PlayRules(_Base):
         if not self.must_buy_train(corp):
             return False
         player = corp.owner
-        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
-        if player is None or not prices:
+        cheapest = self.min_depot_price()
+        if not isinstance(player, Player) or cheapest is None:
             return False
-        return corp.cash + player.cash + self.emergency_liquidity(player, corp) < min(prices)
+        return corp.cash + player.cash + self.emergency_liquidity(player, corp) < cheapest
 
     def emergency_liquidity(self, player: Player, corp: Corporation) -> int:
-        """What the president could raise by selling everything the emergency rules allow."""
+        """What the president could raise: the largest sale the emergency rules allow in each company."""
         total = 0
         for sym in {s.corp for s in player.shares}:
-            target = self.corporations[sym]
             cell = self.market.location.get(sym)
             if cell is None:
                 continue
-            plain = sum(s.percent for s in player.shares if s.corp == sym and not s.president)
-            room = self.POOL_LIMIT - self.pool.percent_of(sym)
-            percent = min(plain, room)
-            if target is corp:
-                others = max((p.percent_of(sym) for p in self.players if p is not player), default=0)
-                percent = min(percent, max(0, player.percent_of(sym) - others))
-            total += cell.price * max(0, percent) // 10
+            bundles = self.sell_bundles(player, self.corporations[sym])
+            total += max((cell.price * percent // 10 for shares, percent in bundles
+                          if self.emergency_bundle_legal(player, corp, shares, percent)), default=0)
         return total
 
     def go_bankrupt(self, corp: Corporation) -> None:
+        """The president sells what the emergency rules allow, largest sale first in each company, and their
+        cash goes to the bank; the company keeps its treasury (as on 18xx.games)."""
         player = corp.owner
-        assert player is not None
-        self.log(f"{player.name} goes bankrupt")
-        for sym in {s.corp for s in player.shares}:
-            target = self.corporations[sym]
-            if sym not in self.market.location:
-                continue
-            shares = player.shares_of(sym)
-            room = self.POOL_LIMIT - self.pool.percent_of(sym)
-            plain = [s for s in shares if not s.president]
-            sell: list[Share] = []
-            for s in plain:
-                if sum(x.percent for x in sell) + s.percent <= room:
-                    sell.append(s)
-            if sell:
-                self.sell_shares(player, sell)
-            _ = target
-        # Everything raised goes to the company that could not buy its train.
-        corp.cash += player.cash
+        assert isinstance(player, Player)
+        self.log(f"{player.name} goes bankrupt and sells remaining shares")
+        # Companies in operating order as it stands before the sales, as on 18xx.games.
+        order = sorted({s.corp for s in player.shares if s.corp in self.market.location}, key=self.market.order_key)
+        for sym in order:
+            while True:
+                sales = [(shares, percent) for shares, percent in self.sell_bundles(player, self.corporations[sym])
+                         if self.emergency_bundle_legal(player, corp, shares, percent)
+                         and self.emergency_bundle_needed(corp, shares, percent)]
+                if not sales:
+                    break
+                shares, percent = max(sales, key=lambda sale: sale[1])
+                self.sell_shares(player, shares, percent)
+        self.bank.cash += player.cash
         player.cash = 0
         player.bankrupt = True

@@ -126,15 +126,9 @@ def _buy_shares(game: Game, entity: Any) -> list[Action]:
 
 
 def _sell_shares(game: Game, entity: Any) -> list[Action]:
+    # The stock round's and the emergency's sales: the step that takes the sale lists what it allows.
     step: Any = game.round.active_step()
-    if hasattr(step, "sellable_bundles"):
-        bundles = step.sellable_bundles(entity)
-    else:
-        bundles = []
-        for sym in sorted({s.corp for s in entity.shares}):
-            plain = [s for s in entity.shares if s.corp == sym and not s.president]
-            bundles += [(plain[:n], sum(s.percent for s in plain[:n])) for n in range(1, len(plain) + 1)
-                        if game._emergency_sellable(entity, game.round.entity(), plain[:n])]
+    bundles = step.sellable_bundles(entity) if hasattr(step, "sellable_bundles") else []
     return [{**_base(game, entity, "sell_shares"), "shares": [s.id for s in shares], "percent": percent}
             for shares, percent in bundles]
 
@@ -247,12 +241,18 @@ def _buy_train(game: Game, entity: Any) -> list[Action]:
     for train in game.pool_trains:
         if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
             out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": train.price})
-    if room and entity.cash >= 1:
+    if room:
+        step: Any = game.round.active_step()
+        last_sale = getattr(step, "last_sale_price", None)
         for corp in game.corporations.values():
             if corp is entity or corp.closed or corp.owner is not entity.owner:
                 continue  # other presidents must consent; offered through the chat layer's deal flow
             for train in corp.trains:
-                out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": entity.cash})
+                low, high = game.other_train_price_range(entity, train, last_sale)
+                if high > entity.cash and not game.president_may_contribute(entity):
+                    high = entity.cash
+                if 1 <= low <= high:
+                    out.append({**_base(game, entity, "buy_train"), "train": train.id, "price": high})
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..entities import Company, Corporation, Player, Train
+from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
 from ..routes import build_route
@@ -185,7 +185,12 @@ class BuyTrain(Step):
     name = "Buy trains"
 
     def setup(self) -> None:
-        self.emergency_sold = False
+        # The share price of the president's last emergency sale, which bounds the price paid to another company.
+        self.last_sale_price: int | None = None
+
+    def pass_(self) -> None:
+        self.last_sale_price = None
+        super().pass_()
 
     def room(self, corp: Corporation) -> bool:
         return len(corp.trains) < self.game.train_limit(corp)
@@ -193,26 +198,20 @@ class BuyTrain(Step):
     def must_buy(self, corp: Corporation) -> bool:
         return self.game.must_buy_train(corp)
 
-    def cheapest_price(self, corp: Corporation) -> int | None:
-        prices = [t.price for t in self.game.available_depot_trains()] + [t.price for t in self.game.pool_trains]
-        prices += [self.game.exchange_price(corp, t)[0] for t in self.game.available_depot_trains()
-                   if self.game.exchange_price(corp, t)[1] is not None]
-        return min(prices) if prices else None
-
     def other_trains(self, corp: Corporation) -> list[Train]:
         return [t for c in self.game.corporations.values() if c is not corp and not c.closed for t in c.trains]
 
     def can_buy(self, corp: Corporation) -> bool:
-        has_room = self.room(corp)
-        if not has_room:
-            # At the train limit only a trade-in is possible, so only trade-in prices count.
-            trades = [self.game.exchange_price(corp, t) for t in self.game.available_depot_trains()]
-            return any(own is not None and corp.cash >= price for price, own in trades)
-        cheapest = self.cheapest_price(corp)
-        if cheapest is not None and corp.cash >= cheapest:
+        # A trade-in needs no room; any other purchase does (another company's train costs at least $1).
+        exchanges = [self.game.exchange_price(corp, t) for t in self.game.available_depot_trains()]
+        if any(traded is not None and price <= corp.cash for price, traded in exchanges):
             return True
-        # Another company's train can be bought for as little as $1.
-        return has_room and corp.cash >= 1 and bool(self.other_trains(corp))
+        if not self.room(corp):
+            return False
+        prices = [t.price for t in [*self.game.available_depot_trains(), *self.game.pool_trains]]
+        if prices and corp.cash >= min(prices):
+            return True
+        return corp.cash >= 1 and bool(self.other_trains(corp))
 
     def actions(self, entity: Any) -> list[str]:
         corp = self.round.entity()
@@ -229,13 +228,16 @@ class BuyTrain(Step):
         return []
 
     def needs_emergency_sale(self, corp: Corporation) -> bool:
-        if not self.must_buy(corp):
-            return False
-        cheapest = self.cheapest_price(corp)
         player = corp.owner
-        if cheapest is None or player is None:
+        if not isinstance(player, Player) or not self.must_buy(corp):
             return False
-        return corp.cash + player.cash < cheapest and self.game.can_sell_any_emergency(player, corp)
+        return bool(self.sellable_bundles(player))
+
+    def sellable_bundles(self, player: Player) -> list[tuple[list[Share], int]]:
+        corp = self.round.entity()
+        if not isinstance(corp, Corporation) or player is not corp.owner:
+            return []
+        return self.game.emergency_bundles(player, corp)
 
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         train = self.game.all_trains.get(str(action["train"]))
@@ -243,16 +245,21 @@ class BuyTrain(Step):
             raise malformed(f"there is no train {action['train']}")
         price = int(action["price"])
         exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
-        self.game.buy_train_action(entity, train, price, exchange=exchange, must_buy=self.must_buy(entity))
+        self.game.buy_train_action(entity, train, price, exchange=exchange,
+                                   must_buy=self.game.president_may_contribute(entity),
+                                   last_sale_price=self.last_sale_price)
         if not self.can_buy(entity):
             self.pass_()
 
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         corp = self.round.entity()
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+        if not shares:
+            raise malformed("name the certificates to sell")
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
-        self.game.emergency_sell(entity, corp, shares)
+        percent = int(action.get("percent") or sum(s.percent for s in shares))
+        self.last_sale_price = self.game.emergency_sell(entity, corp, shares, percent)
 
 
 class BuyCompany(Step):
@@ -290,7 +297,8 @@ class Bankrupt(Step):
     blocks = False
 
     def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity):
+        # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step.
+        if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
             return []
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
 
