@@ -539,13 +539,14 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         if train is None:
             have = ", ".join(sorted({t.name for t in seller.trains})) or "none"
             raise illegal(f"{seller.sym} has no {name} train (it has: {have})")
+        # The engine's choices carry the highest price it allows (the treasury, or face value when the
+        # president may contribute); the engine checks the price itself when the action is applied.
+        top = max((int(o["price"]) for o in options if o.get("train") == train.id), default=ent.cash)
         if i + 2 >= len(rest):
-            raise malformed(
-                f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${ent.cash})"
-            )
+            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${top})")
         price = to_int(args[1 + i + 2], "the price")
-        if not 1 <= price <= ent.cash:
-            raise illegal(f"the price must be $1 to ${ent.cash} (the treasury of {ent.sym})")
+        if not 1 <= price <= top:
+            raise illegal(f"the price must be $1 to ${top} for {seller.sym}'s {train.name} train")
         if not _room_for_train(game, ent):
             raise illegal(f"{ent.sym} has no room for another train")
         action = {

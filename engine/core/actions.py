@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .entities import Company, Player
 from .errors import malformed
 
 Action = dict[str, Any]
@@ -165,3 +166,24 @@ def filter_undo(actions: list[Action]) -> list[Action]:
                 undone.clear()
             kept.append(action)
     return kept
+
+
+def entity_ref(entity: Any) -> tuple[str, str | int]:
+    """How actions name an entity: ("player", id), ("company", sym) or ("corporation", sym)."""
+    if isinstance(entity, Player):
+        return "player", entity.id
+    if isinstance(entity, Company):
+        return "company", entity.sym
+    return "corporation", entity.sym
+
+
+def entity_action(entity: Any, kind: str) -> Action:
+    """The head every action of ``entity`` starts with: its type and who acts."""
+    etype, ref = entity_ref(entity)
+    return {"type": kind, "entity": ref, "entity_type": etype}
+
+
+def sale_actions(entity: Any, bundles: list[tuple[list[Any], int]]) -> list[Action]:
+    """sell_shares actions for (certificates, percent sold) bundles."""
+    return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in shares], "percent": percent}
+            for shares, percent in bundles]

@@ -22,6 +22,11 @@ class Cell:
     def coords(self) -> tuple[int, int]:
         return (self.row, self.col)
 
+    @property
+    def text(self) -> str:
+        """The cell as actions name it: "price,row,column"."""
+        return f"{self.price},{self.row},{self.col}"
+
     def __repr__(self) -> str:
         return f"Cell({self.price} r{self.row}c{self.col})"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .actions import Action, entity_action
 from .errors import illegal, not_your_turn
 
 if TYPE_CHECKING:
@@ -45,6 +46,12 @@ class Step:
 
     def description(self) -> str:
         return self.name
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        """Every concrete action of type ``kind`` this step would take from ``entity`` now. Each step lists its
+        choices from the same checks as its ``process_<kind>``: the one source of legality for prompts, buttons,
+        autocomplete and playouts."""
+        return [entity_action(entity, "pass")] if kind == "pass" else []
 
     # --- lifecycle
     def setup(self) -> None:
@@ -135,6 +142,17 @@ class Round:
             if step.blocking():
                 break
         return out
+
+    def choices_for(self, entity: Any, kind: str) -> list[Action]:
+        """The concrete actions of one type ``entity`` may take now, from the step that would take them."""
+        for step in self.steps:
+            if not step.active():
+                continue
+            if kind in step.actions(entity):
+                return step.choices(entity, kind)
+            if step.blocking():
+                break
+        return []
 
     def process(self, action: dict[str, Any], entity: Any) -> None:
         kind = action["type"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..actions import Action, entity_action
 from ..entities import Company, Player
 from ..errors import illegal, insufficient
 from ..round import InterruptStep, Step
@@ -27,6 +28,13 @@ class CompanyPendingPar(InterruptStep):
 
     def active_entities(self) -> list[Any]:
         return [self.pending()[0][0].owner] if self.pending() else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "par":
+            return super().choices(entity, kind)
+        corp = self.game.corporations[self.pending()[0][1]]
+        return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
+                for cell in self.game.market.par_cells()]
 
     def process_par(self, action: dict[str, Any], entity: Any) -> None:
         company, corp_sym = self.pending()[0]
@@ -91,6 +99,19 @@ class WaterfallAuction(Step):
         return (high if high is not None else company.min_bid) + self.game.MIN_BID_INCREMENT
 
     # --- processing
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "bid":
+            return super().choices(entity, kind)
+        out = []
+        bidding_on = self.auctioning if self._auction_bids() else None
+        for comp in self.companies:
+            if bidding_on is not None and comp is not bidding_on:
+                continue
+            low = self.min_bid(comp)
+            if low <= self.max_bid(entity, comp):
+                out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
+        return out
+
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
         if company not in self.companies:

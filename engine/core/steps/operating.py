@@ -4,14 +4,50 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
 from ..routes import build_route
+from ..track import crossing_cost, legal_rotations
 
 
 def _is_current_corp(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
+
+
+
+def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[str, Any] | None = None,
+                     only_hex: str | None = None) -> list[Action]:
+    """Every lay_tile ``corp`` can afford on its network (tiles of the phase; ``spec`` limits yellow lays or
+    upgrades and adds its cost; ``only_hex`` restricts the hex); ``entity`` is who acts (the company, or a
+    private acting for it)."""
+    supply = []
+    names_seen: set[str] = set()
+    for tile in game.tile_supply.values():
+        if tile.name in names_seen or tile.colour not in game.phase["tiles"]:
+            continue
+        names_seen.add(tile.name)
+        supply.append(tile)
+    extra = int(spec.get("cost", 0)) if spec else 0
+    if spec is not None:
+        supply = [t for t in supply if (t.colour == "yellow" and spec.get("lay", True))
+                  or (t.colour != "yellow" and spec.get("upgrade", True))]
+    out = []
+    for hex_id, edges in sorted(game.network(corp).hex_edges.items()):
+        if only_hex is not None and hex_id != only_hex:
+            continue
+        hx = game.board.hexes[hex_id]
+        if game.blocked_hex(hx) is not None:
+            continue
+        terrain = hx.terrain_cost if hx.tile is hx.original else 0
+        for tile in supply:
+            for rot in legal_rotations(game, hx, tile.tdef, edges):
+                exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
+                if terrain + extra + crossing_cost(game, hx, exits) > corp.cash:
+                    continue
+                out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
+    return out
 
 
 class Track(Step):
@@ -42,6 +78,11 @@ class Track(Step):
             return []
         return ["lay_tile", "pass"]
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "lay_tile":
+            return super().choices(entity, kind)
+        return tile_lay_choices(self.game, entity, entity, spec=self.next_lay())
+
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         spec = self.next_lay()
         assert spec is not None
@@ -65,6 +106,24 @@ class TokenStep(Step):
         if not _is_current_corp(self, entity):
             return []
         return ["place_token", "pass"] if self.game.can_place_token(entity) else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "place_token":
+            return super().choices(entity, kind)
+        out = []
+        for hex_id, node in sorted(self.game.network(entity).nodes):
+            hx = self.game.board.hexes[hex_id]
+            if node not in hx.tile.tokens:
+                continue
+            for neutral in (False, True):
+                token = self.game.token_for(entity, "neutral" if neutral else None)
+                if token is None or token.price > entity.cash or not self.game.can_token_city(entity, hx, node, token):
+                    continue
+                action = {**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
+                if neutral:
+                    action["token_type"] = "neutral"
+                out.append(action)
+        return out
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         hx, node = self.game.city_by_id(action["city"])
@@ -94,6 +153,11 @@ class RouteStep(Step):
         if not self.game.network(entity).route_with_optional:
             return []
         return ["run_routes"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "run_routes":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "run_routes"), "routes": self.game.best_routes(entity)}]
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         from ..autoroute import validate_route, validate_routes
@@ -148,6 +212,11 @@ class Dividend(Step):
             self.game.pay_dividend(corp, 0, "withhold")
         self.pass_()
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "dividend":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "dividend"), "kind": k} for k in self.game.dividend_kinds(entity)]
+
     def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
         kind = action["kind"]
         kinds = self.game.dividend_kinds(entity)
@@ -170,6 +239,11 @@ class DiscardTrain(InterruptStep):
     def actions(self, entity: Any) -> list[str]:
         crowded = self.game.crowded_corporations()
         return ["discard_train"] if crowded and entity is crowded[0] else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "discard_train":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in entity.trains]
 
     def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
         corp: Corporation = entity
@@ -239,6 +313,41 @@ class BuyTrain(Step):
             return []
         return self.game.emergency_bundles(player, corp)
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "sell_shares":
+            return sale_actions(entity, self.sellable_bundles(entity))
+        if kind != "buy_train":
+            return super().choices(entity, kind)
+        game = self.game
+        out = []
+        must = game.must_buy_train(entity)
+        room = len(entity.trains) < game.train_limit(entity)
+        budget = entity.cash + (entity.owner.cash if must and entity.owner is not None else 0)
+        depot = game.available_depot_trains()
+        cheapest = min((t.price for t in [*depot, *game.pool_trains]), default=None)
+        for train in depot:
+            if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
+                out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price})
+            for own in entity.trains:
+                off = train.discount.get(own.name)
+                if off and train.price - off <= entity.cash:
+                    out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price - off,
+                                "exchange": own.id})
+        for train in game.pool_trains:
+            if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
+                out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price})
+        if room:
+            for corp in game.corporations.values():
+                if corp is entity or corp.closed or corp.owner is not entity.owner:
+                    continue  # other presidents must consent; offered through the chat layer's deal flow
+                for train in corp.trains:
+                    low, high = game.other_train_price_range(entity, train, self.last_sale_price)
+                    if high > entity.cash and not game.president_may_contribute(entity):
+                        high = entity.cash
+                    if 1 <= low <= high:
+                        out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": high})
+        return out
+
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         train = self.game.all_trains.get(str(action["train"]))
         if train is None:
@@ -281,6 +390,19 @@ class BuyCompany(Step):
             return ["pass"]
         return []
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "buy_company":
+            return super().choices(entity, kind)
+        out = []
+        for comp in self.game.companies.values():
+            if comp.closed or not isinstance(comp.owner, Player) or comp.data.get("no_corporation_buy"):
+                continue
+            low = (comp.value + 1) // 2
+            if low <= entity.cash:
+                out.append({**entity_action(entity, "buy_company"), "company": comp.sym,
+                            "price": min(comp.value, entity.cash)})
+        return out
+
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
         price = int(action["price"])
@@ -301,6 +423,9 @@ class Bankrupt(Step):
         if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
             return []
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        return [entity_action(entity, "bankrupt")] if kind == "bankrupt" else super().choices(entity, kind)
 
     def process_bankrupt(self, action: dict[str, Any], entity: Any) -> None:
         self.game.go_bankrupt(entity)

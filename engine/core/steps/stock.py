@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..actions import Action, entity_action, sale_actions
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
@@ -155,6 +156,18 @@ class BuySellParShares(Step):
         return any(self.can_sell(player, *b) for c in corps for b in self.game.sell_bundles(player, c))
 
     # --- processing
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "par":
+            return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
+                    for corp in self.parable(entity) for cell in self.game.market.par_cells()
+                    if self.game.par_cost(corp, cell.price) <= entity.cash]
+        if kind == "buy_shares":
+            return [{**entity_action(entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
+                    for s in self.buyable_shares(entity)]
+        if kind == "sell_shares":
+            return sale_actions(entity, self.sellable_bundles(entity))
+        return super().choices(entity, kind)
+
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
         corp = self.game.corporation(shares[0].corp)
@@ -235,6 +248,14 @@ class HomeToken(InterruptStep):
 
     def active_entities(self) -> list[Any]:
         return [self.pending()[0][0]] if self.pending() else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "place_token":
+            return super().choices(entity, kind)
+        actor, hexes, token = self.pending()[0]
+        spots = self.game.home_token_spots(self.game.token_owner(token, actor), hexes)
+        return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot}
+                for hx, node, slot in spots]
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         actor, hexes, token = self.pending()[0]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation
 from ...core.errors import illegal
 from ...core.round import InterruptStep
+from ...core.steps.operating import tile_lay_choices
 
 
 class SpecialNWR(InterruptStep):
@@ -48,6 +50,28 @@ class SpecialNWR(InterruptStep):
 
     def active_entities(self) -> list[Any]:
         return [self.game.companies["NWR"]]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        owner: Corporation = entity.owner
+        if kind == "remove_token":
+            out = []
+            for token in owner.tokens:
+                if not token.used or token.neutral or token.hex is None:
+                    continue
+                hx = self.game.board.hexes[token.hex]
+                home = token is owner.tokens[0]
+                if (home and any("CN" in s for s in hx.tile.tokens.values())) or "nwr" in hx.tags:
+                    continue
+                out.append({**entity_action(entity, "remove_token"), "city": f"{hx.tile.id}-{token.node}",
+                            "slot": token.slot})
+            return out
+        if kind == "place_token":
+            return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0}
+                    for hx in (self.game.board.hexes[h] for h in entity.data.get("token_hexes", ()))
+                    for node in hx.tile.tokens if self.game.can_token_city(owner, hx, node)]
+        if kind == "lay_tile":
+            return tile_lay_choices(self.game, entity, owner, only_hex=self.destination)
+        return super().choices(entity, kind)
 
     def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
         owner: Corporation = entity.owner
