@@ -48,3 +48,11 @@ def not_your_turn(message: str) -> GameError:
 
 def insufficient(message: str) -> GameError:
     return GameError(ErrorCode.INSUFFICIENT_FUNDS, message)
+
+
+class DataError(ValueError):
+    """A title's data says something the engine cannot use (an unknown game-end reason, say).
+
+    Raised while a title loads, never for a move: it is a fault in the title, not in anyone's play, so it is
+    not a :class:`GameError`. The message names the file, the table and the key.
+    """

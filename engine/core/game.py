@@ -18,10 +18,23 @@ from .board import Board, Hex
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .flow import RoundState
+from .game_end import (
+    EndCheck,
+    EndConditions,
+    EndLatch,
+    EndTiming,
+    EndTrigger,
+    any_player_bankrupt,
+    bank_broken,
+    end_now,
+    met,
+    stock_market_end_reached,
+)
 from .graph import Network, company_network
 from .market import Cell, StockMarket
 from .play import PlayRules
 from .rng import Lcg
+from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .tiles import Tile, TileDef, parse_tile, shared_catalogue
 
 
@@ -45,6 +58,8 @@ class Game(PlayRules):
     HOLD_LIMIT = 60
     # A claimed route revenue that differs from the engine's is refused, so a mistyped route never pays.
     trust_claimed_revenue = False
+    # The round cycle (engine/core/sequence.py); a title with other rounds supplies its own plan.
+    ROUND_PLAN: ClassVar[RoundPlan] = STANDARD_PLAN
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, players: list[tuple[int, str]], seed: int = 0, options: dict[str, Any] | None = None,
@@ -71,6 +86,9 @@ class Game(PlayRules):
         n = len(self.player_specs)
         if not g.get("min_players", 1) <= n <= g.get("max_players", 99):
             raise illegal(f"{self.TITLE} is for {g['min_players']} to {g['max_players']} players, not {n}")
+        self.end_conditions = EndConditions.from_data(g.get("game_end", {}), self.end_checks(),
+                                                      where=f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml")
+        self.end_latch = EndLatch()
         self.rng = Lcg(self.seed)
         self._log: list[str] = []
         self.finished = False
@@ -329,40 +347,36 @@ class Game(PlayRules):
 
     # ------------------------------------------------------------------ round flow
     def _check_game_end_and_advance(self) -> None:
-        timing = self.game_end_timing()
-        if timing and timing[1] == "immediate":
-            self.end_game(timing[0])
+        timing = self._end_trigger()
+        if timing and timing.timing is EndTiming.IMMEDIATE:
+            self.end_game(timing.reason)
             return
         while not self.finished and self.round.finished():
             for p in self.players:
                 p.passed = False
-            if timing and self._end_now(timing[1]):
-                self.end_game(timing[0])
+            if timing and end_now(timing.timing, self.round, self.operating_rounds, self.turn, self.end_latch):
+                self.end_game(timing.reason)
                 return
             self.next_round()
-            timing = self.game_end_timing()
+            timing = self._end_trigger()
 
-    def _end_now(self, after: str) -> bool:
-        if after in ("immediate", "current_round"):
-            return True
-        if self.round.kind != "operating":
-            return False
-        if after == "current_or":
-            return True
-        return self.round.number >= self.operating_rounds
+    def _end_trigger(self) -> EndTrigger | None:
+        trigger = self.game_end_timing()
+        self.end_latch.record(trigger, self.turn)
+        return trigger
 
-    def game_end_timing(self) -> tuple[str, str] | None:
-        checks = self.data()["game"].get("game_end", {})
-        triggered = {
-            "bankrupt": any(p.bankrupt for p in self.players),
-            "bank": self.bank.broken,
-            "stock_market": self.market.any_at_end(),
+    def game_end_timing(self) -> EndTrigger | None:
+        """The met end condition that ends the game soonest: (reason, timing), or None."""
+        return met(self.end_conditions, self.end_checks(), self.end_latch)
+
+    def end_checks(self) -> dict[str, EndCheck]:
+        """Title hook: the named checks the ``[game_end]`` reasons refer to. A title adds its own reasons
+        (``{**super().end_checks(), "final_phase": ...}``); a check must stay true once it is."""
+        return {
+            "bankrupt": lambda: any_player_bankrupt(self.players),
+            "bank": lambda: bank_broken(self.bank),
+            "stock_market": lambda: stock_market_end_reached(self.market),
         }
-        for after in ("immediate", "current_round", "current_or", "full_or"):
-            for reason, hit in triggered.items():
-                if hit and checks.get(reason) == after:
-                    return (reason, after)
-        return None
 
     def end_game(self, reason: str) -> None:
         self.finished = True
@@ -370,24 +384,27 @@ class Game(PlayRules):
         self.log(f"-- Game over: {reason} --")
 
     def next_round(self) -> None:
-        rnd = self.round
-        if rnd.kind == "stock":
-            self.operating_rounds = int(self.phase["operating_rounds"])
-            self.reorder_players()
-            self.round = self.operating_round(1)
-        elif rnd.kind == "operating":
-            self.or_round_finished()
-            if rnd.number < self.operating_rounds:
-                self.round = self.operating_round(rnd.number + 1)
-            else:
-                self.turn += 1
-                self.or_set_finished()
-                self.round = self.stock_round()
-        else:
-            self.reorder_players()
-            self.round = self.stock_round()
-        self.log(f"-- {self.round.name()} --")
-        self.round.start()
+        next_round(self)
+
+    def next_in_plan(self, finished: RoundState) -> Next:
+        """Title hook: the round that follows ``finished`` (at the end of a set of operating rounds, what
+        follows the set). The plan answers; a title whose next round depends on the state overrides this."""
+        return self.ROUND_PLAN.next_after(finished.kind)
+
+    def new_round(self, kind: str, number: int) -> RoundState:
+        """Title hook: build the round of ``kind`` the plan calls for. The core knows the stock and operating
+        rounds and the plan's initial one; a title with rounds of other kinds builds those itself."""
+        if kind == STOCK:
+            return self.stock_round()
+        if kind == OPERATING:
+            return self.operating_round(number)
+        if kind == self.ROUND_PLAN.initial:
+            return self.initial_round()
+        raise NotImplementedError(f"{self.TITLE} has no {kind} round")
+
+    def operating_rounds_in_set(self) -> int:
+        """Title hook: how many operating rounds the set starting now has."""
+        return int(self.phase["operating_rounds"])
 
     def finish_stock_round(self) -> None:
         """Companies wholly held by players rise one row (rules §10.5), in operating order."""
@@ -397,13 +414,13 @@ class Game(PlayRules):
                 self.log(f"{corp.sym} is sold out and rises to ${self.market.location[corp.sym].price}")
 
     def reorder_players(self) -> None:
-        active = [p for p in self.players if not p.bankrupt]
-        if not active:
+        """Title hook: the priority deal, when the plan passes it on; by default to the player after the
+        last to act in the round just finished."""
+        order = after_last_to_act(self.players, self.round.entity_index)
+        if order is None:
             return
-        first = active[self.round.entity_index % len(active)]
-        i = self.players.index(first)
-        self.players = self.players[i:] + self.players[:i]
-        self.log(f"{first.name} has priority deal")
+        self.players = order
+        self.log(f"{order[0].name} has priority deal")
 
     def stock_round(self) -> RoundState:
         raise NotImplementedError
