@@ -14,7 +14,9 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import actions as act
+from . import shares as units
 from .board import Board, Hex
+from .config import TitleConfig
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .flow import RoundState
@@ -41,8 +43,6 @@ class Game(PlayRules):
     dynamic_operating_order = True
     MIN_BID_INCREMENT = 5
     SELL_AFTER_FIRST_SR = True
-    POOL_LIMIT = 50
-    HOLD_LIMIT = 60
     # A claimed route revenue that differs from the engine's is refused, so a mistyped route never pays.
     trust_claimed_revenue = False
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
@@ -71,6 +71,7 @@ class Game(PlayRules):
         n = len(self.player_specs)
         if not g.get("min_players", 1) <= n <= g.get("max_players", 99):
             raise illegal(f"{self.TITLE} is for {g['min_players']} to {g['max_players']} players, not {n}")
+        self.config = TitleConfig.from_data(g)
         self.rng = Lcg(self.seed)
         self._log: list[str] = []
         self.finished = False
@@ -133,8 +134,7 @@ class Game(PlayRules):
                             for name, count in tdata["manifest"].items()}
 
     def _init_shares(self, corp: Corporation) -> None:
-        pres = int(corp.data.get("president_percent", 20))
-        share = int(corp.data.get("share_percent", 10))
+        pres, share = corp.president_percent, corp.share_percent
         corp.shares.append(Share(f"{corp.sym}_0", corp.sym, pres, True, corp))
         for i in range(1, (100 - pres) // share + 1):
             corp.shares.append(Share(f"{corp.sym}_{i}", corp.sym, share, False, corp))
@@ -160,7 +160,22 @@ class Game(PlayRules):
     def initial_round(self) -> RoundState:
         raise NotImplementedError
 
+    # ------------------------------------------------------------------ limits from the title's data
+    # Percent limits, as the emergency-money rules in play.py read them; the stock round asks
+    # ``pool_accepts`` and ``holding_allows``, which also know limits counted in certificates.
+    @property
+    def POOL_LIMIT(self) -> int:
+        return self.config.shares.pool_limit
+
+    @property
+    def HOLD_LIMIT(self) -> int:
+        return self.config.shares.hold_limit
+
     # ------------------------------------------------------------------ logging and lookups
+    def format_money(self, amount: int) -> str:
+        """An amount in the title's currency: ``$76`` in 1882, ``£76`` in 1822."""
+        return self.config.format_money(amount)
+
     def log(self, line: str) -> None:
         self._log.append(line)
 
@@ -215,6 +230,7 @@ class Game(PlayRules):
 
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         out: list[Holder] = [*self.players, *self.corporations.values(), self.pool]
+        out += [c.treasury for c in self.corporations.values() if c.treasury.shares]
         return out
 
     @property
@@ -394,7 +410,8 @@ class Game(PlayRules):
         for corp in self.operating_order():
             if sum(p.percent_of(corp.sym) for p in self.players) == 100:
                 self.market.up(corp.sym)
-                self.log(f"{corp.sym} is sold out and rises to ${self.market.location[corp.sym].price}")
+                price = self.market.location[corp.sym].price
+                self.log(f"{corp.sym} is sold out and rises to {self.format_money(price)}")
 
     def reorder_players(self) -> None:
         active = [p for p in self.players if not p.bankrupt]
@@ -438,7 +455,7 @@ class Game(PlayRules):
             if comp.closed or comp.owner is None or comp.revenue <= 0:
                 continue
             self.bank.spend(comp.revenue, comp.owner)
-            self.log(f"{comp.owner.name} collects ${comp.revenue} from {comp.sym}")
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
 
     def close_company(self, comp: Company) -> None:
         if comp.closed:
@@ -474,6 +491,8 @@ class Game(PlayRules):
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         corp = self.corporation(shares[0].corp)
+        if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
+            receiver = corp
         if price:
             buyer.cash -= price
             (receiver or self.bank).cash += price
@@ -485,19 +504,24 @@ class Game(PlayRules):
     def _check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
             return
-        if 100 - corp.ipo_percent() >= corp.float_percent:
+        if corp.issued_percent() >= corp.float_percent:
             self.float_corporation(corp)
 
     def float_corporation(self, corp: Corporation) -> None:
         corp.floated = True
-        assert corp.par_price is not None
-        self.bank.spend(corp.par_price * 10, corp)
-        self.log(f"{corp.sym} floats and receives ${corp.par_price * 10}")
+        capital = units.float_capital(self.config.shares, corp)
+        if capital:
+            self.bank.spend(capital, corp)
+            self.log(f"{corp.sym} floats and receives {self.format_money(capital)}")
+        else:
+            self.log(f"{corp.sym} floats")
 
     def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
         """Hand the president's certificate to the largest holder if the president no longer is one.
 
-        Ties keep the president; otherwise the first in seat order after the seller (or president).
+        Ties keep the president; otherwise the first in seat order after the seller (or president). The new
+        president hands back ordinary certificates worth the president's certificate's percent, whatever their
+        size (two 5% shares for a 10% president's certificate).
         """
         holdings = {p: p.percent_of(corp.sym) for p in self.players}
         top = max(holdings.values(), default=0)
@@ -516,13 +540,13 @@ class Game(PlayRules):
             swap_to: Holder = seller if seller.percent_of(corp.sym) >= pres.percent else self.pool
         else:
             swap_to = pres.owner
-        count = pres.percent // 10
-        for share in [x for x in new.shares if x.corp == corp.sym and not x.president][:count]:
+        for share in units.certificates_worth(new.shares_of(corp.sym), pres.percent):
             self.transfer_share(share, swap_to)
         self.transfer_share(pres, new)
 
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
-        """Sell certificates to the pool at the current price, then drop the price a row per share.
+        """Sell certificates to the pool at the current price, then drop the price (a row per share, or a row
+        per sale, as the title says).
 
         ``percent`` below the certificates' total means part of the president's certificate is sold;
         the seller gets ordinary certificates back for the rest.
@@ -531,18 +555,17 @@ class Game(PlayRules):
         cell = self.market.location[corp.sym]
         total = sum(s.percent for s in shares)
         sold = total if percent is None else int(percent)
-        price = cell.price * sold // 10
+        price = units.value(corp, cell.price, sold)
         previous = corp.owner
         for s in shares:
             self.transfer_share(s, self.pool)
         self.bank.spend(price, seller)
         self.check_presidency(corp, previous, seller)
-        for _ in range((total - sold) // 10):
-            back = next(x for x in self.pool.shares if x.corp == corp.sym and not x.president)
+        for back in units.certificates_worth(self.pool.shares_of(corp.sym), total - sold):
             self.transfer_share(back, seller)
-        for _ in range(sold // 10):
+        for _ in range(units.price_drops(self.config.shares, corp, sold)):
             self.market.down(corp.sym)
-        self.log(f"{seller.name} sells {sold}% of {corp.sym} for ${price}")
+        self.log(f"{seller.name} sells {sold}% of {corp.sym} for {self.format_money(price)}")
         return price
 
     # ------------------------------------------------------------------ trains and phases
@@ -586,7 +609,7 @@ class Game(PlayRules):
             self.trade_in(exchange)
         train.owner = corp
         corp.trains.append(train)
-        self.log(f"{corp.sym} buys a {train.name} train for ${price}")
+        self.log(f"{corp.sym} buys a {train.name} train for {self.format_money(price)}")
         if source is None:
             self.on_new_train(corp, train)
 
@@ -703,7 +726,8 @@ class Game(PlayRules):
             raise illegal(f"no free token space in {hx.id}")
         if not free and token.price:
             if corp.cash < token.price:
-                raise insufficient(f"{corp.sym} cannot afford a token: treasury ${corp.cash}, price ${token.price}")
+                raise insufficient(f"{corp.sym} cannot afford a token: treasury {self.format_money(corp.cash)}, "
+                                   f"price {self.format_money(token.price)}")
             corp.cash -= token.price
             self.bank.cash += token.price
         slots[slot] = token.corp
@@ -778,7 +802,7 @@ class Game(PlayRules):
         for s in player.shares:
             cell = self.market.location.get(s.corp)
             if cell is not None:
-                value += cell.price * s.percent // 10
+                value += units.value(self.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
 
