@@ -166,8 +166,8 @@ class Corporation(Holder):
     def ipo_percent(self) -> int:
         return sum(s.percent for s in self.shares)
 
-    def issued_percent(self) -> int:
-        """Percent out of the IPO and out of the company's own treasury: what counts toward floating."""
+    def sold_percent(self) -> int:
+        """Percent held by others than the company (neither in its IPO nor in its treasury): what floats it."""
         return 100 - self.ipo_percent() - self.treasury.percent_of(self.sym)
 
     def unused_tokens(self) -> list[Token]:

@@ -504,7 +504,7 @@ class Game(PlayRules):
     def _check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
             return
-        if corp.issued_percent() >= corp.float_percent:
+        if corp.sold_percent() >= corp.float_percent:
             self.float_corporation(corp)
 
     def float_corporation(self, corp: Corporation) -> None:
