@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
@@ -111,13 +112,36 @@ class Bank(Holder):
             self.broken = True
 
 
+class CorporationKind(StrEnum):
+    MAJOR = "major"
+    MINOR = "minor"  # one 100% certificate (1822 minors)
+    SYSTEM = "system"  # formed by a merger (1828)
+
+
+class Treasury(Holder):
+    """Certificates a company holds in itself, apart from its unsold IPO: 1862's redeemed 50%, 1828's
+    donated share. They were issued, so they do not return to sale with the IPO."""
+
+    def __init__(self, corp: str) -> None:
+        self.name = f"{corp}'s treasury"
+        self.cash = 0  # the company's money is its own ``cash``; this holder only keeps certificates
+        self.shares: list[Share] = []
+
+
 class Corporation(Holder):
     def __init__(self, data: dict[str, Any]) -> None:
         self.sym: str = data["sym"]
         self.name = self.sym
         self.full_name: str = data.get("name", self.sym)
+        self.kind = CorporationKind(data.get("kind", CorporationKind.MAJOR))
+        minor = self.kind is CorporationKind.MINOR
+        self.president_percent: int = int(data.get("president_percent", 100 if minor else 20))
+        # The size of one share, in percent: a certificate counts as percent / share_percent shares for its
+        # value, sale price and price drops. A minor's 100% certificate is two shares (tobymao corporation.rb).
+        self.share_percent: int = int(data.get("share_percent", self.president_percent // 2 if minor else 10))
         self.cash = 0
         self.shares: list[Share] = []  # its own unsold (IPO) certificates
+        self.treasury = Treasury(self.sym)
         self.tokens: list[Token] = [Token(self.sym, int(p)) for p in data.get("tokens", [])]
         self.home: str | None = data.get("home")
         home_city = data.get("home_city")
@@ -141,6 +165,10 @@ class Corporation(Holder):
 
     def ipo_percent(self) -> int:
         return sum(s.percent for s in self.shares)
+
+    def sold_percent(self) -> int:
+        """Percent held by others than the company (neither in its IPO nor in its treasury): what floats it."""
+        return 100 - self.ipo_percent() - self.treasury.percent_of(self.sym)
 
     def unused_tokens(self) -> list[Token]:
         return [t for t in self.tokens if not t.used]

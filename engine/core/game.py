@@ -14,7 +14,9 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import actions as act
+from . import shares as units
 from .board import Board, Hex
+from .config import TitleConfig
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .flow import RoundState
@@ -54,8 +56,6 @@ class Game(PlayRules):
     dynamic_operating_order = True
     MIN_BID_INCREMENT = 5
     SELL_AFTER_FIRST_SR = True
-    POOL_LIMIT = 50
-    HOLD_LIMIT = 60
     # A claimed route revenue that differs from the engine's is refused, so a mistyped route never pays.
     trust_claimed_revenue = False
     # The round cycle (engine/core/sequence.py); a title with other rounds supplies its own plan.
@@ -89,6 +89,7 @@ class Game(PlayRules):
         self.end_conditions = EndConditions.from_data(g.get("game_end", {}), self.end_checks(),
                                                       where=f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml")
         self.end_latch = EndLatch()
+        self.config = TitleConfig.from_data(g)
         self.rng = Lcg(self.seed)
         self._log: list[str] = []
         self.finished = False
@@ -151,8 +152,7 @@ class Game(PlayRules):
                             for name, count in tdata["manifest"].items()}
 
     def _init_shares(self, corp: Corporation) -> None:
-        pres = int(corp.data.get("president_percent", 20))
-        share = int(corp.data.get("share_percent", 10))
+        pres, share = corp.president_percent, corp.share_percent
         corp.shares.append(Share(f"{corp.sym}_0", corp.sym, pres, True, corp))
         for i in range(1, (100 - pres) // share + 1):
             corp.shares.append(Share(f"{corp.sym}_{i}", corp.sym, share, False, corp))
@@ -179,6 +179,10 @@ class Game(PlayRules):
         raise NotImplementedError
 
     # ------------------------------------------------------------------ logging and lookups
+    def format_money(self, amount: int) -> str:
+        """An amount in the title's currency: ``$76`` in 1882, ``£76`` in 1822."""
+        return self.config.format_money(amount)
+
     def log(self, line: str) -> None:
         self._log.append(line)
 
@@ -233,6 +237,7 @@ class Game(PlayRules):
 
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         out: list[Holder] = [*self.players, *self.corporations.values(), self.pool]
+        out += [c.treasury for c in self.corporations.values() if c.treasury.shares]
         return out
 
     @property
@@ -411,7 +416,8 @@ class Game(PlayRules):
         for corp in self.operating_order():
             if sum(p.percent_of(corp.sym) for p in self.players) == 100:
                 self.market.up(corp.sym)
-                self.log(f"{corp.sym} is sold out and rises to ${self.market.location[corp.sym].price}")
+                price = self.market.location[corp.sym].price
+                self.log(f"{corp.sym} is sold out and rises to {self.format_money(price)}")
 
     def reorder_players(self) -> None:
         """Title hook: the priority deal, when the plan passes it on; by default to the player after the
@@ -455,7 +461,7 @@ class Game(PlayRules):
             if comp.closed or comp.owner is None or comp.revenue <= 0:
                 continue
             self.bank.spend(comp.revenue, comp.owner)
-            self.log(f"{comp.owner.name} collects ${comp.revenue} from {comp.sym}")
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
 
     def close_company(self, comp: Company) -> None:
         if comp.closed:
@@ -491,6 +497,8 @@ class Game(PlayRules):
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         corp = self.corporation(shares[0].corp)
+        if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
+            receiver = corp
         if price:
             buyer.cash -= price
             (receiver or self.bank).cash += price
@@ -502,19 +510,24 @@ class Game(PlayRules):
     def _check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
             return
-        if 100 - corp.ipo_percent() >= corp.float_percent:
+        if corp.sold_percent() >= corp.float_percent:
             self.float_corporation(corp)
 
     def float_corporation(self, corp: Corporation) -> None:
         corp.floated = True
-        assert corp.par_price is not None
-        self.bank.spend(corp.par_price * 10, corp)
-        self.log(f"{corp.sym} floats and receives ${corp.par_price * 10}")
+        capital = units.float_capital(self.config.shares, corp)
+        if capital:
+            self.bank.spend(capital, corp)
+            self.log(f"{corp.sym} floats and receives {self.format_money(capital)}")
+        else:
+            self.log(f"{corp.sym} floats")
 
     def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
         """Hand the president's certificate to the largest holder if the president no longer is one.
 
-        Ties keep the president; otherwise the first in seat order after the seller (or president).
+        Ties keep the president; otherwise the first in seat order after the seller (or president). The new
+        president hands back ordinary certificates worth the president's certificate's percent, whatever their
+        size (two 5% shares for a 10% president's certificate).
         """
         holdings = {p: p.percent_of(corp.sym) for p in self.players}
         top = max(holdings.values(), default=0)
@@ -533,13 +546,13 @@ class Game(PlayRules):
             swap_to: Holder = seller if seller.percent_of(corp.sym) >= pres.percent else self.pool
         else:
             swap_to = pres.owner
-        count = pres.percent // 10
-        for share in [x for x in new.shares if x.corp == corp.sym and not x.president][:count]:
+        for share in units.certificates_worth(new.shares_of(corp.sym), pres.percent):
             self.transfer_share(share, swap_to)
         self.transfer_share(pres, new)
 
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
-        """Sell certificates to the pool at the current price, then drop the price a row per share.
+        """Sell certificates to the pool at the current price, then drop the price (a row per share, or a row
+        per sale, as the title says).
 
         ``percent`` below the certificates' total means part of the president's certificate is sold;
         the seller gets ordinary certificates back for the rest.
@@ -548,18 +561,17 @@ class Game(PlayRules):
         cell = self.market.location[corp.sym]
         total = sum(s.percent for s in shares)
         sold = total if percent is None else int(percent)
-        price = cell.price * sold // 10
+        price = units.value(corp, cell.price, sold)
         previous = corp.owner
         for s in shares:
             self.transfer_share(s, self.pool)
         self.bank.spend(price, seller)
         self.check_presidency(corp, previous, seller)
-        for _ in range((total - sold) // 10):
-            back = next(x for x in self.pool.shares if x.corp == corp.sym and not x.president)
+        for back in units.certificates_worth(self.pool.shares_of(corp.sym), total - sold):
             self.transfer_share(back, seller)
-        for _ in range(sold // 10):
+        for _ in range(units.price_drops(self.config.shares, corp, sold)):
             self.market.down(corp.sym)
-        self.log(f"{seller.name} sells {sold}% of {corp.sym} for ${price}")
+        self.log(f"{seller.name} sells {sold}% of {corp.sym} for {self.format_money(price)}")
         return price
 
     # ------------------------------------------------------------------ trains and phases
@@ -603,7 +615,7 @@ class Game(PlayRules):
             self.trade_in(exchange)
         train.owner = corp
         corp.trains.append(train)
-        self.log(f"{corp.sym} buys a {train.name} train for ${price}")
+        self.log(f"{corp.sym} buys a {train.name} train for {self.format_money(price)}")
         if source is None:
             self.on_new_train(corp, train)
 
@@ -720,7 +732,8 @@ class Game(PlayRules):
             raise illegal(f"no free token space in {hx.id}")
         if not free and token.price:
             if corp.cash < token.price:
-                raise insufficient(f"{corp.sym} cannot afford a token: treasury ${corp.cash}, price ${token.price}")
+                raise insufficient(f"{corp.sym} cannot afford a token: treasury {self.format_money(corp.cash)}, "
+                                   f"price {self.format_money(token.price)}")
             corp.cash -= token.price
             self.bank.cash += token.price
         slots[slot] = token.corp
@@ -795,7 +808,7 @@ class Game(PlayRules):
         for s in player.shares:
             cell = self.market.location.get(s.corp)
             if cell is not None:
-                value += cell.price * s.percent // 10
+                value += units.value(self.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
 

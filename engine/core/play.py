@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import shares as units
 from .entities import Company, Corporation, Player, Share, Token, Train
 from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
@@ -30,26 +31,26 @@ class PlayRules(_Base):
         price, row, col = parse_price_text(text)
         cell = self.market.at(row, col)
         if cell is None or cell.price != price:
-            raise malformed(f"there is no share price ${price} at row {row}, column {col}")
+            raise malformed(f"there is no share price {self.format_money(price)} at row {row}, column {col}")
         if par and not cell.par:
-            pars = ", ".join(f"${c.price}" for c in self.market.par_cells())
-            raise illegal(f"${price} is not a par price; par prices: {pars}")
+            pars = ", ".join(self.format_money(c.price) for c in self.market.par_cells())
+            raise illegal(f"{self.format_money(price)} is not a par price; par prices: {pars}")
         return cell
 
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return not corp.ipoed and not corp.closed
 
     def par_cost(self, corp: Corporation, price: int) -> int:
-        return price * corp.shares[0].percent // 10
+        return units.value(corp, price, corp.shares[0].percent)
 
     def par_corporation(self, player: Player, corp: Corporation, cell: Cell) -> None:
         cost = self.par_cost(corp, cell.price)
         if cost > player.cash:
-            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at ${cell.price}: "
-                               f"cash ${player.cash}, cost ${cost}")
+            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at {self.format_money(cell.price)}: "
+                               f"cash {self.format_money(player.cash)}, cost {self.format_money(cost)}")
         self.set_par(corp, cell)
         self.buy_shares(player, [corp.shares[0]], cost)
-        self.log(f"{player.name} pars {corp.sym} at ${cell.price}")
+        self.log(f"{player.name} pars {corp.sym} at {self.format_money(cell.price)}")
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""
@@ -77,7 +78,7 @@ class PlayRules(_Base):
         return sorted(out, key=lambda bundle: bundle[1])
 
     def share_unit(self, corp: Corporation) -> int:
-        return int(corp.data.get("share_percent", 10))
+        return corp.share_percent
 
     def valid_bundle(self, player: Player, shares: list[Share], percent: int) -> bool:
         """A bundle the sale rules know: ordinary certificates sold whole, or every certificate the
@@ -154,7 +155,8 @@ class PlayRules(_Base):
         cost += river
         if cost > payer.cash:
             hx.tile = old
-            raise insufficient(f"{payer.sym} cannot afford this tile lay: treasury ${payer.cash}, cost ${cost}")
+            raise insufficient(f"{payer.sym} cannot afford this tile lay: treasury {self.format_money(payer.cash)}, "
+                               f"cost {self.format_money(cost)}")
         move_tokens(old, tile)
         self._retarget_tokens(hx)
         if not old.tdef.paths and tile.tdef.paths and len(tile.tdef.cities) > 1:
@@ -169,7 +171,7 @@ class PlayRules(_Base):
         self.last_tile_hex = hx.id
         self.board_changed()
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
-                 + (f" for ${cost}" if cost else ""))
+                 + (f" for {self.format_money(cost)}" if cost else ""))
         self.after_tile_laid(corp, hx, tile, crossings)
 
     def _rechoose_city(self, hx: Hex, tile: Tile, layer: Corporation) -> None:
@@ -322,12 +324,12 @@ class PlayRules(_Base):
             pool = self.pool.percent_of(corp.sym)
             if pool:
                 self.bank.spend(self.holder_payout(revenue, pool), corp)
-            self.log(f"{corp.sym} pays out ${revenue}")
+            self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
             self.market.right(corp.sym)
         else:
             if revenue:
                 self.bank.spend(revenue, corp)
-            self.log(f"{corp.sym} withholds ${revenue}")
+            self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
             self.market.left(corp.sym)
 
     # ------------------------------------------------------------------ trains
@@ -438,7 +440,8 @@ class PlayRules(_Base):
         sym = shares[0].corp
         if sym not in self.market.location or any(s.owner is not player or s.corp != sym for s in shares):
             return False
-        if self.pool.percent_of(sym) + percent > self.POOL_LIMIT:
+        target = self.corporations[sym]
+        if not units.pool_accepts(self.config.shares, target, self.pool.shares_of(sym), shares, percent):
             return False
         others = max((p.percent_of(sym) for p in self.players if p is not player), default=0)
         if sym == corp.sym and player.percent_of(sym) - percent < others:
@@ -491,16 +494,17 @@ class PlayRules(_Base):
             raise illegal(f"{company.sym} cannot be bought by a company")
         low, high = (company.value + 1) // 2, company.value * 2
         if not low <= price <= high:
-            raise illegal(f"{company.sym} may be bought for ${low} to ${high}")
+            raise illegal(f"{company.sym} may be bought for {self.format_money(low)} to {self.format_money(high)}")
         if price > corp.cash:
-            raise insufficient(f"{corp.sym} cannot pay ${price}: treasury ${corp.cash}")
+            raise insufficient(f"{corp.sym} cannot pay {self.format_money(price)}: "
+                               f"treasury {self.format_money(corp.cash)}")
         seller = company.owner
         corp.cash -= price
         seller.cash += price
         seller.companies.remove(company)
         company.owner = corp
         corp.companies.append(company)
-        self.log(f"{corp.sym} buys {company.sym} from {seller.name} for ${price}")
+        self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
 
     # ------------------------------------------------------------------ bankruptcy
     def can_go_bankrupt(self, corp: Corporation) -> bool:
@@ -521,7 +525,7 @@ class PlayRules(_Base):
             if cell is None:
                 continue
             bundles = self.sell_bundles(player, self.corporations[sym])
-            total += max((cell.price * percent // 10 for shares, percent in bundles
+            total += max((units.value(self.corporations[sym], cell.price, percent) for shares, percent in bundles
                           if self.emergency_bundle_legal(player, corp, shares, percent)), default=0)
         return total
 

@@ -45,7 +45,7 @@ class CompanyPendingPar(InterruptStep):
         self.game.set_par(corp, cell)
         pres = corp.shares[0]
         self.game.buy_shares(entity, [pres], 0)
-        self.game.log(f"{entity.name} pars {corp.sym} at ${cell.price}")
+        self.game.log(f"{entity.name} pars {corp.sym} at {self.game.format_money(cell.price)}")
         self.pending().pop(0)
 
 
@@ -126,7 +126,7 @@ class WaterfallAuction(Step):
         else:
             if self.may_purchase(company):
                 if price < company.min_bid:
-                    raise illegal(f"{company.sym} costs at least ${company.min_bid}")
+                    raise illegal(f"{company.sym} costs at least {self.game.format_money(company.min_bid)}")
                 self._check_afford(entity, company, price)
                 self.round.last_to_act = entity
                 self._buy(entity, company, price)
@@ -151,19 +151,20 @@ class WaterfallAuction(Step):
     def _check_afford(self, player: Player, company: Company, price: int) -> None:
         available = self.max_bid(player, company)
         if price > available:
-            raise insufficient(f"{player.name} has ${available} available and cannot bid ${price}")
+            money = self.game.format_money
+            raise insufficient(f"{player.name} has {money(available)} available and cannot bid {money(price)}")
 
     def _add_bid(self, player: Player, company: Company, price: int) -> None:
         low = self.min_bid(company)
         if price < low:
-            raise illegal(f"the minimum bid for {company.sym} is ${low}")
+            raise illegal(f"the minimum bid for {company.sym} is {self.game.format_money(low)}")
         if (price - low) % self.game.MIN_BID_INCREMENT:
-            raise illegal(f"bids go up in multiples of ${self.game.MIN_BID_INCREMENT}")
+            raise illegal(f"bids go up in multiples of {self.game.format_money(self.game.MIN_BID_INCREMENT)}")
         self._check_afford(player, company, price)
         bids = [b for b in self.bids.get(company.sym, []) if b[0] is not player]
         bids.append((player, price))
         self.bids[company.sym] = bids
-        self.game.log(f"{player.name} bids ${price} for {company.sym}")
+        self.game.log(f"{player.name} bids {self.game.format_money(price)} for {company.sym}")
 
     def _resolve(self) -> None:
         while self.companies:
@@ -185,14 +186,15 @@ class WaterfallAuction(Step):
     def _buy(self, player: Player, company: Company, price: int) -> None:
         available = self.max_bid(player, company)
         if available < price:
-            raise insufficient(f"{player.name} has ${available} available and cannot spend ${price}")
+            money = self.game.format_money
+            raise insufficient(f"{player.name} has {money(available)} available and cannot spend {money(price)}")
         company.owner = player
         player.companies.append(company)
         if price > 0:
             player.cash -= price
             self.game.bank.cash += price
         self.companies.remove(company)
-        self.game.log(f"{player.name} buys {company.sym} for ${price}")
+        self.game.log(f"{player.name} buys {company.sym} for {self.game.format_money(price)}")
         self.game.after_buy_company(player, company, price)
         # Passing now lowers the price of whatever is cheapest next.
         self.cheapest = self.companies[0] if self.companies else None
@@ -200,7 +202,8 @@ class WaterfallAuction(Step):
     def _all_passed(self) -> None:
         if self.cheapest is not None and self.cheapest in self.companies:
             self.cheapest.discount += 5
-            self.game.log(f"{self.cheapest.sym} minimum bid decreases to ${self.cheapest.min_bid}")
+            self.game.log(f"{self.cheapest.sym} minimum bid decreases to "
+                          f"{self.game.format_money(self.cheapest.min_bid)}")
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
                 self._buy(self.round.entity(), self.cheapest, 0)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .. import shares as units
 from ..actions import Action, entity_action, sale_actions
+from ..config import LimitBasis
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
@@ -53,22 +55,21 @@ class BuySellParShares(Step):
         # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).
         if self.game.num_certs(player) > self.game.cert_limit:
             return self.can_sell_any(player)
-        return any(not self.holding_ok(player, c, 0) and self.can_sell_any(player, c)
+        return any(not self.holding_ok(player, c, []) and self.can_sell_any(player, c)
                    for c in self.game.corporations.values())
 
     def zone(self, corp: Corporation) -> str:
         cell = self.game.market.location.get(corp.sym)
         return cell.zone if cell is not None else ""
 
-    def holding_ok(self, player: Player, corp: Corporation, extra: int) -> bool:
+    def holding_ok(self, player: Player, corp: Corporation, gained: list[Share]) -> bool:
         if self.zone(corp) in ("orange", "brown"):
             return True
-        return player.percent_of(corp.sym) + extra <= self.game.HOLD_LIMIT
+        return units.holding_allows(self.game.config.shares, player.shares_of(corp.sym), gained)
 
     def can_gain(self, player: Player, shares: list[Share]) -> bool:
         corp = self.game.corporation(shares[0].corp)
-        percent = sum(s.percent for s in shares)
-        if not self.holding_ok(player, corp, percent):
+        if not self.holding_ok(player, corp, shares):
             return False
         counts = 0 if self.zone(corp) in ("yellow", "orange", "brown") else len(shares)
         return self.game.num_certs(player) + counts <= self.game.cert_limit
@@ -77,9 +78,9 @@ class BuySellParShares(Step):
         corp = self.game.corporation(share.corp)
         if share.owner is corp:
             assert corp.par_price is not None
-            return corp.par_price * share.percent // 10
+            return units.value(corp, corp.par_price, share.percent)
         cell = self.game.market.location[corp.sym]
-        return cell.price * share.percent // 10
+        return units.value(corp, cell.price, share.percent)
 
     def can_buy_multiple(self, corp: Corporation) -> bool:
         return (self.zone(corp) == "brown" and not any(a["type"] == "par" for a in self.current)
@@ -140,7 +141,7 @@ class BuySellParShares(Step):
             return False
         if percent is None:
             percent = sum(s.percent for s in shares)
-        if self.game.pool.percent_of(corp.sym) + percent > self.game.POOL_LIMIT:
+        if not units.pool_accepts(self.game.config.shares, corp, self.game.pool.shares_of(corp.sym), shares, percent):
             return False
         return self.game.can_dump(player, shares)
 
@@ -188,11 +189,17 @@ class BuySellParShares(Step):
             raise illegal(f"{entity.name} has already bought this turn")
         cost = sum(self.share_cost(s) for s in shares)
         if cost > entity.cash:
-            raise insufficient(f"{entity.name} cannot afford {corp.sym}: cash ${entity.cash}, price ${cost}")
+            money = self.game.format_money
+            raise insufficient(f"{entity.name} cannot afford {corp.sym}: cash {money(entity.cash)}, "
+                               f"price {money(cost)}")
         if not self.can_gain(entity, shares):
-            raise illegal(f"{entity.name} would exceed the certificate limit or the 60% holding limit")
+            rules = self.game.config.shares
+            limit = (f"{rules.hold_limit}%" if rules.hold_limit_basis is LimitBasis.PERCENT
+                     else f"{rules.hold_limit}-certificate")
+            raise illegal(f"{entity.name} would exceed the certificate limit or the {limit} holding limit")
         self.game.buy_shares(entity, shares, cost)
-        self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} for ${cost}")
+        self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} "
+                      f"for {self.game.format_money(cost)}")
         self.current.append(action)
         self.round.last_to_act = entity
 

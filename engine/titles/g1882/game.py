@@ -152,14 +152,14 @@ class G1882(Game):
         if water_crossings and not tb.closed and tb.owner is not None:
             income = int(tb.data.get("river_income", 10)) * water_crossings
             self.bank.spend(income, tb.owner)
-            self.log(f"{tb.owner.name} earns ${income} from {tb.sym}")
+            self.log(f"{tb.owner.name} earns {self.format_money(income)} from {tb.sym}")
         self.nwr_bonus(corp, hx, tile)
 
     def nwr_bonus(self, corp: Corporation, hx: Any, tile: Tile) -> None:
         if "nwr" in hx.tags and tile.colour == "yellow":
             bonus = int(self.data()["game"]["track"]["nwr_yellow_bonus"])
             self.bank.spend(bonus, corp)
-            self.log(f"{corp.sym} gains ${bonus} for laying a yellow tile in the NWR area")
+            self.log(f"{corp.sym} gains {self.format_money(bonus)} for laying a yellow tile in the NWR area")
 
     def event_nwr(self) -> None:
         self.log("-- Event: North West Rebellion! --")
