@@ -8,7 +8,7 @@ from ...core.entities import Company, Corporation, Player, Token, Train
 from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
-from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
+from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 from ...core.steps.operating import (
     Bankrupt,
@@ -33,14 +33,7 @@ class G1882(Game):
     DATA_PACKAGE = "engine.titles.g1882"
     # The private auction, then stock rounds and sets of operating rounds in turn (rules §4). The priority deal
     # passes at the end of the auction (§9) and of each stock round (§10.6).
-    ROUND_PLAN = RoundPlan(
-        initial="auction",
-        after={
-            "auction": Next(STOCK, priority_deal=True),
-            STOCK: Next(OPERATING, priority_deal=True),
-            OPERATING: Next(STOCK),
-        },
-    )
+    ROUND_PLAN = STANDARD_PLAN
 
     def setup(self) -> None:
         g = self.data()["game"]
