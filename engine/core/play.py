@@ -457,10 +457,14 @@ class PlayRules(_Base):
             corp.cash += need
             self.log(f"{player.name} contributes ${need}")
         self.buy_train(corp, train, price, exchange=exchange)
+        self.close_on_train_bought(corp)
+        self.after_train_bought(corp, train)
+
+    def close_on_train_bought(self, corp: Corporation) -> None:
+        """Close the privates whose close ability waits for ``corp`` to buy a train (1882's CP and the CPR)."""
         for comp in self.companies.values():
             if any(a.when is CloseWhen.TRAIN_BOUGHT and a.corporation == corp.sym for a in comp.abilities_of(Close)):
                 self.close_company(comp)
-        self.after_train_bought(corp, train)
 
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """Title hook."""
