@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
+
+from .abilities import Ability, OwnerType
+
+_A = TypeVar("_A", bound=Ability)
 
 
 class Holder:
@@ -44,10 +48,28 @@ class Company:
     closed: bool = False
     discount: int = 0  # waterfall auction price reduction
     data: dict[str, Any] = field(default_factory=dict)
+    abilities: list[Ability] = field(default_factory=list)  # its powers, from game.toml (core/abilities.py)
 
     @property
     def min_bid(self) -> int:
         return self.value - self.discount
+
+    def abilities_of(self, kind: type[_A]) -> list[_A]:
+        """Its abilities of one type, spent or not, open or closed, in data order."""
+        return [a for a in self.abilities if isinstance(a, kind)]
+
+    def active(self, kind: type[_A]) -> list[_A]:
+        """Its abilities of one type that work now: it is open, its owner is of the kind they need, uses are left."""
+        if self.closed:
+            return []
+        return [a for a in self.abilities_of(kind) if a.left and self._owner_fits(a.owner_type)]
+
+    def _owner_fits(self, owner_type: OwnerType | None) -> bool:
+        if owner_type is OwnerType.PLAYER:
+            return isinstance(self.owner, Player)
+        if owner_type is OwnerType.CORPORATION:
+            return isinstance(self.owner, Corporation)
+        return self.owner is not None
 
 
 @dataclass(eq=False)

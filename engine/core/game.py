@@ -15,10 +15,11 @@ from typing import Any, ClassVar
 
 from . import actions as act
 from . import shares as units
+from .abilities import Close, Shares, parse_abilities
 from .board import Board, Hex
 from .config import TitleConfig
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
-from .errors import ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
+from .errors import DataError, ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
     EndCheck,
@@ -111,10 +112,13 @@ class Game(PlayRules):
             self.corporations[corp.sym] = corp
             self._init_shares(corp)
         self.companies: dict[str, Company] = {}
+        where = f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml"
         for cdata in g["companies"]:
             comp = Company(cdata["sym"], cdata["name"], int(cdata["value"]), int(cdata.get("revenue", 0)),
-                           cdata.get("desc", ""), data=dict(cdata))
+                           cdata.get("desc", ""), data={k: v for k, v in cdata.items() if k != "abilities"},
+                           abilities=parse_abilities(cdata["sym"], cdata.get("abilities"), where=where))
             self.companies[comp.sym] = comp
+            self._check_ability_names(comp, where)
         self.phases: list[dict[str, Any]] = g["phases"]
         self.phase_index = 0
         self.depot: list[Train] = []
@@ -128,8 +132,24 @@ class Game(PlayRules):
         self.board_cache: dict[str, Any] = {}
         self.pending_tokens: list[tuple[Corporation, list[str], Token]] = []
         self.setup()
+        # After the title's setup, whose own draws (1882's NWR train) come first, as they always have.
+        for comp in self.companies.values():
+            for ability in comp.abilities_of(Shares):
+                ability.draw(self.rng.next, lambda sym: next(s.id for s in self.corporations[sym].shares
+                                                             if not s.president))
         self.round: RoundState = self.initial_round()
         self.round.start()
+
+    def _check_ability_names(self, comp: Company, where: str) -> None:
+        """Every hex, corporation and certificate a private's abilities name exists (a typo is a DataError)."""
+        for ability in comp.abilities:
+            missing = ([f"hex {h}" for h in ability.hexes_named() if h not in self.board.hexes]
+                       + [f"corporation {c}" for c in ability.corporations_named() if c not in self.corporations]
+                       + [f"certificate {c}" for c in ability.certificates_named()
+                          if not any(s.id == c for corp in self.corporations.values() for s in corp.shares)])
+            if missing:
+                raise DataError(f"{where}: company {comp.sym}: its {ability.TYPE} ability names no such "
+                                f"{', '.join(missing)}")
 
     def _init_tiles(self, tdata: dict[str, Any]) -> None:
         catalogue = shared_catalogue()
@@ -670,8 +690,12 @@ class Game(PlayRules):
         for event in self.phase.get("events", ()):
             self.run_event(event, None, None)
         for comp in self.companies.values():
-            if comp.data.get("closes_on_phase") == self.phase["name"]:
+            if self.closing_phase(comp) == self.phase["name"]:
                 self.close_company(comp)
+
+    def closing_phase(self, comp: Company) -> str | None:
+        """The phase whose start closes ``comp`` (its close ability), if any."""
+        return next((a.on_phase for a in comp.abilities_of(Close) if a.on_phase is not None), None)
 
     def run_event(self, event: str, corp: Corporation | None, train: Train | None) -> None:
         handler = getattr(self, f"event_{event}", None)
@@ -680,7 +704,7 @@ class Game(PlayRules):
 
     def event_close_companies(self) -> None:
         for comp in self.companies.values():
-            later = comp.data.get("closes_on_phase")
+            later = self.closing_phase(comp)
             if later and later != self.phase["name"] and not self.phase_reached(later):
                 continue
             self.close_company(comp)

@@ -8,6 +8,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import shares as units
+from .abilities import (
+    TURN_ABILITIES,
+    BlocksHexes,
+    Close,
+    CloseWhen,
+    Exchange,
+    ExchangeFrom,
+    NoBuy,
+    Shares,
+    TileIncome,
+    TokenAbility,
+)
 from .entities import Company, Corporation, Player, Share, Token, Train
 from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
@@ -38,10 +50,22 @@ class PlayRules(_Base):
         return cell
 
     def can_par(self, corp: Corporation, player: Player) -> bool:
-        return not corp.ipoed and not corp.closed
+        if corp.ipoed or corp.closed:
+            return False
+        # A corporation a private converts into starts only by that exchange, by the private's owner.
+        source = self.par_exchange(corp)
+        return source is None or (bool(source.active(Exchange)) and source.owner is player)
+
+    def par_exchange(self, corp: Corporation) -> Company | None:
+        """The private whose exchange ability starts ``corp`` (``from = "par"``), open or not."""
+        return next((c for c in self.companies.values() for a in c.abilities_of(Exchange)
+                     if a.source is ExchangeFrom.PAR and corp.sym in a.corporations), None)
 
     def par_cost(self, corp: Corporation, price: int) -> int:
-        return units.value(corp, price, corp.shares[0].percent)
+        percent = corp.shares[0].percent
+        if self.par_exchange(corp) is not None:
+            percent -= corp.share_percent  # the private counts as one share of the president's certificate
+        return units.value(corp, price, percent)
 
     def par_corporation(self, player: Player, corp: Corporation, cell: Cell) -> None:
         cost = self.par_cost(corp, cell.price)
@@ -51,6 +75,9 @@ class PlayRules(_Base):
         self.set_par(corp, cell)
         self.buy_shares(player, [corp.shares[0]], cost)
         self.log(f"{player.name} pars {corp.sym} at {self.format_money(cell.price)}")
+        source = self.par_exchange(corp)
+        if source is not None:
+            self.close_company(source)  # exchanged for the president's certificate
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""
@@ -95,7 +122,16 @@ class PlayRules(_Base):
                 and kept % unit == 0)
 
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
-        """Title hook: a private bought in the auction may bring shares."""
+        """A private bought in the auction brings its certificates: a president's certificate makes the buyer set
+        the par at once (the auction's CompanyPendingPar step), another one is handed over."""
+        for ability in company.abilities_of(Shares):
+            for share_id in ability.certificates:
+                share = self.share_by_id(share_id)
+                if share.president:
+                    self.round.pending_par.append((company, share.corp))
+                    continue
+                self.transfer_share(share, player)
+                self.log(f"{player.name} receives {share_id} with {company.sym}")
 
     # ------------------------------------------------------------------ track
     def tile_lays(self) -> list[dict[str, Any]]:
@@ -105,12 +141,8 @@ class PlayRules(_Base):
         return any(t.used for t in corp.tokens)
 
     def blocked_hex(self, hx: Hex) -> Company | None:
-        for comp in self.companies.values():
-            if comp.closed or comp.data.get("blocks_hex") != hx.id:
-                continue
-            if isinstance(comp.owner, Player):
-                return comp
-        return None
+        return next((comp for comp in self.companies.values()
+                     if any(hx.id in a.hexes for a in comp.active(BlocksHexes))), None)
 
     def tile_from_supply(self, tile_id: str) -> Tile:
         tile = self.tile_supply.get(tile_id)
@@ -172,7 +204,19 @@ class PlayRules(_Base):
         self.board_changed()
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
                  + (f" for {self.format_money(cost)}" if cost else ""))
+        self.pay_tile_income(crossings)
         self.after_tile_laid(corp, hx, tile, crossings)
+
+    def pay_tile_income(self, water_crossings: int) -> None:
+        """Privates with tile income earn it from the bank for the river crossings a lay paid for."""
+        if not water_crossings:
+            return
+        for comp in self.companies.values():
+            for ability in comp.active(TileIncome):
+                income = ability.income * water_crossings
+                assert comp.owner is not None
+                self.bank.spend(income, comp.owner)
+                self.log(f"{comp.owner.name} earns {self.format_money(income)} from {comp.sym}")
 
     def _rechoose_city(self, hx: Hex, tile: Tile, layer: Corporation) -> None:
         """Every token on a trackless multi-city hex is re-placed once track arrives, by the company that laid
@@ -247,8 +291,8 @@ class PlayRules(_Base):
         return False
 
     def token_ability_prices(self, corp: Corporation) -> list[int]:
-        """Title hook: prices of station placements that privates owned by ``corp`` offer."""
-        return []
+        """Prices of station placements that privates owned by ``corp`` offer (their unused token abilities)."""
+        return [a.price for comp in self.companies.values() if comp.owner is corp for a in comp.active(TokenAbility)]
 
     def place_home_choice(self, corp: Corporation, hx: Hex, node: int, slot: int | None,
                           token: Token | None = None) -> None:
@@ -413,7 +457,14 @@ class PlayRules(_Base):
             corp.cash += need
             self.log(f"{player.name} contributes ${need}")
         self.buy_train(corp, train, price, exchange=exchange)
+        self.close_on_train_bought(corp)
         self.after_train_bought(corp, train)
+
+    def close_on_train_bought(self, corp: Corporation) -> None:
+        """Close the privates whose close ability waits for ``corp`` to buy a train (1882's CP and the CPR)."""
+        for comp in self.companies.values():
+            if any(a.when is CloseWhen.TRAIN_BOUGHT and a.corporation == corp.sym for a in comp.abilities_of(Close)):
+                self.close_company(comp)
 
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """Title hook."""
@@ -477,20 +528,25 @@ class PlayRules(_Base):
     def can_buy_company(self, corp: Corporation) -> bool:
         if not self.phase.get("can_buy_companies"):
             return False
-        prices = [(c.value + 1) // 2 for c in self.companies.values()
-                  if not c.closed and isinstance(c.owner, Player) and not c.data.get("no_corporation_buy")]
+        prices = [(c.value + 1) // 2 for c in self.companies.values() if self.company_for_sale(c)]
         return bool(prices) and min(prices) <= corp.cash
 
+    def company_for_sale(self, company: Company) -> bool:
+        """Whether corporations may buy ``company`` now that companies may buy privates: an open private a
+        player owns, without a no_buy ability."""
+        return not company.closed and isinstance(company.owner, Player) and not company.abilities_of(NoBuy)
+
     def has_turn_ability(self, corp: Corporation) -> bool:
-        """Title hook: the company owns a private whose ability it may still use this turn."""
-        return False
+        """The company owns a private with a power it may still use during its turn (a token or tile lay)."""
+        return any(comp.owner is corp and comp.active(kind) for comp in self.companies.values()
+                   for kind in TURN_ABILITIES)
 
     def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
         if not self.phase.get("can_buy_companies"):
             raise illegal(f"companies cannot buy privates in phase {self.phase['name']}")
         if company.closed or not isinstance(company.owner, Player):
             raise illegal(f"{company.sym} is not owned by a player")
-        if company.data.get("no_corporation_buy"):
+        if company.abilities_of(NoBuy):
             raise illegal(f"{company.sym} cannot be bought by a company")
         low, high = (company.value + 1) // 2, company.value * 2
         if not low <= price <= high:

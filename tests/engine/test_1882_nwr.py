@@ -42,7 +42,9 @@ def test_moving_a_station_without_the_tile_lay_keeps_the_tile_power_and_the_turn
     # The station move is spent; the tile lay is not (as 18xx.games keeps that power until NWR closes) ...
     assert nwr_choices(g, "remove_token") == []
     assert g.token_ability_prices(owner) == []  # type: ignore[arg-type]
-    assert g.nwr_powers_left(owner) == ["tile"]  # type: ignore[attr-defined, arg-type]
+    nwr = g.companies["NWR"]
+    assert [a.TYPE for a in nwr.abilities if a.count and a.left] == ["tile_lay"]
+    assert g.has_turn_ability(owner)  # type: ignore[arg-type]
     # ... so the company's turn ends only when its president passes at the last buy-privates step.
     last = next(s for s in g.round.steps if isinstance(s, BlockingBuyCompany))
     assert g.round.entity() is owner and "pass" in last.actions(owner)

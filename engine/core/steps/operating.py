@@ -395,7 +395,7 @@ class BuyCompany(Step):
             return super().choices(entity, kind)
         out = []
         for comp in self.game.companies.values():
-            if comp.closed or not isinstance(comp.owner, Player) or comp.data.get("no_corporation_buy"):
+            if not self.game.company_for_sale(comp):
                 continue
             low = (comp.value + 1) // 2
             if low <= entity.cash:

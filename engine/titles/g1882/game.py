@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.entities import Company, Corporation, Player, Token, Train
+from ...core.entities import Corporation, Player, Token, Train
 from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
@@ -52,9 +52,7 @@ class G1882(Game):
         nwr = candidates[self.rng.next() % len(candidates)]
         next(t for t in self.depot if t.name == nwr).events.append("nwr")
         self.log(f"NWR Rebellion occurs on purchase of the first {nwr} train")
-        tb = self.companies["TB"]
-        pool = tb.data["share_from"]
-        tb.data["share"] = f"{pool[self.rng.next() % len(pool)]}_1"
+        # TB's random share is drawn next, by the core, from its shares ability.
         self.sc_convertible = True
 
     # ------------------------------------------------------------------ rounds
@@ -75,36 +73,19 @@ class G1882(Game):
                 {"lay": True, "upgrade": False, "not_if_upgraded": True, "cost": cost}]
 
     # ------------------------------------------------------------------ privates
-    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
-        if company.data.get("president_of"):
-            self.round.pending_par.append((company, company.data["president_of"]))  # type: ignore[attr-defined]
-        share_id = company.data.get("share")
-        if share_id:
-            share = self.share_by_id(share_id)
-            self.transfer_share(share, player)
-            self.log(f"{player.name} receives {share_id} with {company.sym}")
-
+    # The privates' powers are data (abilities in game.toml): HB, SC and TB block hexes, TB's share, river income
+    # and CP's president's certificate, CP's no-buy, the closings. SC's conversion (the exchange ability, read by
+    # the core's par rules) brings what data cannot say: the extra train and the home station anywhere.
     def can_par(self, corp: Corporation, player: Player) -> bool:
-        if corp.ipoed or corp.closed:
-            return False
-        if corp.sym == "CN":
+        if corp.sym == "CN" and not (corp.ipoed or corp.closed):
             # CN starts only once a neutral station is on the board (rules §10.4).
             return self._neutral_on_board()
-        if corp.data.get("home_anywhere"):
-            sc = self.companies["SC"]
-            return self.sc_convertible and sc.owner is player and not sc.closed
-        return True
-
-    def par_cost(self, corp: Corporation, price: int) -> int:
-        if corp.data.get("home_anywhere"):
-            return price  # the SC private counts as the other half of the president's certificate
-        return super().par_cost(corp, price)
+        return super().can_par(corp, player)
 
     def par_corporation(self, player: Player, corp: Corporation, cell: Any) -> None:
-        super().par_corporation(player, corp, cell)
+        super().par_corporation(player, corp, cell)  # closes the SC private, exchanged for the certificate
         if not corp.data.get("home_anywhere"):
             return
-        self.close_company(self.companies["SC"])
         self._add_sc_train(corp)
         self.pending_tokens.append((corp, self.sc_home_hexes(corp), corp.tokens[0]))
 
@@ -136,16 +117,7 @@ class G1882(Game):
             sc.closed = True
             self.log("Saskatchewan Central can no longer be converted to a public corporation")
 
-    def after_train_bought(self, corp: Corporation, train: Train) -> None:
-        if corp.sym == "CPR":
-            self.close_company(self.companies["CP"])
-
     def after_tile_laid(self, corp: Corporation, hx: Any, tile: Tile, water_crossings: int) -> None:
-        tb = self.companies["TB"]
-        if water_crossings and not tb.closed and tb.owner is not None:
-            income = int(tb.data.get("river_income", 10)) * water_crossings
-            self.bank.spend(income, tb.owner)
-            self.log(f"{tb.owner.name} earns {self.format_money(income)} from {tb.sym}")
         self.nwr_bonus(corp, hx, tile)
 
     def nwr_bonus(self, corp: Corporation, hx: Any, tile: Tile) -> None:
@@ -191,19 +163,6 @@ class G1882(Game):
 
     def network(self, corp: Corporation) -> Any:
         return super().network(corp)
-
-    def nwr_powers_left(self, corp: Corporation) -> list[str]:
-        """NWR's unused powers ("token", "tile") while ``corp`` owns it."""
-        nwr = self.companies["NWR"]
-        if nwr.owner is not corp or nwr.closed:
-            return []
-        return [power for power in ("token", "tile") if not nwr.data.get(f"{power}_used")]
-
-    def has_turn_ability(self, corp: Corporation) -> bool:
-        return bool(self.nwr_powers_left(corp))
-
-    def token_ability_prices(self, corp: Corporation) -> list[int]:
-        return [0] if "token" in self.nwr_powers_left(corp) else []
 
     def has_route_bonus(self) -> bool:
         return True  # the Hudson Bay bonus

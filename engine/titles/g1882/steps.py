@@ -1,9 +1,14 @@
-"""1882's own step: the North West Rebellion private moves a station into an NWR city."""
+"""1882's own step: the North West Rebellion private moves a station into an NWR city.
+
+The hexes and the two powers' use counts are the private's abilities (a ``token`` ability with ``move`` and a
+``tile_lay`` ability with ``token_hex``, engine/core/abilities.py); the step is how the move is carried out.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...core.abilities import TileLay, TokenAbility
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation
 from ...core.errors import illegal
@@ -26,13 +31,16 @@ class SpecialNWR(InterruptStep):
         pass
 
     def _usable(self, entity: Any) -> bool:
-        if not isinstance(entity, Company) or entity.sym != "NWR" or entity.closed:
+        if not isinstance(entity, Company) or not _moves_stations(entity) or entity.closed:
             return False
         owner = entity.owner
         if not isinstance(owner, Corporation) or owner is not self.round.entity():
             return False
         # Its two powers are used up separately: the station move, then the extra tile lay there.
-        if entity.data.get("token_used" if self.state in (None, "place_token") else "tile_used"):
+        if self.state in (None, "place_token"):
+            if not _move_token(entity).left:
+                return False
+        elif not any(a.left for a in entity.abilities_of(TileLay)):
             return False
         return not getattr(self.round, "routes", None)
 
@@ -49,7 +57,7 @@ class SpecialNWR(InterruptStep):
         return self.state is not None
 
     def active_entities(self) -> list[Any]:
-        return [self.game.companies["NWR"]]
+        return [c for c in self.game.companies.values() if _moves_stations(c)]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         owner: Corporation = entity.owner
@@ -67,7 +75,7 @@ class SpecialNWR(InterruptStep):
             return out
         if kind == "place_token":
             return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0}
-                    for hx in (self.game.board.hexes[h] for h in entity.data.get("token_hexes", ()))
+                    for hx in (self.game.board.hexes[h] for h in _move_token(entity).hexes)
                     for node in hx.tile.tokens if self.game.can_token_city(owner, hx, node)]
         if kind == "lay_tile":
             return tile_lay_choices(self.game, entity, owner, only_hex=self.destination)
@@ -102,13 +110,14 @@ class SpecialNWR(InterruptStep):
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         owner: Corporation = entity.owner
         hx, node = self.game.city_by_id(action["city"])
-        if hx.id not in entity.data.get("token_hexes", ()):
-            raise illegal(f"NWR stations go to {', '.join(entity.data['token_hexes'])}")
+        hexes = _move_token(entity).hexes
+        if hx.id not in hexes:
+            raise illegal(f"{entity.sym} stations go to {', '.join(hexes)}")
         token = next((t for t in owner.tokens if not t.used and not t.neutral), None)
         if token is None or not self.game.can_token_city(owner, hx, node):
             raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
         self.game.place_token(owner, token, hx, node, free=True, slot=action.get("slot"))
-        entity.data["token_used"] = True
+        _move_token(entity).use()
         self.destination = hx.id
         self.state = "lay_tile"
 
@@ -117,9 +126,18 @@ class SpecialNWR(InterruptStep):
         if action["hex"] != self.destination:
             raise illegal(f"the NWR tile lay must be on {self.destination}")
         self.game.lay_tile(owner, action)
-        entity.data["tile_used"] = True
+        next(a for a in entity.abilities_of(TileLay) if a.left).use()
         self.state = None
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
         # The unused tile lay stays with the private (18xx.games keeps the ability until NWR closes).
         self.state = None
+
+
+def _moves_stations(company: Company) -> bool:
+    return any(a.move for a in company.abilities_of(TokenAbility))
+
+
+def _move_token(company: Company) -> TokenAbility:
+    """The private's station-move power (its token ability with ``move``)."""
+    return next(a for a in company.abilities_of(TokenAbility) if a.move)
