@@ -42,6 +42,6 @@ def problems(game: Game, money: int) -> list[str]:
         for t in corp.trains:
             if t.owner is not corp or t.rusted:
                 out.append(f"train {t.id} listed under {corp.sym} is not its own")
-        if len(corp.trains) > game.train_limit(corp) and not game.crowded_corporations():
+        if corp.trains_in_limit() > game.train_limit(corp) and not game.crowded_corporations():
             out.append(f"{corp.sym} is over the train limit")
     return out
