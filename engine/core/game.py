@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import actions as act
+from . import loans
 from . import shares as units
 from .board import Board, Hex
 from .config import TitleConfig
@@ -805,13 +806,23 @@ class Game(PlayRules):
 
     # ------------------------------------------------------------------ scoring
     def player_value(self, player: Player) -> int:
-        value = player.cash
+        """Cash, shares at their price and privates at face value, less what the player owes the bank."""
+        value = player.cash - player.debt
         for s in player.shares:
             cell = self.market.location.get(s.corp)
             if cell is not None:
                 value += units.value(self.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
+
+    def liabilities(self, corp: Corporation) -> int:
+        """What ``corp`` owes the bank (its loans at the title's loan size and its debts)."""
+        return loans.liabilities(corp, self.config.loans)
+
+    def corporation_value(self, corp: Corporation) -> int:
+        """Title hook: what a company's treasury is worth to its holders, its cash less what it owes (titles whose
+        scoring counts companies, or whose share price falls with debt, read this; 1882's does not)."""
+        return corp.cash - self.liabilities(corp)
 
     def result(self) -> dict[str, int]:
         return {str(p.id): self.player_value(p) for p in self.players}
