@@ -179,8 +179,8 @@ class PlayRules(_Base):
         the track (as 18xx.games asks; the rules are silent)."""
         for node, slots in tile.tokens.items():
             for slot, owner in enumerate(slots):
-                if owner is None:
-                    continue
+                if owner is None or tile.kinds[node][slot] is TokenKind.BLOCKING:
+                    continue  # a blocking marker is no company's token to re-place: it keeps its space
                 kind = tile.kinds[node][slot]
                 token = next(t for t in self.all_tokens() if t.used and t.hex == hx.id and t.corp == owner
                              and t.kind == kind)
