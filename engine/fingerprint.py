@@ -23,7 +23,8 @@ def entity_id(entity: Any) -> str | None:
 
 
 def train_id(train: Train) -> str:
-    return train.id
+    """``NAME-INDEX``, then ``=VARIANT`` once bought as a variant other than the type's own ("L-4=2")."""
+    return train.id if train.name == train.sym else f"{train.id}={train.name}"
 
 
 def round_name(game: Game) -> str:

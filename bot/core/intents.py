@@ -596,7 +596,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
 
 
 def _room_for_train(game: Any, corp: Any) -> bool:
-    return bool(len(corp.trains) < game.train_limit(corp))
+    return bool(corp.trains_in_limit() < game.train_limit(corp))
 
 
 def _discard(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:

@@ -256,7 +256,7 @@ class _Walker:
 
 
 def node_is_token(hx: Hex, node: int, corp: str) -> bool:
-    return corp in hx.tile.tokens.get(node, ())
+    return hx.tile.holds_station(node, corp)
 
 
 def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
@@ -284,8 +284,8 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
 
     starts: list[NodeRef] = []
     for hx in board.hexes.values():
-        for node, slots in hx.tile.tokens.items():
-            if sym in slots:
+        for node in hx.tile.tokens:
+            if hx.tile.holds_station(node, sym):
                 starts.append((hx.id, node))
     links: list[Link] = []
     seen: set[tuple[int, int, int]] = set()

@@ -1,4 +1,5 @@
-"""Typed title configuration read from ``game.toml``: how shares are counted, sold and paid for, and money's format.
+"""Typed title configuration read from ``game.toml``: how shares are counted, sold and paid for, loans, and money's
+format.
 
 Only the keys read here are validated; the rest of ``game.toml`` is still read where it is used.
 """
@@ -48,10 +49,24 @@ class ShareRules:
 
 
 @dataclass(frozen=True, slots=True)
+class LoanRules:
+    """The ``[loans]`` table of ``game.toml``: bank loans to companies (none unless ``size`` is set)."""
+
+    size: int = 0  # what one loan pays the company, and what repaying it costs
+    interest_percent: int = 0  # interest per loan, in percent of its size, each time interest is due
+    limit: int = 0  # most loans one company may hold at once; 0: no limit
+
+    def interest(self, loans: int) -> int:
+        """Interest on ``loans`` loans, rounded up (a part of a unit is still owed)."""
+        return -(-loans * self.size * self.interest_percent // 100)
+
+
+@dataclass(frozen=True, slots=True)
 class TitleConfig:
     """What the core reads from a title's data instead of assuming 1882."""
 
     shares: ShareRules = field(default_factory=ShareRules)
+    loans: LoanRules = field(default_factory=LoanRules)
     currency: str = "$%d"  # a printf format for an int amount: "$%d", "£%d", "%d ¥"
 
     def format_money(self, amount: int) -> str:
@@ -83,12 +98,20 @@ class TitleConfig:
             hold_limit_basis=_choice(LimitBasis, table.get("hold_limit_basis", defaults.hold_limit_basis),
                                      "hold_limit_basis"),
         )
+        loan_table = dict(game.get("loans", {}))
+        unknown = sorted(set(loan_table) - set(LoanRules.__dataclass_fields__))
+        if unknown:
+            raise malformed(f"unknown [loans] keys in game.toml: {', '.join(unknown)}; "
+                            f"known: {', '.join(sorted(LoanRules.__dataclass_fields__))}")
+        loans = LoanRules(**{k: int(v) for k, v in loan_table.items()})
+        if min(loans.size, loans.interest_percent, loans.limit) < 0:
+            raise malformed("[loans] size, interest_percent and limit in game.toml may not be negative")
         currency = str(game.get("currency", "$%d"))
         try:
             currency % 0
         except (TypeError, ValueError) as exc:
             raise malformed(f"currency {currency!r} in game.toml must format one integer, as \"$%d\"") from exc
-        return cls(shares=shares, currency=currency)
+        return cls(shares=shares, loans=loans, currency=currency)
 
 
 def _choice(enum: type[_E], value: object, key: str) -> _E:

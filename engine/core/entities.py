@@ -10,6 +10,9 @@ from .abilities import Ability, OwnerType
 
 _A = TypeVar("_A", bound=Ability)
 
+from .errors import illegal
+from .tiles import TokenKind
+
 
 class Holder:
     """Anything that holds cash and share certificates (player, corporation, bank pool, bank)."""
@@ -72,10 +75,20 @@ class Company:
         return self.owner is not None
 
 
+@dataclass(frozen=True, slots=True)
+class TrainVariant:
+    """One way a train may be bought: 1822's L or 2, 3 or 3+, 7 or E."""
+
+    name: str
+    distance: int
+    price: int
+    rusts_on: str | None = None
+
+
 @dataclass(eq=False)
 class Train:
-    id: str  # "2-0"
-    name: str  # "2"
+    id: str  # "2-0": the type's name and the copy's index, whichever variant is bought
+    name: str  # "2"; the chosen variant's name once bought as another variant
     distance: int
     price: int
     rusts_on: str | None = None
@@ -86,17 +99,46 @@ class Train:
     discount: dict[str, int] = field(default_factory=dict)
     available_on: str | None = None
     reserved: bool = False
+    # The ways it may be bought, the type's own first; empty when it has only one.
+    variants: list[TrainVariant] = field(default_factory=list)
+    # False for trains outside the train limit (1822's permanent 2P, LP and 5P from privates).
+    counts_for_limit: bool = True
+    sym: str = ""  # the type's name, as in ``id``; set from ``name`` when not given
+
+    def __post_init__(self) -> None:
+        if not self.sym:
+            self.sym = self.name
+
+    def variant(self, name: str) -> TrainVariant | None:
+        return next((v for v in self.variants if v.name == name), None)
+
+    def choose_variant(self, name: str) -> None:
+        """Become the variant ``name`` (on purchase; 18xx.games keeps the id and changes the name).
+
+        Raises:
+            GameError: (illegal) the train has no such variant.
+        """
+        chosen = self.variant(name)
+        if chosen is None:
+            names = ", ".join(v.name for v in self.variants) or self.name
+            raise illegal(f"a {self.sym} train is bought as {names}, not {name}")
+        self.name, self.distance, self.price, self.rusts_on = chosen.name, chosen.distance, chosen.price, \
+            chosen.rusts_on
 
 
 @dataclass(eq=False)
 class Token:
-    corp: str  # whose network it is part of when placed ("CN" for neutral tokens)
+    corp: str  # whose network it is part of when placed ("CN" for neutral tokens; the marker's own for blocking)
     price: int
-    neutral: bool = False
+    kind: TokenKind = TokenKind.NORMAL
     used: bool = False
     hex: str | None = None
     node: int = -1
     slot: int = -1
+
+    @property
+    def neutral(self) -> bool:
+        return self.kind is TokenKind.NEUTRAL
 
 
 class Player(Holder):
@@ -108,6 +150,8 @@ class Player(Holder):
         self.companies: list[Company] = []
         self.passed = False
         self.bankrupt = False
+        # Money owed to the bank (1822's emergency loans): paid in cash, subtracted from the player's value.
+        self.debt = 0
 
     def __repr__(self) -> str:
         return f"Player({self.name})"
@@ -165,7 +209,10 @@ class Corporation(Holder):
         self.shares: list[Share] = []  # its own unsold (IPO) certificates
         self.treasury = Treasury(self.sym)
         self.tokens: list[Token] = [Token(self.sym, int(p)) for p in data.get("tokens", [])]
-        self.home: str | None = data.get("home")
+        # A system formed by a merger has its members' homes (1828); the first is the one tokened at float.
+        homes = data.get("homes")
+        self.homes: list[str] = [str(h) for h in homes] if homes else ([str(data["home"])] if data.get("home")
+                                                                          else [])
         home_city = data.get("home_city")
         self.home_city: int | None = home_city if isinstance(home_city, int) else None
         self.colour: str = data.get("color", "#888888")
@@ -180,10 +227,25 @@ class Corporation(Holder):
         self.owner: Player | None = None  # the president
         self.par_price: int | None = None
         self.last_revenue: int | None = None
+        self.loans = 0  # loans taken from the bank, each of the title's loan size (``[loans]`` in game.toml)
+        self.debt = 0  # other money owed to the bank (1862's debt certificates)
+        self.markers: list[str] = []  # named markers it holds, as 1828's coal marker
         self.data = data
 
     def __repr__(self) -> str:
         return f"Corp({self.sym})"
+
+    @property
+    def home(self) -> str | None:
+        return self.homes[0] if self.homes else None
+
+    @home.setter
+    def home(self, hex_id: str | None) -> None:
+        self.homes = [hex_id, *self.homes[1:]] if hex_id else self.homes[1:]
+
+    def trains_in_limit(self) -> int:
+        """Trains the train limit counts (permanent trains outside the limit do not)."""
+        return sum(1 for t in self.trains if t.counts_for_limit)
 
     def ipo_percent(self) -> int:
         return sum(s.percent for s in self.shares)

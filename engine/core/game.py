@@ -14,11 +14,12 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import actions as act
+from . import loans
 from . import shares as units
 from .abilities import Close, Shares, parse_abilities
 from .board import Board, Hex
 from .config import TitleConfig
-from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
+from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train, TrainVariant
 from .errors import DataError, ErrorCode, GameError, illegal, insufficient, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
@@ -187,7 +188,8 @@ class Game(PlayRules):
     def _new_train(self, spec: dict[str, Any], index: int) -> Train:
         train = Train(f"{spec['name']}-{index}", spec["name"], int(spec["distance"]), int(spec["price"]),
                       rusts_on=spec.get("rusts_on"), discount=dict(spec.get("discount", {})),
-                      available_on=spec.get("available_on"))
+                      available_on=spec.get("available_on"), variants=train_variants(spec),
+                      counts_for_limit=bool(spec.get("counts_for_limit", True)))
         self.depot.append(train)
         self.all_trains[train.id] = train
         return train
@@ -710,7 +712,7 @@ class Game(PlayRules):
             self.close_company(comp)
 
     def crowded_corporations(self) -> list[Corporation]:
-        return [c for c in self.corporations.values() if len(c.trains) > self.train_limit(c)]
+        return [c for c in self.corporations.values() if c.trains_in_limit() > self.train_limit(c)]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)
@@ -761,7 +763,7 @@ class Game(PlayRules):
             corp.cash -= token.price
             self.bank.cash += token.price
         slots[slot] = token.corp
-        hx.tile.neutral[node][slot] = token.neutral
+        hx.tile.kinds[node][slot] = token.kind
         token.used = True
         token.hex, token.node, token.slot = hx.id, node, slot
         self.reservations_release(corp.sym, hx)
@@ -828,13 +830,23 @@ class Game(PlayRules):
 
     # ------------------------------------------------------------------ scoring
     def player_value(self, player: Player) -> int:
-        value = player.cash
+        """Cash, shares at their price and privates at face value, less what the player owes the bank."""
+        value = player.cash - player.debt
         for s in player.shares:
             cell = self.market.location.get(s.corp)
             if cell is not None:
                 value += units.value(self.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
+
+    def liabilities(self, corp: Corporation) -> int:
+        """What ``corp`` owes the bank (its loans at the title's loan size and its debts)."""
+        return loans.liabilities(corp, self.config.loans)
+
+    def corporation_value(self, corp: Corporation) -> int:
+        """Title hook: what a company's treasury is worth to its holders, its cash less what it owes (titles whose
+        scoring counts companies, or whose share price falls with debt, read this; 1882's does not)."""
+        return corp.cash - self.liabilities(corp)
 
     def result(self) -> dict[str, int]:
         return {str(p.id): self.player_value(p) for p in self.players}
@@ -866,6 +878,28 @@ class Game(PlayRules):
         if entity not in self.acting():
             names = ", ".join(self.describe(e) for e in self.acting())
             raise not_your_turn(f"it is not {self.describe(entity)}'s turn: waiting for {names}")
+
+
+def train_variants(spec: dict[str, Any]) -> list[TrainVariant]:
+    """A ``[[trains]]`` entry's ways of being bought: its own, then each of ``variants`` (none when it has none).
+
+    Raises:
+        GameError: (malformed) a variant without a name, distance or price, or two variants of one name.
+    """
+    extra = spec.get("variants", [])
+    if not extra:
+        return []
+    out = [TrainVariant(str(spec["name"]), int(spec["distance"]), int(spec["price"]), spec.get("rusts_on"))]
+    for v in extra:
+        missing = [k for k in ("name", "distance", "price") if k not in v]
+        if missing:
+            raise malformed(f"a variant of the {spec['name']} train has no {', '.join(missing)}")
+        out.append(TrainVariant(str(v["name"]), int(v["distance"]), int(v["price"]),
+                                v.get("rusts_on", spec.get("rusts_on"))))
+    names = [v.name for v in out]
+    if len(set(names)) != len(names):
+        raise malformed(f"the {spec['name']} train's variants repeat a name: {', '.join(names)}")
+    return out
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -24,11 +24,7 @@ class Network:
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
     """A city whose every slot holds another company's token cannot be passed through."""
-    slots = hx.tile.tokens.get(node)
-    if not slots:
-        return False
-    neutral = hx.tile.neutral[node]
-    return all(s is not None and s != corp and not neutral[i] for i, s in enumerate(slots))
+    return hx.tile.blocks(node, corp)
 
 
 def company_network(board: Board, corp: str, *, token_owner: str | None = None,
@@ -37,8 +33,8 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
     owner = token_owner or corp
     net = Network()
     for hx in board.hexes.values():
-        for node, slots in hx.tile.tokens.items():
-            if owner in slots:
+        for node in hx.tile.tokens:
+            if hx.tile.holds_station(node, owner):
                 net.token_nodes.add((hx.id, node))
     for ref in net.token_nodes:
         hx = board.hexes[ref[0]]

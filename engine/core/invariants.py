@@ -10,7 +10,14 @@ if TYPE_CHECKING:
 
 
 def total_money(game: Game) -> int:
+    """The cash in the game: the bank's and every holder's. Loans and debts move cash from the bank to the
+    borrower and back, so they leave this total as it was; what is owed is counted by ``total_owed``."""
     return game.total_cash()
+
+
+def total_owed(game: Game) -> int:
+    """What players and companies owe the bank (loans at their size, and debts)."""
+    return sum(p.debt for p in game.players) + sum(game.liabilities(c) for c in game.corporations.values())
 
 
 def problems(game: Game, money: int) -> list[str]:
@@ -21,9 +28,18 @@ def problems(game: Game, money: int) -> list[str]:
     for p in game.players:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")
+        if p.debt < 0:
+            out.append(f"{p.name} has negative debt {p.debt}")
+    loan_limit = game.config.loans.limit
     for corp in game.corporations.values():
         if corp.cash < 0:
             out.append(f"{corp.sym} has negative cash {corp.cash}")
+        if corp.loans < 0 or corp.debt < 0:
+            out.append(f"{corp.sym} has negative loans {corp.loans} or debt {corp.debt}")
+        if corp.loans and game.config.loans.size <= 0:
+            out.append(f"{corp.sym} holds {corp.loans} loans in a game without loans")
+        if loan_limit and corp.loans > loan_limit:
+            out.append(f"{corp.sym} holds {corp.loans} loans, over the limit of {loan_limit}")
         held = sum(h.percent_of(corp.sym) for h in game._holders())
         if held != 100:
             out.append(f"{corp.sym} shares sum to {held}%")
@@ -42,6 +58,6 @@ def problems(game: Game, money: int) -> list[str]:
         for t in corp.trains:
             if t.owner is not corp or t.rusted:
                 out.append(f"train {t.id} listed under {corp.sym} is not its own")
-        if len(corp.trains) > game.train_limit(corp) and not game.crowded_corporations():
+        if corp.trains_in_limit() > game.train_limit(corp) and not game.crowded_corporations():
             out.append(f"{corp.sym} is over the train limit")
     return out

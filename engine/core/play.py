@@ -24,7 +24,7 @@ from .entities import Company, Corporation, Player, Share, Token, Train
 from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
 from .routes import Route
-from .tiles import Tile
+from .tiles import Tile, TokenKind
 from .track import border_cost, legal_rotations, move_tokens
 
 if TYPE_CHECKING:
@@ -223,13 +223,13 @@ class PlayRules(_Base):
         the track (as 18xx.games asks; the rules are silent)."""
         for node, slots in tile.tokens.items():
             for slot, owner in enumerate(slots):
-                if owner is None:
-                    continue
-                neutral = tile.neutral[node][slot]
+                if owner is None or tile.kinds[node][slot] is TokenKind.BLOCKING:
+                    continue  # a blocking marker is no company's token to re-place: it keeps its space
+                kind = tile.kinds[node][slot]
                 token = next(t for t in self.all_tokens() if t.used and t.hex == hx.id and t.corp == owner
-                             and t.neutral == neutral)
+                             and t.kind == kind)
                 slots[slot] = None
-                tile.neutral[node][slot] = False
+                tile.kinds[node][slot] = TokenKind.NORMAL
                 token.used, token.hex, token.node, token.slot = False, None, -1, -1
                 self.pending_tokens.append((layer, [hx.id], token))
 
@@ -252,7 +252,7 @@ class PlayRules(_Base):
                 if token.used and token.hex == hx.id:
                     for node, slots in hx.tile.tokens.items():
                         for slot, owner in enumerate(slots):
-                            if owner == token.corp and hx.tile.neutral[node][slot] == token.neutral:
+                            if owner == token.corp and hx.tile.kinds[node][slot] == token.kind:
                                 token.node, token.slot = node, slot
 
     def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
@@ -318,7 +318,7 @@ class PlayRules(_Base):
                         if self.free_slot(hx, node, corp.sym) is not None:
                             out.append((hx, node, slot))
                             break  # the open spaces of one city are all the same
-                    elif replace and owner == "CN" and hx.tile.neutral[node][slot]:
+                    elif replace and owner == "CN" and hx.tile.kinds[node][slot] is TokenKind.NEUTRAL:
                         out.append((hx, node, slot))
         return out
 
@@ -409,24 +409,32 @@ class PlayRules(_Base):
         return least, min(train.price, most)
 
     def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                         must_buy: bool, last_sale_price: int | None = None) -> None:
+                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
         source = train.owner
+        if variant is not None and variant != train.name:
+            if source is not None:
+                raise illegal(f"{train.id} was bought as a {train.name} train; only new trains choose a variant")
+            chosen = train.variant(variant)
+            if chosen is None:
+                names = ", ".join(v.name for v in train.variants) or train.name
+                raise illegal(f"a {train.sym} train is bought as {names}, not {variant}")
         if source is corp:
             raise illegal(f"{corp.sym} already owns {train.id}")
-        if len(corp.trains) >= self.train_limit(corp) and exchange is None:
+        if train.counts_for_limit and corp.trains_in_limit() >= self.train_limit(corp) and exchange is None:
             raise illegal(f"{corp.sym} is at its train limit of {self.train_limit(corp)}")
         if source is None:
             if train not in self.available_depot_trains():
                 names = ", ".join(sorted({t.name for t in self.available_depot_trains()}))
                 raise illegal(f"{train.id} is not for sale; the depot sells: {names}")
-            expected = train.price
+            face = train.price if variant is None else (train.variant(variant) or train).price
+            expected = face
             if exchange is not None:
                 if exchange.owner is not corp:
                     raise illegal(f"{corp.sym} does not own {exchange.id}")
                 off = train.discount.get(exchange.name)
                 if not off:
                     raise illegal(f"a {exchange.name} train cannot be traded in for a {train.name}")
-                expected = train.price - off
+                expected = face - off
             if price != expected:
                 raise illegal(f"the {train.name} train costs ${expected}, not ${price}")
         elif source is self.pool:
@@ -456,6 +464,8 @@ class PlayRules(_Base):
             player.cash -= need
             corp.cash += need
             self.log(f"{player.name} contributes ${need}")
+        if variant is not None and variant != train.name:
+            train.choose_variant(variant)
         self.buy_train(corp, train, price, exchange=exchange)
         self.close_on_train_bought(corp)
         self.after_train_bought(corp, train)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -130,6 +131,41 @@ def shared_catalogue() -> dict[str, TileDef]:
     return {name: parse_tile(name, text) for name, text in raw["tiles"].items()}
 
 
+class TokenKind(StrEnum):
+    """What a station in a city slot is, for routes and networks."""
+
+    NORMAL = "normal"  # its company's station: blocks others when the city is full
+    NEUTRAL = "neutral"  # never blocks anyone (1882's CN stations; the slot names the company it serves)
+    BLOCKING = "blocking"  # takes the slot for nobody: blocks everyone, starts no network (1828 merger duplicates)
+    DESTINATION = "destination"  # its company's station reached as a destination (1822); a station like NORMAL
+
+
+class NeutralFlags:
+    """``tile.neutral[node][slot]`` read and written as a bool over the slot kinds (True: NEUTRAL; setting False
+    makes the slot NORMAL)."""
+
+    __slots__ = ("_kinds",)
+
+    def __init__(self, kinds: dict[int, list[TokenKind]]) -> None:
+        self._kinds = kinds
+
+    def __getitem__(self, node: int) -> _NeutralSlots:
+        return _NeutralSlots(self._kinds[node])
+
+
+class _NeutralSlots:
+    __slots__ = ("_kinds",)
+
+    def __init__(self, kinds: list[TokenKind]) -> None:
+        self._kinds = kinds
+
+    def __getitem__(self, slot: int) -> bool:
+        return self._kinds[slot] is TokenKind.NEUTRAL
+
+    def __setitem__(self, slot: int, neutral: bool) -> None:
+        self._kinds[slot] = TokenKind.NEUTRAL if neutral else TokenKind.NORMAL
+
+
 @dataclass(slots=True)
 class Tile:
     """A physical tile: a copy of a definition, laid at a rotation, holding station tokens.
@@ -142,8 +178,8 @@ class Tile:
     rotation: int = 0
     preprinted: bool = False
     tokens: dict[int, list[str | None]] = field(default_factory=dict)
-    # Token slot owner kind: True where the token in that slot is a neutral (CN) token.
-    neutral: dict[int, list[bool]] = field(default_factory=dict)
+    # The kind of station in each slot (NORMAL where the slot is empty): whether it blocks and whose it is.
+    kinds: dict[int, list[TokenKind]] = field(default_factory=dict)
     _layout: TileLayout | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -151,7 +187,7 @@ class Tile:
             for i, node in enumerate(self.tdef.nodes):
                 if node.kind == "city":
                     self.tokens[i] = [None] * node.slots
-                    self.neutral[i] = [False] * node.slots
+                    self.kinds[i] = [TokenKind.NORMAL] * node.slots
 
     @property
     def name(self) -> str:
@@ -184,6 +220,27 @@ class Tile:
             elif b == target and a < NODE_BASE:
                 out.add(a)
         return frozenset(out)
+
+    @property
+    def neutral(self) -> NeutralFlags:
+        """Per-slot "holds a neutral station" flags over ``kinds``, for code that still reads or sets them so."""
+        return NeutralFlags(self.kinds)
+
+    def holds_station(self, node: int, corp: str) -> bool:
+        """The city holds a station of ``corp`` that its network starts from (a blocking marker is nobody's)."""
+        kinds = self.kinds.get(node, ())
+        return any(s == corp and kinds[i] is not TokenKind.BLOCKING
+                   for i, s in enumerate(self.tokens.get(node, ())))
+
+    def blocks(self, node: int, corp: str) -> bool:
+        """Every slot of the city is taken by a station that stops ``corp``'s routes: another company's, or a
+        blocking marker (whoever it was made from); a neutral station never blocks."""
+        slots = self.tokens.get(node)
+        if not slots:
+            return False
+        kinds = self.kinds[node]
+        return all(s is not None and kinds[i] is not TokenKind.NEUTRAL
+                   and (s != corp or kinds[i] is TokenKind.BLOCKING) for i, s in enumerate(slots))
 
     def city_tokens(self) -> list[tuple[int, int, str]]:
         return [(node, slot, corp) for node, slots in self.tokens.items()

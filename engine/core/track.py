@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import illegal
-from .tiles import COLOURS, NODE_BASE, Tile, TileDef
+from .tiles import COLOURS, NODE_BASE, Tile, TileDef, TokenKind
 
 if TYPE_CHECKING:
     from .board import HasBoard, Hex
@@ -168,7 +168,7 @@ def move_tokens(old: Tile, new: Tile) -> None:
             continue
         target = targets[i]
         dest = new.tokens[target]
-        dest_neutral = new.neutral[target]
+        dest_kinds = new.kinds[target]
         for k, s in enumerate(slots):
             if s is None:
                 continue
@@ -177,9 +177,9 @@ def move_tokens(old: Tile, new: Tile) -> None:
             if free is None:
                 raise illegal("the new tile has no room for the existing tokens")
             dest[free] = s
-            dest_neutral[free] = old.neutral[i][k]
+            dest_kinds[free] = old.kinds[i][k]
             slots[k] = None
-            old.neutral[i][k] = False
+            old.kinds[i][k] = TokenKind.NORMAL
 
 
 def crossing_cost(game: HasBoard, hx: Hex, exits: frozenset[int]) -> int:

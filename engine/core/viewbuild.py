@@ -21,7 +21,7 @@ from .board import Hex, offboard_value
 from .entities import Corporation, Player
 from .query import actors
 from .round import OperatingRound
-from .tiles import NODE_BASE
+from .tiles import NODE_BASE, TokenKind
 from .views import (
     BoardView,
     CorporationStatus,
@@ -83,8 +83,9 @@ def _nodes(game: Game, hx: Hex, colour: str) -> tuple[NodeView, ...]:
         reserved: tuple[str | None, ...] = ()
         if ndef.kind == "city":
             slots = tile.tokens.get(i, [None] * ndef.slots)
-            neutral = tile.neutral.get(i, [False] * len(slots))
-            tokens = tuple("CN" if s is not None and n else s for s, n in zip(slots, neutral, strict=False))
+            kinds = tile.kinds.get(i, [TokenKind.NORMAL] * len(slots))
+            tokens = tuple("CN" if s is not None and k is TokenKind.NEUTRAL else s
+                           for s, k in zip(slots, kinds, strict=False))
             held = game.reserved_slots(hx, i)
             reserved = tuple(held.get(k) for k in range(len(slots)))
         out.append(NodeView(

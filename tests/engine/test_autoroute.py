@@ -28,7 +28,7 @@ from engine.core.board import Board
 from engine.core.entities import Corporation, Train
 from engine.core.errors import GameError
 from engine.core.routes import build_route
-from engine.core.tiles import NODE_BASE
+from engine.core.tiles import NODE_BASE, TokenKind
 from engine.importer import read_game_file
 from engine.routes import check_legal, claimed_revenue, engine_revenue, positions
 from engine.titles.g1882.game import G1882
@@ -45,7 +45,7 @@ def small_game(hexes: dict[str, dict[str, Any]], trains: list[tuple[str, int]], 
     for hex_id, slots in (tokens or {}).items():
         tile = game.board[hex_id].tile
         tile.tokens[0] = list(slots)
-        tile.neutral[0] = [s == "CN" for s in slots]
+        tile.kinds[0] = [TokenKind.NEUTRAL if s == "CN" else TokenKind.NORMAL for s in slots]
     owner = game.corporations[corp]
     owner.trains = []
     for i, (name, distance) in enumerate(trains):

@@ -11,6 +11,7 @@ import engine
 from engine.core import actions as act
 from engine.core.board import split_hex_id
 from engine.core.game import Game
+from engine.core.tiles import TokenKind
 from engine.core.viewbuild import _walk, board_view, hex_text, market_view, status_view
 from engine.core.views import BoardView, MarketView, StatusView
 from engine.importer import read_game_file, replay
@@ -57,7 +58,8 @@ def check_consistent(game: Game, board: BoardView, market: MarketView, status: S
     # Tokens: each company's stations on the board are its used tokens; "CN" marks neutral stations
     # (they come and go with NWR and SC's home, so they are checked against the tiles instead).
     on_board = Counter(t for h in board.hexes for n in h.nodes for t in n.tokens if t)
-    neutral = sum(f for hx in game.board.hexes.values() for flags in hx.tile.neutral.values() for f in flags)
+    neutral = sum(k is TokenKind.NEUTRAL for hx in game.board.hexes.values() for kinds in hx.tile.kinds.values()
+                  for k in kinds)
     assert on_board.pop("CN", 0) == neutral
     used = Counter(t.corp for c in game.corporations.values() for t in c.tokens if t.used and not t.neutral)
     assert on_board == used

@@ -243,13 +243,15 @@ class DiscardTrain(InterruptStep):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
             return super().choices(entity, kind)
-        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in entity.trains]
+        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in entity.trains if t.counts_for_limit]
 
     def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
         corp: Corporation = entity
         train = self.game.all_trains.get(str(action["train"]))
         if train is None or train.owner is not corp:
             raise illegal(f"{corp.sym} does not own train {action['train']}")
+        if not train.counts_for_limit:
+            raise illegal(f"{train.id} is outside the train limit; discard a train that counts")
         self.game.discard_train(corp, train)
 
 
@@ -267,7 +269,7 @@ class BuyTrain(Step):
         super().pass_()
 
     def room(self, corp: Corporation) -> bool:
-        return len(corp.trains) < self.game.train_limit(corp)
+        return corp.trains_in_limit() < self.game.train_limit(corp)
 
     def must_buy(self, corp: Corporation) -> bool:
         return self.game.must_buy_train(corp)
@@ -321,13 +323,18 @@ class BuyTrain(Step):
         game = self.game
         out = []
         must = game.must_buy_train(entity)
-        room = len(entity.trains) < game.train_limit(entity)
+        room = entity.trains_in_limit() < game.train_limit(entity)
         budget = entity.cash + (entity.owner.cash if must and entity.owner is not None else 0)
         depot = game.available_depot_trains()
         cheapest = min((t.price for t in [*depot, *game.pool_trains]), default=None)
         for train in depot:
-            if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
+            fits = room or not train.counts_for_limit
+            if fits and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
                 out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price})
+            for variant in train.variants:
+                if fits and variant.name != train.name and variant.price <= entity.cash:
+                    out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": variant.price,
+                                "variant": variant.name})
             for own in entity.trains:
                 off = train.discount.get(own.name)
                 if off and train.price - off <= entity.cash:
@@ -354,9 +361,10 @@ class BuyTrain(Step):
             raise malformed(f"there is no train {action['train']}")
         price = int(action["price"])
         exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
+        variant = str(action["variant"]) if action.get("variant") else None
         self.game.buy_train_action(entity, train, price, exchange=exchange,
                                    must_buy=self.game.president_may_contribute(entity),
-                                   last_sale_price=self.last_sale_price)
+                                   last_sale_price=self.last_sale_price, variant=variant)
         if not self.can_buy(entity):
             self.pass_()
 

@@ -11,6 +11,7 @@ from ..config import LimitBasis
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
+from ..tiles import TokenKind
 
 
 class BuySellParShares(Step):
@@ -280,7 +281,7 @@ class HomeToken(InterruptStep):
                 raise illegal(f"{corp.sym} may not replace {slots[int(slot)]}'s station in {hx.id}")
             # A neutral station whose space a home takes leaves the game (1882 rules 7.1 P2).
             slots[int(slot)] = None
-            hx.tile.neutral[node][int(slot)] = False
+            hx.tile.kinds[node][int(slot)] = TokenKind.NORMAL
             self.game.log(f"{corp.sym} removes the neutral token from {hx.id}")
         elif not any(h is hx and n == node for h, n, _ in spots):
             raise illegal(f"{hx.id} city {node} has no space {corp.sym} may use")

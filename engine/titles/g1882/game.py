@@ -22,7 +22,7 @@ from ...core.steps.operating import (
     Track,
 )
 from ...core.steps.stock import BuySellParShares, HomeToken
-from ...core.tiles import Tile
+from ...core.tiles import Tile, TokenKind
 from .steps import SpecialNWR
 
 NWR_CITIES = ("C3", "D4", "D6", "E5")
@@ -39,7 +39,7 @@ class G1882(Game):
         g = self.data()["game"]
         for corp in self.corporations.values():
             if corp.data.get("neutral_token"):
-                corp.tokens.append(Token("CN", 0, neutral=True))
+                corp.tokens.append(Token("CN", 0, kind=TokenKind.NEUTRAL))
         # One train of each of 3, 4, 5, 6 is set aside for SC (rules §7.1 P2); the last of each type.
         self.sc_reserve: dict[str, Train] = {}
         for name in g["sc_extra_trains"]["types"]:
@@ -140,7 +140,7 @@ class G1882(Game):
                 for i, s in enumerate(slots):
                     if s is not None and dest is not None:
                         dest[i] = s
-                        hx.original.neutral[node][i] = old.neutral[node][i]
+                        hx.original.kinds[node][i] = old.kinds[node][i]
                         slots[i] = None
             old.rotation = 0
             self.tile_supply[old.id] = old
