@@ -7,11 +7,10 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from .abilities import Ability, OwnerType
-
-_A = TypeVar("_A", bound=Ability)
-
 from .errors import illegal
 from .tiles import TokenKind
+
+_A = TypeVar("_A", bound=Ability)
 
 
 class Holder:
