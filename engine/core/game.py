@@ -83,6 +83,7 @@ class Game(PlayRules):
         return cls._data_cache[cls.DATA_PACKAGE]
 
     def _setup_state(self) -> None:
+        self.__dict__.pop("_par_exchange_cache", None)  # it names the companies of the state being replaced
         data = self.data()
         g = data["game"]
         n = len(self.player_specs)
@@ -712,7 +713,9 @@ class Game(PlayRules):
             self.close_company(comp)
 
     def crowded_corporations(self) -> list[Corporation]:
-        return [c for c in self.corporations.values() if c.trains_in_limit() > self.train_limit(c)]
+        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action.
+        return [c for c in self.corporations.values()
+                if len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action, entity_action
 from .errors import illegal, not_your_turn
@@ -159,19 +159,17 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            accepts = kind in step.actions(entity)
-            blocking = step.blocking()
-            if blocking and not accepts:
-                self._refuse(kind, entity, step)
-            if blocking or accepts:
+            if kind in step.actions(entity):
                 step.process(action, entity)
                 break
+            if step.blocking():
+                self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
         self.skip_steps()
         self.after_process(action, entity)
 
-    def _refuse(self, kind: str, entity: Any, step: Step | None) -> None:
+    def _refuse(self, kind: str, entity: Any, step: Step | None) -> NoReturn:
         acting = self.active_entities()
         who = self.game.describe(entity)
         if acting and entity not in acting:
