@@ -93,19 +93,25 @@ class _Walk:
 
     def path(self, hx: Hex, i: int, *, from_node: NodeRef, node_converging: bool, skip: int | None,
              jskip: NodeRef | None, converging: bool) -> None:
-        key = (hx.id, i)
+        hex_id = hx.id
+        key = (hex_id, i)
         if key in self.visited_paths:
             return
         layout = hx.tile.layout()
         ends = layout.paths[i]
         kinds = hx.tile.tdef.nodes
-        junction = next(((hx.id, e - NODE_BASE) for e in ends
-                         if e >= NODE_BASE and kinds[e - NODE_BASE].kind == "junction"), None)
         counter = self.counter
+        # Plain loops, not generators: this is the innermost step of every network walk.
+        junction: NodeRef | None = None
+        edges: list[int] = []
+        for e in ends:
+            if e < NODE_BASE:
+                if counter.get((hex_id, e), 0):
+                    return
+                edges.append(e)
+            elif junction is None and kinds[e - NODE_BASE].kind == "junction":
+                junction = (hex_id, e - NODE_BASE)
         if junction is not None and counter.get(junction, 0) > 1:
-            return
-        edges = [e for e in ends if e < NODE_BASE]
-        if any(counter.get((hx.id, e), 0) for e in edges):
             return
         self.visited_paths.add(key)
         if junction is not None:
