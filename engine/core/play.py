@@ -442,34 +442,37 @@ class PlayRules(_Base):
                     raise illegal(f"a {exchange.name} train cannot be traded in for a {train.name}")
                 expected = face - off
             if price != expected:
-                raise illegal(f"the {train.name} train costs ${expected}, not ${price}")
+                raise illegal(f"the {train.name} train costs {self.format_money(expected)}, "
+                              f"not {self.format_money(price)}")
         elif source is self.pool:
             if price != train.price:
-                raise illegal(f"the {train.name} train from the pool costs ${train.price}")
+                raise illegal(f"the {train.name} train from the pool costs {self.format_money(train.price)}")
         else:
             if not isinstance(source, Corporation):
                 raise illegal(f"{train.id} is not for sale")
             low, high = self.other_train_price_range(corp, train, last_sale_price)
             if not low <= price <= high:
-                raise illegal(f"{corp.sym} may spend ${low} to ${high} on {source.sym}'s {train.name} train, "
-                              f"not ${price}")
+                raise illegal(f"{corp.sym} may spend {self.format_money(low)} to {self.format_money(high)} "
+                              f"on {source.sym}'s {train.name} train, not {self.format_money(price)}")
         if price > corp.cash:
             player = corp.owner
             if not must_buy or player is None:
                 raise insufficient(f"{corp.sym} cannot afford the {train.name} train: "
-                                   f"treasury ${corp.cash}, price ${price}")
+                                   f"treasury {self.format_money(corp.cash)}, price {self.format_money(price)}")
             if exchange is not None:
                 raise illegal("the president cannot contribute towards a trade-in")
             if source is None or source is self.pool:
                 cheapest = min(t.price for t in [*self.available_depot_trains(), *self.pool_trains])
                 if price > cheapest:
-                    raise illegal(f"with emergency money {corp.sym} must buy the cheapest train (${cheapest})")
+                    raise illegal(f"with emergency money {corp.sym} must buy the cheapest train "
+                                  f"({self.format_money(cheapest)})")
             need = price - corp.cash
             if need > player.cash:
-                raise insufficient(f"{player.name} must raise ${need - player.cash} more by selling shares")
+                short = self.format_money(need - player.cash)
+                raise insufficient(f"{player.name} must raise {short} more by selling shares")
             player.cash -= need
             corp.cash += need
-            self.log(f"{player.name} contributes ${need}")
+            self.log(f"{player.name} contributes {self.format_money(need)}")
         if variant is not None and variant != train.name:
             train.choose_variant(variant)
         self.buy_train(corp, train, price, exchange=exchange)

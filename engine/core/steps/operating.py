@@ -181,7 +181,8 @@ class RouteStep(Step):
             route.revenue = self.game.route_revenue(corp, route)
             claimed = data.get("revenue")
             if claimed is not None and int(claimed) != route.revenue and not self.game.trust_claimed_revenue:
-                raise illegal(f"the {train.name} train's route earns ${route.revenue}, not ${claimed}")
+                earns, claimed_text = self.game.format_money(route.revenue), self.game.format_money(claimed)
+                raise illegal(f"the {train.name} train's route earns {earns}, not {claimed_text}")
             if claimed is not None and self.game.trust_claimed_revenue:
                 route.revenue = int(claimed)
             total += route.revenue
@@ -194,7 +195,7 @@ class RouteStep(Step):
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue,
                                   "connections": [list(c) for c in data.get("connections") or []]}
                                  for r, data in zip(routes, action["routes"], strict=True)]
-        self.game.log(f"{entity.sym} runs for ${total}")
+        self.game.log(f"{entity.sym} runs for {self.game.format_money(total)}")
         self.pass_()
 
 
