@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from . import actions as act
 from . import loans
 from . import shares as units
-from .abilities import Close, Shares, parse_abilities
+from .abilities import Close, Exchange, ExchangeFrom, Shares, parse_abilities
 from .board import Board, Hex
 from .config import TitleConfig
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train, TrainVariant
@@ -83,7 +83,6 @@ class Game(PlayRules):
         return cls._data_cache[cls.DATA_PACKAGE]
 
     def _setup_state(self) -> None:
-        self.__dict__.pop("_par_exchange_cache", None)  # it names the companies of the state being replaced
         data = self.data()
         g = data["game"]
         n = len(self.player_specs)
@@ -121,6 +120,13 @@ class Game(PlayRules):
                            abilities=parse_abilities(cdata["sym"], cdata.get("abilities"), where=where))
             self.companies[comp.sym] = comp
             self._check_ability_names(comp, where)
+        # The private whose exchange starts each corporation (SC in 1882): fixed title data, asked very often.
+        self.par_exchanges: dict[str, Company] = {}
+        for comp in self.companies.values():
+            for exchange in comp.abilities_of(Exchange):
+                if exchange.source is ExchangeFrom.PAR:
+                    for sym in exchange.corporations:
+                        self.par_exchanges.setdefault(sym, comp)
         self.phases: list[dict[str, Any]] = g["phases"]
         self.phase_index = 0
         self.depot: list[Train] = []

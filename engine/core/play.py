@@ -14,7 +14,6 @@ from .abilities import (
     Close,
     CloseWhen,
     Exchange,
-    ExchangeFrom,
     NoBuy,
     Shares,
     TileIncome,
@@ -58,14 +57,7 @@ class PlayRules(_Base):
 
     def par_exchange(self, corp: Corporation) -> Company | None:
         """The private whose exchange ability starts ``corp`` (``from = "par"``), open or not."""
-        # Abilities are fixed title data, so the answer never changes; the stock round asks it very often.
-        found: dict[str, Company | None] | None = self.__dict__.get("_par_exchange_cache")
-        if found is None:
-            found = self.__dict__["_par_exchange_cache"] = {
-                sym: next((c for c in self.companies.values() for a in c.abilities_of(Exchange)
-                           if a.source is ExchangeFrom.PAR and sym in a.corporations), None)
-                for sym in self.corporations}
-        return found.get(corp.sym)
+        return self.par_exchanges.get(corp.sym)
 
     def par_cost(self, corp: Corporation, price: int) -> int:
         percent = corp.shares[0].percent
