@@ -75,3 +75,50 @@ def all_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
     for kind in game.actions_for(entity):
         out.extend(choices(game, entity, kind, limit=limit))
     return out
+
+
+def step_for(game: Game, entity: Any, kind: str) -> Any | None:
+    """The step that would take an action of type ``kind`` from ``entity`` now (None if no step would)."""
+    if game.finished:
+        return None
+    steps: list[Any] = list(game.round.steps)  # the flow protocol does not promise ``active``
+    for step in steps:
+        if not step.active():
+            continue
+        if kind in step.actions(entity):
+            return step
+        if step.blocking():
+            break
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LayCost:
+    """What a tile lay costs, by cause: printed terrain, river crossings it completes, the lay's own fee."""
+
+    terrain: int = 0
+    river: int = 0
+    fee: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.terrain + self.river + self.fee
+
+
+def lay_cost(game: Game, entity: Any, action: Action) -> LayCost:
+    """The cost of one of ``entity``'s ``lay_tile`` choices, before it is laid (nothing is changed)."""
+    from .track import crossing_cost
+
+    hx = game.board.hexes[str(action["hex"])]
+    tile = game.tile_supply.get(str(action["tile"]))
+    if tile is None:
+        return LayCost()
+    rotation = int(action["rotation"])
+    terrain = hx.terrain_cost if hx.tile is hx.original else 0
+    exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
+    river = crossing_cost(game, hx, exits)
+    step = step_for(game, entity, "lay_tile")
+    next_lay = getattr(step, "next_lay", None)
+    spec = next_lay() if callable(next_lay) else None
+    fee = int(spec.get("cost", 0)) if isinstance(spec, dict) else 0
+    return LayCost(terrain, river, fee)

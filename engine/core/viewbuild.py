@@ -14,6 +14,7 @@ share nothing mutable with it, so a renderer may draw them on another thread whi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import actions as act
@@ -21,7 +22,7 @@ from .board import Hex, offboard_value
 from .entities import Corporation, Player
 from .query import actors
 from .round import OperatingRound
-from .tiles import NODE_BASE, TokenKind
+from .tiles import NODE_BASE, TokenKind, rotate_end
 from .views import (
     BoardView,
     CorporationStatus,
@@ -39,7 +40,7 @@ from .views import (
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_view", "hex_text", "market_view", "status_view"]
+__all__ = ["board_view", "hex_text", "lay_option_view", "market_view", "status_view"]
 
 _COLOUR_ORDER = ("yellow", "green", "brown", "gray")
 
@@ -203,6 +204,36 @@ def board_view(game: Game) -> BoardView:
         corporation_colours=colours,
         corporation_text_colours=text,
     )
+
+
+def lay_option_view(game: Game, hex_id: str, tile_id: str, rotation: int) -> HexView:
+    """The hex as it would look with a tile from the supply laid at ``rotation`` (nothing is changed).
+
+    Stations already in the hex are shown in the new tile's cities in the same order.
+    """
+    hx = game.board.hexes[hex_id]
+    tile = game.tile_supply[tile_id]
+    base = _hex_view(game, hx, game.phase_colour())
+    old_cities = [n for n in base.nodes if n.kind == "city"]
+    nodes: list[NodeView] = []
+    city_no = 0
+    for i, ndef in enumerate(tile.tdef.nodes):
+        if ndef.kind != "city":
+            nodes.append(NodeView(index=i, kind=ndef.kind, revenue=ndef.revenue))
+            continue
+        old = old_cities[city_no] if city_no < len(old_cities) else None
+        city_no += 1
+        tokens = tuple(old.tokens[k] if old is not None and k < len(old.tokens) else None
+                       for k in range(ndef.slots))
+        reserved = tuple(old.reserved[k] if old is not None and k < len(old.reserved) else None
+                         for k in range(ndef.slots))
+        nodes.append(NodeView(index=i, kind="city", revenue=ndef.revenue, slots=ndef.slots,
+                              tokens=tokens, reserved=reserved))
+    paths = tuple(PathView(_end(rotate_end(p.a, rotation)), _end(rotate_end(p.b, rotation)))
+                  for p in tile.tdef.paths)
+    return replace(base, colour=tile.colour, tile=tile.name, rotation=rotation,
+                   label=tile.tdef.label or base.label, nodes=tuple(nodes), paths=paths,
+                   terrain_cost=0, terrain_kind="")
 
 
 # ----------------------------------------------------------------------------- market

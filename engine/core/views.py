@@ -82,6 +82,8 @@ class BoardView:
     last_routes: tuple[RouteView, ...] = ()
     corporation_colours: dict[str, str] = field(default_factory=dict)  # symbol -> "#rrggbb"
     corporation_text_colours: dict[str, str] = field(default_factory=dict)
+    highlight_hexes: tuple[str, ...] = ()  # hexes to mark, e.g. where the acting company may lay track
+    highlight_note: str = ""  # what the marked hexes mean, for the legend
 
 
 @dataclass(frozen=True, slots=True)
