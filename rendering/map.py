@@ -99,11 +99,16 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     if highlight and view.last_tile_hex is not None and view.last_tile_hex in centres:
         c = centres[view.last_tile_hex]
         canvas.polygon(layout.polygon(c, 0.94), outline=theme.HIGHLIGHT_TILE, width=4.5)
+    for hex_id in view.highlight_hexes:
+        if hex_id in centres:
+            canvas.polygon(layout.polygon(centres[hex_id], 0.88), outline=theme.HIGHLIGHT_LAY, width=3.5)
     for label in costs:
         _draw_hexside_cost(ctx, label)
     _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
     if highlight:
         _draw_route_legend(ctx, height)
+    if view.highlight_hexes:
+        _draw_lay_key(ctx, width, height)
     return canvas.finish()
 
 
@@ -933,3 +938,21 @@ def _draw_route_legend(ctx: _Ctx, height: float) -> None:
         x += c.text_width(label, size=theme.FONT_TEXT) + 20
     total = sum(r.revenue for r in routes)
     c.text((x, y), f"= {ctx.currency}{total}", size=theme.FONT_TEXT, bold=True, anchor="lm")
+
+
+_EDGE_NAMES = {"flat": ("S", "SW", "NW", "N", "NE", "SE"), "pointy": ("SW", "W", "NW", "NE", "E", "SE")}
+
+
+def _draw_lay_key(ctx: _Ctx, width: float, height: float) -> None:
+    """Footer, right: what the outlined hexes mean and how rotations are numbered."""
+    c = ctx.canvas
+    y = height - theme.MAP_FOOTER / 2
+    names = _EDGE_NAMES.get(ctx.o, _EDGE_NAMES["flat"])
+    key = "rotation R turns a tile R edges clockwise; edges " + " ".join(f"{i}={n}" for i, n in enumerate(names))
+    note = ctx.view.highlight_note or "may lay track here"
+    x = width - theme.MAP_MARGIN
+    c.text((x, y), key, size=theme.FONT_SMALL + 2, fill=theme.MUTED, anchor="rm")
+    x -= c.text_width(key, size=theme.FONT_SMALL + 2) + 16
+    c.text((x, y), note, size=theme.FONT_TEXT, anchor="rm")
+    x -= c.text_width(note, size=theme.FONT_TEXT) + 8
+    c.line([(x - 26, y), (x, y)], theme.HIGHLIGHT_LAY, 4)

@@ -45,6 +45,7 @@ BLOCKED_FILL = "#3c3c3c"
 BLOCKED_TEXT = "#ffffff"
 NEUTRAL_TOKEN = "#d8d8d8"
 HIGHLIGHT_TILE = "#e0119d"
+HIGHLIGHT_LAY = "#12a150"  # hexes where the acting company may lay track
 
 # Routes: one colour per train, distinct from the hex colours.
 ROUTE_COLOURS = ("#1f4fd6", "#e8590c", "#8e24aa", "#00897b", "#c2185b", "#5d4037")

@@ -98,7 +98,17 @@ VERBS: tuple[Verb, ...] = (
     # -- looking
     Verb("status", "info", "status", "round, phase, players, companies and trains", aliases=("st",)),
     Verb("who", "info", "who", "who must act now, and who sits where", aliases=("whosup", "turn")),
-    Verb("moves", "info", "moves", "the commands you may send now", aliases=("options", "legal")),
+    Verb(
+        "moves",
+        "info",
+        "moves [HEX|COMPANY|all]",
+        "the commands you may send now, grouped",
+        "Par prices come one line per company and tile lays one line per hex with each tile's rotations and "
+        "cost. `moves HEX` lists and draws every tile that fits on that hex, `moves CPR` keeps the moves "
+        "about one company, `moves all` shows every choice uncut.",
+        ("moves", "moves E9", "moves CPR", "moves all"),
+        aliases=("options", "legal"),
+    ),
     Verb(
         "history",
         "info",
@@ -202,10 +212,14 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "lay",
         "move",
-        "lay HEX TILE [ROTATION]",
+        "lay HEX [TILE [ROTATION]]",
         "lay or upgrade a tile; rotation 0-5",
-        "Without a rotation the only legal one is used, or the legal ones are listed.",
-        ("lay E9 57 2",),
+        "`lay HEX` alone lists every tile and rotation that fits on HEX with its cost (terrain, river, a "
+        "second lay's fee) and draws each one in the hex. Without a rotation the only legal one is used, or "
+        "the legal ones are listed. Rotations: the hex's edges are numbered clockwise 0 to 5, from the south "
+        "edge on boards of flat-topped hexes (0 S, 1 SW, 2 NW, 3 N, 4 NE, 5 SE) and from the south-west edge "
+        "on pointy-topped ones; rotation R turns the printed tile R edges clockwise.",
+        ("lay E9", "lay E9 57", "lay E9 57 2"),
         ("tile",),
     ),
     Verb(

@@ -69,9 +69,26 @@ def take_views(game: Any, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS
             continue
         try:
             views[kind] = build(game)
+            if kind == "map":
+                views[kind] = _with_lay_highlight(game, views[kind])
         except Exception:
             log.exception("building the %s view of game %s failed", kind, game_id)
     return Views(game_id, seq, views) if views else None
+
+
+def _with_lay_highlight(game: Any, board: Any) -> Any:
+    """The board with the hexes where the acting company may lay track outlined (none outside that step)."""
+    from dataclasses import replace
+
+    from bot.core.moves_text import lay_hexes
+
+    if game.finished:
+        return board
+    for ent in game.acting():
+        hexes = lay_hexes(game, ent)
+        if hexes:
+            return replace(board, highlight_hexes=tuple(hexes), highlight_note=f"{game.describe(ent)} may lay here")
+    return board
 
 
 def status_text(game: Any) -> str | None:
@@ -117,3 +134,76 @@ async def render(views: Views | None) -> list[Attachment]:
     if views is None:
         return []
     return await asyncio.to_thread(_draw, views)
+
+
+@dataclass(frozen=True, slots=True)
+class LayPicture:
+    """The "what fits here" picture of one hex, taken from the game under its lock."""
+
+    game_id: int
+    title: str
+    layout: str
+    current: Any  # engine.core.views.HexView
+    options: tuple[tuple[Any, str, str], ...]  # (HexView with the tile laid, caption, cost)
+    currency: str
+    colours: dict[str, str]
+    text_colours: dict[str, str]
+
+
+#: Options drawn in one picture (the text lists them all).
+MAX_DRAWN_OPTIONS = 30
+
+
+def lay_picture(game: Any, game_id: int, hex_id: str, options: list[tuple[str, int, str, str]]) -> LayPicture | None:
+    """Views for the options picture: ``options`` are (supply tile id, rotation, caption, cost)."""
+    try:
+        from engine.core import viewbuild
+
+        board = viewbuild.board_view(game)
+        current = next(h for h in board.hexes if h.id == hex_id)
+        drawn = tuple(
+            (viewbuild.lay_option_view(game, hex_id, tile_id, rotation), caption, cost)
+            for tile_id, rotation, caption, cost in options[:MAX_DRAWN_OPTIONS]
+        )
+        currency = str(game.format_money(0)).replace("0", "")
+        return LayPicture(
+            game_id,
+            board.title,
+            board.layout,
+            current,
+            drawn,
+            currency,
+            dict(board.corporation_colours),
+            dict(board.corporation_text_colours),
+        )
+    except Exception:
+        log.exception("building the tile options of %s in game %s failed", hex_id, game_id)
+        return None
+
+
+def _draw_lay(picture: LayPicture) -> list[Attachment]:
+    from rendering import to_png
+    from rendering.lay_options import LayOption, render_lay_options
+
+    try:
+        image = render_lay_options(
+            picture.title,
+            "flat" if picture.layout == "flat" else "pointy",
+            picture.current,
+            [LayOption(h, caption, cost) for h, caption, cost in picture.options],
+            currency=picture.currency,
+            colours=picture.colours,
+            text_colours=picture.text_colours,
+        )
+        png = to_png(image)
+    except Exception:
+        log.exception("drawing the tile options of game %s failed", picture.game_id)
+        return []
+    name = f"game{picture.game_id}-tiles-{picture.current.id}.png"
+    return [Attachment(name, png, f"tiles that fit on {picture.current.id}")]
+
+
+async def render_lay(picture: LayPicture | None) -> list[Attachment]:
+    if picture is None:
+        return []
+    return await asyncio.to_thread(_draw_lay, picture)

@@ -18,12 +18,15 @@ from bot.config import Settings
 from bot.core import choices, images
 from bot.core import prefs as prefs_mod
 from bot.core.commands import (
+    did_you_mean,
     help_text,
+    malformed,
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
-from bot.core.intents import legal_commands, to_int, waiting_for
+from bot.core.intents import entities_of, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
+from bot.core.moves_text import move_lines
 from bot.core.replies import Notification, Reply
 from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
@@ -142,7 +145,20 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         async with self._lock(record.id):
             live = await self._live(record)
             player = self._seated_player(live, req.user_id)
-            lines = legal_commands(live.game, player)
+            word = req.command.args[0] if req.command.args else None
+            can_lay = any("lay_tile" in live.game.actions_for(e) for e in entities_of(live.game, player))
+            if word is not None and word.upper() in live.game.board.hexes and can_lay:
+                return [await self._lay_options(live, player, word)]
+            complete = word is not None and word.lower() == "all"
+            only = word if word is not None and not complete else None
+            if only is not None:
+                self._check_filter(live, only)
+            lines = move_lines(live.game, player, only=only, complete=complete)
+            if not lines and only is not None:
+                return [
+                    Reply(f"Nothing you can send now concerns {only}; `moves` lists all.", ephemeral=True,
+                          game_id=live.id)
+                ]
             if not lines:
                 return [
                     Reply(
@@ -153,6 +169,14 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
                 ]
             buttons = choices.move_buttons(live.game, [player])
         return [Reply("You can send:\n" + "\n".join(lines), ephemeral=True, game_id=live.id, buttons=buttons)]
+
+    @staticmethod
+    def _check_filter(live: LiveGame, word: str) -> None:
+        """A ``moves`` filter must name a hex, a company or a private (a near miss gets a suggestion)."""
+        game = live.game
+        names = [*game.board.hexes, *game.corporations, *game.companies]
+        if not any(word.lower() == n.lower() for n in names):
+            raise malformed(f"`moves` takes a hex, a company or `all`, not {word}{did_you_mean(word, names)}")
 
     async def _history(self, req: Request) -> list[Reply]:
         live = await self._view(req)

@@ -31,8 +31,9 @@ from bot.core.commands import (
     parse,
     unknown_verb,
 )
-from bot.core.intents import split_move, translate, waiting_for
+from bot.core.intents import match_hex, split_move, translate, waiting_for
 from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, engine_version, load_live
+from bot.core.moves_text import lay_answer
 from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
 from bot.core.reminders import Pings
 from bot.core.replies import Button, Notification, Outcome, Reply, refusal
@@ -319,6 +320,8 @@ class ServiceCore:
                 if company is not None and company.upper() not in {c.upper() for c in live.game.companies}:
                     raise unknown_verb(company)
                 player = self._seated_player(live, req.user_id)
+                if command.verb == "lay" and len(command.args) == 1 and not live.game.finished:
+                    return [await self._lay_options(live, player, command.args[0])]
                 intent = translate(live.game, player, command, company=company)
                 if intent.counterparty is not None:
                     seat = live.user_of(intent.counterparty.id)
@@ -346,6 +349,15 @@ class ServiceCore:
                     )
                 ]
         return [await self._with_pictures(applied)]
+
+    async def _lay_options(self, live: LiveGame, player: Player, word: str) -> Reply:
+        """``lay HEX``: every tile and rotation that fits there with its cost, and their picture."""
+        hex_id = match_hex(live.game, word)
+        text, drawn = lay_answer(live.game, player, hex_id)
+        picture = images.lay_picture(live.game, live.id, hex_id, drawn) if drawn and self.images else None
+        reply = Reply(text, ephemeral=True, game_id=live.id)
+        reply.attachments.extend(await images.render_lay(picture))
+        return reply
 
     async def _apply(
         self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None

@@ -108,6 +108,7 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "start": (Option("shuffle", "random seat order instead of join order", bool, render="shuffle"),),
     "import": (Option("file", "the game's 18xx.games JSON export", "file", required=True),),
     "history": (Option("page", "1 is the newest page", int, min_value=1),),
+    "moves": (Option("only", "a hex (its tiles, drawn), a company, or all (nothing cut)"),),
     "help": (Option("command", "explain one command", suggest=True),),
     "approve": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
     "decline": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
@@ -135,7 +136,7 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     ),
     "lay": (
         Option("hex", "where: a hex you may build on", required=True, suggest=True),
-        Option("tile", "a tile that fits there", required=True, suggest=True, after=("hex",)),
+        Option("tile", "a tile that fits there (leave out to list and draw them all)", suggest=True, after=("hex",)),
         Option("rotation", "0-5; the legal ones are offered", int, suggest=True, after=("hex", "tile")),
     ),
     "token": (

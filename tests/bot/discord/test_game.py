@@ -208,7 +208,7 @@ async def test_help_is_private_and_autocompletes_verbs(
     verbs = await bot.complete(users["eve"], "info help", "command", lobby, current="un")
     assert [c.value for c in verbs] == ["undo"]
     answer = await bot.slash(users["eve"], "info help", lobby, command="lay")
-    assert answer.private_text.startswith("lay HEX TILE [ROTATION]") and lobby.sent == []
+    assert answer.private_text.startswith("lay HEX [TILE [ROTATION]]") and lobby.sent == []
 
 
 async def test_a_request_keeps_its_buttons_until_settled_by_a_typed_answer(

@@ -1,0 +1,42 @@
+"""Player-experience answers through the Slack app: tile options, grouped moves, company cards, results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.slack.conftest import CHANNEL, Slack, start_game
+from tests.bot.ux_helpers import Driven, in_lay_step, lay_choices
+
+IDS = {"alice": "U1", "bob": "U2"}
+
+
+def _text(call: Any) -> str:
+    return str(call.params.get("text", ""))
+
+
+async def slack_game(slack: Slack, seed: int = 7) -> Driven:
+    await start_game(slack, ("U1", "U2"), seed)
+
+    async def say(user: str, text: str) -> None:
+        mark = slack.fake.mark()
+        await slack.command(IDS[user], text)
+        refused = [c for c in slack.fake.since(mark, "chat.postEphemeral") if "[" in _text(c)[:3]]
+        assert not refused, [_text(c) for c in refused]
+
+    return Driven(say, ("alice", "bob"), seed)
+
+
+async def test_lay_hex_on_slack_lists_the_tiles_privately(slack: Slack) -> None:
+    game = await slack_game(slack)
+    await game.until(in_lay_step)
+    hex_id = lay_choices(game.mirror)[0]["hex"]
+    n = len([c for c in lay_choices(game.mirror) if c["hex"] == hex_id])
+    mark = slack.fake.mark()
+    await slack.command(IDS[game.acting_user()], f"lay {hex_id}")
+    [answer] = slack.fake.since(mark, "chat.postEphemeral")
+    assert f"Tiles that fit on {hex_id} ({n} lays)" in _text(answer)
+    assert not slack.fake.since(mark, "chat.postMessage")  # nothing posted to the channel, nothing stored
+    mark = slack.fake.mark()
+    await slack.command(IDS[game.acting_user()], "moves")
+    [answer] = slack.fake.since(mark, "chat.postEphemeral")
+    assert f"lay {hex_id}: " in _text(answer) and answer.params["channel"] == CHANNEL
