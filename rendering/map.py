@@ -483,10 +483,14 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
     def at(p: Point) -> Point:
         return plan.at(p, size)
 
+    city_nodes = [n.index for n in h.nodes if n.kind == "city"]
     for n in h.nodes:
         place = places[n.index]
         if n.kind == "city":
             _draw_city(ctx, n, at((place.x, place.y)))
+            if len(city_nodes) > 1:
+                # `token HEX N` numbers a hex's cities in node order; show N beside each city.
+                _draw_city_number(ctx, n, at((place.x, place.y)), city_nodes.index(n.index) + 1)
         elif n.kind == "town":
             _draw_town(c, place, at, size)
 
@@ -641,6 +645,14 @@ def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
             _draw_token(ctx, p, r * 0.86, token)
         elif reserved:
             _draw_reserved(ctx, p, r * 0.8, reserved)
+
+
+def _draw_city_number(ctx: _Ctx, n: NodeView, centre: Point, number: int) -> None:
+    r = theme.CITY_RADIUS * ctx.size
+    wide = 2.0 if n.slots == 2 else _city_extent(n) / theme.CITY_RADIUS
+    p = (centre[0] - wide * r * 0.8, centre[1] - r * 1.05)
+    ctx.canvas.circle(p, r * 0.42, fill=theme.INK)
+    ctx.canvas.text(p, str(number), size=theme.FONT_SMALL, bold=True, fill="#ffffff")
 
 
 def _shrinking(start: int, stop: int) -> range:

@@ -227,17 +227,21 @@ VERBS: tuple[Verb, ...] = (
         "move",
         "token HEX [CITY] [neutral]",
         "place a station token",
-        "Name the city (1, 2, ...) in a hex with more than one.",
+        "Name the city (1, 2, ...) in a hex with more than one; the map numbers them. `token` alone lists "
+        "where you may place one and what it costs. `neutral` places the company's neutral station (one "
+        "that blocks no other company), when it has one.",
         ("token G11", "token I5 2"),
     ),
     Verb(
         "run",
         "move",
-        "run [auto] | run TRAIN HEX-HEX-... [TRAIN HEX-HEX-...]",
-        "run trains on the best routes (auto), or on routes you name hex by hex",
-        "The engine checks hand-typed routes (connected, a station of yours, no track shared between trains) "
-        "and prices them itself.",
-        ("run auto", "run 3 I5-H6-G7 2 E5-D4"),
+        "run [auto] | run TRAIN STOP-STOP-... [TRAIN STOP-STOP-...]",
+        "run trains on the best routes (auto), or on routes you name by their stops",
+        "Write each route as 18xx.games does, stop to stop (I1-I5-J8-G11); where two stops are joined by "
+        "more than one track, type the hexes between them too (hex-by-hex paths work). The engine checks "
+        "hand-typed routes (connected, a station of yours, no track shared between trains) and prices them. "
+        "After a run the reply gives each train's stops and values in this typed form, to copy and edit.",
+        ("run auto", "run 3 I1-I5-J8 2 E5-D4", "run 2 G11-F12-E11"),
         aliases=("routes",),
     ),
     Verb("pay", "move", "pay", "pay the revenue out as dividends", aliases=("payout",)),

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed, verb_named
 from bot.core.replies import Outcome
+from bot.core.routes_text import typed_connections
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
 
@@ -478,7 +479,23 @@ def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: s
 
 def _token(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
+    if not args:
+        offers = token_offers(game, ent)
+        raise malformed(
+            "say where: `token HEX [CITY]`; you can place: " + (_listing(offers, 30) or "nothing")
+        )
     return Intent(_city_choice(game, ent, "place_token", args, "token HEX [CITY]"), ent, player)
+
+
+def token_offers(game: Any, ent: Any) -> list[str]:
+    """Every station ``ent`` may place now, with its price: ``token G11 ($40)``."""
+    corp = ent if isinstance(ent, Corporation) else getattr(ent, "owner", None)
+    out = []
+    for choice in query.choices(game, ent, "place_token"):
+        text = to_command(game, choice)
+        token = game.token_for(corp, choice.get("token_type")) if isinstance(corp, Corporation) else None
+        out.append(f"{text} ({game.format_money(token.price)})" if token is not None else text)
+    return list(dict.fromkeys(out))
 
 
 def _remove(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -496,11 +513,14 @@ def _run(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     return Intent(options[0], ent, player)
 
 
-RUN_USAGE = "run auto, or run TRAIN HEX-HEX-... [TRAIN HEX-HEX-...] (e.g. run 3 I5-H6-G7 2 E5-D4)"
+RUN_USAGE = (
+    "run auto, or run TRAIN STOP-STOP-... [TRAIN ...] with the stops as 18xx.games writes them "
+    "(e.g. run 3 I1-I5-J8 2 E5-D4); hex-by-hex paths work too"
+)
 
 
 def _manual_routes(game: Any, corp: Any, args: tuple[str, ...]) -> Action:
-    """``run 3 I5-H6-G7 2 E5-D4``: each train name, then the hexes its route passes, hex by hex."""
+    """``run 3 I1-I5-J8 2 E5-D4``: each train name, then its stops (or the hexes it passes, hex by hex)."""
     if len(args) % 2:
         raise malformed(f"give each train a route: {RUN_USAGE}")
     unused = list(corp.trains)
@@ -514,7 +534,7 @@ def _manual_routes(game: Any, corp: Any, args: tuple[str, ...]) -> Action:
         hexes = [match_hex(game, h) for h in path.split("-") if h]
         if len(hexes) < 2:
             raise malformed(f"a route needs at least two hexes joined by '-': {RUN_USAGE}")
-        routes.append({"train": train.id, "connections": [hexes]})
+        routes.append({"train": train.id, "connections": typed_connections(game, corp, hexes)})
     return {**query.entity_action(game, corp, "run_routes"), "routes": routes}
 
 

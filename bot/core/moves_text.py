@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.intents import _city_hex, _tile_name, entities_of, to_command
+from bot.core.intents import _city_hex, _tile_name, entities_of, to_command, token_offers
 from engine.core import query
 from engine.core.entities import Corporation, Player
 
@@ -130,26 +130,6 @@ def _par_lines(game: Any, choices: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _token_texts(game: Any, ent: Any, choices: list[dict[str, Any]]) -> list[str]:
-    out = []
-    for c in choices:
-        text = to_command(game, c)
-        price = _token_price(game, ent, c)
-        out.append(f"{text} ({_money(game, price)})" if price is not None else text)
-    return list(dict.fromkeys(out))
-
-
-def _token_price(game: Any, ent: Any, choice: dict[str, Any]) -> int | None:
-    corp = ent if isinstance(ent, Corporation) else getattr(ent, "owner", None)
-    if not isinstance(corp, Corporation):
-        return None
-    try:
-        token = game.token_for(corp, choice.get("token_type"))
-    except Exception:
-        return None
-    return int(token.price) if token is not None else None
-
-
 def _mentions(game: Any, text: str, choice: dict[str, Any], word: str) -> bool:
     """Whether a command (and the action behind it) concerns a hex or a company named ``word``."""
     low = word.lower()
@@ -196,7 +176,9 @@ def move_lines(game: Any, player: Player, *, only: str | None = None, complete: 
                 lines.extend(head + line for line in _par_lines(game, choices))
                 continue
             if kind == "place_token":
-                texts = _token_texts(game, ent, choices)
+                texts = [
+                    t for t in token_offers(game, ent) if only is None or ent_matches or _mentions(game, t, {}, only)
+                ]
             else:
                 texts = [t for t in dict.fromkeys(_safe_command(game, c) for c in choices) if t]
             if kind == "buy_train" and any(

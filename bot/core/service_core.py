@@ -37,6 +37,7 @@ from bot.core.moves_text import lay_answer
 from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
 from bot.core.reminders import Pings
 from bot.core.replies import Button, Notification, Outcome, Reply, refusal
+from bot.core.routes_text import run_lines
 from bot.core.text import broken_text, result_line, round_name
 from bot.storage import (
     ConsentStatus,
@@ -410,6 +411,8 @@ class ServiceCore:
             lines = list(game.log_lines[old_length:])
             if len(lines) > 15:
                 lines = [f"({len(lines) - 15} more lines in `history`)", *lines[-15:]]
+            if kind == "run_routes":
+                lines += run_lines(game, game.corporation(str(action["entity"])))
         reply = Reply(
             "\n".join(lines) if lines else f"{kind.replace('_', ' ')} done", game_id=live.id, seq=seq
         )

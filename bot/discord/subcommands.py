@@ -157,7 +157,7 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("trade", "the train you trade in", suggest=True, after=("train",), render="trade {}"),
     ),
     "discard": (Option("train", "the train to discard", required=True, suggest=True),),
-    "run": (Option("routes", "auto (the best routes), or per train: TRAIN HEX-HEX-..."),),
+    "run": (Option("routes", "auto (the best routes), or per train: TRAIN STOP-STOP-... (e.g. 2 I1-I5-J8)"),),
 }
 
 HERE = Option("here", "only for the game in this thread", bool, render="here")

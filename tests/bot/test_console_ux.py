@@ -47,3 +47,16 @@ def test_lay_hex_and_moves_through_the_console(tmp_path: Path) -> None:
     assert f": lay {hex_id}: " in text  # moves: one line for the hex
     assert "0 S, 1 SW, 2 NW, 3 N, 4 NE, 5 SE" in text
     assert len(stored_actions(tmp_path / "g.db")) == len(game.raw_actions)  # asking stores nothing
+
+
+def _may_run(game: Any) -> bool:
+    return any("run_routes" in game.actions_for(e) for e in game.acting())
+
+
+def test_run_auto_and_token_costs_through_the_console(tmp_path: Path) -> None:
+    lines, game = _lines_until(_may_run)
+    user = _acting(game)
+    lines += [line(user, "run auto")]
+    out = run_console(tmp_path / "g.db", tmp_path / "out", lines)
+    text = "\n".join(out)
+    assert "-train: " in text and "as typed: `run " in text

@@ -40,3 +40,12 @@ async def test_lay_hex_on_slack_lists_the_tiles_privately(slack: Slack) -> None:
     await slack.command(IDS[game.acting_user()], "moves")
     [answer] = slack.fake.since(mark, "chat.postEphemeral")
     assert f"lay {hex_id}: " in _text(answer) and answer.params["channel"] == CHANNEL
+
+
+async def test_run_auto_on_slack_gives_the_typed_route(slack: Slack) -> None:
+    game = await slack_game(slack)
+    await game.until(lambda g: any("run_routes" in g.actions_for(e) for e in g.acting()))
+    mark = slack.fake.mark()
+    await slack.command(IDS[game.acting_user()], "run auto")
+    [posted] = slack.fake.since(mark, "chat.postMessage")
+    assert "as typed: `run " in _text(posted) and "-train: " in _text(posted)
