@@ -25,6 +25,7 @@ from .round import OperatingRound
 from .tiles import NODE_BASE, TokenKind, rotate_end
 from .views import (
     BoardView,
+    CompanyStatus,
     CorporationStatus,
     HexsideView,
     HexView,
@@ -324,6 +325,33 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
         colour=corp.colour, text_colour=corp.text_colour,
         privates=tuple(c.sym for c in corp.companies if not c.closed),
         operated=corp.sym in operated,
+        token_hexes=tuple(str(t.hex) for t in own if t.used and t.hex is not None),
+        token_prices=tuple(int(t.price) for t in own if not t.used),
+    )
+
+
+def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
+    """Per private in an auction, the highest bid and its bidder (steps that keep ``bids`` per company)."""
+    out: dict[str, tuple[int, str]] = {}
+    steps: list[Any] = list(getattr(game.round, "steps", ()))
+    for step in steps:
+        bids = getattr(step, "bids", None)
+        if not isinstance(bids, dict):
+            continue
+        for sym, entries in bids.items():
+            if entries:
+                who, price = max(entries, key=lambda e: e[1])
+                out[str(sym)] = (int(price), game.describe(who))
+    return out
+
+
+def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]]) -> CompanyStatus:
+    owner = comp.owner
+    holder = owner.name if isinstance(owner, Player) else owner.sym if isinstance(owner, Corporation) else None
+    bid = bids.get(comp.sym)
+    return CompanyStatus(
+        sym=comp.sym, name=comp.name, value=int(comp.value), revenue=int(comp.revenue), description=comp.desc,
+        owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,
     )
 
 
@@ -353,6 +381,7 @@ def status_view(game: Game) -> StatusView:
     started = sorted((c for c in live if c.sym in game.market.location),
                      key=lambda c: game.market.order_key(c.sym))
     waiting = [c for c in live if c.sym not in game.market.location]
+    bids = _high_bids(game)
     return StatusView(
         title=_title(game),
         round_name=game.round.name(),
@@ -366,6 +395,8 @@ def status_view(game: Game) -> StatusView:
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
+        companies=tuple(_company(game, c, bids) for c in game.companies.values()),
+        currency=game.config.currency,
     )
 
 

@@ -136,6 +136,23 @@ class CorporationStatus:
     text_colour: str
     privates: tuple[str, ...] = ()
     operated: bool = False
+    token_hexes: tuple[str, ...] = ()  # where its stations stand, home first
+    token_prices: tuple[int, ...] = ()  # price of each station not yet placed
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyStatus:
+    """A private company: what it is worth and earns, what it does, who holds it or bids on it."""
+
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    description: str
+    owner: str | None  # player name or corporation symbol; None while the bank holds it
+    high_bid: int | None = None  # during an auction: the highest bid and who made it
+    high_bidder: str | None = None
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,3 +176,5 @@ class StatusView:
     acting: tuple[str, ...]  # who must act now, as readable names
     finished: bool = False
     game_end_reason: str | None = None
+    companies: tuple[CompanyStatus, ...] = ()
+    currency: str = "$%d"  # the title's money format (1822: "£%d")
