@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.core.views import CorporationStatus, PlayerStatus, StatusView
+from engine.core.views import CompanyStatus, CorporationStatus, PlayerStatus, StatusView
 from rendering import theme
 from rendering.canvas import Canvas
 
-__all__ = ["render_status", "status_text"]
+__all__ = ["company_lines", "corporation_lines", "render_status", "status_text"]
 
 _WIDTH = 1280.0
 _MARGIN = 24.0
@@ -35,6 +35,58 @@ def _money(cur: str, n: int | None) -> str:
 def _bank(cur: str, cash: int) -> str:
     # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
     return f"Bank broken ({_money(cur, cash)})" if cash < 0 else f"Bank {_money(cur, cash)}"
+
+
+def _currency(view: StatusView) -> str:
+    """The money sign: the view's own format ("$%d", "£%d"), else what the title is known to use."""
+    sign = view.currency.split("%d")[0] if "%d" in view.currency else ""
+    return sign or theme.currency_for(view.title)
+
+
+def _holder(comp: CompanyStatus) -> str:
+    if comp.closed:
+        return "closed"
+    if comp.high_bid is not None:
+        return f"for sale, high bid {comp.high_bidder} {{cur}}{comp.high_bid:,}"
+    return f"owned by {comp.owner}" if comp.owner else "for sale"
+
+
+def company_lines(view: StatusView, *, details: bool = True) -> list[str]:
+    """Private companies, one line each (with its ability text when ``details``)."""
+    cur = _currency(view)
+    out = []
+    for comp in view.companies:
+        if comp.closed and not details:
+            continue
+        head = (
+            f"  {comp.sym} {comp.name}: value {_money(cur, comp.value)}, revenue {_money(cur, comp.revenue)}, "
+            + _holder(comp).replace("{cur}", cur)
+        )
+        out.append(head)
+        if details and comp.description and not comp.closed:
+            out.append(f"      {comp.description}")
+    return out
+
+
+def corporation_lines(view: StatusView) -> list[str]:
+    """Each public company's card in words: price, president, cash, trains, stations and shares."""
+    cur = _currency(view)
+    out = []
+    for c in view.corporations:
+        if c.share_price is None and not c.floated:
+            out.append(f"  {c.sym} {c.name}: not started; {c.tokens_total} stations")
+            continue
+        placed = f" at {', '.join(c.token_hexes)}" if c.token_hexes else ""
+        prices = sorted(set(c.token_prices))
+        left = f", next costs {_money(cur, prices[0])}" if prices else ""
+        out.append(
+            f"  {c.sym} {c.name}: price {_money(cur, c.share_price)}, president {c.president or '–'}, "
+            f"cash {_money(cur, c.treasury)}, trains {_trains(c.trains)}, "
+            f"stations {c.tokens_total - c.tokens_left} placed{placed} and {c.tokens_left} left{left}, "
+            f"IPO {c.ipo_percent}%, pool {c.pool_percent}%" + ("" if c.floated else ", not floated yet")
+            + (f", owns {', '.join(c.privates)}" if c.privates else "")
+        )
+    return out
 
 
 def _trains(trains: Sequence[str]) -> str:
@@ -63,7 +115,7 @@ def status_text(view: StatusView) -> str:
     Trains: none
     Phase 2: yellow tiles
     """
-    cur = theme.currency_for(view.title)
+    cur = _currency(view)
     lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · {_bank(cur, view.bank_cash)}"]
     if view.finished:
         lines.append(f"Game over{': ' + view.game_end_reason if view.game_end_reason else ''}")
@@ -94,12 +146,17 @@ def status_text(view: StatusView) -> str:
                 continue
             price = _money(cur, c.share_price)
             state = "" if c.floated else " (not floated)"
+            where = f" ({' '.join(c.token_hexes)})" if c.token_hexes else ""
             lines.append(
                 f"  {c.sym:<{sym_w}}  {price:>6}  treasury {_money(cur, c.treasury):>7}"
-                f"  trains {_trains(c.trains)}  tokens {c.tokens_left}/{c.tokens_total}"
+                f"  trains {_trains(c.trains)}  tokens {c.tokens_left}/{c.tokens_total}{where}"
+                f"  IPO {c.ipo_percent}% pool {c.pool_percent}%"
                 f"  last {_money(cur, c.last_revenue)}"
                 f"  pres. {c.president or '–'}{state}"
             )
+    private_lines = company_lines(view, details=False)
+    if private_lines:
+        lines += ["", "Private companies", *private_lines]
     lines += ["", f"Trains: {_train_stock(cur, view)}"]
     if view.pool_trains:
         lines.append(f"Bank pool: {', '.join(view.pool_trains)}")
@@ -168,7 +225,7 @@ def render_status(view: StatusView) -> Image.Image:
         An RGB image 1280 px wide; its height grows with the number of players and companies, and
         a player row grows a line when its share certificates do not fit one.
     """
-    cur = theme.currency_for(view.title)
+    cur = _currency(view)
     colours = {corp.sym: (corp.colour, corp.text_colour) for corp in view.corporations}
     presidents = {corp.sym: corp.president for corp in view.corporations}
     measure = Canvas(1, 1)
@@ -193,6 +250,9 @@ def render_status(view: StatusView) -> Image.Image:
         + 26 + _HEAD_ROW + max(1, n_c) * _ROW + _SECTION_GAP
         + 26 + 3 * 26 + _MARGIN
     )
+    open_privates = [comp for comp in view.companies if not comp.closed]
+    if open_privates:
+        height += 26 + _HEAD_ROW + len(open_privates) * _ROW + _SECTION_GAP
     c = Canvas(_WIDTH, height)
 
     # Header.
@@ -277,6 +337,17 @@ def render_status(view: StatusView) -> Image.Image:
     if not view.corporations:
         y = _table_row(c, y, ccols, [_txt(""), _txt("no companies", colour=theme.MUTED)], None)
     y += _SECTION_GAP
+
+    if open_privates:
+        y = _section_title(c, y, "Private companies")
+        kcols = [_Col("", 70), _Col("Name", 330), _Col("Value", 90, "r"), _Col("Revenue", 100, "r"), _Col("", 24),
+                 _Col("Held by", 600)]
+        y = _table_head(c, y, kcols)
+        for i, comp in enumerate(open_privates):
+            cells = [_txt(comp.sym, bold=True), _txt(comp.name, clip=True), _txt(_money(cur, comp.value)),
+                     _txt(_money(cur, comp.revenue)), _txt(""), _txt(_holder(comp).replace("{cur}", cur), clip=True)]
+            y = _table_row(c, y, kcols, cells, _STRIPE if i % 2 else None)
+        y += _SECTION_GAP
 
     # Trains and phase.
     y = _section_title(c, y, "Trains and phase")

@@ -97,6 +97,15 @@ VERBS: tuple[Verb, ...] = (
     Verb("export", "game", "export", "the game as 18xx.games JSON (it replays with python -m engine.replay)"),
     # -- looking
     Verb("status", "info", "status", "round, phase, players, companies and trains", aliases=("st",)),
+    Verb(
+        "companies",
+        "info",
+        "companies",
+        "every private (value, revenue, what it does, owner or high bid) and every company's card",
+        "Public companies show price, president, cash, trains, stations placed and left with the next "
+        "one's price, and IPO and pool shares. `help PRIVATE` (e.g. `help NWR`) explains one private.",
+        aliases=("privates", "corps", "corporations"),
+    ),
     Verb("who", "info", "who", "who must act now, and who sits where", aliases=("whosup", "turn")),
     Verb(
         "moves",

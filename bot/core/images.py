@@ -91,6 +91,26 @@ def _with_lay_highlight(game: Any, board: Any) -> Any:
     return board
 
 
+def companies_text(game: Any) -> str | None:
+    """Every private company (value, revenue, ability, holder or high bid) and every public company's card."""
+    builders = _view_builders()
+    if builders is None or "status" not in builders:
+        return None
+    try:
+        from rendering.status import company_lines, corporation_lines
+
+        view = builders["status"](game)
+        lines = []
+        privates = company_lines(view)
+        if privates:
+            lines += ["Private companies:", *privates]
+        lines += ["Public companies:", *corporation_lines(view)]
+        return "\n".join(lines)
+    except Exception:
+        log.exception("companies text failed")
+        return None
+
+
 def status_text(game: Any) -> str | None:
     """The renderer's text status card, if views can be built."""
     builders = _view_builders()
@@ -106,12 +126,13 @@ def status_text(game: Any) -> str | None:
 
 
 def _draw(views: Views) -> list[Attachment]:
-    from rendering import render_map, render_market, to_png
+    from rendering import render_map, render_market, render_status, to_png
 
     out: list[Attachment] = []
     drawers: dict[str, tuple[Callable[[Any], Image.Image], str]] = {
         "map": (render_map, "the map"),
         "market": (render_market, "the stock market"),
+        "status": (render_status, "the status card"),
     }
     for kind, view in views.views.items():
         if kind not in drawers:

@@ -55,6 +55,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             "import": self._import,
             "export": self._export,
             "status": self._status,
+            "companies": self._companies,
             "who": self._who,
             "moves": self._moves,
             "history": self._history,
@@ -119,7 +120,17 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:
             text += "\nAway: " + ", ".join(away)
-        return [Reply(text, game_id=live.id, buttons=self._buttons(live))]
+        reply = Reply(text, game_id=live.id, buttons=self._buttons(live))
+        if self.images:
+            async with self._lock(live.id):
+                views = images.take_views(live.game, live.id, live.seq, ("status", "map"))
+            reply.attachments.extend(await images.render(views))
+        return [reply]
+
+    async def _companies(self, req: Request) -> list[Reply]:
+        live = await self._view(req)
+        text = images.companies_text(live.game) or "\n".join(status_lines(live))
+        return [Reply(f"Game #{live.id} companies:\n{text}", game_id=live.id)]
 
     async def _who(self, req: Request) -> list[Reply]:
         live = await self._view(req)
@@ -224,7 +235,35 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None
+        if topic is not None and verb_named(topic) is None:
+            about = await self._private_help(req, topic)
+            if about is not None:
+                return [Reply(about, ephemeral=True)]
         return [Reply(help_text(topic), ephemeral=True)]
+
+    async def _private_help(self, req: Request, word: str) -> str | None:
+        """``help NWR``: what a private of this channel's game does and how its power is used."""
+        record = await self.storage.find_game(req.platform, req.channel)
+        if record is None or record.status != GameStatus.ACTIVE:
+            return None
+        async with self._lock(record.id):
+            live = await self._live(record)
+            comp = next((c for s, c in live.game.companies.items() if s.lower() == word.lower()), None)
+            if comp is None:
+                return None
+            money = live.game.format_money
+            holder = getattr(comp.owner, "name", None) or getattr(comp.owner, "sym", None) or "the bank"
+            lines = [
+                f"{comp.sym} {comp.name}: value {money(comp.value)}, revenue {money(comp.revenue)}, "
+                f"{'closed' if comp.closed else 'held by ' + str(holder)}.",
+            ]
+            if comp.desc:
+                lines.append(comp.desc)
+            if comp.abilities:
+                lines.append(
+                    f"Its owner uses a power with `{comp.sym.lower()} VERB ...` when it may (`moves` shows how)."
+                )
+            return "\n".join(lines)
 
     # ------------------------------------------------------------------ for adapters: timers and autocomplete
 

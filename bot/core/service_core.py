@@ -369,6 +369,7 @@ class ServiceCore:
         """
         game = live.game
         before = acting_player_ids(game)
+        round_before = round_name(game)
         kind = action["type"]
         # Undo and redo rewrite the log, so their reply compares old and new; other moves only append to it.
         old_log = list(game.log_lines) if kind in ("undo", "redo") else []
@@ -442,7 +443,10 @@ class ServiceCore:
             reply.buttons = self._buttons(live)
             await self.pings.track(live, before, actor)
         await self.pings.route(live, reply)
-        views = images.take_views(game, live.id, seq) if self.images else None
+        # The status card goes out with the map at each operating round's end (and at the game's end).
+        round_ended = round_before.startswith("Operating") and round_name(game) != round_before
+        kinds = (*images.KINDS, "status") if round_ended or game.finished else images.KINDS
+        views = images.take_views(game, live.id, seq, kinds) if self.images else None
         return Applied(reply, views)
 
     def _buttons(self, live: LiveGame) -> list[Button]:

@@ -60,3 +60,17 @@ def test_run_auto_and_token_costs_through_the_console(tmp_path: Path) -> None:
     out = run_console(tmp_path / "g.db", tmp_path / "out", lines)
     text = "\n".join(out)
     assert "-train: " in text and "as typed: `run " in text
+
+
+def test_companies_and_help_private_through_the_console(tmp_path: Path) -> None:
+    lines = [
+        line("alice", "new 1882 seed=7"),
+        line("bob", "join"),
+        line("alice", "start"),
+        line("alice", "bid TB 150"),
+        line("bob", "companies"),
+        line("bob", "help NWR"),
+    ]
+    text = "\n".join(run_console(tmp_path / "g.db", tmp_path / "out", lines))
+    assert "TB Trestle Bridge: value $140, revenue $0, for sale, high bid alice $150" in text
+    assert "NWR North West Rebellion: value $80, revenue $15, held by the bank." in text

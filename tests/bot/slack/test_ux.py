@@ -49,3 +49,12 @@ async def test_run_auto_on_slack_gives_the_typed_route(slack: Slack) -> None:
     await slack.command(IDS[game.acting_user()], "run auto")
     [posted] = slack.fake.since(mark, "chat.postMessage")
     assert "as typed: `run " in _text(posted) and "-train: " in _text(posted)
+
+
+async def test_companies_on_slack(slack: Slack) -> None:
+    await start_game(slack, ("U1", "U2"))
+    await slack.command("U1", "bid TB 150")
+    mark = slack.fake.mark()
+    await slack.command("U2", "companies")
+    [posted] = slack.fake.since(mark, "chat.postMessage")
+    assert "high bid alice $150" in _text(posted) and "Public companies:" in _text(posted)
