@@ -480,8 +480,12 @@ class Game(PlayRules):
         pass
 
     def acting_player(self, entity: Any) -> Any:
-        if isinstance(entity, Corporation | Company):
-            return entity.owner if entity.owner is not None else entity
+        """Who decides for ``entity``: a corporation's president; a private's owner, or the president of the
+        company owning it (a private's power used for a company is its president's move)."""
+        for _ in range(3):
+            if not isinstance(entity, Corporation | Company) or entity.owner is None:
+                break
+            entity = entity.owner
         return entity
 
     # ------------------------------------------------------------------ companies
