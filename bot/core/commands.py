@@ -121,16 +121,20 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "history",
         "info",
-        "history [PAGE]",
-        "the game log, newest page first",
-        examples=("history", "history 2"),
+        "history [#GAME] [PAGE]",
+        "the game log, newest page first (lines oldest to newest within a page)",
+        "`history #12` reads game 12, finished or not, if you played in it.",
+        examples=("history", "history 2", "history #12"),
         aliases=("log",),
     ),
     Verb(
         "games",
         "info",
-        "games",
+        "games [--open|--finished]",
         "your games in every channel, and where it is your turn",
+        "`games --open` lists the games here that wait for players (the lobby); `games --finished` your "
+        "finished games with their results.",
+        ("games", "games --open", "games --finished"),
         aliases=("mygames",),
     ),
     Verb("map", "info", "map", "a picture of the map"),
@@ -264,7 +268,15 @@ VERBS: tuple[Verb, ...] = (
         ("train 3", "train D trade 4", "train 4 from HBR 200"),
     ),
     Verb("discard", "move", "discard NAME", "discard a train over the limit", examples=("discard 2",)),
-    Verb("bankrupt", "move", "bankrupt", "declare bankruptcy (when even selling cannot pay for a train)"),
+    Verb(
+        "bankrupt",
+        "move",
+        "bankrupt [confirm]",
+        "declare bankruptcy (when even selling cannot pay for a train)",
+        "Offered only while a train is owed and nothing else can pay for it. `bankrupt` alone asks first; "
+        "`bankrupt confirm` does it.",
+        ("bankrupt confirm",),
+    ),
 )
 
 ABILITY_HELP = (

@@ -630,6 +630,24 @@ def _discard(game: Any, player: Player, candidates: list[tuple[Any, str]], args:
     return Intent(hit, ent, player)
 
 
+CONFIRM_WORDS = ("confirm", "yes", "sure")
+
+
+def _bankrupt(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    """Bankruptcy cannot be taken back once others have moved on, and it may end the game: ask first."""
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "bankrupt")
+    if not options:
+        raise illegal(f"{game.describe(ent)} cannot go bankrupt now")
+    if not any(a.lower() in CONFIRM_WORDS for a in args):
+        raise CommandError(
+            Outcome.PENDING,
+            f"Going bankrupt gives {game.describe(ent)} up, with everything its president must hand over, and "
+            "it may end the game. If you are sure, send `bankrupt confirm`.",
+        )
+    return Intent(options[0], ent, player)
+
+
 _HANDLERS = {
     "bid": _bid,
     "buy": _buy,
@@ -645,7 +663,7 @@ _HANDLERS = {
     "withhold": _dividend("withhold"),
     "train": _train,
     "discard": _discard,
-    "bankrupt": _simple("bankrupt"),
+    "bankrupt": _bankrupt,
 }
 
 
@@ -698,7 +716,7 @@ def to_command(game: Any, action: Action) -> str:
     elif kind == "buy_company":
         text = f"buyprivate {action['company']} {action['price']}"
     elif kind == "bankrupt":
-        text = "bankrupt"
+        text = "bankrupt confirm"
     else:
         raise ValueError(f"no command for action type {kind!r}")
     return prefix + text

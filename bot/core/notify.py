@@ -7,7 +7,7 @@ placing a token, is never pinged again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.core import query
@@ -36,19 +36,28 @@ def newly_active(before: Iterable[int], after: Sequence[int]) -> list[int]:
     return [pid for pid in after if pid not in was]
 
 
-def digest(log_lines: Sequence[str], since: int | None, *, limit: int = DIGEST_LINES) -> list[str]:
+def digest(
+    log_lines: Sequence[str], since: int | None, *, limit: int = DIGEST_LINES, keep: Callable[[str], bool] | None = None
+) -> list[str]:
     """Log lines from index ``since`` on (the last ``limit`` of them), for a "since your last turn" summary.
 
-    With no known ``since`` the last few lines are given.
+    With no known ``since`` the last few lines are given. When lines must be cut, those ``keep`` says matter to
+    the reader (their trains, companies, money) stay, up to half the limit, in their place in time.
 
     >>> digest(["a", "b", "c", "d"], 1, limit=2)
     ['(1 earlier line)', 'c', 'd']
+    >>> digest(["mine", "b", "c", "d", "e"], 0, limit=4, keep=lambda s: s == "mine")
+    ['mine', '(1 earlier line)', 'c', 'd', 'e']
     """
     start = len(log_lines) - min(limit, 8) if since is None else min(max(since, 0), len(log_lines))
     lines = list(log_lines[max(start, 0) :])
     if len(lines) > limit:
-        skipped = len(lines) - limit
-        lines = [f"({skipped} earlier line{'s' if skipped != 1 else ''})", *lines[-limit:]]
+        earlier = lines[:-limit]
+        kept = [line for line in earlier if keep is not None and keep(line)][: limit // 2]
+        tail = lines[len(lines) - (limit - len(kept)) :]
+        skipped = len(lines) - len(kept) - len(tail)
+        note = [f"({skipped} earlier line{'s' if skipped != 1 else ''})"] if skipped else []
+        lines = [*kept, *note, *tail]
     return lines
 
 

@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.core import choices, images
 from bot.core import prefs as prefs_mod
 from bot.core.commands import (
+    CommandError,
     did_you_mean,
     help_text,
     malformed,
@@ -27,7 +28,7 @@ from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import entities_of, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moves_text import move_lines
-from bot.core.replies import Notification, Reply
+from bot.core.replies import Notification, Outcome, Reply
 from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
@@ -190,8 +191,12 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             raise malformed(f"`moves` takes a hex, a company or `all`, not {word}{did_you_mean(word, names)}")
 
     async def _history(self, req: Request) -> list[Reply]:
-        live = await self._view(req)
-        page = to_int(req.command.args[0], "the page") if req.command.args else 1
+        args = list(req.command.args)
+        if args and args[0].startswith("#"):
+            live = await self._game_by_number(req, args.pop(0))
+        else:
+            live = await self._view(req)
+        page = to_int(args[0], "the page") if args else 1
         lines, pages = history_page(list(live.game.log_lines), page, self.settings.history_page)
         page = min(max(page, 1), pages)
         more = f" `history {page + 1}` for older." if page < pages else ""
@@ -199,6 +204,13 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         return [Reply("\n".join([head, *lines]), game_id=live.id)]
 
     async def _games(self, req: Request) -> list[Reply]:
+        which = req.command.args[0].lower().lstrip("-") if req.command.args else ""
+        if which in ("finished", "done", "over", "past"):
+            return [await self._finished_games(req)]
+        if which in ("open", "lobby"):
+            return [await self._open_games(req)]
+        if which and which not in ("mine", "live"):
+            raise malformed(f"`games` takes nothing, `--open` or `--finished`, not {req.command.args[0]}")
         records = await self.storage.list_games_for_user(req.platform, req.user_id, statuses=LIVE_STATUSES)
         if not records:
             return [Reply("You are not in any game. Create one with `new 1882`.", ephemeral=True)]
@@ -222,6 +234,51 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             except LoadError as exc:
                 lines.append(f"  {where}: cannot continue with this engine ({refused_action(exc.failure)})")
         return [Reply("\n".join(lines), ephemeral=True)]
+
+    async def _finished_games(self, req: Request) -> Reply:
+        """``games --finished``: the user's finished games with their results, newest first."""
+        records = await self.storage.list_games_for_user(req.platform, req.user_id, statuses={GameStatus.FINISHED})
+        if not records:
+            return Reply("You have no finished games yet.", ephemeral=True)
+        lines = ["Your finished games (`history #N` reads one's log):"]
+        for record in records[:20]:
+            where = f"#{record.id} {record.title} in {record.channel}"
+            try:
+                async with self._lock(record.id):
+                    live = await self._live(record)
+                    lines.append(f"  {where}: {result_line(live)}")
+            except LoadError as exc:
+                lines.append(f"  {where}: cannot be replayed with this engine ({refused_action(exc.failure)})")
+        return Reply("\n".join(lines), ephemeral=True)
+
+    async def _open_games(self, req: Request) -> Reply:
+        """``games --open``: games on this platform that have not started and still have a free seat."""
+        lines = []
+        for record in await self.storage.list_games(statuses={GameStatus.OPEN}):
+            if record.platform != req.platform:
+                continue
+            seats = await self.storage.list_seats(record.id)
+            cap = int(record.options.get("max_players", _max_players(record.title)))
+            if len(seats) >= cap:
+                continue
+            names = ", ".join(s.display_name for s in seats) or "nobody yet"
+            lines.append(
+                f"  #{record.id} {record.title} in {record.channel}: {len(seats)}/{cap} seated ({names}); "
+                "`join` there"
+            )
+        if not lines:
+            return Reply("No game is waiting for players. Start one with `new 1882`.", ephemeral=True)
+        return Reply("\n".join(["Games with free seats:", *lines]), ephemeral=True)
+
+    async def _game_by_number(self, req: Request, word: str) -> LiveGame:
+        """A game named ``#N`` that the sender sat at (finished ones included)."""
+        number = to_int(word.lstrip("#"), "the game number")
+        mine = await self.storage.list_games_for_user(req.platform, req.user_id)
+        record = next((r for r in mine if r.id == number), None)
+        if record is None:
+            raise CommandError(Outcome.NO_GAME, f"you have no game #{number}; `games --finished` lists yours")
+        async with self._lock(record.id):
+            return await self._live(record)
 
     async def _pictures(self, req: Request) -> list[Reply]:
         live = await self._view(req)
@@ -335,3 +392,10 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         else:
             options = choices.setting_words(found.name, args)
         return choices.fixed_words(options, partial, limit)
+
+
+def _max_players(title: str) -> int:
+    from engine import TITLES
+
+    cls = TITLES.get(title)
+    return int(cls.data()["game"].get("max_players", 99)) if cls is not None else 99

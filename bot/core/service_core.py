@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.config import Settings, load_settings
-from bot.core import choices, images
+from bot.core import choices, consequences, images
 from bot.core.commands import (
     Command,
     CommandError,
     parse,
     unknown_verb,
 )
+from bot.core.forced import hints
 from bot.core.intents import match_hex, split_move, translate, waiting_for
 from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, engine_version, load_live
 from bot.core.moves_text import lay_answer
@@ -371,6 +372,7 @@ class ServiceCore:
         before = acting_player_ids(game)
         round_before = round_name(game)
         kind = action["type"]
+        state_before = consequences.snapshot(game)
         # Undo and redo rewrite the log, so their reply compares old and new; other moves only append to it.
         old_log = list(game.log_lines) if kind in ("undo", "redo") else []
         old_length = len(game.log_lines)
@@ -414,6 +416,7 @@ class ServiceCore:
                 lines = [f"({len(lines) - 15} more lines in `history`)", *lines[-15:]]
             if kind == "run_routes":
                 lines += run_lines(game, game.corporation(str(action["entity"])))
+            lines += consequences.lines(game, state_before, action)
         reply = Reply(
             "\n".join(lines) if lines else f"{kind.replace('_', ' ')} done", game_id=live.id, seq=seq
         )
@@ -458,7 +461,9 @@ class ServiceCore:
         return choices.move_buttons(live.game, players)
 
     def _next_line(self, live: LiveGame) -> str:
-        return f"{round_name(live.game)}. Next: {waiting_for(live.game)}"
+        lines = [f"{round_name(live.game)}. Next: {waiting_for(live.game)}"]
+        lines += [f"  {hint}" for hint in hints(live.game)]
+        return "\n".join(lines)
 
     def _turn_text(self, live: LiveGame, pid: int) -> str:
         game = live.game
@@ -467,7 +472,7 @@ class ServiceCore:
             f"Your turn in {live.record.title} game #{live.id} ({live.record.channel}): "
             f"{round_name(game)}, {', '.join(mine)}.",
         ]
-        recent = digest(game.log_lines, live.last_seen.get(pid))
+        recent = digest(game.log_lines, live.last_seen.get(pid), keep=_concerns(game, pid))
         if recent:
             lines.append("Since your last turn:")
             lines.extend("  " + line for line in recent)
@@ -537,6 +542,21 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+
+def _concerns(game: Any, pid: int) -> Callable[[str], bool]:
+    """Whether a log line is about this player: their name, or a company they hold shares in."""
+    player = next((p for p in game.players if p.id == pid), None)
+    words = {player.name} if player is not None else set()
+    if player is not None:
+        words |= {s.corp for s in player.shares}
+        words |= {c.sym for c in player.companies}
+
+    def keep(line: str) -> bool:
+        tokens = set(line.replace(",", " ").replace(":", " ").replace("'s", " ").split())
+        return bool(tokens & words) or any(w in line for w in words if " " in w)
+
+    return keep
 
 
 def _with_args(run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]]) -> Handler:

@@ -47,13 +47,38 @@ def waiting_line(live: LiveGame) -> str:
     return "Waiting for " + ", ".join(parts)
 
 
+def end_reason(game: Any) -> str:
+    """Why the game ended, in words (the status view's wording, not the engine's code)."""
+    from engine.core.viewbuild import status_view
+
+    try:
+        return str(status_view(game).game_end_reason or "")
+    except Exception:
+        return str(game.game_end_reason or "")
+
+
 def result_line(live: LiveGame) -> str:
+    """The winner, then every player's cash, holdings and total, best first."""
     game = live.game
     result = game.result()
     ranked = sorted(result.items(), key=lambda kv: -kv[1])
-    scores = ", ".join(f"{live.name_of(int(pid))} {money(v)}" for pid, v in ranked)
-    reason = f" ({game.game_end_reason})" if game.game_end_reason else ""
-    return f"Game over{reason}. Final values: {scores}."
+    fmt = game.format_money
+    players = {p.id: p for p in game.players}
+
+    def worth(pid: int, total: int) -> str:
+        player = players.get(pid)
+        cash = player.cash if player is not None else 0
+        return f"{fmt(total)} (cash {fmt(cash)}, shares and privates {fmt(total - cash)})"
+
+    reason = end_reason(game)
+    head = f"Game over: {reason}." if reason else "Game over."
+    if not ranked:
+        return head
+    best = ranked[0][1]
+    winners = [live.name_of(int(pid)) for pid, v in ranked if v == best]
+    won = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {worth(int(ranked[0][0]), best)}."
+    rest = "; ".join(f"{live.name_of(int(pid))} {worth(int(pid), v)}" for pid, v in ranked[len(winners):])
+    return f"{head} {won}" + (f" Then: {rest}." if rest else "")
 
 
 def refused_action(failure: ReplayFailure) -> str:
@@ -119,7 +144,9 @@ def who_lines(live: LiveGame, notes: Mapping[str, str] | None = None) -> list[st
     """Who is up and who sits where; ``notes`` adds a remark per chat user (" (away)", local time)."""
     notes = notes or {}
     game = live.game
-    lines = [waiting_line(live), "Seats:"]
+    from bot.core.forced import hints
+
+    lines = [waiting_line(live), *(f"  {h}" for h in hints(game)), "Seats:"]
     order = {p.id: i for i, p in enumerate(game.players)}
     for seat in sorted(live.seats, key=lambda s: order.get(s.player_id or 0, 99)):
         player = next((p for p in game.players if p.id == seat.player_id), None)

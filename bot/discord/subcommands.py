@@ -107,7 +107,12 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "join": (Option("player", "for an imported game: the player whose seat you take", suggest=True),),
     "start": (Option("shuffle", "random seat order instead of join order", bool, render="shuffle"),),
     "import": (Option("file", "the game's 18xx.games JSON export", "file", required=True),),
-    "history": (Option("page", "1 is the newest page", int, min_value=1),),
+    "history": (
+        Option("game", "a game number you played in (finished ones too)", int, min_value=1, render="#{}"),
+        Option("page", "1 is the newest page", int, min_value=1),
+    ),
+    "games": (Option("which", "open: games waiting for players; finished: yours, with results",
+                     choices=("open", "finished"), render="--{}"),),
     "moves": (Option("only", "a hex (its tiles, drawn), a company, or all (nothing cut)"),),
     "help": (Option("command", "explain one command", suggest=True),),
     "approve": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
@@ -157,6 +162,7 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("trade", "the train you trade in", suggest=True, after=("train",), render="trade {}"),
     ),
     "discard": (Option("train", "the train to discard", required=True, suggest=True),),
+    "bankrupt": (Option("confirm", "true: you are sure (without it you are asked first)", bool, render="confirm"),),
     "run": (Option("routes", "auto (the best routes), or per train: TRAIN STOP-STOP-... (e.g. 2 I1-I5-J8)"),),
 }
 
