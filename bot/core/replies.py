@@ -116,6 +116,8 @@ class Reply:
     game_id: int | None = None
     seq: int | None = None  # the stored seq of the accepted action, when one was stored
     buttons: list[Button] = field(default_factory=list)  # one-click commands, most useful first (<= 10)
+    #: The game's board message: adapters keep one per game pinned in its channel and edit it in place.
+    board: str = ""
 
     @property
     def ok(self) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
-from bot.core import choices, images
+from bot.core import choices, images, timefmt
 from bot.core import prefs as prefs_mod
 from bot.core.commands import (
     CommandError,
@@ -28,11 +28,12 @@ from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import entities_of, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moves_text import move_lines
+from bot.core.notify import acting_player_ids
 from bot.core.replies import Notification, Outcome, Reply
-from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
+from bot.core.service_core import IMPORT_ACTOR, Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
-from bot.core.text import history_page, refused_action, result_line, round_name, status_lines, who_lines
+from bot.core.text import board_text, history_page, refused_action, result_line, round_name, status_lines, who_lines
 from bot.storage import (
     LIVE_STATUSES,
     GameStatus,
@@ -41,6 +42,9 @@ from bot.storage import (
 from engine.core import query
 
 log = logging.getLogger(__name__)
+
+#: Nudges of one game are this far apart at least (in seconds).
+NUDGE_SECONDS = 3600
 
 
 class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
@@ -58,6 +62,8 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             "status": self._status,
             "companies": self._companies,
             "who": self._who,
+            "nudge": self._nudge,
+            "stats": self._stats,
             "moves": self._moves,
             "history": self._history,
             "games": self._games,
@@ -121,7 +127,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:
             text += "\nAway: " + ", ".join(away)
-        reply = Reply(text, game_id=live.id, buttons=self._buttons(live))
+        reply = Reply(text, game_id=live.id, buttons=self._buttons(live), board=board_text(live))
         if self.images:
             async with self._lock(live.id):
                 views = images.take_views(live.game, live.id, live.seq, ("status", "map"))
@@ -136,7 +142,43 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
     async def _who(self, req: Request) -> list[Reply]:
         live = await self._view(req)
         notes = await self._seat_notes(live)
-        return [Reply("\n".join(who_lines(live, notes)), game_id=live.id)]
+        lines = who_lines(live, notes)
+        if not live.game.finished:
+            lines[0] += f" (since {timefmt.mark(await self._turn_since(live))})"
+        return [Reply("\n".join(lines), game_id=live.id)]
+
+    async def _turn_since(self, live: LiveGame) -> float:
+        """When the last move was stored (the start of the wait), or when the game was last updated."""
+        last = await self.storage.last_seq(live.id)
+        records = await self.storage.load_action_records(live.id, after_seq=max(0, last - 1))
+        return records[-1].created_at if records else live.record.updated_at
+
+    async def _nudge(self, req: Request) -> list[Reply]:
+        """A seated player reminds whoever must act, at most once per ``NUDGE_SECONDS`` per game."""
+        live = await self._view(req)
+        if live.game.finished:
+            raise CommandError(Outcome.GAME_OVER, f"game #{live.id} is over")
+        me = self._seated_player(live, req.user_id)
+        waiting = [live.user_of(pid) for pid in acting_player_ids(live.game)]
+        targets = [s for s in waiting if s is not None and s.user_id != req.user_id]
+        if not targets:
+            raise CommandError(Outcome.ILLEGAL, "nobody else is to act: it is your move")
+        now = self.clock()
+        last = self._nudged.get(live.id)
+        if last is not None and now - last < NUDGE_SECONDS:
+            wait = -int(-(NUDGE_SECONDS - (now - last)) // 60)  # whole minutes, rounded up
+            raise CommandError(
+                Outcome.DENIED, f"a nudge was sent {int((now - last) // 60)} minutes ago; try again in {wait} minutes"
+            )
+        self._nudged[live.id] = now
+        since = timefmt.mark(await self._turn_since(live))
+        text = f"{me.name} nudges {', '.join(s.display_name for s in targets)}: your move in game #{live.id} " \
+            f"(waiting since {since})."
+        reply = Reply(text, game_id=live.id, mentions=[s.user_id for s in targets])
+        for seat in targets:
+            reply.notify.append(Notification(seat.user_id, text, "turn", live.id))
+        await self.pings.route(live, reply)
+        return [reply]
 
     async def _seat_notes(self, live: LiveGame) -> dict[str, str]:
         """Per seated user: " (away)" and their local time, when they told us their time zone."""
@@ -280,6 +322,51 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         async with self._lock(record.id):
             return await self._live(record)
 
+    async def _stats(self, req: Request) -> list[Reply]:
+        """Per player on this platform: games finished, wins, average place, and average time to move."""
+        played: dict[str, list[int]] = {}  # user id -> places in finished games
+        names: dict[str, str] = {}
+        waits: dict[str, list[float]] = {}
+        for record in await self.storage.list_games(statuses={GameStatus.ACTIVE, GameStatus.FINISHED}):
+            if record.platform != req.platform:
+                continue
+            seats = await self.storage.list_seats(record.id)
+            for seat in seats:
+                names[seat.user_id] = seat.display_name
+            previous = record.created_at
+            for action in await self.storage.load_action_records(record.id):
+                if action.actor in names and action.actor != IMPORT_ACTOR:
+                    waits.setdefault(action.actor, []).append(max(0.0, action.created_at - previous))
+                previous = action.created_at
+            if record.status != GameStatus.FINISHED:
+                continue
+            try:
+                async with self._lock(record.id):
+                    live = await self._live(record)
+            except LoadError:
+                continue
+            ranked = sorted(live.game.result().items(), key=lambda kv: -kv[1])
+            for place, (pid, _) in enumerate(ranked, start=1):
+                holder = live.user_of(int(pid))
+                if holder is not None:
+                    played.setdefault(holder.user_id, []).append(place)
+        if not names:
+            return [Reply("No games have been played here yet.", ephemeral=True)]
+        lines = ["Players here (finished games, wins, average place; average time to move):"]
+        order = sorted(names, key=lambda u: (-sum(1 for p in played.get(u, []) if p == 1), names[u]))
+        for user in order:
+            places = played.get(user, [])
+            wins = sum(1 for p in places if p == 1)
+            result = (
+                f"{len(places)} finished, {wins} won, average place {sum(places) / len(places):.1f}"
+                if places
+                else "no finished game"
+            )
+            moves = waits.get(user, [])
+            pace = f"{_duration(sum(moves) / len(moves))} over {len(moves)} moves" if moves else "no moves yet"
+            lines.append(f"  {names[user]}: {result}; {pace}")
+        return [Reply("\n".join(lines), ephemeral=True)]
+
     async def _pictures(self, req: Request) -> list[Reply]:
         live = await self._view(req)
         kind = req.command.verb
@@ -399,3 +486,12 @@ def _max_players(title: str) -> int:
 
     cls = TITLES.get(title)
     return int(cls.data()["game"].get("max_players", 99)) if cls is not None else 99
+
+
+def _duration(seconds: float) -> str:
+    """``2h 05m``, ``14m``, ``40s``."""
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)}h {int(seconds % 3600 // 60):02d}m"
+    if seconds >= 60:
+        return f"{int(seconds // 60)}m"
+    return f"{int(seconds)}s"

@@ -20,11 +20,11 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.config import Settings, load_settings
-from bot.core import choices, consequences, images
+from bot.core import choices, consequences, images, timefmt
 from bot.core.commands import (
     Command,
     CommandError,
@@ -39,7 +39,7 @@ from bot.core.notify import acting_player_ids, common_prefix, digest, newly_acti
 from bot.core.reminders import Pings
 from bot.core.replies import Button, Notification, Outcome, Reply, refusal
 from bot.core.routes_text import run_lines
-from bot.core.text import broken_text, result_line, round_name
+from bot.core.text import board_text, broken_text, result_line, round_name
 from bot.storage import (
     ConsentStatus,
     GameRecord,
@@ -125,6 +125,7 @@ class ServiceCore:
         self._seeds = random.Random()
         self.pings = Pings(storage, clock)
         self._due_lock = asyncio.Lock()
+        self._nudged: dict[int, float] = {}  # game id -> when its last nudge went out
         self._handlers: dict[str, Handler] = self._verb_handlers()
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -158,10 +159,10 @@ class ServiceCore:
             req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
             handler = self._handlers.get(command.verb)
             if handler is not None:
-                return await handler(req)
+                return _local_times(await handler(req), platform)
             move = split_move(command)
             if move is not None:
-                return await self._move(req, move[0], company=move[1])
+                return _local_times(await self._move(req, move[0], company=move[1]), platform)
             raise unknown_verb(command.verb)
         except CommandError as exc:
             return [refusal(exc.outcome, exc.message)]
@@ -450,6 +451,7 @@ class ServiceCore:
         round_ended = round_before.startswith("Operating") and round_name(game) != round_before
         kinds = (*images.KINDS, "status") if round_ended or game.finished else images.KINDS
         views = images.take_views(game, live.id, seq, kinds) if self.images else None
+        reply.board = board_text(live)
         return Applied(reply, views)
 
     def _buttons(self, live: LiveGame) -> list[Button]:
@@ -542,6 +544,17 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+
+def _local_times(replies: list[Reply], platform: str) -> list[Reply]:
+    """Time markers become each platform's reader-local form (``bot.core.timefmt``); Slack's adapter turns
+    them into dates itself, after escaping the text for mrkdwn."""
+    if platform == "slack":
+        return replies
+    for reply in replies:
+        reply.text = timefmt.render(reply.text, platform)
+        reply.notify = [replace(n, text=timefmt.render(n.text, n.platform or platform)) for n in reply.notify]
+    return replies
 
 
 def _concerns(game: Any, pid: int) -> Callable[[str], bool]:

@@ -20,7 +20,7 @@ from bot.core.live import LoadError, encode_snapshot, engine_players, engine_ver
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Attachment, Notification, Outcome, Reply
 from bot.core.service_core import IMPORT_ACTOR, Applied, Request, ServiceCore
-from bot.core.text import refused_action, round_name
+from bot.core.text import board_text, refused_action, round_name
 from bot.storage import (
     ActionRecord,
     ChannelBusyError,
@@ -216,7 +216,7 @@ class SetupVerbs(ServiceCore):
                 *game.log_lines[-8:],
                 self._next_line(live),
             ]
-            reply = Reply("\n".join(lines), game_id=record.id)
+            reply = Reply("\n".join(lines), game_id=record.id, board=board_text(live))
             for pid in acting_player_ids(game):
                 seat = live.user_of(pid)
                 if seat is not None and seat.user_id != req.user_id:

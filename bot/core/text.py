@@ -33,6 +33,22 @@ def headline(live: LiveGame) -> str:
     return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank_text(game.bank.cash)}"
 
 
+def board_text(live: LiveGame) -> str:
+    """The pinned board message: where the game stands, who must act and what they must do."""
+    from bot.core.forced import hints
+
+    game = live.game
+    lines = [f"📌 {headline(live)}", waiting_line(live), *(f"  {h}" for h in hints(game))]
+    corps = [c for c in game.corporations.values() if c.sym in game.market.location and not c.closed]
+    if corps:
+        fmt = game.format_money
+        lines.append(
+            "Prices: " + ", ".join(f"{c.sym} {fmt(game.market.location[c.sym].price)}" for c in corps)
+        )
+    lines.append("Players: " + ", ".join(f"{live.name_of(p.id)} {game.format_money(p.cash)}" for p in game.players))
+    return "\n".join(lines)
+
+
 def waiting_line(live: LiveGame) -> str:
     game = live.game
     if game.finished:

@@ -78,6 +78,9 @@ class DiscordAdapter:
         # with a request's Approve/Decline keep theirs until the request is settled.
         self._buttons_at: dict[str, Any] = {}
         self._requests: dict[int, Any] = {}  # request id -> the message with its buttons
+        # Per channel, the game's board message: pinned once, then edited after each move. A restart
+        # posts a fresh one (message ids are not stored).
+        self._boards: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ slash commands
 
@@ -282,6 +285,9 @@ class DiscordAdapter:
         request = next((r for r in map(_request_in, (b.command for b in reply.buttons)) if r is not None), None)
         if reply.seq is not None or (view is not None and request is None):
             await self._retire_buttons(channel)
+        if reply.board and reply.game_id is not None:
+            # Before the reply, so that the newest message in the channel stays the move and its buttons.
+            await self.update_board(where, channel, reply.board)
         pieces = split_text(text)
         message = None
         for i, piece in enumerate(pieces):
@@ -298,6 +304,23 @@ class DiscordAdapter:
             else:
                 self._requests[request] = message
         return message
+
+    async def update_board(self, where: Any, channel: str, text: str) -> None:
+        """Edit the channel's pinned board message in place, or post and pin it the first time."""
+        text = split_text(text)[0]
+        board = self._boards.get(channel)
+        if board is not None:
+            try:
+                await board.edit(content=text)
+                return
+            except discord.HTTPException:
+                self._boards.pop(channel, None)  # deleted or unreachable: post a new one
+        board = await where.send(text, allowed_mentions=discord.AllowedMentions.none())
+        self._boards[channel] = board
+        try:
+            await board.pin()
+        except discord.HTTPException as exc:  # pinning needs Manage Messages; the message is still there
+            log.info("pinning the board in %s failed: %s", channel, exc)
 
     async def _retire_buttons(self, channel: str) -> None:
         message = self._buttons_at.pop(channel, None)

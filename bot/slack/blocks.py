@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core import timefmt
 from bot.core.replies import Button
 from bot.core.text import split_text
 
@@ -104,7 +105,8 @@ def message(
     channel: str = "",
 ) -> tuple[str, list[Block]]:
     """The top-level text and the blocks of one message: ``mentions`` first, then the text, then buttons."""
-    body = link_channel(escape(text), channel)
+    # Time markers become Slack dates after escaping (they are Slack markup themselves).
+    body = timefmt.render(link_channel(escape(text), channel), "slack")
     if mentions:
         body = " ".join(mention(u) for u in dict.fromkeys(mentions)) + " " + body
     blocks: list[Block] = [_section(piece) for piece in split_sections(body)]

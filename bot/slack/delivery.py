@@ -69,6 +69,9 @@ class Poster:
         self.client = client
         self.pictures = pictures or PictureMemory()
         self._dm: dict[str, str] = {}
+        # Per channel, the ts of the game's board message: pinned once, then updated after each move. A restart
+        # posts a fresh one (timestamps are not stored).
+        self._boards: dict[str, str] = {}
 
     # ------------------------------------------------------------------ replies
 
@@ -89,8 +92,27 @@ class Poster:
             files = self.pictures.to_post(reply)
             if files:
                 await self._upload(files, channel, thread)
+            if reply.board and reply.game_id is not None:
+                await self.update_board(channel, reply.board)
         for note in reply.notify:
             await self.notify(note, default_channel=channel)
+
+    async def update_board(self, channel: str, text: str) -> None:
+        """Edit the channel's pinned board message in place, or post and pin it the first time."""
+        plain, body = blocks.message(text, channel=channel)
+        ts = self._boards.get(channel)
+        if ts is not None:
+            try:
+                await self.client.chat_update(channel=channel, ts=ts, text=plain, blocks=body)
+                return
+            except SlackApiError as exc:
+                log.info("updating the board in %s failed (%s); posting a new one", channel, _error(exc))
+        ts = await self._send(channel, plain, body, None)
+        self._boards[channel] = ts
+        try:
+            await self.client.pins_add(channel=channel, timestamp=ts)
+        except SlackApiError as exc:  # needs the pins:write scope; the message is there anyway
+            log.info("pinning the board in %s failed (%s)", channel, _error(exc))
 
     async def ephemeral(
         self, origin: Origin, text: str, buttons: Sequence[Button] = (), game_id: int | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,24 @@ def test_companies_and_help_private_through_the_console(tmp_path: Path) -> None:
     text = "\n".join(run_console(tmp_path / "g.db", tmp_path / "out", lines))
     assert "TB Trestle Bridge: value $140, revenue $0, for sale, high bid alice $150" in text
     assert "NWR North West Rebellion: value $80, revenue $15, held by the bank." in text
+
+
+def test_who_nudge_lobby_and_stats_through_the_console(tmp_path: Path) -> None:
+    lines = [
+        line("alice", "new 1882 seed=7"),
+        line("bob", "join"),
+        line("alice", "start"),
+        line("alice", "buy HB"),
+        "#other " + line("carol", "new 1882"),
+        line("alice", "who"),
+        line("alice", "nudge"),
+        line("alice", "nudge"),
+        line("dave", "games --open"),
+        line("bob", "stats"),
+    ]
+    text = "\n".join(run_console(tmp_path / "g.db", tmp_path / "out", lines))
+    assert re.search(r"Waiting for bob \(since \d{4}-\d\d-\d\d \d\d:\d\d UTC\)", text), text
+    assert "alice nudges bob: your move in game #1" in text
+    assert "a nudge was sent 0 minutes ago" in text
+    assert "Games with free seats:" in text and "#2 1882 in other: 1/" in text
+    assert "alice: no finished game;" in text

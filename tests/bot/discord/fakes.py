@@ -33,12 +33,18 @@ class Sent:
     where: str = ""  # "channel <id>", "dm <id>", "followup", "response"
     id: int = field(default_factory=snowflake)
     edits: list[dict[str, Any]] = field(default_factory=list)
+    pinned_now: bool = False
 
     async def edit(self, *, content: str | None = None, view: discord.ui.View | None = None) -> Sent:
         self.edits.append({"content": content, "view": view})
         if view is None:
             self.view = None
+        if content is not None:
+            self.content = content
         return self
+
+    async def pin(self) -> None:
+        self.pinned_now = True
 
     @property
     def pinged(self) -> list[int]:

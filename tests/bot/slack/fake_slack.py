@@ -55,7 +55,16 @@ class FakeSlack:
         return [c for c in self.calls if c.method == method]
 
     def posts(self, channel: str | None = None) -> list[Call]:
-        return [c for c in self.of("chat.postMessage") if channel is None or c.params.get("channel") == channel]
+        """Messages posted (the game's pinned board message aside: see :meth:`boards`)."""
+        return [
+            c
+            for c in self.of("chat.postMessage")
+            if (channel is None or c.params.get("channel") == channel) and not _is_board(c)
+        ]
+
+    def boards(self) -> list[Call]:
+        """Posts and updates of the game's board message (the one kept pinned and edited in place)."""
+        return [c for c in self.calls if c.method in ("chat.postMessage", "chat.update") and _is_board(c)]
 
     def ephemerals(self, user: str | None = None) -> list[Call]:
         return [c for c in self.of("chat.postEphemeral") if user is None or c.params.get("user") == user]
@@ -65,7 +74,8 @@ class FakeSlack:
         return len(self.calls)
 
     def since(self, mark: int, method: str | None = None) -> list[Call]:
-        return [c for c in self.calls[mark:] if method is None or c.method == method]
+        """Calls after ``mark`` (of one method); the board message's posts and updates are left out."""
+        return [c for c in self.calls[mark:] if (method is None or c.method == method) and not _is_board(c)]
 
     # ------------------------------------------------------------------ the API
 
@@ -102,6 +112,8 @@ class FakeSlack:
             return {"ok": True, "message_ts": f"1700000000.{next(self._ts):06d}"}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
+        if method == "pins.add":
+            return {"ok": True}
         if method == "conversations.open":
             return {"ok": True, "channel": {"id": "D" + str(params.get("users", ""))}}
         if method == "views.publish":
@@ -126,3 +138,12 @@ class FakeSlack:
     async def _respond(self, request: web.Request) -> web.Response:
         self.responses.append(await request.json())
         return web.Response(text="ok")
+
+
+BOARD_MARK = "📌"
+
+
+def _is_board(call: Call) -> bool:
+    return call.method in ("chat.postMessage", "chat.update") and str(call.params.get("text", "")).startswith(
+        BOARD_MARK
+    )

@@ -58,3 +58,23 @@ async def test_companies_on_slack(slack: Slack) -> None:
     await slack.command("U2", "companies")
     [posted] = slack.fake.since(mark, "chat.postMessage")
     assert "high bid alice $150" in _text(posted) and "Public companies:" in _text(posted)
+
+
+async def test_the_board_is_pinned_and_updated_in_place_on_slack(slack: Slack) -> None:
+    await start_game(slack, ("U1", "U2"))
+    [posted] = [c for c in slack.fake.boards() if c.method == "chat.postMessage"]
+    assert [p.params["timestamp"] for p in slack.fake.of("pins.add")] == [posted.result["ts"]]
+    await slack.command("U1", "buy HB")
+    updates = [c for c in slack.fake.boards() if c.method == "chat.update"]
+    assert [u.params["ts"] for u in updates] == [posted.result["ts"]]
+    assert "Waiting for bob" in _text(updates[-1])
+    assert len([c for c in slack.fake.boards() if c.method == "chat.postMessage"]) == 1
+
+
+async def test_who_on_slack_shows_a_reader_local_date(slack: Slack) -> None:
+    await start_game(slack, ("U1", "U2"))
+    await slack.command("U1", "buy HB")
+    mark = slack.fake.mark()
+    await slack.command("U2", "who")
+    [posted] = slack.fake.since(mark, "chat.postMessage")
+    assert "(since <!date^" in _text(posted)
