@@ -159,15 +159,29 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            if kind in step.actions(entity):
+            offered = step.actions(entity)
+            if kind in offered:
                 step.process(action, entity)
                 break
-            if step.blocking():
+            if self._blocks_given(step, entity, offered):
                 self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
         self.skip_steps()
         self.after_process(action, entity)
+
+    @staticmethod
+    def _blocks_given(step: Step, entity: Any, offered: list[str]) -> bool:
+        """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
+        entity (the usual case), since listing actions is the costly part of every check."""
+        if type(step).blocking is not Step.blocking:
+            return step.blocking()
+        if not step.blocks:
+            return False
+        ents = step.active_entities()
+        if len(ents) == 1 and ents[0] is entity:
+            return bool(offered)
+        return step.blocking()
 
     def _refuse(self, kind: str, entity: Any, step: Step | None) -> NoReturn:
         acting = self.active_entities()
