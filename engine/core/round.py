@@ -53,6 +53,11 @@ class Step:
         autocomplete and playouts."""
         return [entity_action(entity, "pass")] if kind == "pass" else []
 
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        """The lowest and highest price this step would accept for ``action`` (one of its choices, whose ``price``
+        is a suggestion) from ``entity``, or None when the price is fixed."""
+        return None
+
     # --- lifecycle
     def setup(self) -> None:
         """Called when a new entity starts its turn."""
@@ -153,6 +158,18 @@ class Round:
             if step.blocking():
                 break
         return []
+
+    def price_range_for(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        """The price range of one choice, from the step that would take it."""
+        kind = action["type"]
+        for step in self.steps:
+            if not step.active():
+                continue
+            if kind in step.actions(entity):
+                return step.price_range(entity, action)
+            if step.blocking():
+                break
+        return None
 
     def process(self, action: dict[str, Any], entity: Any) -> None:
         kind = action["type"]
