@@ -204,6 +204,7 @@ def board_view(game: Game) -> BoardView:
         last_routes=_routes(game),
         corporation_colours=colours,
         corporation_text_colours=text,
+        currency=game.config.currency,
     )
 
 
@@ -265,6 +266,7 @@ def market_view(game: Game) -> MarketView:
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
         ranking=tuple(sorted(((p.name, game.player_value(p)) for p in game.players), key=lambda nv: -nv[1]))
         if game.finished else (),
+        currency=game.config.currency,
     )
 
 

@@ -34,3 +34,9 @@ def test_option_view_turns_the_tile_and_leaves_the_game_alone() -> None:
     assert edges[0] == [0, 1] and edges[1] == [1, 2] and edges[5] == [0, 5]
     assert all(v.tile == "7" and v.colour == "yellow" and v.rotation == r for r, v in enumerate(views))
     assert viewbuild.board_view(g) == before and hx.tile is hx.original and tile.rotation == 0
+
+
+def test_views_carry_the_titles_money_format() -> None:
+    g = _game()
+    assert viewbuild.board_view(g).currency == g.config.currency == "$%d"
+    assert viewbuild.market_view(g).currency == viewbuild.status_view(g).currency == "$%d"
