@@ -39,8 +39,7 @@ def _bank(cur: str, cash: int) -> str:
 
 def _currency(view: StatusView) -> str:
     """The money sign: the view's own format ("$%d", "£%d"), else what the title is known to use."""
-    sign = view.currency.split("%d")[0] if "%d" in view.currency else ""
-    return sign or theme.currency_for(view.title)
+    return theme.currency_sign(view.currency, view.title)
 
 
 def _holder(comp: CompanyStatus) -> str:

@@ -66,3 +66,16 @@ def test_lay_options_picture(title: str, hex_id: str) -> None:
 def test_every_title_has_pictured_hexes() -> None:
     for title in engine.TITLES:
         assert any(t == title for t, _ in CASES), f"{title}: no hex with a yellow lay on the first board"
+
+
+def test_the_money_sign_comes_from_the_view() -> None:
+    from dataclasses import replace
+
+    from PIL import ImageChops
+
+    from rendering import render_status, status_text
+
+    view = viewbuild.status_view(engine.new_game("1882", [(1, "A"), (2, "B"), (3, "C")]))
+    pounds = replace(view, currency="£%d")
+    assert "Bank £" in status_text(pounds) and "Bank $" in status_text(view)
+    assert ImageChops.difference(render_status(view), render_status(pounds)).getbbox() is not None
