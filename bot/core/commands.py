@@ -298,6 +298,9 @@ ABILITY_HELP = (
     "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`."
 )
 
+#: Discord's subcommand groups; typed before a verb elsewhere, they are skipped.
+GROUP_WORDS = frozenset({"info", "game", "prefs"})
+
 _BY_NAME: dict[str, Verb] = {}
 for _verb in VERBS:
     for _name in (_verb.name, *_verb.aliases):
@@ -344,6 +347,8 @@ def parse(text: str) -> Command:
     tokens = tokenize(text)
     if not tokens:
         return Command("help", (), text)
+    if len(tokens) > 1 and tokens[0].lower() in GROUP_WORDS and tokens[1].lower() in _BY_NAME:
+        tokens = tokens[1:]  # "info status" as Discord groups it is "status" everywhere
     word = tokens[0].lower()
     verb = _BY_NAME.get(word)
     return Command(verb.name if verb else word, tuple(tokens[1:]), text)

@@ -265,6 +265,8 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
         return _buy_auction(game, player, _first(candidates, "bid"), args)
     if "buy_company" in kinds and is_private:
         return _buy_company(game, player, _first(candidates, "buy_company"), args)
+    if word.lower() == "train" and len(args) > 1:
+        raise malformed(f"to buy a train: `train {args[1]}`")
     if is_corp or is_private:
         allowed = [t for ent in {e for e, _ in candidates} for t in game.actions_for(ent)]
         raise illegal(f"you cannot buy {word.upper()} now; you can: {_words(allowed)}")
@@ -423,7 +425,10 @@ def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     want = next((n for n in names if n.lower() == args[1].lower()), None)
     if want is None:
         if not any(n.lower() == args[1].lower() for n in all_names):
-            raise malformed(f"no tile {args[1]}{did_you_mean(args[1], sorted(all_names))}")
+            raise malformed(
+                f"{game.TITLE} has no tile {args[1]}; tiles that fit on {hex_id}: {_listing(sorted(names))} "
+                f"(`lay {hex_id}` draws them)"
+            )
         raise illegal(f"tile {args[1]} cannot go on {hex_id}; tiles that fit: {_listing(sorted(names))}")
     fits = [c for c in here if _tile_name(c["tile"]) == want]
     rotations = sorted({int(c["rotation"]) for c in fits})

@@ -242,7 +242,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         lines, pages = history_page(list(live.game.log_lines), page, self.settings.history_page)
         page = min(max(page, 1), pages)
         more = f" `history {page + 1}` for older." if page < pages else ""
-        head = f"Game #{live.id} log, page {page} of {pages} (newest first).{more}"
+        head = f"Game #{live.id} log, page {page} of {pages} (page 1 is the newest; lines run oldest to newest).{more}"
         return [Reply("\n".join([head, *lines]), game_id=live.id)]
 
     async def _games(self, req: Request) -> list[Reply]:

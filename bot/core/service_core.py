@@ -325,7 +325,15 @@ class ServiceCore:
                 player = self._seated_player(live, req.user_id)
                 if command.verb == "lay" and len(command.args) == 1 and not live.game.finished:
                     return [await self._lay_options(live, player, command.args[0])]
-                intent = translate(live.game, player, command, company=company)
+                try:
+                    intent = translate(live.game, player, command, company=company)
+                except CommandError as exc:
+                    # "cannot pass now; you can: discard" says what, the forced step's line says why.
+                    refused_step = exc.outcome == Outcome.ILLEGAL and " now; you can" in exc.message
+                    why = hints(live.game) if refused_step else []
+                    if why:
+                        raise CommandError(exc.outcome, exc.message + "\n" + "\n".join(why)) from None
+                    raise
                 if intent.counterparty is not None:
                     seat = live.user_of(intent.counterparty.id)
                     if seat is not None:
@@ -419,7 +427,7 @@ class ServiceCore:
                 lines += run_lines(game, game.corporation(str(action["entity"])))
             lines += consequences.lines(game, state_before, action)
         reply = Reply(
-            "\n".join(lines) if lines else f"{kind.replace('_', ' ')} done", game_id=live.id, seq=seq
+            "\n".join(lines) if lines else _quiet_move(game, action), game_id=live.id, seq=seq
         )
         after = acting_player_ids(game)
         fresh = newly_active(before, after)
@@ -544,6 +552,20 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+
+def _quiet_move(game: Any, action: dict[str, Any]) -> str:
+    """The reply to a move the engine logs nothing for (a pass that ends a step)."""
+    kind = str(action["type"])
+    ref = action.get("entity")
+    try:
+        who = game.describe(game.player_by_id(ref) if action.get("entity_type") == "player" else
+                             game.corporations.get(ref) or game.companies.get(ref))
+    except Exception:
+        who = str(ref)
+    if kind == "pass":
+        return f"{who} passes"
+    return f"{who}: {kind.replace('_', ' ')}"
 
 
 def _local_times(replies: list[Reply], platform: str) -> list[Reply]:

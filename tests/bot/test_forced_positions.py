@@ -67,3 +67,16 @@ async def test_selling_down_to_the_certificate_limit_says_so(table: Table) -> No
     # (seat names may map to other engine ids than the mirror's P1..P4: the numbers are what matter)
     assert f"holds {g.num_certs(player):g} certificates, over the limit of {g.cert_limit}" in text
     assert "must sell (`sell " in text
+
+
+async def test_a_refused_pass_says_why(table: Table) -> None:
+    g = _play_until(_over_the_certificate_limit, [5, *range(6, 40)])
+    await _into_service(table, g)
+    live = table.service._cache.get(1)
+    assert live is not None
+    player = next(e for e in g.acting() if isinstance(e, Player))
+    seat = live.user_of(player.id)
+    assert seat is not None
+    reply = await table.say(seat.display_name, "pass")
+    assert reply.outcome.value == "illegal" and "cannot pass now; you can: sell" in reply.text
+    assert "certificates, over the limit of" in reply.text
