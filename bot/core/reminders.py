@@ -22,7 +22,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.core import choices
+from bot.core import choices, timefmt
 from bot.core import prefs as prefs_mod
 from bot.core.live import LiveGame, LoadError
 from bot.core.notify import acting_player_ids
@@ -237,7 +237,7 @@ class Pings:
             game = live.game
             text = (
                 f"Reminder: it is your turn in {record.title} game #{record.id} ({short_round(game)}, "
-                f"phase {game.phase['name']}) — waiting {waited:.0f} h."
+                f"phase {game.phase['name']}) — waiting {waited:.0f} h (since {timefmt.mark(since)})."
             )
             number = int(item.payload.get("n", 1))
             follow = None

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -422,7 +423,9 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         """
         now = self.clock() if now is None else now
         async with self._due_lock:
-            return await self.pings.due(now, self._locked_live, platforms)
+            due = await self.pings.due(now, self._locked_live, platforms)
+        # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
+        return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
 
     async def suggest(
         self,

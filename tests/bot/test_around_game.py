@@ -52,3 +52,17 @@ async def test_stats_count_results_and_time_to_move(table: Table, clock: FakeClo
     text = (await table.say("bob", "stats")).text
     assert "alice: no finished game; 2m over 1 moves" in text
     assert "bob: no finished game; 10m over 1 moves" in text
+
+
+def test_a_cut_digest_keeps_the_lines_about_the_reader() -> None:
+    from bot.core.notify import digest
+    from bot.core.service_core import _concerns
+    from engine import new_game
+
+    game = new_game("1882", [(1, "alice"), (2, "bob")])
+    log = ["2-0 rusts", "alice's CNR loses a train", *[f"bob buys share {i}" for i in range(20)]]
+    kept = digest(log, 0, limit=6, keep=_concerns(game, 1))
+    assert kept[0] == "alice's CNR loses a train" and kept[1].startswith("(")
+    assert kept[-1] == "bob buys share 19"
+    plain = digest(log, 0, limit=6)
+    assert "alice's CNR loses a train" not in plain

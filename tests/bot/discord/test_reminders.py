@@ -33,6 +33,7 @@ async def test_reminders_fire_with_the_clock_and_survive_a_restart_without_doubl
         assert [(n.user_id, n.kind) for n in delivered] == [(str(bob.id), "reminder")]
         [ping] = thread.sent[mark:]
         assert (ping.content or "").startswith(f"<@{bob.id}> Reminder: it is your turn in 1882 game #1")
+        assert "(since <t:" in (ping.content or "")  # in the reader's own time zone
         assert ping.pinged == [bob.id]
         assert ping.allowed_mentions is not None and ping.allowed_mentions.everyone is False
         assert await bot.adapter.reminders.tick() == []  # handed out once

@@ -31,6 +31,7 @@ async def test_a_reminder_comes_when_the_clock_reaches_it_and_only_once(
     text = str(ping.params["text"])
     assert text.startswith("<@U2> Reminder: it is your turn in 1882 game #1")
     assert text.count("<@") == 1  # only bob is pinged
+    assert "(since <!date^" in text  # in the reader's own time zone
     assert await bot.reminders.tick() == []  # handed out once
 
     await slack.command("U2", "buy SC")  # bob acted: his reminders stop, carol's start
