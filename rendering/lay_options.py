@@ -47,8 +47,13 @@ def render_lay_options(
     currency: str = "$",
     colours: dict[str, str] | None = None,
     text_colours: dict[str, str] | None = None,
+    track_beyond: Sequence[int] = (),
 ) -> Image.Image:
-    """Draw the hex now (edges numbered 0-5: the rotation numbers) and every option, five to a row."""
+    """Draw the hex now (edges numbered 0-5: the rotation numbers) and every option, five to a row.
+
+    ``track_beyond`` are the edges where a neighbour's track meets this hex: each cell shows them as stubs
+    outside the hex, so a candidate is seen joining (or missing) the track around it.
+    """
     cells = [LayOption(current, f"{current.id} now", "edges 0-5"), *options]
     rows = -(-len(cells) // _COLUMNS)
     width = _CELL_W * min(_COLUMNS, len(cells))
@@ -66,6 +71,11 @@ def render_lay_options(
         centre = (col * _CELL_W + _CELL_W / 2, _HEADER + row * _CELL_H + _CELL_H / 2 - 16)
         canvas.polygon(layout.polygon(centre), fill=theme.hex_fill(cell.hex.colour), outline=theme.GRID_LINE,
                        width=1.2)
+        for edge in track_beyond:
+            mx, my = edge_midpoint(layout.orientation, edge)
+            inner = (centre[0] + mx * layout.size, centre[1] + my * layout.size)
+            outer = (centre[0] + mx * layout.size * 1.22, centre[1] + my * layout.size * 1.22)
+            canvas.line([inner, outer], theme.MUTED, layout.size * theme.TRACK_WIDTH)
         plan = _plan_hex(ctx, cell.hex, centre, ())
         _draw_track(ctx, plan)
         _draw_hex_top(ctx, plan)

@@ -169,6 +169,15 @@ class LayPicture:
     currency: str
     colours: dict[str, str]
     text_colours: dict[str, str]
+    track_beyond: tuple[int, ...] = ()  # edges where a neighbour's track meets the hex
+
+
+def track_beyond(game: Any, hex_id: str) -> tuple[int, ...]:
+    """The edges of a hex where track in the neighbouring hex runs up to it."""
+    hx = game.board.hexes[hex_id]
+    return tuple(
+        sorted(e for e, nb in hx.neighbors.items() if (e + 3) % 6 in game.board.hexes[nb].tile.exits())
+    )
 
 
 #: Options drawn in one picture (the text lists them all).
@@ -196,6 +205,7 @@ def lay_picture(game: Any, game_id: int, hex_id: str, options: list[tuple[str, i
             currency,
             dict(board.corporation_colours),
             dict(board.corporation_text_colours),
+            track_beyond(game, hex_id),
         )
     except Exception:
         log.exception("building the tile options of %s in game %s failed", hex_id, game_id)
@@ -215,6 +225,7 @@ def _draw_lay(picture: LayPicture) -> list[Attachment]:
             currency=picture.currency,
             colours=picture.colours,
             text_colours=picture.text_colours,
+            track_beyond=picture.track_beyond,
         )
         png = to_png(image)
     except Exception:

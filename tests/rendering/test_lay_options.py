@@ -1,5 +1,6 @@
 """Golden pictures of "what fits here" (``lay HEX``) for a few hexes of every title, picked from the data:
-the plain hex with the most yellow options, a city hex, and a hex with a printed terrain cost."""
+the plain hex with the most yellow options, a city hex, a hex with a printed terrain cost, and a hex that
+a neighbour's track runs up to."""
 
 from __future__ import annotations
 
@@ -29,10 +30,14 @@ def _options(game: Any, hex_id: str) -> list[tuple[str, int, str]]:
 def _picked_hexes(game: Any) -> list[str]:
     """Three kinds of hex, each the first in board order with the most options of its kind."""
     hexes = [h for h in game.board.hexes.values() if _options(game, h.id)]
+    def reached(h: Any) -> bool:
+        return any((e + 3) % 6 in game.board.hexes[nb].tile.exits() for e, nb in h.neighbors.items())
+
     kinds = (
         lambda h: not h.tile.tdef.nodes and not h.terrain_cost,
         lambda h: bool(h.tile.tdef.cities),
         lambda h: bool(h.terrain_cost),
+        reached,  # track in a neighbour runs up to it: drawn as stubs beside every candidate
     )
     picked: list[str] = []
     for kind in kinds:
@@ -58,8 +63,11 @@ def test_lay_options_picture(title: str, hex_id: str) -> None:
         LayOption(viewbuild.lay_option_view(game, hex_id, tile_id, r), f"lay {hex_id} {name} {r}", "free")
         for tile_id, r, name in _options(game, hex_id)[:15]
     ]
+    hx = game.board.hexes[hex_id]
+    beyond = [e for e, nb in hx.neighbors.items() if (e + 3) % 6 in game.board.hexes[nb].tile.exits()]
     image = render_lay_options(board.title, board.layout, current, options,
-                               colours=board.corporation_colours, text_colours=board.corporation_text_colours)
+                               colours=board.corporation_colours, text_colours=board.corporation_text_colours,
+                               track_beyond=beyond)
     assert_matches_golden(image, f"lay_options_{title}_{hex_id}")
 
 
