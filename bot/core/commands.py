@@ -13,6 +13,7 @@ Command(verb='buy', args=('CPR', 'pool'), text='Buy  CPR pool')
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -280,6 +281,28 @@ def strip_prefix(text: str, prefix: str = PREFIX) -> str | None:
     if stripped.lower().startswith(prefix + " "):
         return stripped[len(prefix) + 1 :].strip()
     return None
+
+
+_POSITION = re.compile(r"\s*@(?P<at>[0-9]{1,12})(?:\s+|$)")
+
+
+def split_position(text: str) -> tuple[int | None, str]:
+    """A leading ``@N`` (the game's action count when the button was made) and the command after it.
+
+    >>> split_position("@52 train 2")
+    (52, 'train 2')
+    >>> split_position("train 2")
+    (None, 'train 2')
+    """
+    match = _POSITION.match(text)
+    if match is None:
+        return None, text
+    return int(match["at"]), text[match.end() :]
+
+
+def with_position(at: int, command: str) -> str:
+    """``command`` as a button sends it: only valid while the game has exactly ``at`` actions."""
+    return f"@{at} {command}"
 
 
 def tokenize(text: str) -> list[str]:

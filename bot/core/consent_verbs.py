@@ -6,6 +6,7 @@ player's company, the players concerned are asked and the action waits for their
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
+            self._check_position(req, live)
             player = self._seated_player(live, req.user_id)
             plan = await self._plan_undo(live, req.user_id)
             if plan.others:
@@ -87,6 +89,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
+            self._check_position(req, live)
             player = self._seated_player(live, req.user_id)
             records = await self.storage.load_action_records(live.id)
             skip = 0
@@ -150,6 +153,12 @@ class ConsentVerbs(ServiceCore):
             if consent.status != ConsentStatus.PENDING:
                 raise illegal(f"request {cid} is already {consent.status}")
             now = self.clock()
+            record = await self.storage.get_game(record.id)
+            if record.status != GameStatus.ACTIVE:
+                # A request lives only as long as its game: nothing is applied to a game that has ended.
+                with contextlib.suppress(StatusConflictError):
+                    await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
+                raise illegal(f"game #{record.id} is {record.status}, so request {cid} no longer applies")
             if now >= consent.expires_at:
                 await self.storage.resolve_consent(cid, ConsentStatus.EXPIRED, now=now)
                 raise illegal(f"request {cid} has expired")
@@ -188,7 +197,12 @@ class ConsentVerbs(ServiceCore):
                 raise illegal(f"request {cid} was already settled") from None
             head = f"{req.user_name} approves request {cid} ({what})."
             if consent.kind == "abandon":
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                try:
+                    await self.storage.update_game_status(
+                        record.id, GameStatus.ABANDONED, expected=GameStatus.ACTIVE
+                    )
+                except StatusConflictError as exc:
+                    raise illegal(f"game #{record.id} is {exc.actual} now; it stays so") from None
                 await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"{head}\nGame #{record.id} is abandoned.", game_id=record.id)]

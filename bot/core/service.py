@@ -151,7 +151,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
                         game_id=live.id,
                     )
                 ]
-            buttons = choices.move_buttons(live.game, [player])
+            buttons = choices.move_buttons(live.game, [player], live.seq)
         return [Reply("You can send:\n" + "\n".join(lines), ephemeral=True, game_id=live.id, buttons=buttons)]
 
     async def _history(self, req: Request) -> list[Reply]:

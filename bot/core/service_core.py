@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -29,6 +30,7 @@ from bot.core.commands import (
     Command,
     CommandError,
     parse,
+    split_position,
     unknown_verb,
 )
 from bot.core.intents import split_move, translate, waiting_for
@@ -78,6 +80,13 @@ class Request:
     user_name: str
     command: Command
     attachments: tuple[bytes, ...] = ()
+    #: The game's action count the command was made for (a button's ``@N``); None for typed commands.
+    position: int | None = None
+    clicked: bool = False  # it came from a button
+
+
+#: Verbs a button may send without a position: the request number guards them instead.
+_UNPOSITIONED_CLICKS = ("approve", "decline")
 
 
 #: What carries out one verb for one request.
@@ -139,8 +148,13 @@ class ServiceCore:
         text: str,
         *,
         attachments: Sequence[bytes] = (),
+        clicked: bool = False,
     ) -> list[Reply]:
         """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        A line may start with ``@N``: it then counts only while the game has exactly N stored actions (move
+        buttons send their command so). Adapters pass ``clicked`` for a button's command: a move button
+        without a position (made by an older version) is refused rather than applied to a later step.
 
         Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
         answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
@@ -151,8 +165,16 @@ class ServiceCore:
         stored: list[int] = []
         tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
+            position, text = split_position(text)
             command = parse(text)
-            req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
+            req = Request(
+                platform, channel, user_id, user_name, command, tuple(attachments), position, clicked
+            )
+            if clicked and position is None and command.verb not in _UNPOSITIONED_CLICKS:
+                raise CommandError(
+                    Outcome.STALE,
+                    "that button is from an earlier version of the bot; send `moves` for today's buttons",
+                )
             handler = self._handlers.get(command.verb)
             if handler is not None:
                 return await handler(req)
@@ -313,13 +335,19 @@ class ServiceCore:
 
     async def _move(self, req: Request, command: Command, *, company: str | None = None) -> list[Reply]:
         record = await self._active_game(req)
+        # The log as the sender saw it when the command arrived: the same move stored since then by the
+        # same player is this one sent twice (a double send, or two processes racing), not a new move.
+        arrived = await self.storage.last_seq(record.id)
         async with self._lock(record.id):
             for _ in range(_RETRIES):
                 live = await self._live(record)
+                self._check_position(req, live)
                 if company is not None and company.upper() not in {c.upper() for c in live.game.companies}:
                     raise unknown_verb(company)
                 player = self._seated_player(live, req.user_id)
                 intent = translate(live.game, player, command, company=company)
+                if req.position is None and live.seq > arrived:
+                    await self._refuse_repeat(live, arrived, req.user_id, intent.action)
                 if intent.counterparty is not None:
                     seat = live.user_of(intent.counterparty.id)
                     if seat is not None:
@@ -335,6 +363,8 @@ class ServiceCore:
                     applied = await self._apply(live, intent.action, req.user_id, player.id)
                 except StaleStateError:
                     self._cache.drop(record.id)
+                    if req.position is not None:
+                        raise self._stale(req.position, live.id) from None
                     continue
                 break
             else:
@@ -346,6 +376,28 @@ class ServiceCore:
                     )
                 ]
         return [await self._with_pictures(applied)]
+
+    def _check_position(self, req: Request, live: LiveGame) -> None:
+        """Refuse a command made for another step of the game (a button clicked twice, or late)."""
+        if req.position is not None and req.position != live.seq:
+            raise self._stale(req.position, live.id)
+
+    @staticmethod
+    def _stale(position: int, game_id: int) -> CommandError:
+        return CommandError(
+            Outcome.STALE,
+            f"that button is from an earlier step of game #{game_id} (action {position}); the game has moved "
+            "on, so nothing was done. Send `moves` for what you can do now",
+        )
+
+    async def _refuse_repeat(self, live: LiveGame, arrived: int, user_id: str, action: dict[str, Any]) -> None:
+        """Refuse ``action`` if this user stored the same move after the command arrived."""
+        for record in await self.storage.load_action_records(live.id, after_seq=arrived):
+            if record.actor == user_id and _same_move(record.data, action):
+                raise CommandError(
+                    Outcome.CONFLICT,
+                    f"that move was just made (action {record.seq}); it was sent twice and counted once",
+                )
 
     async def _apply(
         self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
@@ -372,6 +424,9 @@ class ServiceCore:
         stored = game.raw_actions[-1]
         try:
             seq = await self.storage.append_action(live.id, live.seq + 1, stored, actor)
+        except StatusConflictError as exc:
+            self._cache.drop(live.id)
+            raise CommandError(Outcome.GAME_OVER, f"game #{live.id} is {exc.actual} now; nothing was stored") from None
         except BaseException:
             self._cache.drop(live.id)  # memory is ahead of the database
             raise
@@ -436,7 +491,7 @@ class ServiceCore:
             return []
         pids = acting_player_ids(live.game)
         players = [p for pid in pids for p in live.game.players if p.id == pid]
-        return choices.move_buttons(live.game, players)
+        return choices.move_buttons(live.game, players, live.seq)
 
     def _next_line(self, live: LiveGame) -> str:
         return f"{round_name(live.game)}. Next: {waiting_for(live.game)}"
@@ -518,6 +573,29 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+
+def _same_move(stored: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether a stored action is ``action`` sent again: the same move on the same kind of thing.
+
+    The engine adds an id and a time when it stores an action, and the second copy of a move names the next
+    certificate or train of the same kind (``2-1`` after ``2-0``, ``CPR_2`` after ``CPR_1``).
+    """
+    return all(
+        _kind(stored.get(key)) == _kind(value) for key, value in action.items() if key not in ("id", "created_at")
+    )
+
+
+_NUMBERED = re.compile(r"^(.*?)[-_][0-9]+$")
+
+
+def _kind(value: Any) -> Any:
+    if isinstance(value, str):
+        match = _NUMBERED.match(value)
+        return match.group(1) if match else value
+    if isinstance(value, list):
+        return [_kind(v) for v in value]
+    return value
 
 
 def _with_args(run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]]) -> Handler:

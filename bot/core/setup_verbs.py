@@ -24,6 +24,7 @@ from bot.core.text import refused_action, round_name
 from bot.storage import (
     ActionRecord,
     ChannelBusyError,
+    GameFullError,
     GameRecord,
     GameStatus,
     NotFoundError,
@@ -109,7 +110,7 @@ class SetupVerbs(ServiceCore):
             if any(s.user_id == req.user_id for s in seats):
                 raise illegal("you already have a seat in this game")
             imported = record.options.get("players")
-            kwargs: dict[str, Any] = {}
+            kwargs: dict[str, Any] = {"open_only": True}
             if imported:
                 taken = {s.player_id for s in seats}
                 free = [
@@ -128,12 +129,13 @@ class SetupVerbs(ServiceCore):
                             f"{did_you_mean(wanted, free_names)}; free: {', '.join(free_names)}"
                         )
                     pick = hits[0]
-                kwargs = {"seat": pick[0], "player_id": pick[1]}
+                kwargs |= {"seat": pick[0], "player_id": pick[1]}
             else:
                 _, high = _player_range(title_class(record.title))
                 cap = int(record.options.get("max_players", high))
                 if len(seats) >= cap:
                     raise illegal(f"the game is full ({cap} players)")
+                kwargs["max_seats"] = cap
             try:
                 seat = await self.storage.add_seat(
                     record.id,
@@ -144,6 +146,10 @@ class SetupVerbs(ServiceCore):
                 )
             except SeatTakenError as exc:
                 raise illegal(f"that seat is taken ({exc})") from None
+            except GameFullError as exc:
+                raise illegal(f"the game is full ({exc.max_seats} players)") from None
+            except StatusConflictError:
+                raise illegal(f"game #{record.id} has already started") from None
             seats = await self.storage.list_seats(record.id)
         names = ", ".join(s.display_name for s in seats)
         as_whom = f" as {imported[seat.seat][1]}" if imported else ""
@@ -237,13 +243,13 @@ class SetupVerbs(ServiceCore):
             if record.status == GameStatus.OPEN:
                 if not self._may_start(record, seats, req.user_id):
                     raise CommandError(Outcome.DENIED, "only the player who created the game can abandon it")
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self._close(record, GameStatus.OPEN)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
             live = await self._live(record)
             self._seated_player(live, req.user_id)
             others = [s.user_id for s in live.seats if s.user_id != req.user_id]
             if not others:
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self._close(record, GameStatus.ACTIVE)
                 await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
@@ -257,6 +263,13 @@ class SetupVerbs(ServiceCore):
                     f"abandon game #{record.id} without a result",
                 )
             ]
+
+    async def _close(self, record: GameRecord, expected: GameStatus) -> None:
+        """Abandon a game that is still ``expected`` (not one another process finished or started)."""
+        try:
+            await self.storage.update_game_status(record.id, GameStatus.ABANDONED, expected=expected)
+        except StatusConflictError as exc:
+            raise illegal(f"game #{record.id} is {exc.actual} now; nothing was changed") from None
 
     # ------------------------------------------------------------------ import and export
 

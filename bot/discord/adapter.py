@@ -106,11 +106,17 @@ class DiscordAdapter:
             await self._apologise(interaction, f"/{sub.path}")
 
     async def _handle(
-        self, interaction: discord.Interaction, channel: str, text: str, files: Sequence[bytes] = ()
+        self,
+        interaction: discord.Interaction,
+        channel: str,
+        text: str,
+        files: Sequence[bytes] = (),
+        *,
+        clicked: bool = False,
     ) -> list[Reply]:
         user = interaction.user
         return await self.service.handle(
-            PLATFORM, channel, str(user.id), user.display_name, text, attachments=list(files)
+            PLATFORM, channel, str(user.id), user.display_name, text, attachments=list(files), clicked=clicked
         )
 
     async def _open_game(self, interaction: discord.Interaction, title: str, text: str, files: Sequence[bytes]) -> None:
@@ -158,7 +164,7 @@ class DiscordAdapter:
             if record is None or current is None or current.id != game_id:
                 await self._whisper(interaction, f"That button belongs to game #{game_id}, which is no longer running.")
                 return
-            replies = await self._handle(interaction, record.channel, command)
+            replies = await self._handle(interaction, record.channel, command, clicked=True)
             await self.answer(interaction, record.channel, replies)
             request = _request_in(command)
             if request is not None:

@@ -128,7 +128,7 @@ class SlackBot:
         origin = dataclasses.replace(origin, channel=target.channel or here)
         if not await self._same_game(origin, target.game_id):
             return
-        replies = await self.serve(origin, target.command)
+        replies = await self.serve(origin, target.command, clicked=True)
         moved_on = any(r.seq is not None for r in replies)
         ts = container.get("message_ts") or message.get("ts")
         if moved_on and ts and not container.get("is_ephemeral") and message.get("blocks"):
@@ -154,10 +154,12 @@ class SlackBot:
 
     # ------------------------------------------------------------------ the work
 
-    async def serve(self, origin: Origin, text: str) -> list[Reply]:
+    async def serve(self, origin: Origin, text: str, *, clicked: bool = False) -> list[Reply]:
         """Send ``text`` to the service as ``origin``'s user and deliver the answers (never raises)."""
         try:
-            replies = await self.service.handle(PLATFORM, origin.channel, origin.user_id, origin.user_name, text)
+            replies = await self.service.handle(
+                PLATFORM, origin.channel, origin.user_id, origin.user_name, text, clicked=clicked
+            )
             for reply in replies:
                 await self.poster.reply(reply, origin)
             return replies

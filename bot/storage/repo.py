@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.storage.errors import (
     ChannelBusyError,
+    GameFullError,
     NotFoundError,
     SchemaError,
     SeatTakenError,
@@ -493,19 +494,30 @@ class Storage:
         display_name: str,
         seat: int | None = None,
         player_id: int | None = None,
+        max_seats: int | None = None,
+        open_only: bool = False,
     ) -> SeatRecord:
         """Seat a user at a game; with ``seat=None`` the lowest free seat number (from 0) is taken.
+
+        ``max_seats`` is checked in the same transaction as the insert, so racing joins (from any number of
+        processes) never seat more players than that; so is ``open_only`` (the game has not started).
 
         Raises:
             NotFoundError: no such game.
             SeatTakenError: the seat is occupied, the user is already seated, or ``player_id`` is in use.
+            GameFullError: ``max_seats`` users are seated already.
+            StatusConflictError: ``open_only`` and the game has started or ended.
         """
         async with self._write():
-            await self._get_game(game_id)
+            game = await self._get_game(game_id)
+            if open_only and game.status != GameStatus.OPEN:
+                raise StatusConflictError("game", game_id, str(GameStatus.OPEN), str(game.status))
             rows = await self._all("SELECT seat, user_id, player_id FROM seats WHERE game_id = ?", (game_id,))
             taken = {row["seat"]: row for row in rows}
             if any(row["user_id"] == user_id for row in rows):
                 raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
+            if max_seats is not None and len(rows) >= max_seats:
+                raise GameFullError(game_id, max_seats)
             if player_id is not None and any(row["player_id"] == player_id for row in rows):
                 raise SeatTakenError(game_id, f"player id {player_id} is already assigned")
             if seat is None:
@@ -584,15 +596,20 @@ class Storage:
 
         Raises:
             StaleStateError: a row with that seq exists already, or ``expected_seq`` would leave a gap.
+            StatusConflictError: the game is finished or abandoned (its log is closed).
             NotFoundError: no such game.
             TypeError, ValueError: ``data`` is not a JSON-serialisable object.
         """
         data_json = _dumps_object(data, "action data")
         async with self._session():
             try:
-                await self._db.execute(
-                    "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, expected_seq, data_json, actor, self._clock()),
+                # The status test is part of the same statement: no action can land in a game that was
+                # finished or abandoned a moment ago (a request approved late, another process).
+                inserted = await self._all(
+                    "INSERT INTO actions (game_id, seq, data, actor, created_at)"
+                    " SELECT ?, ?, ?, ?, ? WHERE EXISTS"
+                    " (SELECT 1 FROM games WHERE id = ? AND status IN ('open', 'active')) RETURNING seq",
+                    (game_id, expected_seq, data_json, actor, self._clock(), game_id),
                 )
             except sqlite3.IntegrityError:
                 # Slow path: explain the refusal. The log only grows, so reading it now is conclusive.
@@ -600,6 +617,9 @@ class Storage:
                 if expected_seq != last + 1:
                     raise StaleStateError(game_id, expected_seq, last) from None
                 raise
+            if not inserted:
+                game = await self._get_game(game_id)  # NotFoundError if the game does not exist
+                raise StatusConflictError("game", game_id, "open or active", str(game.status))
         return expected_seq
 
     async def _last_seq(self, game_id: int) -> int:
