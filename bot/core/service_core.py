@@ -19,6 +19,7 @@ import random
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -163,6 +164,7 @@ class ServiceCore:
         """
         touched: set[int] = set()
         stored: list[int] = []
+        user_name = clean_name(user_name)
         tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
             position, text = split_position(text)
@@ -573,6 +575,16 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+
+def clean_name(name: str) -> str:
+    """A display name that fits on one line: control characters and line breaks become spaces.
+
+    Names end up inside the bot's replies, and a name holding a line break would add a line of its own
+    (in the console, one that looks like the bot talking).
+    """
+    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in name)
+    return " ".join(cleaned.split())[:80] or "someone"
 
 
 def _same_move(stored: dict[str, Any], action: dict[str, Any]) -> bool:

@@ -15,6 +15,7 @@ from bot.core.commands import (
     illegal,
     malformed,
 )
+from bot.core.import_file import ImportRefused, read_import
 from bot.core.intents import to_int
 from bot.core.live import LoadError, encode_snapshot, engine_players, engine_version
 from bot.core.notify import acting_player_ids
@@ -283,31 +284,42 @@ class SetupVerbs(ServiceCore):
         else:
             raise malformed("attach the game's JSON (18xx.games export) to `import`")
         try:
-            raw = json.loads(blob)
+            raw = read_import(blob)
             gf = parse_game_json(raw)
             cls = title_class(gf.title)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise malformed(f"that is not JSON: {exc}") from None
+        except ImportRefused as exc:
+            raise malformed(str(exc)) from None
         except GameError as exc:
             raise malformed(exc.message) from None
+        reached: list[Any] = [None]
+
+        def note(index: int, action: dict[str, Any], game: Any) -> None:
+            reached[0] = action.get("id")
+
         try:
-            game = await asyncio.to_thread(replay, gf)
+            game = await asyncio.to_thread(replay, gf, note)
         except ReplayError as exc:
             raise illegal(
                 f"that game does not replay here: action {exc.action_id}: {exc.error.message}"
             ) from None
         except GameError as exc:
             raise illegal(f"that game cannot be set up: {exc.message}") from None
+        except Exception as exc:  # the engine met a value of the wrong shape inside an action
+            after = "at its set-up" if reached[0] is None else f"after action {reached[0]}"
+            raise malformed(
+                f"that file cannot be read {after}: an action holds a value of the wrong kind "
+                f"({type(exc).__name__})"
+            ) from None
         if game.finished:
             raise illegal("that game is already over")
         options = {
             "optional_rules": list(gf.options.get("optional_rules") or []),
             "players": [[pid, name] for pid, name in gf.players],
-            "imported": raw.get("id"),
+            "imported": raw.get("id") if isinstance(raw.get("id"), str | int) else None,
             "imported_actions": len(gf.actions),
         }
         try:
-            game_id = await self.storage.create_game(
+            game_id = await self.storage.import_game(
                 platform=req.platform,
                 channel=req.channel,
                 title=cls.TITLE,
@@ -315,20 +327,20 @@ class SetupVerbs(ServiceCore):
                 options=options,
                 engine_version=engine_version(),
                 created_by=req.user_id,
+                actions=gf.actions,
+                actor=IMPORT_ACTOR,
+                snapshot=encode_snapshot(game) if gf.actions else None,
             )
         except ChannelBusyError as exc:
             if exc.game_id is not None:
                 await self._refuse_if_broken(await self.storage.get_game(exc.game_id))
             raise illegal(f"this channel already has game #{exc.game_id}") from None
-        async with self._lock(game_id):
-            for seq, action in enumerate(gf.actions, start=1):
-                await self.storage.append_action(game_id, seq, action, IMPORT_ACTOR)
-            if gf.actions:
-                await self.storage.save_snapshot(game_id, len(gf.actions), encode_snapshot(game))
+        except (TypeError, ValueError) as exc:
+            raise malformed(f"that file cannot be stored: {exc}") from None
         names = ", ".join(name for _, name in gf.players)
         return [
             Reply(
-                f"Imported {cls.TITLE} game {raw.get('id', '')} as game #{game_id}: {len(gf.actions)} "
+                f"Imported {cls.TITLE} game {options['imported'] or ''} as game #{game_id}: {len(gf.actions)} "
                 f"actions, now {round_name(game)}. Players: {names}. Each of you: `join NAME`; then "
                 f"{req.user_name} sends `start`.",
                 game_id=game_id,

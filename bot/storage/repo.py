@@ -14,7 +14,7 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, Self
@@ -337,6 +337,52 @@ class Storage:
                 raise ChannelBusyError(platform, channel, existing) from None
         assert row is not None
         return int(row[0])
+
+    async def import_game(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        title: str,
+        seed: int,
+        options: Mapping[str, Any],
+        engine_version: str,
+        created_by: str,
+        actions: Sequence[Mapping[str, Any]],
+        actor: str,
+        snapshot: bytes | None = None,
+    ) -> int:
+        """Create an open game with its whole action log (and a snapshot after it) in one transaction.
+
+        Either all of it is stored or nothing is (a crash, a kill -9 or an unstorable action in the middle
+        leaves no half game behind). Raises like :meth:`create_game`, and TypeError/ValueError for an action
+        that is not a JSON object (NaN included).
+        """
+        if not _INT64_MIN <= seed <= _INT64_MAX:
+            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+        options_json = _dumps_object(options, "options")
+        rows = [_dumps_object(action, f"action {n}") for n, action in enumerate(actions, start=1)]
+        now = self._clock()
+        async with self._write():
+            if await self._live_game_id(platform, channel) is not None:
+                raise ChannelBusyError(platform, channel, await self._live_game_id(platform, channel))
+            row = await self._one(
+                "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
+                " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
+                (platform, channel, title, seed, options_json, engine_version, created_by, now, now),
+            )
+            assert row is not None
+            game_id = int(row[0])
+            await self._db.executemany(
+                "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seq, data, actor, now) for seq, data in enumerate(rows, start=1)],
+            )
+            if snapshot is not None and rows:
+                await self._db.execute(
+                    "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, len(rows), bytes(snapshot), now),
+                )
+        return game_id
 
     async def _live_game_id(self, platform: str, channel: str) -> int | None:
         row = await self._one(
