@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from aiohttp import web
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
@@ -28,7 +29,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.core.delivery_loop import ReminderLoop, incident_id
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
-from bot.slack import blocks
+from bot.slack import blocks, http_guard
 from bot.slack.delivery import PLATFORM, Origin, Poster
 from bot.slack.redelivery import HandledRequests, request_key
 from bot.slack.settings import SlackSettings
@@ -79,6 +80,12 @@ class SlackBot:
         self.app.action(blocks.ACTION_PATTERN)(self._on_click)
         self.app.event("app_home_opened")(self._on_home)
         self.app.error(self._on_error)
+
+    def web_app(self, path: str = "/slack/events", port: int = 3000) -> web.Application:
+        """Bolt's aiohttp app for HTTP mode, behind :mod:`bot.slack.http_guard` (401/400 before parsing)."""
+        app = self.app.web_app(path=path, port=port)
+        app.middlewares.append(http_guard.guard(self.settings.signing_secret))
+        return app
 
     # ------------------------------------------------------------------ middleware
 

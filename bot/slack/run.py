@@ -51,7 +51,7 @@ async def serve_socket(bot: SlackBot, app_token: str) -> None:
 
 
 async def serve_http(bot: SlackBot, settings: SlackSettings) -> None:
-    runner = web.AppRunner(bot.app.web_app(path=settings.path, port=settings.port))
+    runner = web.AppRunner(bot.web_app(path=settings.path, port=settings.port))
     await runner.setup()
     try:
         await web.TCPSite(runner, settings.host, settings.port).start()
