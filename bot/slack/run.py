@@ -23,6 +23,7 @@ from bot.core.service import GameService
 from bot.slack.app import SlackBot
 from bot.slack.redelivery import HandledRequests
 from bot.slack.settings import SlackSettings, load_slack_settings
+from bot.tokens import hide_in_logs
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ async def amain(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"Cannot start the Slack adapter: {exc}", file=sys.stderr)
         return 2
+    hide_in_logs([slack.bot_token, slack.app_token, slack.signing_secret])
     service = await GameService.open(settings.database, settings)
     handled = await HandledRequests.open(
         slack.requests_path(settings.database), keep_seconds=slack.request_memory_hours * 3600

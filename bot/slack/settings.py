@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.config import config_sections
@@ -19,9 +19,9 @@ MODES = ("auto", "socket", "http")
 
 @dataclass(frozen=True, slots=True)
 class SlackSettings:
-    bot_token: str = ""
-    app_token: str = ""
-    signing_secret: str = ""
+    bot_token: str = field(default="", repr=False)
+    app_token: str = field(default="", repr=False)
+    signing_secret: str = field(default="", repr=False)
     mode: str = "auto"  # "socket", "http", or "auto": Socket Mode when an app token is there
     command: str = "/18xx"  # the slash command, as declared in config/slack-manifest.json
     host: str = "0.0.0.0"
