@@ -224,9 +224,11 @@ class SetupVerbs(ServiceCore):
                 self._next_line(live),
             ]
             reply = Reply("\n".join(lines), game_id=record.id)
+            # The first players to act are pinged even when one of them sent `start`: the game may have been
+            # started (or imported) long before they look, and the ping carries their buttons.
             for pid in acting_player_ids(game):
                 seat = live.user_of(pid)
-                if seat is not None and seat.user_id != req.user_id:
+                if seat is not None:
                     reply.mentions.append(seat.user_id)
                     reply.notify.append(
                         Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id)

@@ -180,3 +180,25 @@ async def test_simultaneous_joins_never_seat_more_than_the_cap(
         assert len(await service.storage.list_seats(1)) == 3
     finally:
         await other.close()
+
+
+async def test_the_first_player_to_act_is_pinged_at_the_start(table: Table) -> None:
+    await table.say("alice", "new 1882 seed=5")
+    await table.say("bob", "join")
+    start = await table.say("alice", "start")  # alice acts first: she is pinged too, with her buttons
+    assert start.mentions == ["alice"]
+    (note,) = start.notify
+    assert (note.user_id, note.kind) == ("alice", "turn") and note.buttons
+
+
+async def test_an_imported_game_pings_whoever_acts_when_it_starts(service: GameService) -> None:
+    if not GAME_10526.exists():
+        pytest.skip(f"{GAME_10526} is absent")
+    doc = json.loads(GAME_10526.read_text())
+    doc["actions"] = doc["actions"][:52]
+    table = Table(service, channel="g")
+    await service.handle("test", "g", "p1", "p1", "import", attachments=[json.dumps(doc).encode()])
+    for n, name in enumerate(PLAYERS, start=1):
+        assert (await table.say(f"p{n}", f"join {name}")).ok
+    start = await table.say("p1", "start")  # p1 imported it days ago; QLL (p1's) is to act
+    assert start.mentions == ["p1"] and [n.user_id for n in start.notify] == ["p1"]
