@@ -85,7 +85,25 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "abandon",
         "end the game without a result",
-        "Before the start the creator may abandon at once; afterwards every other player must approve.",
+        "Before the start the creator may abandon at once; afterwards every other player must approve, unless "
+        "nobody has moved for a long time (then any player may) or a moderator sends it.",
+    ),
+    Verb(
+        "replace",
+        "game",
+        "replace @OLD @NEW",
+        "hand a seat to another user",
+        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
+        "players' approval. The game's history records it.",
+        ("replace @alice @carol",),
+        ("substitute",),
+    ),
+    Verb(
+        "kick",
+        "game",
+        "kick @USER",
+        "moderators: remove a user's seat before the game starts",
+        "In a started game a seat is handed on with `replace` instead.",
     ),
     Verb(
         "import",

@@ -7,7 +7,7 @@ player's company, the players concerned are asked and the action waits for their
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.commands import (
@@ -167,9 +167,20 @@ class ConsentVerbs(ServiceCore):
             if not approve and req.user_id == consent.requested_by and req.user_id not in consent.approvers:
                 await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
                 return [Reply(f"{req.user_name} withdraws request {cid} ({what}).", game_id=record.id)]
-            if req.user_id not in consent.approvers:
+            forced = req.user_id not in consent.approvers and req.moderator
+            if req.user_id not in consent.approvers and not forced:
                 raise CommandError(Outcome.DENIED, f"request {cid} is not waiting for you")
-            consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
+            if forced:
+                # A moderator settles a request stuck on players who do not answer.
+                if consent.kind in ("undo", "deal") and live.seq != int(consent.payload.get("seq", -1)):
+                    await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
+                    raise illegal(f"the game moved on since request {cid} was made; ask again")
+                await self._moderated_request(req, live, consent, approve)
+                consent = replace(consent, approvers=dict.fromkeys(consent.approvers, approve))
+                if approve and consent.kind in ("undo", "deal"):
+                    consent = replace(consent, payload={**consent.payload, "seq": live.seq})
+            else:
+                consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
             if not approve:
                 await self.storage.resolve_consent(cid, ConsentStatus.REJECTED, now=now)
                 return [
@@ -196,6 +207,9 @@ class ConsentVerbs(ServiceCore):
             except StatusConflictError:
                 raise illegal(f"request {cid} was already settled") from None
             head = f"{req.user_name} approves request {cid} ({what})."
+            done = await self._approved_request(record, consent, head)
+            if done is not None:
+                return [done]
             if consent.kind == "abandon":
                 try:
                     await self.storage.update_game_status(

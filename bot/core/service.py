@@ -24,6 +24,7 @@ from bot.core.commands import (
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import legal_commands, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
+from bot.core.moderation_verbs import NOTE_PREFIX, ModerationVerbs
 from bot.core.replies import Notification, Reply
 from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
@@ -39,7 +40,7 @@ from engine.core import query
 log = logging.getLogger(__name__)
 
 
-class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
+class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -49,6 +50,8 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             "leave": self._leave,
             "start": self._start,
             "abandon": self._abandon,
+            "replace": self._replace,
+            "kick": self._kick,
             "import": self._import,
             "export": self._export,
             "status": self._status,
@@ -161,6 +164,15 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         page = min(max(page, 1), pages)
         more = f" `history {page + 1}` for older." if page < pages else ""
         head = f"Game #{live.id} log, page {page} of {pages} (newest first).{more}"
+        if page == 1:
+            # Seat changes and moderators' decisions are message actions, which the engine's log leaves out.
+            notes = [
+                f"  action {r.seq}: {str(r.data['message'])[len(NOTE_PREFIX):]}"
+                for r in await self.storage.load_action_records(live.id)
+                if r.data.get("type") == "message" and str(r.data.get("message", "")).startswith(NOTE_PREFIX)
+            ]
+            if notes:
+                lines = [*lines, "At the table:", *notes[-5:]]
         return [Reply("\n".join([head, *lines]), game_id=live.id)]
 
     async def _games(self, req: Request) -> list[Reply]:

@@ -84,6 +84,7 @@ class Request:
     #: The game's action count the command was made for (a button's ``@N``); None for typed commands.
     position: int | None = None
     clicked: bool = False  # it came from a button
+    moderator: bool = False  # the adapter vouches that the sender moderates this place
 
 
 #: Verbs a button may send without a position: the request number guards them instead.
@@ -150,12 +151,15 @@ class ServiceCore:
         *,
         attachments: Sequence[bytes] = (),
         clicked: bool = False,
+        moderator: bool = False,
     ) -> list[Reply]:
         """Carry out one command line (without the bot's prefix) and return the replies to post.
 
         A line may start with ``@N``: it then counts only while the game has exactly N stored actions (move
         buttons send their command so). Adapters pass ``clicked`` for a button's command: a move button
         without a position (made by an older version) is refused rather than applied to a later step.
+        ``moderator`` gives the sender moderator rights (adapters decide: a server permission or role, a
+        configured list); ``Settings.moderators`` lists more.
 
         Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
         answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
@@ -169,8 +173,9 @@ class ServiceCore:
         try:
             position, text = split_position(text)
             command = parse(text)
+            moderator = moderator or user_id in self.settings.moderators
             req = Request(
-                platform, channel, user_id, user_name, command, tuple(attachments), position, clicked
+                platform, channel, user_id, user_name, command, tuple(attachments), position, clicked, moderator
             )
             if clicked and position is None and command.verb not in _UNPOSITIONED_CLICKS:
                 raise CommandError(
@@ -378,6 +383,17 @@ class ServiceCore:
                     )
                 ]
         return [await self._with_pictures(applied)]
+
+    async def _approved_request(self, record: GameRecord, consent: Any, head: str) -> Reply | None:
+        """Carry out an approved request of a kind a part of the service adds (None: not one of those)."""
+        return None
+
+    async def _moderated_request(self, req: Request, live: LiveGame, consent: Any, approve: bool) -> None:
+        """Record that a moderator settled a request in the game's log (a part of the service adds it)."""
+
+    async def _abandon_now(self, req: Request, live: LiveGame) -> Reply | None:
+        """Abandon a started game without asking the others, when the sender may (None: they must ask)."""
+        return None
 
     def _check_position(self, req: Request, live: LiveGame) -> None:
         """Refuse a command made for another step of the game (a button clicked twice, or late)."""

@@ -249,6 +249,9 @@ class SetupVerbs(ServiceCore):
                 await self._close(record, GameStatus.OPEN)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
             live = await self._live(record)
+            done = await self._abandon_now(req, live)
+            if done is not None:
+                return [done]
             self._seated_player(live, req.user_id)
             others = [s.user_id for s in live.seats if s.user_id != req.user_id]
             if not others:

@@ -63,8 +63,10 @@ class DiscordAdapter:
         *,
         clock: Callable[[], float] = time.time,
         thread_archive_minutes: int = THREAD_ARCHIVE_MINUTES,
+        moderator_roles: Sequence[int] = (),
     ) -> None:
         self.service = service
+        self.moderator_roles = frozenset(moderator_roles)
         self.transport = transport
         self.clock = clock
         self.thread_archive_minutes = thread_archive_minutes
@@ -116,8 +118,23 @@ class DiscordAdapter:
     ) -> list[Reply]:
         user = interaction.user
         return await self.service.handle(
-            PLATFORM, channel, str(user.id), user.display_name, text, attachments=list(files), clicked=clicked
+            PLATFORM,
+            channel,
+            str(user.id),
+            user.display_name,
+            text,
+            attachments=list(files),
+            clicked=clicked,
+            moderator=self.is_moderator(interaction),
         )
+
+    def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Manage Server in this place, or one of the configured moderator roles."""
+        permissions = getattr(interaction, "permissions", None)
+        if permissions is not None and getattr(permissions, "manage_guild", False) is True:
+            return True
+        roles = getattr(interaction.user, "roles", None) or ()
+        return any(getattr(role, "id", None) in self.moderator_roles for role in roles)
 
     async def _open_game(self, interaction: discord.Interaction, title: str, text: str, files: Sequence[bytes]) -> None:
         """``new`` and ``import``: the game gets a thread of its own, unless we are in one already."""

@@ -23,6 +23,7 @@ class DiscordSettings:
     sync_commands: bool = True  # push the command definitions to Discord at start-up
     reminder_seconds: float = 60.0  # how often the outbox is checked for due reminders
     thread_archive_minutes: int = 10080  # 60, 1440, 4320 or 10080: how long an idle game thread stays open
+    moderator_roles: tuple[int, ...] = ()  # role ids whose members moderate games (besides Manage Server)
 
 
 def load_discord_settings(
@@ -46,4 +47,5 @@ def load_discord_settings(
         sync_commands=bool(values.get("sync_commands", True)),
         reminder_seconds=float(values.get("reminder_seconds", 60.0)),
         thread_archive_minutes=int(values.get("thread_archive_minutes", 10080)),
+        moderator_roles=tuple(int(r) for r in values.get("moderator_roles", ())),
     )

@@ -165,7 +165,13 @@ class SlackBot:
         """Send ``text`` to the service as ``origin``'s user and deliver the answers (never raises)."""
         try:
             replies = await self.service.handle(
-                PLATFORM, origin.channel, origin.user_id, origin.user_name, text, clicked=clicked
+                PLATFORM,
+                origin.channel,
+                origin.user_id,
+                origin.user_name,
+                text,
+                clicked=clicked,
+                moderator=origin.user_id in self.settings.moderators,
             )
             for reply in replies:
                 await self.poster.reply(reply, origin)

@@ -30,6 +30,7 @@ class SlackSettings:
     reminder_seconds: float = 60.0  # how often the outbox is checked for due reminders
     requests_db: str = ""  # the handled-request log; "" puts it next to the game database
     request_memory_hours: float = 24.0  # Slack retries within minutes; a day is ample
+    moderators: tuple[str, ...] = ()  # member ids (U…) who moderate games: replace, force abandon, kick
 
     def resolved_mode(self) -> str:
         """The transport to use; raises ValueError naming what is missing."""
@@ -74,4 +75,5 @@ def load_slack_settings(
         reminder_seconds=float(values.get("reminder_seconds", 60.0)),
         requests_db=str(values.get("requests_db", "")),
         request_memory_hours=float(values.get("request_memory_hours", 24.0)),
+        moderators=tuple(str(m) for m in values.get("moderators", ())),
     )

@@ -595,6 +595,37 @@ class Storage:
                 raise NotFoundError("seat", (game_id, user_id))
             await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
 
+    async def replace_seat(
+        self, game_id: int, old_user: str, *, platform: str, user_id: str, display_name: str
+    ) -> SeatRecord:
+        """Give ``old_user``'s seat (and engine player) to another user, in one transaction.
+
+        Raises: NotFoundError if ``old_user`` has no seat; SeatTakenError if the new user already has one;
+        StatusConflictError if the game is finished or abandoned.
+        """
+        async with self._write():
+            game = await self._get_game(game_id)
+            if game.status not in LIVE_STATUSES:
+                raise StatusConflictError("game", game_id, "open or active", str(game.status))
+            seats = await self._list_seats(game_id)
+            if any(s.user_id == user_id for s in seats):
+                raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
+            row = await self._one(
+                "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
+                " RETURNING game_id, seat, platform, user_id, display_name, player_id",
+                (platform, user_id, display_name, game_id, old_user),
+            )
+            if row is None:
+                raise NotFoundError("seat", (game_id, old_user))
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+        return _seat(row)
+
+    async def last_action_at(self, game_id: int) -> float | None:
+        """When the last action of a game was stored (None for an empty log)."""
+        async with self._session():
+            row = await self._one("SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
+        return None if row is None or row[0] is None else float(row[0])
+
     async def list_seats(self, game_id: int) -> list[SeatRecord]:
         """Seats ordered by seat number (empty for an unknown game)."""
         async with self._session():
