@@ -8,6 +8,7 @@ look at a game plus what the adapters call besides :meth:`handle` (due reminders
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 from collections.abc import Collection, Sequence
@@ -38,6 +39,9 @@ from bot.storage import (
 from engine.core import query
 
 log = logging.getLogger(__name__)
+
+#: Seconds before each new try of a ping the chat platform refused.
+RETRY_DELAYS = (60.0, 600.0, 3600.0)
 
 
 class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
@@ -228,6 +232,30 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         now = self.clock() if now is None else now
         async with self._due_lock:
             return await self.pings.due(now, self._locked_live, platforms)
+
+    async def retry_later(self, note: Notification) -> bool:
+        """Queue a turn ping that could not be delivered (the channel refused it) to be sent again.
+
+        The reminder loop hands it out after :data:`RETRY_DELAYS` (checked against the game then: a turn
+        that is over is dropped). A ping is retried at most ``len(RETRY_DELAYS)`` times; returns False
+        when it will not be (not a turn ping, or no tries left).
+        """
+        if note.game_id is None or note.kind not in ("turn", "reminder"):
+            return False
+        digest = hashlib.sha256(note.text.encode("utf-8", "replace")).hexdigest()[:16]
+        for attempt, delay in enumerate(RETRY_DELAYS, start=1):
+            queued = await self.storage.outbox_enqueue(
+                f"retry:{note.game_id}:{note.user_id}:{digest}:{attempt}",
+                platform=note.platform,
+                user_id=note.user_id,
+                kind="turn",
+                payload={"text": note.text, "attempt": attempt},
+                due_at=self.clock() + delay,
+                game_id=note.game_id,
+            )
+            if queued is not None:
+                return True
+        return False
 
     async def suggest(
         self,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -95,6 +96,8 @@ class DiscordAdapter:
                         await self._whisper(interaction, f"{attachment.filename} is too large (over 8 MiB).")
                         return
                     files.append(await attachment.read())
+            if not await self._can_post(interaction):
+                return
             text = sub.text(values)
             if sub.opens_game:
                 await self._open_game(interaction, str(values.get("title") or "imported"), text, files)
@@ -180,6 +183,8 @@ class DiscordAdapter:
                 current = await self.service.storage.find_game(PLATFORM, record.channel)
             if record is None or current is None or current.id != game_id:
                 await self._whisper(interaction, f"That button belongs to game #{game_id}, which is no longer running.")
+                return
+            if str(interaction.channel_id) == record.channel and not await self._can_post(interaction):
                 return
             replies = await self._handle(interaction, record.channel, command, clicked=True)
             await self.answer(interaction, record.channel, replies)
@@ -284,7 +289,14 @@ class DiscordAdapter:
                     await self._whisper(interaction, reply.text, reply)
                     whispered = True
                 else:
-                    await self.post(where, channel, reply)
+                    try:
+                        await self.post(where, channel, reply)
+                    except discord.HTTPException as exc:
+                        # Stored, but nobody saw it: tell the sender, and ping the next player another way.
+                        await self._whisper(interaction, not_posted(reply, channel, exc))
+                        whispered = True
+                        await self._notify([unposted(note) for note in reply.notify])
+                        continue
             await self._notify(reply.notify)
         if not whispered:
             # Only public messages: the thinking state has nothing left to say.
@@ -334,6 +346,23 @@ class DiscordAdapter:
                 await self.notifier.deliver(note)
             except Exception:  # a failed ping must not turn an accepted move into an error
                 log.exception("incident %s: a %s ping to %s failed", incident_id(), note.kind, note.user_id)
+                try:
+                    await self.service.retry_later(note)  # the reminder loop sends it again
+                except Exception:
+                    log.exception("the %s ping to %s could not be queued again", note.kind, note.user_id)
+
+    async def _can_post(self, interaction: discord.Interaction) -> bool:
+        """Whether the bot may post here; if not, the sender is told which permission is missing."""
+        missing = missing_permissions(interaction, files=self.service.images)
+        if not missing:
+            return True
+        names = " and ".join(missing)
+        await self._whisper(
+            interaction,
+            f"I cannot play in this channel: I lack the {names} permission{'s' if len(missing) > 1 else ''} "
+            "here. Ask a server admin to grant it to the bot. Nothing was done.",
+        )
+        return False
 
     async def _whisper(self, interaction: discord.Interaction, text: str, reply: Reply | None = None) -> None:
         """A message for the sender only (the first one replaces the thinking state)."""
@@ -373,6 +402,52 @@ class DiscordAdapter:
             )
         except Exception:
             log.exception("incident %s: even the apology could not be sent", incident)
+
+
+#: Discord's error codes for a message it refuses, in the words of its server settings.
+_REFUSALS = {
+    50001: "the bot cannot see that channel (Missing Access)",
+    50013: "the bot lacks a permission there (Send Messages, Send Messages in Threads or Attach Files)",
+    50083: "the thread is archived or locked",
+    10003: "the channel no longer exists",
+}
+
+
+def not_posted(reply: Reply, channel: str, exc: discord.HTTPException) -> str:
+    """What the sender reads when their reply could not be posted in the game's channel."""
+    why = _REFUSALS.get(exc.code, f"Discord refused the message ({exc.status} {exc.code})")
+    where = f"<#{channel}>" if channel.isdigit() else "the game's channel"
+    head = (
+        f"Your move was stored (action {reply.seq}), but I could not post it in {where}: {why}."
+        if reply.seq is not None
+        else f"I could not post this in {where}: {why}."
+    )
+    return f"{head} The next player is pinged directly.\n{reply.text}"
+
+
+def unposted(note: Notification) -> Notification:
+    """A ping whose channel mention was never posted: to be sent directly as well as in the channel."""
+    delivery = "both" if note.delivery == "channel" else note.delivery
+    return dataclasses.replace(note, mentioned=False, delivery=delivery)
+
+
+def missing_permissions(interaction: discord.Interaction, *, files: bool) -> list[str]:
+    """The permissions the bot lacks to play where ``interaction`` happened (none known outside servers)."""
+    permissions = getattr(interaction, "app_permissions", None)
+    if permissions is None or getattr(interaction, "guild_id", None) is None:
+        return []
+    kind = getattr(getattr(interaction, "channel", None), "type", None)
+    thread = kind in (
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    )
+    needed = [
+        ("send_messages_in_threads", "Send Messages in Threads") if thread else ("send_messages", "Send Messages")
+    ]
+    if files:
+        needed.append(("attach_files", "Attach Files"))
+    return [name for flag, name in needed if getattr(permissions, flag, True) is False]
 
 
 def _request_in(command: str) -> int | None:
