@@ -24,6 +24,7 @@ from aiohttp import web
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.delivery_loop import ReminderLoop, incident_id
@@ -63,6 +64,7 @@ class SlackBot:
         self.settings = settings
         self.handled = handled
         self.poster = Poster(client)
+        self.poster.retry = service.retry_later
         self.reminders = ReminderLoop(
             service, self.poster.notify, clock, platform=PLATFORM, interval=settings.reminder_seconds
         )
@@ -174,13 +176,37 @@ class SlackBot:
                 moderator=origin.user_id in self.settings.moderators,
             )
             for reply in replies:
-                await self.poster.reply(reply, origin)
+                try:
+                    await self.poster.reply(reply, origin)
+                except SlackApiError as exc:
+                    if reply.ephemeral:
+                        raise
+                    await self._not_posted(origin, reply, exc)
             return replies
         except Exception:
             incident = incident_id()
             log.exception("incident %s: %r from %s in %s", incident, text, origin.user_id, origin.channel)
             await self._apologise(origin, incident)
             return []
+
+    async def _not_posted(self, origin: Origin, reply: Reply, exc: SlackApiError) -> None:
+        """Slack refused a public reply: the sender learns whether their move was stored and why, and the
+        players it should have mentioned are pinged directly (and again later through the outbox)."""
+        data: Any = exc.response.data if exc.response is not None else {}
+        error = str(data.get("error", "")) if isinstance(data, dict) else ""
+        log.warning("posting in %s was refused (%s) after %s", origin.channel, error, reply.seq)
+        where = f"<#{origin.channel}>"
+        head = (
+            f"Your move was stored (action {reply.seq}), but I could not post it in {where}"
+            if reply.seq is not None
+            else f"I could not post this in {where}"
+        )
+        await self.poster.ephemeral(origin, f"{head}: Slack says `{error or 'error'}`.\n{reply.text}")
+        notes = [
+            dataclasses.replace(n, mentioned=False, delivery="both" if n.delivery == "channel" else n.delivery)
+            for n in reply.notify
+        ]
+        await self.poster.notify_all(notes, default_channel=origin.channel)
 
     async def _apologise(self, origin: Origin, incident: str) -> None:
         try:

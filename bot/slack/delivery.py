@@ -16,7 +16,7 @@ user, so it never notifies anyone else.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +69,8 @@ class Poster:
         self.client = client
         self.pictures = pictures or PictureMemory()
         self._dm: dict[str, str] = {}
+        #: Queues a ping Slack refused for another try (the service's ``retry_later``); None: log only.
+        self.retry: Callable[[Notification], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------------ replies
 
@@ -89,8 +91,17 @@ class Poster:
             files = self.pictures.to_post(reply)
             if files:
                 await self._upload(files, channel, thread)
-        for note in reply.notify:
-            await self.notify(note, default_channel=channel)
+        await self.notify_all(reply.notify, default_channel=channel)
+
+    async def notify_all(self, notes: Sequence[Notification], *, default_channel: str = "") -> None:
+        """Each ping in turn; one Slack refuses is queued for another try and does not stop the others."""
+        for note in notes:
+            try:
+                await self.notify(note, default_channel=default_channel)
+            except SlackApiError as exc:
+                log.warning("a %s ping to %s was refused (%s); queued again", note.kind, note.user_id, _error(exc))
+                if self.retry is not None:
+                    await self.retry(note)
 
     async def ephemeral(
         self, origin: Origin, text: str, buttons: Sequence[Button] = (), game_id: int | None = None
