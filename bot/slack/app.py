@@ -64,7 +64,7 @@ class SlackBot:
         self.settings = settings
         self.handled = handled
         self.poster = Poster(client)
-        self.poster.retry = service.retry_later
+        self.poster.retry = getattr(service, "retry_later", None)
         self.reminders = ReminderLoop(
             service, self.poster.notify, clock, platform=PLATFORM, interval=settings.reminder_seconds
         )
@@ -195,7 +195,7 @@ class SlackBot:
         data: Any = exc.response.data if exc.response is not None else {}
         error = str(data.get("error", "")) if isinstance(data, dict) else ""
         log.warning("posting in %s was refused (%s) after %s", origin.channel, error, reply.seq)
-        where = f"<#{origin.channel}>"
+        where = "the game's channel"
         head = (
             f"Your move was stored (action {reply.seq}), but I could not post it in {where}"
             if reply.seq is not None

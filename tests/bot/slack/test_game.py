@@ -196,7 +196,10 @@ async def test_when_the_bot_is_not_in_the_channel_the_command_still_answers(
 async def test_a_bug_in_the_adapter_gets_an_apology_with_an_incident_id(
     slack: Slack, fake: FakeSlack, bot: SlackBot, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake.fail["chat.postMessage"] = "internal_error"  # an error the adapter does not expect
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the adapter")
+
+    bot.poster.reply = broken  # type: ignore[method-assign]
     await slack.command("U1", "new 1882")
     [apology] = fake.ephemerals("U1")
     assert "Sorry, something went wrong on our side (incident " in _text(apology.params)
