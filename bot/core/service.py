@@ -292,6 +292,23 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             log.exception("suggest(%r, %r, %r) failed in %s/%s", verb, list(args), partial, platform, channel)
             return []
 
+    async def companies_here(
+        self, platform: str, channel: str, partial: str, fallback: Sequence[str], limit: int = 25
+    ) -> list[str]:
+        """The private companies of the channel's game starting with ``partial`` (``fallback`` without one)."""
+        try:
+            record = await self.storage.find_game(platform, channel)
+            names: list[str] = list(fallback)
+            if record is not None:
+                from engine import title_class
+
+                companies = title_class(record.title).data()["game"].get("companies", [])
+                names = [str(c["sym"]) for c in companies]
+        except Exception:
+            log.exception("companies_here(%r) failed in %s/%s", partial, platform, channel)
+            names = list(fallback)
+        return choices.fixed_words(names, partial, limit)
+
     async def _fixed_suggestions(
         self,
         platform: str,

@@ -237,6 +237,10 @@ class DiscordAdapter:
                 return []  # the values depend on an option not filled in yet
             given.append(str(value))
         verb = sub.verb
+        if option.name == "private" and not sub.lead:
+            return await self._privates(interaction, current)
+        if sub.verb == "new" and option.name == "title":
+            return await self._suggest(interaction, "new", [], current)
         if not sub.lead:  # a private's power: the command starts with the private (``nwr lay C3 ...``)
             verb, given = given[0], given[1:]
         if sub.verb == "train" and option.name == "seller":
@@ -259,6 +263,12 @@ class DiscordAdapter:
                 ),
                 SUGGEST_TIMEOUT,
             )
+        )
+
+    async def _privates(self, interaction: discord.Interaction, partial: str) -> list[str]:
+        """The private companies of the game here (of every title when there is no game yet)."""
+        return await self.service.companies_here(
+            PLATFORM, str(interaction.channel_id), partial, privates(), limit=MAX_CHOICES
         )
 
     async def _sellers(self, interaction: discord.Interaction, given: list[str], partial: str) -> list[str]:
