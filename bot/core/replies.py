@@ -129,6 +129,20 @@ class Reply:
         return [a for a in self.attachments if a.kind == "image"]
 
 
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One of a user's games, for overviews that are not text (Slack's App Home)."""
+
+    game_id: int
+    title: str
+    channel: str
+    started: bool
+    round: str = ""
+    your_turn: tuple[str, ...] = ()  # what the user acts for now (their name, a company), if anything
+    waiting_for: str = ""  # who must act, when it is not the user
+    problem: str = ""  # why the game cannot go on (its log no longer replays)
+
+
 def refusal(outcome: Outcome, text: str, game_id: int | None = None) -> Reply:
     """A reply that refuses a command; only the sender needs to see it."""
     return Reply(text, outcome=outcome, ephemeral=True, game_id=game_id)

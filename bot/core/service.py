@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import legal_commands, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import NOTE_PREFIX, ModerationVerbs
-from bot.core.replies import Notification, Reply
+from bot.core.replies import GameSummary, Notification, Reply
 from bot.core.service_core import Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
@@ -203,6 +204,33 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             except LoadError as exc:
                 lines.append(f"  {where}: cannot continue with this engine ({refused_action(exc.failure)})")
         return [Reply("\n".join(lines), ephemeral=True)]
+
+    async def overview(self, platform: str, user_id: str) -> list[GameSummary]:
+        """The user's live games as data: where they are, and whether it is the user's turn."""
+        out: list[GameSummary] = []
+        for record in await self.storage.list_games_for_user(platform, user_id, statuses=LIVE_STATUSES):
+            base = GameSummary(record.id, record.title, record.channel, record.status != GameStatus.OPEN)
+            if not base.started:
+                out.append(base)
+                continue
+            try:
+                async with self._lock(record.id):
+                    live = await self._live(record)
+                    player = live.player_of(user_id)
+                    mine = tuple(
+                        a.label for a in query.actors(live.game) if player is not None and a.player_id == player.id
+                    )
+                    out.append(
+                        replace(
+                            base,
+                            round=round_name(live.game),
+                            your_turn=mine,
+                            waiting_for="" if mine else waiting_for(live.game),
+                        )
+                    )
+            except LoadError as exc:
+                out.append(replace(base, problem=f"cannot continue with this engine ({refused_action(exc.failure)})"))
+        return out
 
     async def _pictures(self, req: Request) -> list[Reply]:
         live = await self._view(req)

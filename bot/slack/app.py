@@ -28,7 +28,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.delivery_loop import ReminderLoop, incident_id
-from bot.core.replies import Outcome, Reply
+from bot.core.replies import Reply
 from bot.core.service import GameService
 from bot.slack import blocks, http_guard
 from bot.slack.delivery import PLATFORM, Origin, Poster
@@ -147,15 +147,26 @@ class SlackBot:
     async def _on_home(self, event: dict[str, Any]) -> None:
         if event.get("tab") not in (None, "home"):
             return  # the Messages tab
-        user_id = str(event.get("user", ""))
+        await self.publish_home(str(event.get("user", "")))
+
+    async def publish_home(self, user_id: str) -> None:
+        """Draw a user's App Home from the service's overview of their games (never raises)."""
         try:
-            replies = await self.service.handle(PLATFORM, "", user_id, "", "games")
-            reply = replies[0] if replies else Reply("")
-            notice = None if reply.outcome == Outcome.OK else reply.text
-            view = blocks.home_view(reply.text, self.settings.command, notice=notice)
+            try:
+                view = blocks.home_view(await self.service.overview(PLATFORM, user_id), self.settings.command)
+            except Exception:
+                incident = incident_id()
+                log.exception("incident %s: the games of %s could not be listed", incident, user_id)
+                view = blocks.home_view([], self.settings.command, notice=apology(incident, self.settings.command))
             await self.poster.client.views_publish(user_id=user_id, view=view)
         except Exception:
             log.exception("incident %s: the App Home of %s could not be published", incident_id(), user_id)
+
+    async def _refresh_homes(self, replies: list[Reply]) -> None:
+        """After a stored move, the App Home of each seated player shows whose turn it is now."""
+        for game_id in {r.game_id for r in replies if r.seq is not None and r.game_id is not None}:
+            for seat in await self.service.storage.list_seats(game_id):
+                await self.publish_home(seat.user_id)
 
     async def _on_error(self, error: Exception, body: dict[str, Any]) -> None:
         # Reached only by failures outside our own try blocks (Bolt's plumbing): log them findably.
@@ -182,6 +193,7 @@ class SlackBot:
                     if reply.ephemeral:
                         raise
                     await self._not_posted(origin, reply, exc)
+            await self._refresh_homes(replies)
             return replies
         except Exception:
             incident = incident_id()
