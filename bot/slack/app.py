@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -31,11 +32,15 @@ from bot.core.delivery_loop import ReminderLoop, incident_id
 from bot.core.replies import Reply
 from bot.core.service import GameService
 from bot.slack import blocks, http_guard
-from bot.slack.delivery import PLATFORM, Origin, Poster
+from bot.slack.delivery import PLATFORM, Origin, Poster, split_place, thread_place
 from bot.slack.redelivery import HandledRequests, request_key
 from bot.slack.settings import SlackSettings
+from bot.storage import NotFoundError
 
 log = logging.getLogger(__name__)
+
+_GAME_REF = re.compile(r"^#(?P<id>[0-9]{1,12})(?:\s+(?P<rest>.*))?$", re.S)
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 Next = Callable[[], Awaitable[BoltResponse]]
 
@@ -81,6 +86,7 @@ class SlackBot:
         self.app.command(settings.command)(self._on_command)
         self.app.action(blocks.ACTION_PATTERN)(self._on_click)
         self.app.event("app_home_opened")(self._on_home)
+        self.app.event("app_mention")(self._on_mention)
         self.app.error(self._on_error)
 
     def web_app(self, path: str = "/slack/events", port: int = 3000) -> web.Application:
@@ -111,6 +117,44 @@ class SlackBot:
             response_url=body.get("response_url") or None,
         )
         text = str(body.get("text") or "").strip() or "help"
+        placed = await self._place(origin, text)
+        if placed is not None:
+            await self.serve(*placed)
+
+    async def _place(self, origin: Origin, text: str) -> tuple[Origin, str] | None:
+        """Where a slash command plays: ``#N`` names a game of this channel (one in a thread, too), and
+        ``new``/``import`` in a channel that has a game already opens the new game in a thread of its own."""
+        match = _GAME_REF.match(text)
+        if match is not None:
+            try:
+                record = await self.service.storage.get_game(int(match["id"]))
+            except NotFoundError:
+                record = None
+            if record is None or record.platform != PLATFORM or split_place(record.channel)[0] != origin.channel:
+                await self._refuse(origin, f"There is no game #{match['id']} in this channel.")
+                return None
+            return dataclasses.replace(origin, channel=record.channel, here=origin.channel), match["rest"] or "status"
+        verb = text.split(maxsplit=1)[0].lower()
+        if verb in ("new", "create", "import") and await self.service.storage.find_game(PLATFORM, origin.channel):
+            opened = await self.poster.client.chat_postMessage(
+                channel=origin.channel,
+                text=f"<@{origin.user_id}> opens another game here. It is played in this thread: mention "
+                f"me in it (`@Roundhouse join`), or use `{self.settings.command} #N ...` in the channel.",
+            )
+            place = thread_place(origin.channel, str(opened["ts"]))
+            return dataclasses.replace(origin, channel=place, here=origin.channel), text
+        return origin, text
+
+    async def _on_mention(self, event: dict[str, Any]) -> None:
+        """``@Roundhouse buy HB`` in a game's thread (or its channel) is a command like ``/18xx buy HB``."""
+        channel = str(event.get("channel", ""))
+        thread = event.get("thread_ts")
+        text = _MENTION.sub("", str(event.get("text", ""))).strip() or "help"
+        place = channel
+        if thread and await self.service.storage.find_game(PLATFORM, thread_place(channel, str(thread))):
+            place = thread_place(channel, str(thread))
+        user = str(event.get("user", ""))
+        origin = Origin(channel=place, user_id=user, user_name=user, here=channel, thread_ts=thread)
         await self.serve(origin, text)
 
     async def _on_click(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:

@@ -41,7 +41,14 @@ def mention(user_id: str) -> str:
 
 
 def link_channel(text: str, channel: str) -> str:
-    """``text`` with the bare channel id (as the service writes it) turned into a channel link."""
+    """``text`` with the bare channel id (as the service writes it) turned into a channel link.
+
+    A game in a thread has the place ``C123/1700000000.000100``: that is shown as a link to its channel.
+    """
+    if "/" in channel:
+        channel_id = channel.split("/", 1)[0]
+        text = text.replace(channel, channel_id)
+        channel = channel_id
     if not channel or not re.fullmatch(r"[A-Z0-9]+", channel):
         return text
     return re.sub(rf"(?<![<#\w]){re.escape(channel)}(?!\w)", f"<#{channel}>", text)

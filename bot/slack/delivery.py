@@ -57,6 +57,17 @@ class Origin:
         return self.here or self.channel
 
 
+def split_place(place: str) -> tuple[str, str | None]:
+    """A game's place as the service keys it: a channel id, or ``C123/1700000000.000100`` for a game in a
+    thread of that channel (several games can share a channel that way). Returns (channel, thread ts)."""
+    channel, sep, thread = place.partition("/")
+    return channel, (thread or None) if sep else None
+
+
+def thread_place(channel: str, thread_ts: str) -> str:
+    return f"{channel}/{thread_ts}"
+
+
 def _error(exc: SlackApiError) -> str:
     data: Any = exc.response.data if exc.response is not None else {}
     return str(data.get("error", "")) if isinstance(data, dict) else ""
@@ -81,17 +92,17 @@ class Poster:
             if reply.attachments:  # files cannot be ephemeral: they go to the sender directly
                 await self._upload(reply.attachments, await self._dm_channel(origin.user_id), None)
             return
-        channel = origin.channel
-        thread = origin.thread_ts if origin.where == channel else None
+        channel, game_thread = split_place(origin.channel)
+        thread = game_thread or (origin.thread_ts if origin.where == origin.channel else None)
         text, body = blocks.message(
-            reply.text, mentions=reply.mentions, buttons=reply.buttons, game_id=reply.game_id, channel=channel
+            reply.text, mentions=reply.mentions, buttons=reply.buttons, game_id=reply.game_id, channel=origin.channel
         )
         posted = await self._post(channel, text, body, thread, origin)
         if posted:
             files = self.pictures.to_post(reply)
             if files:
                 await self._upload(files, channel, thread)
-        await self.notify_all(reply.notify, default_channel=channel)
+        await self.notify_all(reply.notify, default_channel=origin.channel)
 
     async def notify_all(self, notes: Sequence[Notification], *, default_channel: str = "") -> None:
         """Each ping in turn; one Slack refuses is queued for another try and does not stop the others."""
@@ -108,9 +119,10 @@ class Poster:
     ) -> None:
         """Something only ``origin``'s user sees, where they are looking."""
         plain, body = blocks.message(text, buttons=buttons, game_id=game_id, channel=origin.channel)
+        where, game_thread = split_place(origin.where)
         try:
             await self.client.chat_postEphemeral(
-                channel=origin.where, user=origin.user_id, text=plain, blocks=body, thread_ts=origin.thread_ts
+                channel=where, user=origin.user_id, text=plain, blocks=body, thread_ts=origin.thread_ts or game_thread
             )
             return
         except SlackApiError as exc:
@@ -167,20 +179,21 @@ class Poster:
         """Deliver one ping: a mention of only its user in the game's channel, a direct message, or both."""
         if note.platform and note.platform != PLATFORM:
             return
-        channel = note.channel or default_channel
+        place = note.channel or default_channel
+        channel, thread = split_place(place)
         to_channel = note.to_channel
-        if note.to_dm and not await self._direct(note, channel) and note.delivery == "dm" and not note.mentioned:
+        if note.to_dm and not await self._direct(note, place) and note.delivery == "dm" and not note.mentioned:
             to_channel = True  # their DMs are closed to us: a mention in the channel rather than nothing
         if to_channel and channel:
             text, body = blocks.message(
-                note.text, mentions=[note.user_id], buttons=note.buttons, game_id=note.game_id, channel=channel
+                note.text, mentions=[note.user_id], buttons=note.buttons, game_id=note.game_id, channel=place
             )
-            await self._send(channel, text, body, None)
+            await self._send(channel, text, body, thread)
 
     async def _direct(self, note: Notification, channel: str) -> bool:
         text = note.text
         if channel and channel not in text:
-            text += f"\nGame channel: {channel}"
+            text += f"\nGame channel: {split_place(channel)[0]}"
         plain, body = blocks.message(text, buttons=note.buttons, game_id=note.game_id, channel=channel)
         try:
             await self._send(await self._dm_channel(note.user_id), plain, body, None)
