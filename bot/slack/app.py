@@ -118,12 +118,20 @@ class SlackBot:
         )
         text = str(body.get("text") or "").strip() or "help"
         placed = await self._place(origin, text)
-        if placed is not None:
-            await self.serve(*placed)
+        if placed is None:
+            return
+        replies = await self.serve(placed[0], placed[1])
+        if placed[2] and not any(r.ok for r in replies):
+            try:  # the new game was refused: no empty thread is left behind
+                await self.poster.client.chat_delete(channel=origin.channel, ts=placed[2])
+            except SlackApiError as exc:
+                log.info("the thread of a refused game could not be removed: %s", exc)
 
-    async def _place(self, origin: Origin, text: str) -> tuple[Origin, str] | None:
+    async def _place(self, origin: Origin, text: str) -> tuple[Origin, str, str] | None:
         """Where a slash command plays: ``#N`` names a game of this channel (one in a thread, too), and
-        ``new``/``import`` in a channel that has a game already opens the new game in a thread of its own."""
+        ``new``/``import`` in a channel that has a game already opens the new game in a thread of its own.
+
+        Returns the origin, the command, and the ts of the thread opened for it ("" when none was)."""
         match = _GAME_REF.match(text)
         if match is not None:
             try:
@@ -133,7 +141,8 @@ class SlackBot:
             if record is None or record.platform != PLATFORM or split_place(record.channel)[0] != origin.channel:
                 await self._refuse(origin, f"There is no game #{match['id']} in this channel.")
                 return None
-            return dataclasses.replace(origin, channel=record.channel, here=origin.channel), match["rest"] or "status"
+            here = dataclasses.replace(origin, channel=record.channel, here=origin.channel)
+            return here, match["rest"] or "status", ""
         verb = text.split(maxsplit=1)[0].lower()
         if verb in ("new", "create", "import") and await self.service.storage.find_game(PLATFORM, origin.channel):
             opened = await self.poster.client.chat_postMessage(
@@ -142,8 +151,8 @@ class SlackBot:
                 f"me in it (`@Roundhouse join`), or use `{self.settings.command} #N ...` in the channel.",
             )
             place = thread_place(origin.channel, str(opened["ts"]))
-            return dataclasses.replace(origin, channel=place, here=origin.channel), text
-        return origin, text
+            return dataclasses.replace(origin, channel=place, here=origin.channel), text, str(opened["ts"])
+        return origin, text, ""
 
     async def _on_mention(self, event: dict[str, Any]) -> None:
         """``@Roundhouse buy HB`` in a game's thread (or its channel) is a command like ``/18xx buy HB``."""

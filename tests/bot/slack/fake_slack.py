@@ -105,6 +105,8 @@ class FakeSlack:
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": message}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"1700000000.{next(self._ts):06d}"}
+        if method == "chat.delete":
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "conversations.open":

@@ -65,3 +65,13 @@ async def test_a_second_game_in_a_busy_channel_lives_in_a_thread(slack: Slack, f
     mark = fake.mark()
     await slack.command("U1", "#7 status")
     assert "no game #7 in this channel" in str(fake.since(mark, "chat.postEphemeral")[0].params["text"])
+
+
+async def test_a_refused_new_game_leaves_no_thread(slack: Slack, fake: FakeSlack, bot: SlackBot) -> None:
+    await start_game(slack, ("U1", "U2"))
+    mark = fake.mark()
+    await slack.command("U3", "new 9999")
+    [root] = fake.since(mark, "chat.postMessage")
+    [deleted] = fake.since(mark, "chat.delete")
+    assert deleted.params["ts"] == root.result["ts"]
+    assert "no title 9999" in str(fake.since(mark, "chat.postEphemeral")[0].params["text"])
