@@ -75,3 +75,4 @@ async def test_a_refused_new_game_leaves_no_thread(slack: Slack, fake: FakeSlack
     [deleted] = fake.since(mark, "chat.delete")
     assert deleted.params["ts"] == root.result["ts"]
     assert "no title 9999" in str(fake.since(mark, "chat.postEphemeral")[0].params["text"])
+
