@@ -244,7 +244,7 @@ class SetupVerbs(ServiceCore):
         async with self._lock(record.id):
             seats = await self.storage.list_seats(record.id)
             if record.status == GameStatus.OPEN:
-                if not self._may_start(record, seats, req.user_id):
+                if not self._may_start(record, seats, req.user_id) and not req.moderator:
                     raise CommandError(Outcome.DENIED, "only the player who created the game can abandon it")
                 await self._close(record, GameStatus.OPEN)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]

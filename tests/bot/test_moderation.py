@@ -93,6 +93,7 @@ async def test_kick_removes_a_seat_before_the_start(table: Table) -> None:
     assert (await _mod(table, "mod", "kick carol")).ok
     assert (await table.say("alice", "kick bob")).ok  # the creator may too
     assert await _seats(table, 1) == ["alice"]
+    assert (await table.say("bob", "abandon")).outcome == Outcome.DENIED
     await table.say("bob", "join")
     await table.say("alice", "start")
     assert (await _mod(table, "mod", "kick bob")).outcome == Outcome.ILLEGAL
@@ -123,3 +124,9 @@ async def test_configured_moderators_are_moderators(table: Table) -> None:
     table.service.settings = replace(table.service.settings, moderators=("mod",))
     assert (await table.say("mod", "abandon")).ok
     assert (await table.service.storage.get_game(game_id)).status == GameStatus.ABANDONED
+
+
+async def test_a_moderator_may_close_a_game_that_never_started(table: Table) -> None:
+    assert (await table.say("alice", "new 1882")).ok
+    assert (await _mod(table, "mod", "abandon")).ok
+    assert (await table.service.storage.get_game(1)).status == GameStatus.ABANDONED
