@@ -22,6 +22,7 @@ class Settings:
     cache_games: int = 512
     history_page: int = 20
     consent_hours: float = 48.0
+    synchronous: str = "FULL"  # SQLite: FULL fsyncs every stored move (see benchmarks/storage.py)
     inactive_days: float = 14.0  # after this long without a move, any seated player may abandon the game
     moderators: tuple[str, ...] = ()  # console and tests: user ids with moderator rights
     out_dir: str = "out"

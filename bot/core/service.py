@@ -89,7 +89,7 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     ) -> GameService:
         """Open (creating) the database at ``path`` and a service on it."""
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        storage = await Storage.open(path)
+        storage = await Storage.open(path, synchronous=settings.synchronous if settings else None)
         await asyncio.to_thread(images.warm_up)
         return cls(storage, settings, **kwargs)
 

@@ -23,3 +23,9 @@ async def test_the_bot_s_database_fsyncs_every_commit(tmp_path: Path, monkeypatc
 async def test_an_unknown_synchronous_mode_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="synchronous must be one of"):
         await Storage.open(tmp_path / "bot.db", synchronous="OFF")
+
+
+def test_the_shipped_configuration_fsyncs_every_move() -> None:
+    from bot.config import load_settings
+
+    assert load_settings().synchronous == "FULL"
