@@ -22,6 +22,9 @@ class Settings:
     cache_games: int = 512
     history_page: int = 20
     consent_hours: float = 48.0
+    synchronous: str = "FULL"  # SQLite: FULL fsyncs every stored move (see benchmarks/storage.py)
+    inactive_days: float = 14.0  # after this long without a move, any seated player may abandon the game
+    moderators: tuple[str, ...] = ()  # console and tests: user ids with moderator rights
     out_dir: str = "out"
     channel: str = "console"
 
@@ -50,4 +53,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     """Defaults, then ``path`` (or $ROUNDHOUSE_CONFIG) on top."""
     known = {f.name for f in fields(Settings)}
     values = config_sections(("bot", "console"), path)
-    return Settings(**{k: v for k, v in values.items() if k in known})
+    kept = {k: v for k, v in values.items() if k in known}
+    if "moderators" in kept:
+        kept["moderators"] = tuple(str(m) for m in kept["moderators"])
+    return Settings(**kept)

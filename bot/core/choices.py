@@ -11,9 +11,10 @@ for a button or a keystroke, and the only command for it is ``run auto`` anyway.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from bot.core.commands import VERBS, verb_named
+from bot.core.commands import VERBS, verb_named, with_position
 from bot.core.intents import VERB_TYPES, entities_of, to_command
 from bot.core.prefs import available_zones
 from bot.core.replies import Button
@@ -163,10 +164,12 @@ def _label_train(game: Any, words: Words) -> str:
     return f"Buy {name}-train{where}" + (f" ${price}" if price is not None and not where else "")
 
 
-def move_buttons(game: Any, players: Sequence[Player]) -> list[Button]:
+def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
     """The most useful one-click moves of the acting players now (at most MAX_BUTTONS), Pass last.
 
-    Tile lays and tokens are left to typed commands and autocomplete: there are too many to click through.
+    ``at`` is the game's stored action count: each button's command carries it (``@N pass``), so a click
+    counts only while the game is still at that step. Tile lays and tokens are left to typed commands and
+    autocomplete: there are too many to click through.
     """
     kinds = ("pass", "dividend", "run_routes", "buy_train", "buy_shares", "bid", "discard_train")
     primary: list[Button] = []
@@ -204,7 +207,7 @@ def move_buttons(game: Any, players: Sequence[Player]) -> list[Button]:
                 passes.append(Button("Pass", command, "secondary"))
     ordered = _dedupe([*primary, *trains, *shares.values(), *auction])
     room = MAX_BUTTONS - min(len(passes), 1)
-    return [*ordered[:room], *passes[:1]]
+    return [replace(b, command=with_position(at, b.command)) for b in [*ordered[:room], *passes[:1]]]
 
 
 def _prefixed(game: Any, words: Words) -> bool:

@@ -13,6 +13,7 @@ Command(verb='buy', args=('CPR', 'pool'), text='Buy  CPR pool')
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -84,7 +85,25 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "abandon",
         "end the game without a result",
-        "Before the start the creator may abandon at once; afterwards every other player must approve.",
+        "Before the start the creator may abandon at once; afterwards every other player must approve, unless "
+        "nobody has moved for a long time (then any player may) or a moderator sends it.",
+    ),
+    Verb(
+        "replace",
+        "game",
+        "replace @OLD @NEW",
+        "hand a seat to another user",
+        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
+        "players' approval. The game's history records it.",
+        ("replace @alice @carol",),
+        ("substitute",),
+    ),
+    Verb(
+        "kick",
+        "game",
+        "kick @USER",
+        "moderators: remove a user's seat before the game starts",
+        "In a started game a seat is handed on with `replace` instead.",
     ),
     Verb(
         "import",
@@ -336,6 +355,28 @@ def strip_prefix(text: str, prefix: str = PREFIX) -> str | None:
     if stripped.lower().startswith(prefix + " "):
         return stripped[len(prefix) + 1 :].strip()
     return None
+
+
+_POSITION = re.compile(r"\s*@(?P<at>[0-9]{1,12})(?:\s+|$)")
+
+
+def split_position(text: str) -> tuple[int | None, str]:
+    """A leading ``@N`` (the game's action count when the button was made) and the command after it.
+
+    >>> split_position("@52 train 2")
+    (52, 'train 2')
+    >>> split_position("train 2")
+    (None, 'train 2')
+    """
+    match = _POSITION.match(text)
+    if match is None:
+        return None, text
+    return int(match["at"]), text[match.end() :]
+
+
+def with_position(at: int, command: str) -> str:
+    """``command`` as a button sends it: only valid while the game has exactly ``at`` actions."""
+    return f"@{at} {command}"
 
 
 def tokenize(text: str) -> list[str]:

@@ -6,7 +6,8 @@ player's company, the players concerned are asked and the action waits for their
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import contextlib
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.commands import (
@@ -68,6 +69,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
+            self._check_position(req, live)
             player = self._seated_player(live, req.user_id)
             plan = await self._plan_undo(live, req.user_id)
             if plan.others:
@@ -87,6 +89,7 @@ class ConsentVerbs(ServiceCore):
         record = await self._active_game(req)
         async with self._lock(record.id):
             live = await self._live(record)
+            self._check_position(req, live)
             player = self._seated_player(live, req.user_id)
             records = await self.storage.load_action_records(live.id)
             skip = 0
@@ -150,6 +153,12 @@ class ConsentVerbs(ServiceCore):
             if consent.status != ConsentStatus.PENDING:
                 raise illegal(f"request {cid} is already {consent.status}")
             now = self.clock()
+            record = await self.storage.get_game(record.id)
+            if record.status != GameStatus.ACTIVE:
+                # A request lives only as long as its game: nothing is applied to a game that has ended.
+                with contextlib.suppress(StatusConflictError):
+                    await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
+                raise illegal(f"game #{record.id} is {record.status}, so request {cid} no longer applies")
             if now >= consent.expires_at:
                 await self.storage.resolve_consent(cid, ConsentStatus.EXPIRED, now=now)
                 raise illegal(f"request {cid} has expired")
@@ -158,9 +167,20 @@ class ConsentVerbs(ServiceCore):
             if not approve and req.user_id == consent.requested_by and req.user_id not in consent.approvers:
                 await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
                 return [Reply(f"{req.user_name} withdraws request {cid} ({what}).", game_id=record.id)]
-            if req.user_id not in consent.approvers:
+            forced = req.user_id not in consent.approvers and req.moderator
+            if req.user_id not in consent.approvers and not forced:
                 raise CommandError(Outcome.DENIED, f"request {cid} is not waiting for you")
-            consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
+            if forced:
+                # A moderator settles a request stuck on players who do not answer.
+                if consent.kind in ("undo", "deal") and live.seq != int(consent.payload.get("seq", -1)):
+                    await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
+                    raise illegal(f"the game moved on since request {cid} was made; ask again")
+                await self._moderated_request(req, live, consent, approve)
+                consent = replace(consent, approvers=dict.fromkeys(consent.approvers, approve))
+                if approve and consent.kind in ("undo", "deal"):
+                    consent = replace(consent, payload={**consent.payload, "seq": live.seq})
+            else:
+                consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
             if not approve:
                 await self.storage.resolve_consent(cid, ConsentStatus.REJECTED, now=now)
                 return [
@@ -187,8 +207,16 @@ class ConsentVerbs(ServiceCore):
             except StatusConflictError:
                 raise illegal(f"request {cid} was already settled") from None
             head = f"{req.user_name} approves request {cid} ({what})."
+            done = await self._approved_request(record, consent, head)
+            if done is not None:
+                return [done]
             if consent.kind == "abandon":
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                try:
+                    await self.storage.update_game_status(
+                        record.id, GameStatus.ABANDONED, expected=GameStatus.ACTIVE
+                    )
+                except StatusConflictError as exc:
+                    raise illegal(f"game #{record.id} is {exc.actual} now; it stays so") from None
                 await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"{head}\nGame #{record.id} is abandoned.", game_id=record.id)]

@@ -57,6 +57,12 @@ class ReminderLoop:
                 await self.deliver(note)
             except Exception:
                 log.exception("incident %s: delivering a %s ping to %s failed", incident_id(), note.kind, note.user_id)
+                retry = getattr(self.source, "retry_later", None)
+                if retry is not None:
+                    try:
+                        await retry(note)
+                    except Exception:
+                        log.exception("a failed ping to %s could not be queued again", note.user_id)
                 continue
             delivered.append(note)
         return delivered

@@ -269,7 +269,7 @@ class _Due:
 def _buttons_of(live: LiveGame, user_id: str) -> tuple[Button, ...]:
     """The user's one-click moves, for a ping read away from the channel (e.g. in a DM)."""
     player = live.player_of(user_id)
-    return () if player is None else tuple(choices.move_buttons(live.game, [player]))
+    return () if player is None else tuple(choices.move_buttons(live.game, [player], live.seq))
 
 
 def _unmention(reply: Reply, user_id: str) -> None:

@@ -24,6 +24,7 @@ class Outcome(StrEnum):
     DENIED = "denied"  # not allowed for this user (start, redo, approve someone else's request ...)
     PENDING = "pending"  # accepted as a request that needs other players' consent
     CONFLICT = "conflict"  # the game changed under the command (race); nothing was stored
+    STALE = "stale"  # a button (or a command with ``@N``) from an earlier step of the game; nothing was stored
     GAME_OVER = "game_over"
     BROKEN = "broken"  # the game's stored log no longer replays with this engine: it cannot continue
     INTERNAL = "internal"  # a bug on our side: logged with an incident id; nothing was stored
@@ -48,7 +49,9 @@ class Button:
     """A one-click command: clicking it sends ``command`` (without the bot's prefix) as the clicking user.
 
     The service checks every click like typed text, so a button in a channel is safe to show to everyone:
-    only the acting player's click is accepted.
+    only the acting player's click is accepted. A move button's command starts with ``@N``, the number of
+    actions the game had when the button was made, so a second or late click is refused once the game has
+    moved on (see :func:`bot.core.commands.split_position`).
     """
 
     label: str
@@ -126,6 +129,20 @@ class Reply:
     @property
     def images(self) -> list[Attachment]:
         return [a for a in self.attachments if a.kind == "image"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One of a user's games, for overviews that are not text (Slack's App Home)."""
+
+    game_id: int
+    title: str
+    channel: str
+    started: bool
+    round: str = ""
+    your_turn: tuple[str, ...] = ()  # what the user acts for now (their name, a company), if anything
+    waiting_for: str = ""  # who must act, when it is not the user
+    problem: str = ""  # why the game cannot go on (its log no longer replays)
 
 
 def refusal(outcome: Outcome, text: str, game_id: int | None = None) -> Reply:

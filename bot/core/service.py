@@ -8,6 +8,7 @@ look at a game plus what the adapters call besides :meth:`handle` (due reminders
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 from collections.abc import Collection, Sequence
@@ -28,9 +29,10 @@ from bot.core.commands import (
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import entities_of, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
+from bot.core.moderation_verbs import NOTE_PREFIX, ModerationVerbs
 from bot.core.moves_text import move_lines
 from bot.core.notify import acting_player_ids
-from bot.core.replies import Notification, Outcome, Reply
+from bot.core.replies import GameSummary, Notification, Outcome, Reply
 from bot.core.service_core import IMPORT_ACTOR, Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
@@ -47,8 +49,11 @@ log = logging.getLogger(__name__)
 #: Nudges of one game are this far apart at least (in seconds).
 NUDGE_SECONDS = 3600
 
+#: Seconds before each new try of a ping the chat platform refused.
+RETRY_DELAYS = (60.0, 600.0, 3600.0)
 
-class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
+
+class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -58,6 +63,8 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             "leave": self._leave,
             "start": self._start,
             "abandon": self._abandon,
+            "replace": self._replace,
+            "kick": self._kick,
             "import": self._import,
             "export": self._export,
             "status": self._status,
@@ -93,7 +100,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
     ) -> GameService:
         """Open (creating) the database at ``path`` and a service on it."""
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        storage = await Storage.open(path)
+        storage = await Storage.open(path, synchronous=settings.synchronous if settings else None)
         await asyncio.to_thread(images.warm_up)
         return cls(storage, settings, **kwargs)
 
@@ -222,7 +229,7 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
                         game_id=live.id,
                     )
                 ]
-            buttons = choices.move_buttons(live.game, [player])
+            buttons = choices.move_buttons(live.game, [player], live.seq)
         return [Reply("You can send:\n" + "\n".join(lines), ephemeral=True, game_id=live.id, buttons=buttons)]
 
     @staticmethod
@@ -244,6 +251,15 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         page = min(max(page, 1), pages)
         more = f" `history {page + 1}` for older." if page < pages else ""
         head = f"Game #{live.id} log, page {page} of {pages} (page 1 is the newest; lines run oldest to newest).{more}"
+        if page == 1:
+            # Seat changes and moderators' decisions are message actions, which the engine's log leaves out.
+            notes = [
+                f"  action {r.seq}: {str(r.data['message'])[len(NOTE_PREFIX):]}"
+                for r in await self.storage.load_action_records(live.id)
+                if r.data.get("type") == "message" and str(r.data.get("message", "")).startswith(NOTE_PREFIX)
+            ]
+            if notes:
+                lines = [*lines, "At the table:", *notes[-5:]]
         return [Reply("\n".join([head, *lines]), game_id=live.id)]
 
     async def _games(self, req: Request) -> list[Reply]:
@@ -368,6 +384,33 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
             lines.append(f"  {names[user]}: {result}; {pace}")
         return [Reply("\n".join(lines), ephemeral=True)]
 
+    async def overview(self, platform: str, user_id: str) -> list[GameSummary]:
+        """The user's live games as data: where they are, and whether it is the user's turn."""
+        out: list[GameSummary] = []
+        for record in await self.storage.list_games_for_user(platform, user_id, statuses=LIVE_STATUSES):
+            base = GameSummary(record.id, record.title, record.channel, record.status != GameStatus.OPEN)
+            if not base.started:
+                out.append(base)
+                continue
+            try:
+                async with self._lock(record.id):
+                    live = await self._live(record)
+                    player = live.player_of(user_id)
+                    mine = tuple(
+                        a.label for a in query.actors(live.game) if player is not None and a.player_id == player.id
+                    )
+                    out.append(
+                        replace(
+                            base,
+                            round=round_name(live.game),
+                            your_turn=mine,
+                            waiting_for="" if mine else waiting_for(live.game),
+                        )
+                    )
+            except LoadError as exc:
+                out.append(replace(base, problem=f"cannot continue with this engine ({refused_action(exc.failure)})"))
+        return out
+
     async def _pictures(self, req: Request) -> list[Reply]:
         live = await self._view(req)
         kind = req.command.verb
@@ -427,6 +470,30 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
 
+    async def retry_later(self, note: Notification) -> bool:
+        """Queue a turn ping that could not be delivered (the channel refused it) to be sent again.
+
+        The reminder loop hands it out after :data:`RETRY_DELAYS` (checked against the game then: a turn
+        that is over is dropped). A ping is retried at most ``len(RETRY_DELAYS)`` times; returns False
+        when it will not be (not a turn ping, or no tries left).
+        """
+        if note.game_id is None or note.kind not in ("turn", "reminder"):
+            return False
+        digest = hashlib.sha256(note.text.encode("utf-8", "replace")).hexdigest()[:16]
+        for attempt, delay in enumerate(RETRY_DELAYS, start=1):
+            queued = await self.storage.outbox_enqueue(
+                f"retry:{note.game_id}:{note.user_id}:{digest}:{attempt}",
+                platform=note.platform,
+                user_id=note.user_id,
+                kind="turn",
+                payload={"text": note.text, "attempt": attempt},
+                due_at=self.clock() + delay,
+                game_id=note.game_id,
+            )
+            if queued is not None:
+                return True
+        return False
+
     async def suggest(
         self,
         platform: str,
@@ -461,6 +528,23 @@ class GameService(SetupVerbs, ConsentVerbs, ServiceCore):
         except Exception:
             log.exception("suggest(%r, %r, %r) failed in %s/%s", verb, list(args), partial, platform, channel)
             return []
+
+    async def companies_here(
+        self, platform: str, channel: str, partial: str, fallback: Sequence[str], limit: int = 25
+    ) -> list[str]:
+        """The private companies of the channel's game starting with ``partial`` (``fallback`` without one)."""
+        try:
+            record = await self.storage.find_game(platform, channel)
+            names: list[str] = list(fallback)
+            if record is not None:
+                from engine import title_class
+
+                companies = title_class(record.title).data()["game"].get("companies", [])
+                names = [str(c["sym"]) for c in companies]
+        except Exception:
+            log.exception("companies_here(%r) failed in %s/%s", partial, platform, channel)
+            names = list(fallback)
+        return choices.fixed_words(names, partial, limit)
 
     async def _fixed_suggestions(
         self,

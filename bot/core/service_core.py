@@ -16,8 +16,10 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import secrets
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -29,6 +31,7 @@ from bot.core.commands import (
     Command,
     CommandError,
     parse,
+    split_position,
     unknown_verb,
 )
 from bot.core.forced import hints
@@ -81,6 +84,14 @@ class Request:
     user_name: str
     command: Command
     attachments: tuple[bytes, ...] = ()
+    #: The game's action count the command was made for (a button's ``@N``); None for typed commands.
+    position: int | None = None
+    clicked: bool = False  # it came from a button
+    moderator: bool = False  # the adapter vouches that the sender moderates this place
+
+
+#: Verbs a button may send without a position: the request number guards them instead.
+_UNPOSITIONED_CLICKS = ("approve", "decline")
 
 
 #: What carries out one verb for one request.
@@ -143,8 +154,16 @@ class ServiceCore:
         text: str,
         *,
         attachments: Sequence[bytes] = (),
+        clicked: bool = False,
+        moderator: bool = False,
     ) -> list[Reply]:
         """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        A line may start with ``@N``: it then counts only while the game has exactly N stored actions (move
+        buttons send their command so). Adapters pass ``clicked`` for a button's command: a move button
+        without a position (made by an older version) is refused rather than applied to a later step.
+        ``moderator`` gives the sender moderator rights (adapters decide: a server permission or role, a
+        configured list); ``Settings.moderators`` lists more.
 
         Never raises for a bad command or a bug: an unexpected error is logged with a short incident id and
         answered with an ephemeral ``Outcome.INTERNAL`` refusal; the games it touched are reloaded next time.
@@ -153,10 +172,20 @@ class ServiceCore:
         """
         touched: set[int] = set()
         stored: list[int] = []
+        user_name = clean_name(user_name)
         tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
+            position, text = split_position(text)
             command = parse(text)
-            req = Request(platform, channel, user_id, user_name, command, tuple(attachments))
+            moderator = moderator or user_id in self.settings.moderators
+            req = Request(
+                platform, channel, user_id, user_name, command, tuple(attachments), position, clicked, moderator
+            )
+            if clicked and position is None and command.verb not in _UNPOSITIONED_CLICKS:
+                raise CommandError(
+                    Outcome.STALE,
+                    "that button is from an earlier version of the bot; send `moves` for today's buttons",
+                )
             handler = self._handlers.get(command.verb)
             if handler is not None:
                 return _local_times(await handler(req), platform)
@@ -317,9 +346,13 @@ class ServiceCore:
 
     async def _move(self, req: Request, command: Command, *, company: str | None = None) -> list[Reply]:
         record = await self._active_game(req)
+        # The log as the sender saw it when the command arrived: the same move stored since then by the
+        # same player is this one sent twice (a double send, or two processes racing), not a new move.
+        arrived = await self.storage.last_seq(record.id)
         async with self._lock(record.id):
             for _ in range(_RETRIES):
                 live = await self._live(record)
+                self._check_position(req, live)
                 if company is not None and company.upper() not in {c.upper() for c in live.game.companies}:
                     raise unknown_verb(company)
                 player = self._seated_player(live, req.user_id)
@@ -334,6 +367,8 @@ class ServiceCore:
                     if why:
                         raise CommandError(exc.outcome, exc.message + "\n" + "\n".join(why)) from None
                     raise
+                if req.position is None and live.seq > arrived:
+                    await self._refuse_repeat(live, arrived, req.user_id, intent.action)
                 if intent.counterparty is not None:
                     seat = live.user_of(intent.counterparty.id)
                     if seat is not None:
@@ -349,6 +384,8 @@ class ServiceCore:
                     applied = await self._apply(live, intent.action, req.user_id, player.id)
                 except StaleStateError:
                     self._cache.drop(record.id)
+                    if req.position is not None:
+                        raise self._stale(req.position, live.id) from None
                     continue
                 break
             else:
@@ -369,6 +406,39 @@ class ServiceCore:
         reply = Reply(text, ephemeral=True, game_id=live.id)
         reply.attachments.extend(await images.render_lay(picture))
         return reply
+
+    async def _approved_request(self, record: GameRecord, consent: Any, head: str) -> Reply | None:
+        """Carry out an approved request of a kind a part of the service adds (None: not one of those)."""
+        return None
+
+    async def _moderated_request(self, req: Request, live: LiveGame, consent: Any, approve: bool) -> None:
+        """Record that a moderator settled a request in the game's log (a part of the service adds it)."""
+
+    async def _abandon_now(self, req: Request, live: LiveGame) -> Reply | None:
+        """Abandon a started game without asking the others, when the sender may (None: they must ask)."""
+        return None
+
+    def _check_position(self, req: Request, live: LiveGame) -> None:
+        """Refuse a command made for another step of the game (a button clicked twice, or late)."""
+        if req.position is not None and req.position != live.seq:
+            raise self._stale(req.position, live.id)
+
+    @staticmethod
+    def _stale(position: int, game_id: int) -> CommandError:
+        return CommandError(
+            Outcome.STALE,
+            f"that button is from an earlier step of game #{game_id} (action {position}); the game has moved "
+            "on, so nothing was done. Send `moves` for what you can do now",
+        )
+
+    async def _refuse_repeat(self, live: LiveGame, arrived: int, user_id: str, action: dict[str, Any]) -> None:
+        """Refuse ``action`` if this user stored the same move after the command arrived."""
+        for record in await self.storage.load_action_records(live.id, after_seq=arrived):
+            if record.actor == user_id and _same_move(record.data, action):
+                raise CommandError(
+                    Outcome.CONFLICT,
+                    f"that move was just made (action {record.seq}); it was sent twice and counted once",
+                )
 
     async def _apply(
         self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
@@ -397,6 +467,9 @@ class ServiceCore:
         stored = game.raw_actions[-1]
         try:
             seq = await self.storage.append_action(live.id, live.seq + 1, stored, actor)
+        except StatusConflictError as exc:
+            self._cache.drop(live.id)
+            raise CommandError(Outcome.GAME_OVER, f"game #{live.id} is {exc.actual} now; nothing was stored") from None
         except BaseException:
             self._cache.drop(live.id)  # memory is ahead of the database
             raise
@@ -468,7 +541,7 @@ class ServiceCore:
             return []
         pids = acting_player_ids(live.game)
         players = [p for pid in pids for p in live.game.players if p.id == pid]
-        return choices.move_buttons(live.game, players)
+        return choices.move_buttons(live.game, players, live.seq)
 
     def _next_line(self, live: LiveGame) -> str:
         lines = [f"{round_name(live.game)}. Next: {waiting_for(live.game)}"]
@@ -592,6 +665,39 @@ def _concerns(game: Any, pid: int) -> Callable[[str], bool]:
         return bool(tokens & words) or any(w in line for w in words if " " in w)
 
     return keep
+
+
+def clean_name(name: str) -> str:
+    """A display name that fits on one line: control characters and line breaks become spaces.
+
+    Names end up inside the bot's replies, and a name holding a line break would add a line of its own
+    (in the console, one that looks like the bot talking).
+    """
+    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in name)
+    return " ".join(cleaned.split())[:80] or "someone"
+
+
+def _same_move(stored: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether a stored action is ``action`` sent again: the same move on the same kind of thing.
+
+    The engine adds an id and a time when it stores an action, and the second copy of a move names the next
+    certificate or train of the same kind (``2-1`` after ``2-0``, ``CPR_2`` after ``CPR_1``).
+    """
+    return all(
+        _kind(stored.get(key)) == _kind(value) for key, value in action.items() if key not in ("id", "created_at")
+    )
+
+
+_NUMBERED = re.compile(r"^(.*?)[-_][0-9]+$")
+
+
+def _kind(value: Any) -> Any:
+    if isinstance(value, str):
+        match = _NUMBERED.match(value)
+        return match.group(1) if match else value
+    if isinstance(value, list):
+        return [_kind(v) for v in value]
+    return value
 
 
 def _with_args(run: Callable[[Any, Sequence[str]], Awaitable[list[Reply]]]) -> Handler:

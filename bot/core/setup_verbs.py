@@ -15,6 +15,7 @@ from bot.core.commands import (
     illegal,
     malformed,
 )
+from bot.core.import_file import ImportRefused, read_import
 from bot.core.intents import to_int
 from bot.core.live import LoadError, encode_snapshot, engine_players, engine_version
 from bot.core.notify import acting_player_ids
@@ -24,6 +25,7 @@ from bot.core.text import board_text, refused_action, round_name
 from bot.storage import (
     ActionRecord,
     ChannelBusyError,
+    GameFullError,
     GameRecord,
     GameStatus,
     NotFoundError,
@@ -109,7 +111,7 @@ class SetupVerbs(ServiceCore):
             if any(s.user_id == req.user_id for s in seats):
                 raise illegal("you already have a seat in this game")
             imported = record.options.get("players")
-            kwargs: dict[str, Any] = {}
+            kwargs: dict[str, Any] = {"open_only": True}
             if imported:
                 taken = {s.player_id for s in seats}
                 free = [
@@ -128,12 +130,13 @@ class SetupVerbs(ServiceCore):
                             f"{did_you_mean(wanted, free_names)}; free: {', '.join(free_names)}"
                         )
                     pick = hits[0]
-                kwargs = {"seat": pick[0], "player_id": pick[1]}
+                kwargs |= {"seat": pick[0], "player_id": pick[1]}
             else:
                 _, high = _player_range(title_class(record.title))
                 cap = int(record.options.get("max_players", high))
                 if len(seats) >= cap:
                     raise illegal(f"the game is full ({cap} players)")
+                kwargs["max_seats"] = cap
             try:
                 seat = await self.storage.add_seat(
                     record.id,
@@ -144,6 +147,10 @@ class SetupVerbs(ServiceCore):
                 )
             except SeatTakenError as exc:
                 raise illegal(f"that seat is taken ({exc})") from None
+            except GameFullError as exc:
+                raise illegal(f"the game is full ({exc.max_seats} players)") from None
+            except StatusConflictError:
+                raise illegal(f"game #{record.id} has already started") from None
             seats = await self.storage.list_seats(record.id)
         names = ", ".join(s.display_name for s in seats)
         as_whom = f" as {imported[seat.seat][1]}" if imported else ""
@@ -217,9 +224,11 @@ class SetupVerbs(ServiceCore):
                 self._next_line(live),
             ]
             reply = Reply("\n".join(lines), game_id=record.id, board=board_text(live))
+            # The first players to act are pinged even when one of them sent `start`: the game may have been
+            # started (or imported) long before they look, and the ping carries their buttons.
             for pid in acting_player_ids(game):
                 seat = live.user_of(pid)
-                if seat is not None and seat.user_id != req.user_id:
+                if seat is not None:
                     reply.mentions.append(seat.user_id)
                     reply.notify.append(
                         Notification(seat.user_id, self._turn_text(live, pid), "turn", live.id)
@@ -235,15 +244,18 @@ class SetupVerbs(ServiceCore):
         async with self._lock(record.id):
             seats = await self.storage.list_seats(record.id)
             if record.status == GameStatus.OPEN:
-                if not self._may_start(record, seats, req.user_id):
+                if not self._may_start(record, seats, req.user_id) and not req.moderator:
                     raise CommandError(Outcome.DENIED, "only the player who created the game can abandon it")
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self._close(record, GameStatus.OPEN)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
             live = await self._live(record)
+            done = await self._abandon_now(req, live)
+            if done is not None:
+                return [done]
             self._seated_player(live, req.user_id)
             others = [s.user_id for s in live.seats if s.user_id != req.user_id]
             if not others:
-                await self.storage.update_game_status(record.id, GameStatus.ABANDONED)
+                await self._close(record, GameStatus.ACTIVE)
                 await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"Game #{record.id} is abandoned.", game_id=record.id)]
@@ -258,6 +270,13 @@ class SetupVerbs(ServiceCore):
                 )
             ]
 
+    async def _close(self, record: GameRecord, expected: GameStatus) -> None:
+        """Abandon a game that is still ``expected`` (not one another process finished or started)."""
+        try:
+            await self.storage.update_game_status(record.id, GameStatus.ABANDONED, expected=expected)
+        except StatusConflictError as exc:
+            raise illegal(f"game #{record.id} is {exc.actual} now; nothing was changed") from None
+
     # ------------------------------------------------------------------ import and export
 
     async def _import(self, req: Request) -> list[Reply]:
@@ -270,31 +289,42 @@ class SetupVerbs(ServiceCore):
         else:
             raise malformed("attach the game's JSON (18xx.games export) to `import`")
         try:
-            raw = json.loads(blob)
+            raw = read_import(blob)
             gf = parse_game_json(raw)
             cls = title_class(gf.title)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise malformed(f"that is not JSON: {exc}") from None
+        except ImportRefused as exc:
+            raise malformed(str(exc)) from None
         except GameError as exc:
             raise malformed(exc.message) from None
+        reached: list[Any] = [None]
+
+        def note(index: int, action: dict[str, Any], game: Any) -> None:
+            reached[0] = action.get("id")
+
         try:
-            game = await asyncio.to_thread(replay, gf)
+            game = await asyncio.to_thread(replay, gf, note)
         except ReplayError as exc:
             raise illegal(
                 f"that game does not replay here: action {exc.action_id}: {exc.error.message}"
             ) from None
         except GameError as exc:
             raise illegal(f"that game cannot be set up: {exc.message}") from None
+        except Exception as exc:  # the engine met a value of the wrong shape inside an action
+            after = "at its set-up" if reached[0] is None else f"after action {reached[0]}"
+            raise malformed(
+                f"that file cannot be read {after}: an action holds a value of the wrong kind "
+                f"({type(exc).__name__})"
+            ) from None
         if game.finished:
             raise illegal("that game is already over")
         options = {
             "optional_rules": list(gf.options.get("optional_rules") or []),
             "players": [[pid, name] for pid, name in gf.players],
-            "imported": raw.get("id"),
+            "imported": raw.get("id") if isinstance(raw.get("id"), str | int) else None,
             "imported_actions": len(gf.actions),
         }
         try:
-            game_id = await self.storage.create_game(
+            game_id = await self.storage.import_game(
                 platform=req.platform,
                 channel=req.channel,
                 title=cls.TITLE,
@@ -302,20 +332,20 @@ class SetupVerbs(ServiceCore):
                 options=options,
                 engine_version=engine_version(),
                 created_by=req.user_id,
+                actions=gf.actions,
+                actor=IMPORT_ACTOR,
+                snapshot=encode_snapshot(game) if gf.actions else None,
             )
         except ChannelBusyError as exc:
             if exc.game_id is not None:
                 await self._refuse_if_broken(await self.storage.get_game(exc.game_id))
             raise illegal(f"this channel already has game #{exc.game_id}") from None
-        async with self._lock(game_id):
-            for seq, action in enumerate(gf.actions, start=1):
-                await self.storage.append_action(game_id, seq, action, IMPORT_ACTOR)
-            if gf.actions:
-                await self.storage.save_snapshot(game_id, len(gf.actions), encode_snapshot(game))
+        except (TypeError, ValueError) as exc:
+            raise malformed(f"that file cannot be stored: {exc}") from None
         names = ", ".join(name for _, name in gf.players)
         return [
             Reply(
-                f"Imported {cls.TITLE} game {raw.get('id', '')} as game #{game_id}: {len(gf.actions)} "
+                f"Imported {cls.TITLE} game {options['imported'] or ''} as game #{game_id}: {len(gf.actions)} "
                 f"actions, now {round_name(game)}. Players: {names}. Each of you: `join NAME`; then "
                 f"{req.user_name} sends `start`.",
                 game_id=game_id,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -63,8 +64,10 @@ class DiscordAdapter:
         *,
         clock: Callable[[], float] = time.time,
         thread_archive_minutes: int = THREAD_ARCHIVE_MINUTES,
+        moderator_roles: Sequence[int] = (),
     ) -> None:
         self.service = service
+        self.moderator_roles = frozenset(moderator_roles)
         self.transport = transport
         self.clock = clock
         self.thread_archive_minutes = thread_archive_minutes
@@ -96,6 +99,8 @@ class DiscordAdapter:
                         await self._whisper(interaction, f"{attachment.filename} is too large (over 8 MiB).")
                         return
                     files.append(await attachment.read())
+            if not await self._can_post(interaction):
+                return
             text = sub.text(values)
             if sub.opens_game:
                 await self._open_game(interaction, str(values.get("title") or "imported"), text, files)
@@ -109,12 +114,33 @@ class DiscordAdapter:
             await self._apologise(interaction, f"/{sub.path}")
 
     async def _handle(
-        self, interaction: discord.Interaction, channel: str, text: str, files: Sequence[bytes] = ()
+        self,
+        interaction: discord.Interaction,
+        channel: str,
+        text: str,
+        files: Sequence[bytes] = (),
+        *,
+        clicked: bool = False,
     ) -> list[Reply]:
         user = interaction.user
         return await self.service.handle(
-            PLATFORM, channel, str(user.id), user.display_name, text, attachments=list(files)
+            PLATFORM,
+            channel,
+            str(user.id),
+            user.display_name,
+            text,
+            attachments=list(files),
+            clicked=clicked,
+            moderator=self.is_moderator(interaction),
         )
+
+    def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Manage Server in this place, or one of the configured moderator roles."""
+        permissions = getattr(interaction, "permissions", None)
+        if permissions is not None and getattr(permissions, "manage_guild", False) is True:
+            return True
+        roles = getattr(interaction.user, "roles", None) or ()
+        return any(getattr(role, "id", None) in self.moderator_roles for role in roles)
 
     async def _open_game(self, interaction: discord.Interaction, title: str, text: str, files: Sequence[bytes]) -> None:
         """``new`` and ``import``: the game gets a thread of its own, unless we are in one already."""
@@ -161,7 +187,9 @@ class DiscordAdapter:
             if record is None or current is None or current.id != game_id:
                 await self._whisper(interaction, f"That button belongs to game #{game_id}, which is no longer running.")
                 return
-            replies = await self._handle(interaction, record.channel, command)
+            if str(interaction.channel_id) == record.channel and not await self._can_post(interaction):
+                return
+            replies = await self._handle(interaction, record.channel, command, clicked=True)
             await self.answer(interaction, record.channel, replies)
             request = _request_in(command)
             if request is not None:
@@ -212,6 +240,10 @@ class DiscordAdapter:
                 return []  # the values depend on an option not filled in yet
             given.append(str(value))
         verb = sub.verb
+        if option.name == "private" and not sub.lead:
+            return await self._privates(interaction, current)
+        if sub.verb == "new" and option.name == "title":
+            return await self._suggest(interaction, "new", [], current)
         if not sub.lead:  # a private's power: the command starts with the private (``nwr lay C3 ...``)
             verb, given = given[0], given[1:]
         if sub.verb == "train" and option.name == "seller":
@@ -234,6 +266,12 @@ class DiscordAdapter:
                 ),
                 SUGGEST_TIMEOUT,
             )
+        )
+
+    async def _privates(self, interaction: discord.Interaction, partial: str) -> list[str]:
+        """The private companies of the game here (of every title when there is no game yet)."""
+        return await self.service.companies_here(
+            PLATFORM, str(interaction.channel_id), partial, privates(), limit=MAX_CHOICES
         )
 
     async def _sellers(self, interaction: discord.Interaction, given: list[str], partial: str) -> list[str]:
@@ -264,7 +302,14 @@ class DiscordAdapter:
                     await self._whisper(interaction, reply.text, reply)
                     whispered = True
                 else:
-                    await self.post(where, channel, reply)
+                    try:
+                        await self.post(where, channel, reply)
+                    except discord.HTTPException as exc:
+                        # Stored, but nobody saw it: tell the sender, and ping the next player another way.
+                        await self._whisper(interaction, not_posted(reply, channel, exc))
+                        whispered = True
+                        await self._notify([unposted(note) for note in reply.notify])
+                        continue
             await self._notify(reply.notify)
         if not whispered:
             # Only public messages: the thinking state has nothing left to say.
@@ -334,6 +379,23 @@ class DiscordAdapter:
                 await self.notifier.deliver(note)
             except Exception:  # a failed ping must not turn an accepted move into an error
                 log.exception("incident %s: a %s ping to %s failed", incident_id(), note.kind, note.user_id)
+                try:
+                    await self.service.retry_later(note)  # the reminder loop sends it again
+                except Exception:
+                    log.exception("the %s ping to %s could not be queued again", note.kind, note.user_id)
+
+    async def _can_post(self, interaction: discord.Interaction) -> bool:
+        """Whether the bot may post here; if not, the sender is told which permission is missing."""
+        missing = missing_permissions(interaction, files=self.service.images)
+        if not missing:
+            return True
+        names = " and ".join(missing)
+        await self._whisper(
+            interaction,
+            f"I cannot play in this channel: I lack the {names} permission{'s' if len(missing) > 1 else ''} "
+            "here. Ask a server admin to grant it to the bot. Nothing was done.",
+        )
+        return False
 
     async def _whisper(self, interaction: discord.Interaction, text: str, reply: Reply | None = None) -> None:
         """A message for the sender only (the first one replaces the thinking state)."""
@@ -373,6 +435,52 @@ class DiscordAdapter:
             )
         except Exception:
             log.exception("incident %s: even the apology could not be sent", incident)
+
+
+#: Discord's error codes for a message it refuses, in the words of its server settings.
+_REFUSALS = {
+    50001: "the bot cannot see that channel (Missing Access)",
+    50013: "the bot lacks a permission there (Send Messages, Send Messages in Threads or Attach Files)",
+    50083: "the thread is archived or locked",
+    10003: "the channel no longer exists",
+}
+
+
+def not_posted(reply: Reply, channel: str, exc: discord.HTTPException) -> str:
+    """What the sender reads when their reply could not be posted in the game's channel."""
+    why = _REFUSALS.get(exc.code, f"Discord refused the message ({exc.status} {exc.code})")
+    where = f"<#{channel}>" if channel.isdigit() else "the game's channel"
+    head = (
+        f"Your move was stored (action {reply.seq}), but I could not post it in {where}: {why}."
+        if reply.seq is not None
+        else f"I could not post this in {where}: {why}."
+    )
+    return f"{head} The next player is pinged directly.\n{reply.text}"
+
+
+def unposted(note: Notification) -> Notification:
+    """A ping whose channel mention was never posted: to be sent directly as well as in the channel."""
+    delivery = "both" if note.delivery == "channel" else note.delivery
+    return dataclasses.replace(note, mentioned=False, delivery=delivery)
+
+
+def missing_permissions(interaction: discord.Interaction, *, files: bool) -> list[str]:
+    """The permissions the bot lacks to play where ``interaction`` happened (none known outside servers)."""
+    permissions = getattr(interaction, "app_permissions", None)
+    if permissions is None or getattr(interaction, "guild_id", None) is None:
+        return []
+    kind = getattr(getattr(interaction, "channel", None), "type", None)
+    thread = kind in (
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    )
+    needed = [
+        ("send_messages_in_threads", "Send Messages in Threads") if thread else ("send_messages", "Send Messages")
+    ]
+    if files:
+        needed.append(("attach_files", "Attach Files"))
+    return [name for flag, name in needed if getattr(permissions, flag, True) is False]
 
 
 def _request_in(command: str) -> int | None:

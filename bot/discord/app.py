@@ -10,6 +10,7 @@ import sys
 from bot.config import load_settings
 from bot.discord.settings import load_discord_settings
 from bot.discord.tree import schema_json
+from bot.tokens import SecretFileError, hide_in_logs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +36,12 @@ async def _serve(args: argparse.Namespace) -> int:
     from bot.discord.client import RoundhouseClient
 
     settings = load_settings(args.config).with_overrides(database=args.db, images=False if args.no_images else None)
-    discord_settings = load_discord_settings(args.config)
+    try:
+        discord_settings = load_discord_settings(args.config)
+    except SecretFileError as exc:
+        print(f"Cannot start the Discord bot: {exc}.", file=sys.stderr)
+        return 2
+    hide_in_logs([discord_settings.token])
     if args.guild:
         discord_settings = replace(discord_settings, guild_id=args.guild)
     if not discord_settings.token:

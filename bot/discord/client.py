@@ -35,7 +35,10 @@ class RoundhouseClient(discord.Client):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.roundhouse = DiscordAdapter(
-            service, ClientTransport(self), thread_archive_minutes=settings.thread_archive_minutes
+            service,
+            ClientTransport(self),
+            thread_archive_minutes=settings.thread_archive_minutes,
+            moderator_roles=settings.moderator_roles,
         )
         self.roundhouse.reminders.interval = settings.reminder_seconds
         self.tree.add_command(self.roundhouse.group)

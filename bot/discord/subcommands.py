@@ -180,7 +180,9 @@ def _extra(privates: list[str]) -> tuple[Subcommand, ...]:
             "use a private company's power, e.g. NWR: remove, token, lay",
             None,
             (
-                Option("private", "the private company", required=True, choices=tuple(privates[:25])),
+                # Autocompleted from the game's own companies: titles bring more privates than the 25 static
+                # choices Discord allows (1822 alone has over 20).
+                Option("private", "the private company", required=True, suggest=True),
                 Option("move", "what its power does now", required=True, suggest=True, after=("private",)),
                 Option("hex", "where", suggest=True, after=("private", "move")),
                 Option(
@@ -275,7 +277,7 @@ def _free_text(usage: str) -> tuple[Option, ...]:
 
 def _new_options(titles: list[str]) -> tuple[Option, ...]:
     return (
-        Option("title", "the game", required=True, choices=tuple(titles[:25])),
+        Option("title", "the game", required=True, suggest=True),
         Option("seed", "fixes the random draws (for a rematch)", int, render="seed={}", min_value=1),
         Option("players", "at most this many seats", int, render="players={}", min_value=1, max_value=8),
         Option("rules", "optional rules of the title, separated by spaces"),

@@ -75,6 +75,9 @@ def _callback(sub: Subcommand, handler: Handler) -> Any:
     # discord.py's decorators record descriptions, choices and autocomplete on the function.
     if sub.options:
         app_commands.describe(**{o.name: o.description for o in sub.options})(callback)
+    for option in sub.options:
+        if len(option.choices) > MAX_STATIC_CHOICES:  # never cut: a value left out could not be chosen
+            raise ValueError(f"/{sub.path} {option.name} has {len(option.choices)} choices; use suggest=True")
     choices = {o.name: [app_commands.Choice(name=c, value=c) for c in o.choices] for o in sub.options if o.choices}
     if choices:
         app_commands.choices(**choices)(callback)
@@ -119,6 +122,9 @@ def find(group: app_commands.Group, path: str) -> app_commands.Command[Any, ...,
     if not isinstance(node, app_commands.Command):
         raise KeyError(f"{path} is a group")
     return node
+
+
+MAX_STATIC_CHOICES = 25  # Discord's limit for an option's fixed choices
 
 
 def titles() -> list[str]:

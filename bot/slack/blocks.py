@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core import timefmt
-from bot.core.replies import Button
+from bot.core.replies import Button, GameSummary
 from bot.core.text import split_text
 
 Block = dict[str, Any]
@@ -42,7 +42,14 @@ def mention(user_id: str) -> str:
 
 
 def link_channel(text: str, channel: str) -> str:
-    """``text`` with the bare channel id (as the service writes it) turned into a channel link."""
+    """``text`` with the bare channel id (as the service writes it) turned into a channel link.
+
+    A game in a thread has the place ``C123/1700000000.000100``: that is shown as a link to its channel.
+    """
+    if "/" in channel:
+        channel_id = channel.split("/", 1)[0]
+        text = text.replace(channel, channel_id)
+        channel = channel_id
     if not channel or not re.fullmatch(r"[A-Z0-9]+", channel):
         return text
     return re.sub(rf"(?<![<#\w]){re.escape(channel)}(?!\w)", f"<#{channel}>", text)
@@ -133,11 +140,8 @@ def after_click(blocks: Sequence[Block], user_id: str, label: str) -> list[Block
     return [*kept, _context(f"{mention(user_id)} chose *{escape(label)}*")]
 
 
-_GAME_LINE = re.compile(r"^\s*#(?P<id>\d+) (?P<title>\S+) in (?P<channel>\S+): (?P<state>.*)$")
-
-
-def home_view(games_text: str, command: str, *, notice: str | None = None) -> Block:
-    """The App Home tab from the service's ``games`` answer: one section per game, the user's turns first.
+def home_view(games: Sequence[GameSummary], command: str, *, notice: str | None = None) -> Block:
+    """The App Home tab from the service's overview of the user's games, the user's turns first.
 
     ``notice`` replaces the list when the service could not give one (it names an incident id).
     """
@@ -146,14 +150,17 @@ def home_view(games_text: str, command: str, *, notice: str | None = None) -> Bl
         return {"type": "home", "blocks": [header, _section(escape(notice))]}
     mine: list[Block] = []
     others: list[Block] = []
-    for line in games_text.splitlines()[1:]:
-        match = _GAME_LINE.match(line)
-        if match is None:
-            continue
-        state = match["state"]
-        yours = "YOUR TURN" in state
-        text = f"*#{match['id']} {escape(match['title'])}* in <#{match['channel']}>\n{escape(state)}"
-        (mine if yours else others).append(_section(text))
+    for game in games:
+        if game.problem:
+            state = game.problem
+        elif not game.started:
+            state = "waiting to start"
+        elif game.your_turn:
+            state = f"{game.round}, *YOUR TURN* ({', '.join(game.your_turn)})"
+        else:
+            state = f"{game.round}, waiting for {game.waiting_for}"
+        text = f"*#{game.game_id} {escape(game.title)}* in <#{game.channel}>\n{escape(state)}"
+        (mine if game.your_turn else others).append(_section(text))
     blocks: list[Block] = [header]
     if mine:
         blocks.append(_context(f":large_orange_diamond: Your turn in {len(mine)} game{'s' if len(mine) != 1 else ''}"))

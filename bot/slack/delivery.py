@@ -16,7 +16,7 @@ user, so it never notifies anyone else.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,17 @@ class Origin:
         return self.here or self.channel
 
 
+def split_place(place: str) -> tuple[str, str | None]:
+    """A game's place as the service keys it: a channel id, or ``C123/1700000000.000100`` for a game in a
+    thread of that channel (several games can share a channel that way). Returns (channel, thread ts)."""
+    channel, sep, thread = place.partition("/")
+    return channel, (thread or None) if sep else None
+
+
+def thread_place(channel: str, thread_ts: str) -> str:
+    return f"{channel}/{thread_ts}"
+
+
 def _error(exc: SlackApiError) -> str:
     data: Any = exc.response.data if exc.response is not None else {}
     return str(data.get("error", "")) if isinstance(data, dict) else ""
@@ -69,9 +80,11 @@ class Poster:
         self.client = client
         self.pictures = pictures or PictureMemory()
         self._dm: dict[str, str] = {}
-        # Per channel, the ts of the game's board message: pinned once, then updated after each move. A restart
+        # Per channel and game, the ts of the game's board message: pinned once, then updated after each move. A restart
         # posts a fresh one (timestamps are not stored).
         self._boards: dict[str, str] = {}
+        #: Queues a ping Slack refused for another try (the service's ``retry_later``); None: log only.
+        self.retry: Callable[[Notification], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------------ replies
 
@@ -82,10 +95,10 @@ class Poster:
             if reply.attachments:  # files cannot be ephemeral: they go to the sender directly
                 await self._upload(reply.attachments, await self._dm_channel(origin.user_id), None)
             return
-        channel = origin.channel
-        thread = origin.thread_ts if origin.where == channel else None
+        channel, game_thread = split_place(origin.channel)
+        thread = game_thread or (origin.thread_ts if origin.where == origin.channel else None)
         text, body = blocks.message(
-            reply.text, mentions=reply.mentions, buttons=reply.buttons, game_id=reply.game_id, channel=channel
+            reply.text, mentions=reply.mentions, buttons=reply.buttons, game_id=reply.game_id, channel=origin.channel
         )
         posted = await self._post(channel, text, body, thread, origin)
         if posted:
@@ -93,22 +106,33 @@ class Poster:
             if files:
                 await self._upload(files, channel, thread)
             if reply.board and reply.game_id is not None:
-                await self.update_board(channel, reply.board)
-        for note in reply.notify:
-            await self.notify(note, default_channel=channel)
+                await self.update_board(channel, reply.board, thread, reply.game_id)
+        await self.notify_all(reply.notify, default_channel=origin.channel)
 
-    async def update_board(self, channel: str, text: str) -> None:
-        """Edit the channel's pinned board message in place, or post and pin it the first time."""
+    async def notify_all(self, notes: Sequence[Notification], *, default_channel: str = "") -> None:
+        """Each ping in turn; one Slack refuses is queued for another try and does not stop the others."""
+        for note in notes:
+            try:
+                await self.notify(note, default_channel=default_channel)
+            except SlackApiError as exc:
+                log.warning("a %s ping to %s was refused (%s); queued again", note.kind, note.user_id, _error(exc))
+                if self.retry is not None:
+                    await self.retry(note)
+
+    async def update_board(self, channel: str, text: str, thread: str | None = None, game_id: int = 0) -> None:
+        """Edit the game's pinned board message in place, or post (in the game's thread, if it has one) and pin it
+        the first time. Several games may share a channel, each in its thread, so boards are kept per game."""
         plain, body = blocks.message(text, channel=channel)
-        ts = self._boards.get(channel)
+        key = f"{channel}:{game_id}"
+        ts = self._boards.get(key)
         if ts is not None:
             try:
                 await self.client.chat_update(channel=channel, ts=ts, text=plain, blocks=body)
                 return
             except SlackApiError as exc:
                 log.info("updating the board in %s failed (%s); posting a new one", channel, _error(exc))
-        ts = await self._send(channel, plain, body, None)
-        self._boards[channel] = ts
+        ts = await self._send(channel, plain, body, thread)
+        self._boards[key] = ts
         try:
             await self.client.pins_add(channel=channel, timestamp=ts)
         except SlackApiError as exc:  # needs the pins:write scope; the message is there anyway
@@ -119,9 +143,10 @@ class Poster:
     ) -> None:
         """Something only ``origin``'s user sees, where they are looking."""
         plain, body = blocks.message(text, buttons=buttons, game_id=game_id, channel=origin.channel)
+        where, game_thread = split_place(origin.where)
         try:
             await self.client.chat_postEphemeral(
-                channel=origin.where, user=origin.user_id, text=plain, blocks=body, thread_ts=origin.thread_ts
+                channel=where, user=origin.user_id, text=plain, blocks=body, thread_ts=origin.thread_ts or game_thread
             )
             return
         except SlackApiError as exc:
@@ -178,20 +203,21 @@ class Poster:
         """Deliver one ping: a mention of only its user in the game's channel, a direct message, or both."""
         if note.platform and note.platform != PLATFORM:
             return
-        channel = note.channel or default_channel
+        place = note.channel or default_channel
+        channel, thread = split_place(place)
         to_channel = note.to_channel
-        if note.to_dm and not await self._direct(note, channel) and note.delivery == "dm" and not note.mentioned:
+        if note.to_dm and not await self._direct(note, place) and note.delivery == "dm" and not note.mentioned:
             to_channel = True  # their DMs are closed to us: a mention in the channel rather than nothing
         if to_channel and channel:
             text, body = blocks.message(
-                note.text, mentions=[note.user_id], buttons=note.buttons, game_id=note.game_id, channel=channel
+                note.text, mentions=[note.user_id], buttons=note.buttons, game_id=note.game_id, channel=place
             )
-            await self._send(channel, text, body, None)
+            await self._send(channel, text, body, thread)
 
     async def _direct(self, note: Notification, channel: str) -> bool:
         text = note.text
         if channel and channel not in text:
-            text += f"\nGame channel: {channel}"
+            text += f"\nGame channel: {split_place(channel)[0]}"
         plain, body = blocks.message(text, buttons=note.buttons, game_id=note.game_id, channel=channel)
         try:
             await self._send(await self._dm_channel(note.user_id), plain, body, None)

@@ -23,6 +23,7 @@ from bot.core.service import GameService
 from bot.slack.app import SlackBot
 from bot.slack.redelivery import HandledRequests
 from bot.slack.settings import SlackSettings, load_slack_settings
+from bot.tokens import hide_in_logs
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ async def serve_socket(bot: SlackBot, app_token: str) -> None:
 
 
 async def serve_http(bot: SlackBot, settings: SlackSettings) -> None:
-    runner = web.AppRunner(bot.app.web_app(path=settings.path, port=settings.port))
+    runner = web.AppRunner(bot.web_app(path=settings.path, port=settings.port))
     await runner.setup()
     try:
         await web.TCPSite(runner, settings.host, settings.port).start()
@@ -76,6 +77,7 @@ async def amain(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"Cannot start the Slack adapter: {exc}", file=sys.stderr)
         return 2
+    hide_in_logs([slack.bot_token, slack.app_token, slack.signing_secret])
     service = await GameService.open(settings.database, settings)
     handled = await HandledRequests.open(
         slack.requests_path(settings.database), keep_seconds=slack.request_memory_hours * 3600

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.config import config_sections
@@ -19,9 +19,9 @@ MODES = ("auto", "socket", "http")
 
 @dataclass(frozen=True, slots=True)
 class SlackSettings:
-    bot_token: str = ""
-    app_token: str = ""
-    signing_secret: str = ""
+    bot_token: str = field(default="", repr=False)
+    app_token: str = field(default="", repr=False)
+    signing_secret: str = field(default="", repr=False)
     mode: str = "auto"  # "socket", "http", or "auto": Socket Mode when an app token is there
     command: str = "/18xx"  # the slash command, as declared in config/slack-manifest.json
     host: str = "0.0.0.0"
@@ -30,6 +30,7 @@ class SlackSettings:
     reminder_seconds: float = 60.0  # how often the outbox is checked for due reminders
     requests_db: str = ""  # the handled-request log; "" puts it next to the game database
     request_memory_hours: float = 24.0  # Slack retries within minutes; a day is ample
+    moderators: tuple[str, ...] = ()  # member ids (U…) who moderate games: replace, force abandon, kick
 
     def resolved_mode(self) -> str:
         """The transport to use; raises ValueError naming what is missing."""
@@ -74,4 +75,5 @@ def load_slack_settings(
         reminder_seconds=float(values.get("reminder_seconds", 60.0)),
         requests_db=str(values.get("requests_db", "")),
         request_memory_hours=float(values.get("request_memory_hours", 24.0)),
+        moderators=tuple(str(m) for m in values.get("moderators", ())),
     )

@@ -10,6 +10,7 @@ Usage::
 from bot.storage.errors import (
     ChannelBusyError,
     ConflictError,
+    GameFullError,
     NotFoundError,
     SchemaError,
     SeatTakenError,
@@ -42,6 +43,7 @@ __all__ = [
     "ConflictError",
     "ConsentRecord",
     "ConsentStatus",
+    "GameFullError",
     "GameRecord",
     "GameStatus",
     "JsonObject",

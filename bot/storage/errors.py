@@ -68,6 +68,15 @@ class SeatTakenError(ConflictError):
         self.game_id = game_id
 
 
+class GameFullError(ConflictError):
+    """Every seat of the game is taken."""
+
+    def __init__(self, game_id: int, max_seats: int) -> None:
+        super().__init__(f"game {game_id} is full ({max_seats} seats)")
+        self.game_id = game_id
+        self.max_seats = max_seats
+
+
 class StatusConflictError(ConflictError):
     """A status transition was refused because the row is not in the status the caller expected."""
 

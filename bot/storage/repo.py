@@ -14,7 +14,7 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Any, Self
@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.storage.errors import (
     ChannelBusyError,
+    GameFullError,
     NotFoundError,
     SchemaError,
     SeatTakenError,
@@ -48,6 +49,10 @@ from bot.storage.records import (
 Clock = Callable[[], float]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+#: SQLite's synchronous settings that keep a WAL database consistent; FULL also keeps every commit.
+SYNCHRONOUS_MODES = ("FULL", "NORMAL", "EXTRA")
+#: What ``Storage.open`` uses unless told otherwise (see the durability note there).
+DEFAULT_SYNCHRONOUS = "FULL"
 _GAME_COLUMNS = (
     "id, platform, channel, title, seed, options, engine_version, status, created_by, created_at, updated_at,"
     " broken, broken_noticed_at"
@@ -192,6 +197,7 @@ class Storage:
         clock: Clock = time.time,
         busy_timeout: float = 5.0,
         migrations: Collection[Migration] = MIGRATIONS,
+        synchronous: str | None = None,
     ) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
@@ -199,6 +205,9 @@ class Storage:
             SchemaError: if the file was migrated by newer code, or is not in WAL mode after opening.
             sqlite3.Error: if the file is not a database or a migration fails (that migration is rolled back).
         """
+        synchronous = synchronous or DEFAULT_SYNCHRONOUS
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}")
         path_str = os.fspath(path)
         # isolation_level=None: autocommit; we issue BEGIN IMMEDIATE/COMMIT ourselves.
         db = await aiosqlite.connect(path_str, isolation_level=None, timeout=busy_timeout)
@@ -208,13 +217,12 @@ class Storage:
             mode = await _enable_wal(db, busy_timeout)
             if mode != "wal" and path_str != ":memory:" and path_str:
                 raise SchemaError(f"could not switch {path_str!r} to WAL journal mode (got {mode!r})")
-            # Durability: in WAL mode with synchronous=NORMAL a COMMIT has been written to the WAL file
-            # (i.e. handed to the OS) before it returns; only the fsync is deferred to checkpoints. A crash of
-            # *this process* (kill -9, OOM, segfault) therefore loses nothing that was committed: the kernel
-            # still holds the pages and the next open replays the WAL. Only an OS crash or power cut can roll
-            # back the last few commits, and even then the database stays consistent (never corrupt).
-            # That trade-off is acceptable for a chat bot and spares an fsync per append (FULL would add one).
-            await db.execute("PRAGMA synchronous = NORMAL")
+            # Durability: an acknowledged move must survive a power cut, not only a crash of this process.
+            # With WAL and synchronous=NORMAL a COMMIT reaches the OS but is fsynced only at checkpoints, so
+            # an OS crash or power cut can roll back the last moves the players were told were stored.
+            # FULL fsyncs the WAL at every commit. benchmarks/storage.py measures both: FULL costs about
+            # one fsync per append (a few ms on an SSD), far below what a chat message takes anyway.
+            await db.execute(f"PRAGMA synchronous = {synchronous}")
             fk_rows = list(await db.execute_fetchall("PRAGMA foreign_keys"))
             if not fk_rows or fk_rows[0][0] != 1:
                 raise SchemaError("this SQLite build cannot enforce foreign keys")
@@ -336,6 +344,52 @@ class Storage:
                 raise ChannelBusyError(platform, channel, existing) from None
         assert row is not None
         return int(row[0])
+
+    async def import_game(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        title: str,
+        seed: int,
+        options: Mapping[str, Any],
+        engine_version: str,
+        created_by: str,
+        actions: Sequence[Mapping[str, Any]],
+        actor: str,
+        snapshot: bytes | None = None,
+    ) -> int:
+        """Create an open game with its whole action log (and a snapshot after it) in one transaction.
+
+        Either all of it is stored or nothing is (a crash, a kill -9 or an unstorable action in the middle
+        leaves no half game behind). Raises like :meth:`create_game`, and TypeError/ValueError for an action
+        that is not a JSON object (NaN included).
+        """
+        if not _INT64_MIN <= seed <= _INT64_MAX:
+            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+        options_json = _dumps_object(options, "options")
+        rows = [_dumps_object(action, f"action {n}") for n, action in enumerate(actions, start=1)]
+        now = self._clock()
+        async with self._write():
+            if await self._live_game_id(platform, channel) is not None:
+                raise ChannelBusyError(platform, channel, await self._live_game_id(platform, channel))
+            row = await self._one(
+                "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
+                " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
+                (platform, channel, title, seed, options_json, engine_version, created_by, now, now),
+            )
+            assert row is not None
+            game_id = int(row[0])
+            await self._db.executemany(
+                "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seq, data, actor, now) for seq, data in enumerate(rows, start=1)],
+            )
+            if snapshot is not None and rows:
+                await self._db.execute(
+                    "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, len(rows), bytes(snapshot), now),
+                )
+        return game_id
 
     async def _live_game_id(self, platform: str, channel: str) -> int | None:
         row = await self._one(
@@ -493,19 +547,30 @@ class Storage:
         display_name: str,
         seat: int | None = None,
         player_id: int | None = None,
+        max_seats: int | None = None,
+        open_only: bool = False,
     ) -> SeatRecord:
         """Seat a user at a game; with ``seat=None`` the lowest free seat number (from 0) is taken.
+
+        ``max_seats`` is checked in the same transaction as the insert, so racing joins (from any number of
+        processes) never seat more players than that; so is ``open_only`` (the game has not started).
 
         Raises:
             NotFoundError: no such game.
             SeatTakenError: the seat is occupied, the user is already seated, or ``player_id`` is in use.
+            GameFullError: ``max_seats`` users are seated already.
+            StatusConflictError: ``open_only`` and the game has started or ended.
         """
         async with self._write():
-            await self._get_game(game_id)
+            game = await self._get_game(game_id)
+            if open_only and game.status != GameStatus.OPEN:
+                raise StatusConflictError("game", game_id, str(GameStatus.OPEN), str(game.status))
             rows = await self._all("SELECT seat, user_id, player_id FROM seats WHERE game_id = ?", (game_id,))
             taken = {row["seat"]: row for row in rows}
             if any(row["user_id"] == user_id for row in rows):
                 raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
+            if max_seats is not None and len(rows) >= max_seats:
+                raise GameFullError(game_id, max_seats)
             if player_id is not None and any(row["player_id"] == player_id for row in rows):
                 raise SeatTakenError(game_id, f"player id {player_id} is already assigned")
             if seat is None:
@@ -529,6 +594,37 @@ class Storage:
             if not deleted:
                 raise NotFoundError("seat", (game_id, user_id))
             await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+
+    async def replace_seat(
+        self, game_id: int, old_user: str, *, platform: str, user_id: str, display_name: str
+    ) -> SeatRecord:
+        """Give ``old_user``'s seat (and engine player) to another user, in one transaction.
+
+        Raises: NotFoundError if ``old_user`` has no seat; SeatTakenError if the new user already has one;
+        StatusConflictError if the game is finished or abandoned.
+        """
+        async with self._write():
+            game = await self._get_game(game_id)
+            if game.status not in LIVE_STATUSES:
+                raise StatusConflictError("game", game_id, "open or active", str(game.status))
+            seats = await self._list_seats(game_id)
+            if any(s.user_id == user_id for s in seats):
+                raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
+            row = await self._one(
+                "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
+                " RETURNING game_id, seat, platform, user_id, display_name, player_id",
+                (platform, user_id, display_name, game_id, old_user),
+            )
+            if row is None:
+                raise NotFoundError("seat", (game_id, old_user))
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+        return _seat(row)
+
+    async def last_action_at(self, game_id: int) -> float | None:
+        """When the last action of a game was stored (None for an empty log)."""
+        async with self._session():
+            row = await self._one("SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
+        return None if row is None or row[0] is None else float(row[0])
 
     async def list_seats(self, game_id: int) -> list[SeatRecord]:
         """Seats ordered by seat number (empty for an unknown game)."""
@@ -584,15 +680,20 @@ class Storage:
 
         Raises:
             StaleStateError: a row with that seq exists already, or ``expected_seq`` would leave a gap.
+            StatusConflictError: the game is finished or abandoned (its log is closed).
             NotFoundError: no such game.
             TypeError, ValueError: ``data`` is not a JSON-serialisable object.
         """
         data_json = _dumps_object(data, "action data")
         async with self._session():
             try:
-                await self._db.execute(
-                    "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, expected_seq, data_json, actor, self._clock()),
+                # The status test is part of the same statement: no action can land in a game that was
+                # finished or abandoned a moment ago (a request approved late, another process).
+                inserted = await self._all(
+                    "INSERT INTO actions (game_id, seq, data, actor, created_at)"
+                    " SELECT ?, ?, ?, ?, ? WHERE EXISTS"
+                    " (SELECT 1 FROM games WHERE id = ? AND status IN ('open', 'active')) RETURNING seq",
+                    (game_id, expected_seq, data_json, actor, self._clock(), game_id),
                 )
             except sqlite3.IntegrityError:
                 # Slow path: explain the refusal. The log only grows, so reading it now is conclusive.
@@ -600,6 +701,9 @@ class Storage:
                 if expected_seq != last + 1:
                     raise StaleStateError(game_id, expected_seq, last) from None
                 raise
+            if not inserted:
+                game = await self._get_game(game_id)  # NotFoundError if the game does not exist
+                raise StatusConflictError("game", game_id, "open or active", str(game.status))
         return expected_seq
 
     async def _last_seq(self, game_id: int) -> int:

@@ -11,7 +11,7 @@ import pytest
 from bot.config import Settings
 from bot.core.replies import Reply
 from bot.core.service import GameService
-from bot.storage import Storage
+from bot.storage import Storage, repo
 
 
 class FakeClock:
@@ -24,6 +24,14 @@ class FakeClock:
     def advance(self, seconds: float) -> float:
         self.now += seconds
         return self.now
+
+
+@pytest.fixture(autouse=True)
+def _no_fsync_per_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests open their databases with synchronous=NORMAL: a power cut is not what they exercise, and an
+    fsync per append makes the suite more than twice as slow. ``test_storage_durability`` checks the
+    production default."""
+    monkeypatch.setattr(repo, "DEFAULT_SYNCHRONOUS", "NORMAL", raising=False)
 
 
 @pytest.fixture

@@ -16,6 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def child_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SLACK_"))}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    # No fsync per stored move in child processes either (a process crash loses nothing without it); the
+    # production setting is checked by test_storage_durability.
+    env["ROUNDHOUSE_CONFIG"] = str(Path(__file__).with_name("no_fsync.toml"))
     return env
 
 

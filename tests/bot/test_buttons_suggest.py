@@ -13,7 +13,7 @@ import pytest
 from bot.console.scripted import command_intent
 from bot.core import service_core as service_mod
 from bot.core.choices import MAX_BUTTONS
-from bot.core.commands import CommandError
+from bot.core.commands import CommandError, split_position
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
@@ -181,7 +181,9 @@ def _check_buttons(reply: Reply, driver: Driver, checked: dict[str, int]) -> Non
         if checked.get(kind, 0) >= 4:
             continue  # each kind of button is tried a few times: running routes on a copy is slow
         checked[kind] = checked.get(kind, 0) + 1
-        assert any(_accepted(game, pid, button.command) for pid in pids), (button, game.round.name())
+        at, command = split_position(button.command)
+        assert at == reply.seq, (button, reply.seq)  # the button counts only at the step it was made for
+        assert any(_accepted(game, pid, command) for pid in pids), (button, game.round.name())
 
 
 async def test_move_buttons_are_legal_moves_of_the_acting_player(table: Table) -> None:
@@ -199,7 +201,7 @@ async def test_move_buttons_are_legal_moves_of_the_acting_player(table: Table) -
 async def test_a_click_works_for_the_acting_player_only(table: Table) -> None:
     await started(table, seed=5)
     status = await table.say("carol", "status")
-    assert [b.command for b in status.buttons] == ["buy HB", "pass"]  # alice's auction choices
+    assert [b.command for b in status.buttons] == ["@0 buy HB", "@0 pass"]  # alice's auction choices
     assert status.buttons[-1].label == "Pass"
     click = status.buttons[0].command
     assert (await table.say("bob", click)).outcome == Outcome.NOT_YOUR_TURN

@@ -189,7 +189,7 @@ async def test_reminders_escalate_and_stop_after_the_cap(table: Table, clock: Fa
             False,
         )
         assert note.to_channel and note.due_at == clock.now
-        assert [b.command for b in note.buttons][-1] == "pass"  # bob's moves, to click in a DM
+        assert [b.command for b in note.buttons][-1] == "@1 pass"  # bob's moves at this step, for a DM
     assert MAX_REMINDERS == 5
     clock.advance(30 * 24 * HOUR)
     assert await _due(table.service) == []

@@ -65,7 +65,7 @@ async def test_create_join_start_in_join_order(table: Table) -> None:
     assert (await table.say("Carol", "join")).ok
     reply = await table.say("Alice", "start")
     assert "Seat order: Alice, Bob, Carol" in reply.text
-    assert reply.mentions == []  # Alice, who acts first, sent the command herself
+    assert reply.mentions == ["alice"]  # Alice acts first: pinged even though she started it
     seats = await table.service.storage.list_seats(reply.game_id or 0)
     assert [(s.display_name, s.player_id) for s in seats] == [("Alice", 1), ("Bob", 2), ("Carol", 3)]
 

@@ -96,6 +96,8 @@ class FakeChannel:
     ) -> Sent:
         if self.world.fail_sends:
             raise RuntimeError("the fake channel was told to fail")
+        if self.world.refuse is not None:  # Discord's own answer: 403 with a JSON error code
+            raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), {"code": self.world.refuse})
         message = Sent(content, allowed_mentions, list(files or []), view, where=f"channel {self.id}")
         self.sent.append(message)
         return message
@@ -214,6 +216,7 @@ class FakeInteraction:
         self.channel = channel
         self.channel_id = channel.id if channel is not None else snowflake()
         self.guild_id = world.guild_id
+        self.app_permissions = world.app_permissions
         self.namespace = SimpleNamespace(**(namespace or {}))
         self.response = FakeResponse(self)
         self.followup = FakeFollowup()
@@ -254,6 +257,8 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.client: Any = SimpleNamespace(roundhouse=None)
         self.fail_sends = False
+        self.refuse: int | None = None  # an error code channels answer sends with (50013, 50083, ...)
+        self.app_permissions = discord.Permissions.all()  # the bot's, as interactions carry them
         self.last_interaction: FakeInteraction | None = None
 
     def add_channel(self, kind: discord.ChannelType = discord.ChannelType.text, name: str = "") -> FakeChannel:

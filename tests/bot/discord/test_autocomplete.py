@@ -144,3 +144,14 @@ async def test_questions_asked_for_powers_sellers_and_trades(world: World, lobby
     assert counts == list(range(25))  # integers only, at most 25
     asked = len(service.asked)
     assert await values("lay", "tile") == [] and len(service.asked) == asked  # no hex yet: nothing to ask
+
+
+async def test_privates_and_titles_are_autocompleted_not_static_choices(
+    bot: Bot, lobby: FakeChannel, users: dict[str, FakeUser]
+) -> None:
+    titles = await bot.complete(users["alice"], "game new", "title", lobby, "18")
+    assert "1882" in [c.value for c in titles]
+    thread = await new_game(bot, lobby, users, ("alice", "bob"))
+    privates = [c.value for c in await bot.complete(users["alice"], "ability", "private", thread, "")]
+    assert {"NWR", "CP"} <= set(privates) and len(privates) <= 25
+    assert [c.value for c in await bot.complete(users["alice"], "ability", "private", thread, "nw")] == ["NWR"]

@@ -75,8 +75,8 @@ async def test_a_game_in_its_own_thread_from_auction_to_stock_round(
     assert [m.content for m in lobby.sent] == [f"alice opened game #1: join in <#{thread.id}>"]
     start = thread.sent[-1]
     assert "Seat order: alice, bob, carol, dave" in (start.content or "")
-    assert start.custom_ids == ["rh:1:buy HB", "rh:1:pass"]
-    assert start.pinged == []  # alice acts first and started the game herself
+    assert start.custom_ids == ["rh:1:@0 buy HB", "rh:1:@0 pass"]
+    assert start.pinged == [alice.id]  # alice acts first: pinged even though she started it
 
     # A spectator may look but not act; a seated player out of turn is refused. Both privately.
     status = await bot.slash(eve, "info status", thread)

@@ -6,6 +6,7 @@ tests/bot/discord/golden/schema.json`` and review the diff.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -13,9 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import discord
+import pytest
+from discord import app_commands
+
 from bot.core.commands import VERBS
 from bot.discord.subcommands import build
-from bot.discord.tree import privates, schema, schema_json, titles
+from bot.discord.tree import Unwired, build_group, privates, schema, schema_json, titles
 from tests.bot.console_helpers import ROOT, child_env
 
 GOLDEN = Path(__file__).parent / "golden" / "schema.json"
@@ -93,7 +98,8 @@ def test_every_verb_of_the_service_has_a_subcommand() -> None:
         "info status",
         "prefs notify",
     } <= paths
-    assert "1882" in {c["value"] for c in next(o for o in _options("game new") if o["name"] == "title")["choices"]}
+    title = next(o for o in _options("game new") if o["name"] == "title")
+    assert title["autocomplete"] and "choices" not in title  # autocompleted: titles keep coming
 
 
 def _options(path: str) -> list[dict[str, Any]]:
@@ -112,3 +118,35 @@ def test_autocomplete_and_choices_where_the_issue_wants_them() -> None:
     assert [c["value"] for c in buy["source"]["choices"]] == ["ipo", "pool"]
     [file] = _options("game import")
     assert file["type"] == 11 and file["required"]  # an attachment
+
+
+def test_nothing_is_cut_when_titles_and_privates_grow_past_25() -> None:
+    """1822 alone brings 20-odd privates: every title and company must stay reachable."""
+    many_titles = [f"18{n:02d}" for n in range(40)]
+    many_privates = [f"P{n}" for n in range(60)]
+    commands = build(many_titles, many_privates)
+    group = build_group(commands, Unwired())
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    tree.add_command(group)
+    [root] = [c.to_dict(tree) for c in tree.get_commands()]
+    for path, node in walk(root):
+        values = {str(c["value"]) for c in node.get("choices") or []}
+        assert not values & set(many_titles + many_privates), f"{path} lists titles or privates as choices"
+    ability = {o["name"]: o for o in next(n for p, n in walk(root) if p == "18xx ability")["options"]}
+    new = {o["name"]: o for o in next(n for p, n in walk(root) if p == "18xx game new")["options"]}
+    assert ability["private"]["autocomplete"] and new["title"]["autocomplete"]
+
+
+def test_an_option_with_more_static_choices_than_discord_allows_fails_loudly() -> None:
+    commands = build(titles(), privates())
+    sub = commands.subcommands["buy"]
+    wide = dataclasses.replace(
+        sub,
+        options=tuple(
+            dataclasses.replace(o, choices=tuple(f"c{n}" for n in range(26))) if o.name == "source" else o
+            for o in sub.options
+        ),
+    )
+    commands.subcommands["buy"] = wide
+    with pytest.raises(ValueError, match="26 choices"):
+        build_group(commands, Unwired())

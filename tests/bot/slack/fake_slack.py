@@ -37,6 +37,7 @@ class FakeSlack:
         self.uploads: dict[str, Upload] = {}
         self.responses: list[dict[str, Any]] = []  # what was posted to response_urls
         self.fail: dict[str, str] = {}
+        self.limited: dict[str, int] = {}  # method -> how many calls are answered 429 (Retry-After: 1) first
         self.url = ""  # set once the server listens
         self.posted = asyncio.Event()  # set by every chat.postMessage, for tests that wait for background work
         self._ts = itertools.count(1)
@@ -94,6 +95,10 @@ class FakeSlack:
         method = request.match_info["method"]
         call = Call(method, await self._params(request), request.headers.get("Authorization", ""))
         self.calls.append(call)
+        if self.limited.get(method, 0) > 0:
+            self.limited[method] -= 1
+            call.result = {"ok": False, "error": "ratelimited"}
+            return web.json_response(call.result, status=429, headers={"Retry-After": "1"})
         if method in self.fail:
             call.result = {"ok": False, "error": self.fail[method]}
         else:
@@ -110,6 +115,8 @@ class FakeSlack:
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": message}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"1700000000.{next(self._ts):06d}"}
+        if method == "chat.delete":
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "chat.update":
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "pins.add":

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.core.replies import Button
+from bot.core.replies import Button, GameSummary
 from bot.slack import blocks
 
 
@@ -55,19 +55,16 @@ def test_after_click_drops_the_buttons() -> None:
 
 
 def test_home_view_puts_your_turns_first() -> None:
-    games = "\n".join(
-        [
-            "Your games:",
-            "  #1 1882 in C1: Stock Round 1, waiting for bob",
-            "  #2 1882 in C2: Auction Round, YOUR TURN (alice)",
-            "  #3 1882 in C3: waiting to start",
-        ]
-    )
+    games = [
+        GameSummary(1, "1882", "C1", True, "Stock Round 1", waiting_for="bob"),
+        GameSummary(2, "1882", "C2", True, "Auction Round", your_turn=("alice",)),
+        GameSummary(3, "1882", "C3", False),
+    ]
     view = blocks.home_view(games, "/18xx")
     assert view["type"] == "home"
     sections = [b["text"]["text"] for b in view["blocks"] if b["type"] == "section"]
     assert sections[0].startswith("*#2 1882* in <#C2>") and "YOUR TURN" in sections[0]
     assert [s.split("*")[1] for s in sections[1:]] == ["#1 1882", "#3 1882"]
     assert "Your turn in 1 game" in json.dumps(view)
-    failed = blocks.home_view("", "/18xx", notice="Sorry (incident ab12)")
+    failed = blocks.home_view([], "/18xx", notice="Sorry (incident ab12)")
     assert "incident ab12" in json.dumps(failed) and len(failed["blocks"]) == 2

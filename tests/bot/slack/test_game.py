@@ -196,9 +196,21 @@ async def test_when_the_bot_is_not_in_the_channel_the_command_still_answers(
 async def test_a_bug_in_the_adapter_gets_an_apology_with_an_incident_id(
     slack: Slack, fake: FakeSlack, bot: SlackBot, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fake.fail["chat.postMessage"] = "internal_error"  # an error the adapter does not expect
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the adapter")
+
+    bot.poster.reply = broken  # type: ignore[method-assign]
     await slack.command("U1", "new 1882")
     [apology] = fake.ephemerals("U1")
     assert "Sorry, something went wrong on our side (incident " in _text(apology.params)
     incident = _text(apology.params).split("incident ")[1].split(")")[0]
     assert f"incident {incident}" in caplog.text
+
+
+async def test_app_home_is_refreshed_after_moves_for_the_seated_players(slack: Slack, fake: FakeSlack) -> None:
+    await start_game(slack, ("U1", "U2"))
+    mark = fake.mark()
+    await slack.command("U1", "buy HB")  # now it is U2's turn
+    published = {str(c.params["user_id"]): str(c.params["view"]) for c in fake.since(mark, "views.publish")}
+    assert set(published) == {"U1", "U2"}
+    assert "YOUR TURN" in published["U2"] and "YOUR TURN" not in published["U1"]

@@ -52,7 +52,7 @@ async def test_a_retried_command_applies_once(slack: Slack, fake: FakeSlack, bot
     other = slack.command_body("U2", "pass", trigger="77.1.same")
     assert (await slack.dispatch(other, signed_headers(other))).status == 200
     assert await _stored(bot) == 1
-    assert len(fake.since(mark)) == 1
+    assert len([c for c in fake.since(mark) if c.method != "views.publish"]) == 1  # App Homes are refreshed too
 
 
 async def test_a_retried_click_applies_once(slack: Slack, fake: FakeSlack, bot: SlackBot) -> None:

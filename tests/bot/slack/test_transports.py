@@ -119,8 +119,14 @@ def test_manifest_declares_what_the_adapter_uses() -> None:
     features, settings = manifest["features"], manifest["settings"]
     assert [c["command"] for c in features["slash_commands"]] == [SlackSettings().command]
     assert features["app_home"]["home_tab_enabled"] is True
-    assert set(manifest["oauth_config"]["scopes"]["bot"]) >= {"commands", "chat:write", "files:write", "im:write"}
-    assert settings["event_subscriptions"]["bot_events"] == ["app_home_opened"]
+    assert set(manifest["oauth_config"]["scopes"]["bot"]) == {
+        "app_mentions:read",  # games in threads are addressed by mentioning the bot
+        "commands",
+        "chat:write",
+        "files:write",
+        "im:write",
+    }
+    assert settings["event_subscriptions"]["bot_events"] == ["app_home_opened", "app_mention"]
     assert settings["interactivity"]["is_enabled"] is True
     assert settings["socket_mode_enabled"] is True
 

@@ -1,6 +1,7 @@
 """Child process for the crash test: appends actions forever, printing each seq once its commit returned.
 
-Run as ``python -m tests.bot.storage.crash_writer DB_PATH GAME_ID``; the parent SIGKILLs it.
+Run as ``python -m tests.bot.storage.crash_writer DB_PATH GAME_ID``; the parent SIGKILLs it. With ``import``
+in place of the game id it imports whole games (:data:`IMPORT_ACTIONS` actions each) and prints their ids.
 Not a test module (no ``test_`` prefix); the parent imports :func:`action_for` to check the rows.
 """
 
@@ -42,5 +43,32 @@ async def _main(path: str, game_id: int) -> None:
         sys.stdout.flush()
 
 
+IMPORT_ACTIONS = 400
+
+
+async def _imports(path: str) -> None:
+    storage = await Storage.open(path)
+    n = 0
+    while True:
+        n += 1
+        game_id = await storage.import_game(
+            platform="crash",
+            channel=f"imp{n}-{id(storage)}",
+            title="1882",
+            seed=n,
+            options={},
+            engine_version="crash",
+            created_by="crash",
+            actions=[action_for(seq) for seq in range(1, IMPORT_ACTIONS + 1)],
+            actor="import",
+            snapshot=b"snap" * 1000,
+        )
+        sys.stdout.write(f"{game_id}\n")
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":
-    asyncio.run(_main(sys.argv[1], int(sys.argv[2])))
+    if sys.argv[2] == "import":
+        asyncio.run(_imports(sys.argv[1]))
+    else:
+        asyncio.run(_main(sys.argv[1], int(sys.argv[2])))

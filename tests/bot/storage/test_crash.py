@@ -14,14 +14,14 @@ import pytest
 
 from bot.storage import Storage
 from tests.bot.storage.conftest import make_game
-from tests.bot.storage.crash_writer import action_for, actor_for
+from tests.bot.storage.crash_writer import IMPORT_ACTIONS, action_for, actor_for
 
 ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
 
-async def _run_and_kill(db_path: Path, game_id: int, kill_after: int) -> list[int]:
+async def _run_and_kill(db_path: Path, game_id: int | str, kill_after: int) -> list[int]:
     """Start a writer, SIGKILL it once it reported ``kill_after`` commits; return every seq it reported."""
     env = {
         **os.environ,
@@ -98,3 +98,25 @@ async def test_sigkilled_writer_loses_no_reported_commit(db_path: Path) -> None:
             loaded = await storage.load_actions(game_id)
             assert [seq for seq, _ in loaded] == seqs
             assert await storage.integrity_check() == ["ok"]
+
+
+async def test_a_sigkilled_import_leaves_whole_games_or_nothing(db_path: Path) -> None:
+    async with await Storage.open(db_path):
+        pass
+    reported: list[int] = []
+    for kill_after in (1, 3):
+        reported += await _run_and_kill(db_path, "import", kill_after)
+    con = sqlite3.connect(db_path)
+    try:
+        counts = dict(
+            con.execute(
+                "SELECT g.id, count(a.seq) FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+                " WHERE g.platform = 'crash' GROUP BY g.id"
+            ).fetchall()
+        )
+        snapshots = {row[0] for row in con.execute("SELECT game_id FROM snapshots").fetchall()}
+    finally:
+        con.close()
+    assert set(reported) <= set(counts)
+    assert set(counts.values()) == {IMPORT_ACTIONS}, "a killed import left part of a game behind"
+    assert snapshots == set(counts)
