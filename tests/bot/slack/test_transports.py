@@ -125,6 +125,7 @@ def test_manifest_declares_what_the_adapter_uses() -> None:
         "chat:write",
         "files:write",
         "im:write",
+        "pins:write",  # each game's board message is pinned
     }
     assert settings["event_subscriptions"]["bot_events"] == ["app_home_opened", "app_mention"]
     assert settings["interactivity"]["is_enabled"] is True
