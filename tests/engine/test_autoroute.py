@@ -308,7 +308,9 @@ def dense_map(rows: int, cols: int) -> dict[str, dict[str, Any]]:
 def test_a_time_budget_returns_the_best_found_unproven() -> None:
     game, corp = small_game(dense_map(5, 4), [("D", 999), ("D", 999)], tokens={"C3": ["CPR"]})
     sol = solve(game, corp, time_budget=0.05)
-    assert not sol.proven and sol.total > 0 and sol.seconds < 0.5
+    # The bound only shows that the search stopped on its budget, not on finishing; it is loose
+    # because a loaded machine stretches the time between the solver's budget checks.
+    assert not sol.proven and sol.total > 0 and sol.seconds < 5
     check_solution(game, corp, sol)
     small, corp = small_game(ring_map(), [("D", 999), ("D", 999)], tokens={"A3": ["CPR"]})
     assert solve(small, corp, time_budget=0.0).total <= 380
