@@ -67,6 +67,8 @@ class G1862(Game):
     # The order is fixed when each operating round starts (§4.6), so companies leaving mid-round need no price.
     dynamic_operating_order = False
     RMC_DISCOUNT = 160
+    # A long game (13 companies, 42 trains, a $22,000 bank): snapshots of its state are kept less often.
+    CHECKPOINT_EVERY: ClassVar[int] = 100
     # Initial stock rounds (repeated while privates are unsold, through next_in_plan), then sets of operating
     # rounds and stock rounds in turn; priority passes at the end of every stock round (S2 "SEQUENCE").
     ROUND_PLAN: ClassVar[RoundPlan] = RoundPlan(
@@ -83,6 +85,8 @@ class G1862(Game):
         self.redeemed: set[str] = set()
         self.fixed_scores: dict[int, int] = {}  # bankrupt players' scores, fixed when they leave (§10.1)
         self.redemptions = 0
+        self.groups: dict[int, list[Corporation]] = {
+            g: [c for c in self.corporations.values() if int(c.data["group"]) == g] for g in (1, 2, 3)}
         self.bankruptcies = 0
         for number, company in enumerate(sorted(self.companies.values(), key=lambda c: int(c.data["number"]))):
             company.data["order"] = number
@@ -197,12 +201,11 @@ class G1862(Game):
     # ------------------------------------------------------------------ shares
     def group_open(self, group: int) -> bool:
         """Whether a company group is on sale (§5.3); companies out of the game are ignored."""
-        if group == 1:
-            return not self.unsold_privates()
-        members = [c for c in self.corporations.values() if int(c.data["group"]) == group - 1 and not c.closed]
-        if group == 2:
-            return self.group_open(1) and all(not c.shares for c in members)
-        return self.group_open(2) and all(c.floated for c in members)
+        if any(c.owner is None and not c.closed for c in self.companies.values()):
+            return False
+        if group >= 2 and any(c.shares for c in self.groups[1] if not c.closed):
+            return False
+        return group < 3 or all(c.floated for c in self.groups[2] if not c.closed)
 
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return super().can_par(corp, player) and self.group_open(int(corp.data["group"]))
