@@ -12,8 +12,10 @@ from engine.titles.g1862.game import G1862
 from .g1862_helpers import (
     act,
     choices,
+    corp_act,
     give,
     new,
+    operating_round,
     player,
     sell_privates,
     shares_of,
@@ -288,3 +290,147 @@ def test_sc13_redemption_arithmetic_of_the_rules_example(phase: int, face: int, 
     assert [s.percent for s in nyc.treasury.shares] == [50]
     assert g.market.location["NYC"].price == 100
     assert nyc.owner is player(g, 1)
+
+
+def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
+    """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
+    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
+                                      "rotation": rotation}, check_connection=False)
+
+
+def _free_copy(g: G1862, tile: str) -> int:
+    return min(int(t.id.rsplit("-", 1)[1]) for t in g.tile_supply.values() if t.name == tile)
+
+
+def city(g: G1862, hex_id: str) -> str:
+    hx = g.board.hexes[hex_id]
+    return f"{hx.tile.id}-{hx.tile.tdef.cities[0]}"
+
+
+def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> None:
+    g = new()
+    sell_privates(g)
+    nyc = start(g, "NYC", 1, cash=500)
+    lay(g, "NYC", "F31", "X4", 0)
+    lay(g, "NYC", "F29", "7", 3)
+    lay(g, "NYC", "E30", "8", 0)
+    lay(g, "NYC", "D29", "57", 5)
+    operating_round(g)
+    assert g.round.entity() is nyc and nyc.tokens[0].hex == "F31"
+    corp_act(g, "pass", "NYC")  # no more track
+    cash = nyc.cash
+    corp_act(g, "place_token", "NYC", city=city(g, "D29"))
+    assert cash - nyc.cash == 60  # Ottawa is across the border: 1.5 x $40
+    assert "place_token" not in g.actions_for(g.corporations["NYC"])  # one marker per operating round
+    with pytest.raises(GameError):
+        corp_act(g, "place_token", "NYC", city=city(g, "G26"))
+    assert g.marker_cost(nyc, nyc.tokens[2], g.board.hexes["G26"]) == 100
+    cp = g.corporations["CP"]
+    assert g.marker_cost(cp, cp.tokens[1], g.board.hexes["C32"]) == 40
+    assert g.marker_cost(cp, cp.tokens[2], g.board.hexes["G30"]) == 150
+    baltimore = g.board.hexes["G30"]
+    start(g, "CP", 2, cash=500, col=8)
+    assert not g.can_token_city(cp, baltimore, 0, cp.tokens[1])  # the B&O marker fills its one slot
+    g.phase_index = 1
+    lay(g, "CP", "G30", "57", 0)
+    lay(g, "CP", "G30", "15", 0)
+    assert g.can_token_city(cp, baltimore, 0, cp.tokens[1])
+    cn = g.corporations["CN"]
+    assert g.marker_cost(cn, cn.tokens[1], g.board.hexes["D19"]) == 60 and len(cn.tokens) == 2
+
+
+def own_trains(g: G1862, sym: str, *names: str) -> None:
+    corp = g.corporations[sym]
+    for name in names:
+        train = next(t for t in g.depot if t.name == name)
+        g.depot.remove(train)
+        train.owner = corp
+        corp.trains.append(train)
+
+
+def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> None:
+    g = new()
+    sell_privates(g)
+    x = start(g, "NYC", 1, cash=2000)
+    y = start(g, "CP", 2, cash=3000, col=8)
+    g.phase_index = 1  # the first 3 was bought
+    own_trains(g, "NYC", "2")
+    own_trains(g, "CP", "3", "3", "3", "3")
+    own_trains(g, "NYC", "3", "3")
+    for t in [t for t in g.depot if t.name == "2"]:
+        g.depot.remove(t)
+    assert [t.name for t in g.available_depot_trains()] == ["4"]
+    g.buy_train_action(x, g.available_depot_trains()[0], 300, exchange=None, must_buy=False)
+    assert g.phase["name"] == "4" and g.train_limit(x) == 3
+    assert [t.name for t in x.trains] == ["3", "3", "4"]
+    assert g.crowded_corporations() == [y]
+    g.discard_train(y, y.trains[0])
+    assert [t.name for t in g.pool_trains] == ["3"]
+    own_trains(g, "SP", "4", "4", "4", "4")  # the other 4s were sold
+    assert [t.name for t in g.available_depot_trains()] == ["5"]
+    buyer = g.corporations["CPR"]
+    start(g, "CPR", 3, cash=5000, col=9)
+    g.buy_train_action(buyer, g.available_depot_trains()[0], 550, exchange=None, must_buy=False)
+    assert g.phase["name"] == "5" and [t.name for t in g.available_depot_trains()] == ["5", "5E"]
+    assert g.operating_rounds_in_set() == 3 and g.phase_colour() == "brown"
+    assert g.board.node_revenue(g.board.hexes["A32"], 0, g.phase_colour()) == 40
+    for sym in ("NYH", "ATS", "UP"):
+        start(g, sym, 4, cash=2000, col=10, floated=True)
+        g.buy_train_action(g.corporations[sym], next(t for t in g.available_depot_trains() if t.name == "5"),
+                           550, exchange=None, must_buy=False)
+    assert sorted(t.name for t in g.available_depot_trains()) == ["5E", "6"]
+
+
+def test_sc16_e_trains_count_their_best_stops_bonus_included() -> None:
+    g = new()
+    five_e = next(t for t in g.depot if t.name == "5E")
+    five = next(t for t in g.depot if t.name == "5")
+    spec = g.autoroute_train_spec(five_e)
+    assert spec.express and spec.limit == 5 and not g.autoroute_train_spec(five).express
+    g.phase_index = 3  # phase 5: bonus $30, right off-board values
+    omaha = g.board.hexes["F17"]
+    lay(g, "UP", "F17", "57", 1)
+    assert g.board.node_revenue(omaha, 0, g.phase_colour()) == 20 + 30
+    stops = [("town", 10, False), ("city", 50, False), ("city", 30, False), ("city", 30, False),
+             ("city", 40, False), ("city", 20, False), ("offboard", 80, False)]
+    assert spec.earnings(stops) == 230
+    without_omaha = [s for s in stops if s[1] != 50]
+    assert spec.earnings(without_omaha) == 200
+
+
+def test_sc17_the_erie_tile_out_of_turn_in_a_stock_round() -> None:
+    g = new()
+    sell_privates(g)
+    stock_round(g)
+    d29 = g.board.hexes["D29"]
+    assert 0 in d29.sealed  # SW of Ottawa faces Erie's trackless side
+    erie = {"type": "lay_tile", "entity": "ERIE", "entity_type": "company", "tile": "ERIE", "rotation": 0}
+    assert g.acting() == [player(g, 1)] and g.companies["ERIE"].owner is player(g, 2)
+    with pytest.raises(GameError):
+        g.process({**erie, "hex": "D29"})
+    g.process({**erie, "hex": "E28"})
+    tile = g.board.hexes["E28"].tile
+    assert tile.name == "ERIE" and tile.exits() == frozenset({1, 3, 5}) and tile.tdef.nodes[0].revenue == 30
+    assert g.companies["ERIE"].closed and g.companies["ERIE"] not in player(g, 2).companies
+    assert 0 not in g.board.hexes["D29"].sealed
+
+
+def test_sc18_omaha_takes_a_yellow_tile_before_any_upgrade() -> None:
+    g = new()
+    sell_privates(g)
+    up = start(g, "UP", 1, cash=500)
+    operating_round(g)
+    corp_act(g, "lay_tile", "UP", hex="F17", tile="57-0", rotation=1)
+    assert g.board.hexes["F17"].tile.name == "57"
+    g2 = new()
+    sell_privates(g2)
+    up = start(g2, "UP", 1, cash=500)
+    g2.phase_index = 1
+    operating_round(g2)
+    with pytest.raises(GameError):
+        corp_act(g2, "lay_tile", "UP", hex="F17", tile="14-0", rotation=1)
+    corp_act(g2, "lay_tile", "UP", hex="F17", tile="6-0", rotation=1)
+    cash = g2.corporations["UP"].cash
+    corp_act(g2, "lay_tile", "UP", hex="E18", tile="9-0", rotation=0)
+    assert g2.board.hexes["E18"].tile.name == "9" and cash - g2.corporations["UP"].cash == 80
+    assert up.sym == "UP"
