@@ -434,3 +434,274 @@ def test_sc18_omaha_takes_a_yellow_tile_before_any_upgrade() -> None:
     corp_act(g2, "lay_tile", "UP", hex="E18", tile="9-0", rotation=0)
     assert g2.board.hexes["E18"].tile.name == "9" and cash - g2.corporations["UP"].cash == 80
     assert up.sym == "UP"
+
+
+def test_sc19_share_price_above_379_ends_after_the_current_set() -> None:
+    from engine.core.game_end import EndTiming
+    g = new()
+    sell_privates(g)
+    corp = start(g, "NYC", 1, col=20)
+    assert g.game_end_timing() is None
+    g.pay_dividend(corp, 100, "payout")
+    assert g.market.location["NYC"].price == 400
+    trigger = g.game_end_timing()
+    assert trigger is not None and trigger.reason == "stock_market" and trigger.timing is EndTiming.FULL_OR
+    # The bank cannot pay a seller in full: he is paid from the reserve, and the end waits for a full OR set.
+    g2 = nyc_company()
+    g2.bank.cash = 50
+    cash = player(g2, 2).cash
+    act(g2, "pass", 1)
+    act(g2, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert player(g2, 2).cash - cash == 100 and g2.bank.broken
+    trigger = g2.game_end_timing()
+    assert trigger is not None and trigger.reason == "bank" and trigger.timing is EndTiming.FULL_OR
+    assert g2.round.kind == "stock" and not g2.finished
+
+
+def presiding(g: G1862, pid: int, *syms: str) -> None:
+    for sym in syms:
+        start(g, sym, pid)
+
+
+def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
+    g = new(5)
+    assert g.cert_limit == 18
+    presiding(g, 1, "NYC", "CP", "CPR")
+    give(g, 2, "CP_1")
+    g.place_home_token(g.corporations["NYC"])
+    g.bank.cash += player(g, 1).cash
+    player(g, 1).cash = 0
+    cash = player(g, 2).cash
+    g.go_bankrupt(g.corporations["NYC"])
+    assert all(g.corporations[s].closed for s in ("NYC", "CP", "CPR"))
+    assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
+    assert player(g, 2).cash - cash == 100  # CP 10% at $100
+    assert g.cert_limit == 16 and g.players_in_game() == 4
+    assert g.player_value(player(g, 1)) == -100  # the 2-train the company could not buy
+
+
+def test_sc21_redemption_at_an_odd_price_tie_transfer_and_dividends() -> None:
+    g = nyc_company()
+    z = start(g, "CPR", 1, row=2)
+    assert g.market.location["CPR"].price == 85
+    give(g, 1, "CPR_3")
+    give(g, 2, "CPR_4", "CPR_5", "CPR_6")
+    give(g, 3, "CPR_2")  # P3 got CPR_1 with SOC
+    to_pool(g, "CPR_7", "CPR_8")
+    g.phase_index = 3
+    before = {p.id: p.cash for p in g.players}
+    assert g.redemption_payment(z) == 429
+    g.redeem(z, "debt")
+    assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 128, 2: 129, 3: 86, 4: 0}
+    assert z.debt == 600 and z.cash == 480 - 429 == 51
+    assert g.market.location["CPR"].price == 85 and z.owner is player(g, 1)
+    assert player(g, 1).percent_of("CPR") == player(g, 2).percent_of("CPR") == 15
+    act(g, "pass", 1)
+    cash = player(g, 2).cash
+    act(g, "buy_shares", 2, shares=[g.pool.shares_of("CPR")[0].id])
+    assert cash - player(g, 2).cash == 43
+    assert z.owner is player(g, 2)
+    assert sorted(s.percent for s in shares_of(g, 1, "CPR")) == [5, 5, 5]
+    assert sorted((s.percent, s.president) for s in shares_of(g, 2, "CPR")) == [(5, False), (5, False), (10, True)]
+    assert [s.percent for s in g.pool.shares_of("CPR")] == [5]
+    before = {p.id: p.cash for p in g.players}
+    treasury = z.cash
+    g.pay_dividend(z, 130, "payout")
+    assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 21, 2: 28, 3: 14, 4: 0}
+    assert z.cash - treasury == 60
+
+
+def test_sc22_debt_repayment_at_game_end() -> None:
+    g = nyc_company()
+    give(g, 1, "NYC_3")
+    nyc = g.corporations["NYC"]
+    g.phase_index = 1
+    g.redeem(nyc, "debt")
+    nyc.debt = 600
+    g.bank.cash += nyc.cash - 250
+    nyc.cash = 250
+    g.market.place("NYC", g.market.cell(0, 0))  # $60
+    start(g, "CP", 2, col=7)
+    give(g, 1, "CP_1", "CP_2", "CP_3")
+    p1 = player(g, 1)
+    for company in list(p1.companies):
+        g.close_company(company)
+    for s in [s for s in p1.shares if s.corp not in ("NYC", "CP")]:
+        g.transfer_share(s, g.corporations[s.corp])
+    g.bank.cash += p1.cash - 200
+    p1.cash = 200
+    g.repay_debts()
+    assert nyc.cash == 0 and nyc.debt == 0 and p1.cash == 0 and p1.debt == 150
+    assert g.player_value(p1) == 270
+    assert g.market.location["NYC"].price == 60
+
+
+def test_sc23_bankruptcy_that_continues_the_game() -> None:
+    g = new(5)
+    p3 = player(g, 3)
+    erie = g.companies["ERIE"]
+    erie.owner = p3
+    p3.companies.append(erie)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    z = start(g, "CPR", 3, row=5, col=7, cash=40)
+    give(g, 1, "CPR_1", "CPR_2", "CPR_3")
+    y = start(g, "CP", 2)
+    to_pool(g, "CP_1", "CP_2", "CP_3", "CP_4", "CP_5")
+    give(g, 3, "CP_6", "CP_7")
+    start(g, "UP", 4, row=2, col=8)
+    give(g, 3, "UP_2")
+    g.bank.cash += p3.cash - 100
+    p3.cash = 100
+    cash = player(g, 1).cash
+    bank = g.bank.cash
+    g.go_bankrupt(z)
+    assert p3.bankrupt and z.closed and erie.closed and g.board.hexes["E28"].tile.name == "ERIE"
+    assert g.market.location["UP"].price == 85  # P3 sold W (UP) for $92, one row down
+    assert player(g, 1).cash - cash == 210
+    assert len(g.pool.shares_of("CP")) == 7 and g.market.location["CP"].price == 100
+    assert g.cert_limit == 20 and g.players_in_game() == 4
+    assert g.player_value(p3) == 2 * 100 - 68 == 132
+    # His cash (the $92 of the sale included) and Z's treasury go to the bank; the compensation comes out of it.
+    assert g.bank.cash - bank == 100 + 40 - 210
+    assert y.owner is player(g, 2)
+
+
+def test_sc24_fewer_than_three_players_ends_after_the_current_set() -> None:
+    from engine.core.game_end import EndTiming
+    g = new()
+    g.players[3].bankrupt = True
+    g.fixed_scores[4] = 0
+    g.update_cert_limit()
+    assert g.game_end_timing() is None
+    start(g, "NYC", 3)
+    g.go_bankrupt(g.corporations["NYC"])
+    trigger = g.game_end_timing()
+    assert trigger is not None and trigger.reason == "players_out" and trigger.timing is EndTiming.FULL_OR
+
+
+def test_sc25_unsold_privates_across_two_initial_stock_rounds() -> None:
+    g = new()
+    act(g, "bid", 1, company="BOM", price=20)
+    act(g, "bid", 2, company="B&O", price=75)
+    for pid in (3, 4, 1, 2):
+        act(g, "pass", pid)
+    assert g.round.kind == "initial" and g.acting() == [player(g, 3)]
+    assert player(g, 1).cash == 600 - 20 + 5
+    assert player(g, 2).cash == 600  # the bid stands, earmarked
+    act(g, "bid", 3, company="ERIE", price=40)
+    assert g.companies["B&O"].owner is player(g, 2) and player(g, 2).cash == 525
+    assert g.board.hexes["G30"].tile.tokens[0] == ["B&O"]
+    assert g.acting() == [player(g, 4)]
+    assert [c["price"] for c in choices(g, player(g, 4), "bid") if c["company"] == "RMC"] == [100]
+
+
+def test_sc26_company_groups_open_in_turn() -> None:
+    g = nyc_company()
+    start(g, "NYH", 4, floated=False)
+    start(g, "CP", 3, floated=False)
+    give(g, 1, "NYC_3", "NYC_4", "NYC_5")
+    give(g, 3, "NYC_6", "NYC_7", "NYH_1", "NYH_2", "NYH_3", "NYH_4", "NYH_5", "NYH_6", "NYH_7")
+    give(g, 4, "CP_1", "CP_2", "CP_3", "CP_4", "CP_5", "CP_6")
+    assert [s.id for s in g.corporations["CP"].shares] == ["CP_7"]
+    assert not [c for c in choices(g, player(g, 1), "par") if c["corporation"] == "CPR"]
+    with pytest.raises(GameError):
+        act(g, "par", 1, corporation="CPR", share_price="100,0,7")
+    act(g, "pass", 1)
+    act(g, "buy_shares", 2, shares=["CP_7"])
+    assert g.group_open(2) and not g.group_open(3)
+    act(g, "par", 3, corporation="CPR", share_price="100,0,7")
+    assert not g.corporations["CPR"].floated  # P3: 20% + SOC's 10%
+    give(g, 1, "CPR_2", "CPR_3")
+    act(g, "pass", 4)
+    act(g, "buy_shares", 1, shares=["CPR_4"])  # 20 + 10 + 3 x 10 = 60%
+    assert g.corporations["CPR"].floated
+    for sym in ("UP", "ATS"):
+        start(g, sym, 2)
+    start(g, "SP", 2, floated=False)
+    give(g, 1, "SP_1", "SP_2", "SP_3", "SP_4")
+    assert not g.group_open(3)
+    assert "WP_1" in [s.id for s in player(g, 1).shares]  # PSC's WP share cannot be sold before WP has a par
+    assert not [c for c in choices(g, player(g, 2), "sell_shares") if c["shares"][0].startswith("WP")]
+    act(g, "pass", 2)
+    act(g, "pass", 3)
+    act(g, "buy_shares", 4, shares=["SP_5"])
+    assert g.corporations["SP"].floated and g.group_open(3)
+
+
+def test_sc27_forced_train_purchase() -> None:
+    g = new()
+    sell_privates(g)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    pool_three = g.all_trains["3-5"]
+    pool_three.owner = g.pool
+    g.pool_trains.append(pool_three)
+    x = start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    own_trains(g, "SP", "4", "4")
+    lay(g, "ATS", "G22", "4", 0)  # St. Louis: river, $80
+    assert x.cash == 120
+    operating_round(g)
+    assert g.round.entity() is x
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    x = g.corporations["ATS"]
+    offered = choices(g, x, "buy_train")
+    assert {(c["train"], c["price"]) for c in offered if c["train"] == "3-5"} == {("3-5", 200)}
+    assert not [c for c in offered if c["train"].startswith("4") and g.all_trains[c["train"]].owner is None]
+    assert [c for c in offered if g.all_trains[c["train"]].owner is g.corporations["SP"]]
+    assert "pass" not in g.actions_for(x)
+    with pytest.raises(GameError):
+        corp_act(g, "buy_train", "ATS", train=g.available_depot_trains()[0].id, price=300)
+    cash = player(g, 1).cash
+    corp_act(g, "buy_train", "ATS", train="3-5", price=200)
+    assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
+
+
+def test_sc28_share_price_zero_closes_the_company() -> None:
+    g = new()
+    sell_privates(g)
+    q = start(g, "NYC", 1, row=9, col=0, cash=77)
+    own_trains(g, "NYC", "2")
+    g.place_home_token(q)
+    q.debt = 300
+    bank = g.bank.cash
+    g.pay_dividend(q, 0, "withhold")
+    assert q.closed and "NYC" not in g.market.location
+    assert not q.trains and q.cash == 0 and q.debt == 0 and g.bank.cash - bank == 77
+    assert not shares_of(g, 1, "NYC") and not shares_of(g, 2, "NYC")
+    assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
+    assert g.cert_limit == 20
+    g2 = nyc_company()
+    g2.market.place("NYC", g2.market.cell(9, 1))
+    act(g2, "pass", 1)
+    act(g2, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert g2.market.location["NYC"].coords == (9, 1)
+    act(g2, "pass", 2)
+    g2.market.place("NYC", g2.market.cell(9, 0))
+    give(g2, 3, "NYC_3")
+    act(g2, "sell_shares", 3, shares=["NYC_3"], percent=10)
+    assert g2.corporations["NYC"].closed
+
+
+def test_sc29_over_the_certificate_limit_after_redemption() -> None:
+    g = new(6)
+    sell_privates(g)
+    assert g.cert_limit == 15
+    start(g, "NYC", 1)
+    p1 = player(g, 1)
+    give(g, 1, "NYC_1", "NYC_2", "NYC_3")
+    for sym, ids in (("CP", range(1, 3)), ("CPR", range(2, 7))):
+        start(g, sym, 2, col=8)
+        give(g, 1, *(f"{sym}_{i}" for i in ids))
+    assert g.num_certs(p1) == 15
+    g.phase_index = 1
+    g.redeem(g.corporations["NYC"], "debt")
+    assert g.num_certs(p1) == 16
+    stock_round(g)
+    assert set(g.actions_for(player(g, 1))) == {"sell_shares", "close_company"}  # no buying, no passing
+    with pytest.raises(GameError):
+        act(g, "buy_shares", 1, shares=["CP_5"])
+    act(g, "sell_shares", 1, shares=["CP_1"], percent=10)
+    assert g.num_certs(player(g, 1)) == 15
