@@ -116,6 +116,8 @@ class ErieTile(InterruptStep):
             return []
         if entity.closed or not isinstance(entity.owner, Player) or self.g.erie_placed():
             return []
+        if self.g.private_sale.auction is not None:
+            return []  # not inside an auction of privates (§3.5)
         return ["lay_tile"]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
