@@ -316,11 +316,30 @@ def unknown_verb(word: str) -> CommandError:
     return malformed(f"I don't know the command `{word}`.{hint} Send `help` for the list.")
 
 
+def _title_help(topic: str) -> str:
+    """`help TITLE`: the title, its player range and what it says about its edition; "" for no title."""
+    from engine.core.errors import GameError
+    from engine.titles import title_class
+
+    try:
+        cls = title_class(topic)
+    except GameError:
+        return ""
+    data = cls.data()["game"]
+    text = (f"{cls.TITLE}: {data.get('min_players')} to {data.get('max_players')} players. "
+            f"Start one with `new {cls.TITLE}`.")
+    label = getattr(cls, "edition_label", None)
+    return text + (f"\n{label()}" if callable(label) else "")
+
+
 def help_text(topic: str | None = None) -> str:
     """General help, or the help of one verb (near misses get a suggestion)."""
     if topic:
         verb = verb_named(topic)
         if verb is None:
+            about = _title_help(topic)
+            if about:
+                return about
             raise unknown_verb(topic)
         lines = [f"{verb.usage}: {verb.summary}"]
         if verb.details:
