@@ -73,6 +73,14 @@ class Shares1862(BuySellParShares):
             return []
         return super().actions(entity)
 
+    def blocking(self) -> bool:
+        # The same answer as any(self.actions(...)), asked after every action: stop at the first thing the
+        # player may do instead of listing them all (13 companies make the full list slow).
+        entity = self.round.entity()
+        if not isinstance(entity, Player) or self.g.bankrupt_or_out(entity):
+            return False
+        return self.can_buy_any(entity) or self.can_sell_any(entity) or self.can_par_any(entity)
+
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         super().process_buy_shares(action, entity)
         self.pass_()
@@ -92,6 +100,9 @@ class InitialShares(Shares1862):
         if self.g.unsold_privates():
             return []
         return super().actions(entity)
+
+    def blocking(self) -> bool:
+        return not self.g.unsold_privates() and super().blocking()
 
 
 class ErieTile(InterruptStep):
