@@ -85,3 +85,15 @@ def test_d14_a_removed_companys_certificates_leave_play_but_add_up() -> None:
     g.pay_dividend(nyc, 0, "withhold")
     assert nyc.closed and sum(s.percent for s in nyc.shares) == 100
     assert not any(s.corp == "NYC" for p in g.players for s in p.shares)
+
+
+def test_bids_name_a_price_in_their_range_and_the_lowest_private_has_one_price() -> None:
+    from engine.core import query
+    g = new()
+    p1 = player(g, 1)
+    bom = {"type": "bid", "entity": 1, "entity_type": "player", "company": "BOM", "price": 20}
+    assert query.price_range(g, p1, bom) is None
+    assert query.price_range(g, p1, {**bom, "company": "ERIE", "price": 45}) == (45, 600)
+    act(g, "bid", 1, company="ERIE", price=50)
+    assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "ERIE", "price": 55}) == (55, 600)
+    assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "B&O", "price": 75}) == (75, 600)

@@ -132,6 +132,19 @@ class PrivateAuction(Step):
                 out.append({**entity_action(entity, "bid"), "company": company.sym, "price": price})
         return out
 
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        """A bid may name any price from the least allowed up to the player's unearmarked cash; buying the lowest
+        private has its one price."""
+        if action["type"] != "bid":
+            return None
+        company = self.game.company(action["company"])
+        auction = self.sale.auction
+        if auction is not None:
+            return auction.price + self.game.MIN_BID_INCREMENT, self.available(entity, company)
+        if self.unsold() and company is self.unsold()[0]:
+            return None
+        return self.min_bid(company), self.available(entity, company)
+
     # --- processing
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = str(action["choice"])
