@@ -176,9 +176,10 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "bid",
         "move",
-        "bid PRIVATE PRICE",
+        "bid PRIVATE PRICE | bid keep|withdraw",
         "bid on a private company in the auction",
-        examples=("bid TB 150",),
+        "Outbid in 1862, keep your bid (it stays earmarked) or withdraw it.",
+        examples=("bid TB 150", "bid keep"),
     ),
     Verb(
         "buy",
@@ -238,11 +239,22 @@ VERBS: tuple[Verb, ...] = (
     ),
     Verb("discard", "move", "discard NAME", "discard a train over the limit", examples=("discard 2",)),
     Verb("bankrupt", "move", "bankrupt", "declare bankruptcy (when even selling cannot pay for a train)"),
+    Verb(
+        "redeem",
+        "move",
+        "redeem debt|treasury",
+        "your company buys back half of every share (1862, from the green phase)",
+        "With debt it takes a debt certificate whose cash pays the shareholders, repaid at the end of the game; "
+        "from the treasury only when it holds the whole payment.",
+        ("redeem debt", "redeem treasury"),
+    ),
+    Verb("close", "move", "close PRIVATE", "close one of your privates (1862; closing B&O lifts its marker)",
+         examples=("close B&O",)),
 )
 
 ABILITY_HELP = (
     "Private companies with powers act through their symbol, e.g. for 1882's North West Rebellion: "
-    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`."
+    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`; for 1862's Erie tile: `erie lay E28 ERIE 0`."
 )
 
 _BY_NAME: dict[str, Verb] = {}
