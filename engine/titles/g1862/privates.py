@@ -11,15 +11,12 @@ auctions live on the game, so that standing bids survive into the next initial s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player
 from ...core.errors import illegal, insufficient, malformed
 from ...core.round import Step
-
-if TYPE_CHECKING:
-    from .game import G1862
 
 KEEP = "keep"
 WITHDRAW = "withdraw"
@@ -51,16 +48,18 @@ class PrivateAuction(Step):
     name = "Buy or bid on private companies"
 
     @property
-    def g(self) -> G1862:
-        return self.game
+    def g(self) -> Any:
+        return self.game  # the G1862 (typed loosely: the game module imports this one)
 
     @property
     def sale(self) -> PrivateSale:
-        return self.g.private_sale
+        sale: PrivateSale = self.g.private_sale
+        return sale
 
     # --- queries
     def unsold(self) -> list[Company]:
-        return self.g.unsold_privates()
+        unsold: list[Company] = self.g.unsold_privates()
+        return unsold
 
     def active_entities(self) -> list[Any]:
         if self.sale.decisions:
@@ -103,7 +102,7 @@ class PrivateAuction(Step):
         return (high[1] if high else company.value) + self.game.MIN_BID_INCREMENT
 
     def fits_limit(self, player: Player, company: Company) -> bool:
-        return self.g.num_certs(player) + 1 + self.g.granted_certificates(company) <= self.g.cert_limit
+        return bool(self.g.num_certs(player) + 1 + self.g.granted_certificates(company) <= self.g.cert_limit)
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose":

@@ -5,7 +5,7 @@ Spec: /work/shared/rules/1862-reconstruction.md (section numbers below are its).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, Player, Share
@@ -14,9 +14,6 @@ from ...core.round import InterruptStep, Step
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.steps.stock import BuySellParShares
 from . import rules
-
-if TYPE_CHECKING:
-    from .game import G1862
 
 REDEEM = "redeem_shares"
 register_action(REDEEM, "kind")
@@ -33,8 +30,8 @@ class Shares1862(BuySellParShares):
     """
 
     @property
-    def g(self) -> G1862:
-        return self.game
+    def g(self) -> Any:
+        return self.game  # the G1862 (typed loosely: the game module imports this one)
 
     def sales_allowed(self) -> bool:
         return True
@@ -113,8 +110,8 @@ class ErieTile(InterruptStep):
     blocks = False
 
     @property
-    def g(self) -> G1862:
-        return self.game
+    def g(self) -> Any:
+        return self.game  # the G1862 (typed loosely: the game module imports this one)
 
     def blocking(self) -> bool:
         return False
@@ -155,8 +152,8 @@ class RockyMountainTile(Step):
     blocks = False
 
     @property
-    def g(self) -> G1862:
-        return self.game
+    def g(self) -> Any:
+        return self.game  # the G1862 (typed loosely: the game module imports this one)
 
     def setup(self) -> None:
         self.passed = False
@@ -203,7 +200,7 @@ class Routes1862(RouteStep):
     one of the two Mexico hexes (§7.4)."""
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
-        g: G1862 = self.game
+        g = self.game
         for data in action["routes"]:
             problem = g.route_problem(data)
             if problem:
@@ -217,8 +214,8 @@ class Redeem(Step):
     name = "Redeem shares"
 
     @property
-    def g(self) -> G1862:
-        return self.game
+    def g(self) -> Any:
+        return self.game  # the G1862 (typed loosely: the game module imports this one)
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.round.entity() or not isinstance(entity, Corporation):
@@ -275,5 +272,5 @@ class ClosePrivate(InterruptStep):
             raise illegal(f"{entity.name} does not own an open {company.sym}")
         if company.sym == "ERIE":
             raise illegal("the Erie Steamship Company closes only by placing the Erie tile")
-        g: G1862 = self.game
+        g = self.game
         g.close_private_voluntarily(company)
