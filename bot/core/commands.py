@@ -232,9 +232,10 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "bid",
         "move",
-        "bid PRIVATE PRICE",
+        "bid PRIVATE PRICE | bid keep|withdraw",
         "bid on a private company in the auction",
-        examples=("bid TB 150",),
+        "Outbid in 1862, keep your bid (it stays earmarked) or withdraw it.",
+        examples=("bid TB 150", "bid keep"),
     ),
     Verb(
         "buy",
@@ -310,11 +311,22 @@ VERBS: tuple[Verb, ...] = (
         "`bankrupt confirm` does it.",
         ("bankrupt confirm",),
     ),
+    Verb(
+        "redeem",
+        "move",
+        "redeem debt|treasury",
+        "your company buys back half of every share (1862, from the green phase)",
+        "With debt it takes a debt certificate whose cash pays the shareholders, repaid at the end of the game; "
+        "from the treasury only when it holds the whole payment.",
+        ("redeem debt", "redeem treasury"),
+    ),
+    Verb("close", "move", "close PRIVATE", "close one of your privates (1862; closing B&O lifts its marker)",
+         examples=("close B&O",)),
 )
 
 ABILITY_HELP = (
     "Private companies with powers act through their symbol, e.g. for 1882's North West Rebellion: "
-    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`."
+    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`; for 1862's Erie tile: `erie lay E28 ERIE 0`."
 )
 
 #: Discord's subcommand groups; typed before a verb elsewhere, they are skipped.
@@ -415,11 +427,30 @@ def unknown_verb(word: str) -> CommandError:
     return malformed(f"I don't know the command `{word}`.{hint} Send `help` for the list.")
 
 
+def _title_help(topic: str) -> str:
+    """`help TITLE`: the title, its player range and what it says about its edition; "" for no title."""
+    from engine.core.errors import GameError
+    from engine.titles import title_class
+
+    try:
+        cls = title_class(topic)
+    except GameError:
+        return ""
+    data = cls.data()["game"]
+    text = (f"{cls.TITLE}: {data.get('min_players')} to {data.get('max_players')} players. "
+            f"Start one with `new {cls.TITLE}`.")
+    label = getattr(cls, "edition_label", None)
+    return text + (f"\n{label()}" if callable(label) else "")
+
+
 def help_text(topic: str | None = None) -> str:
     """General help, or the help of one verb (near misses get a suggestion)."""
     if topic:
         verb = verb_named(topic)
         if verb is None:
+            about = _title_help(topic)
+            if about:
+                return about
             raise unknown_verb(topic)
         lines = [f"{verb.usage}: {verb.summary}"]
         if verb.details:

@@ -22,7 +22,7 @@ Action = dict[str, Any]
 
 #: Action types each move verb may produce, in the order they are tried.
 VERB_TYPES: dict[str, tuple[str, ...]] = {
-    "bid": ("bid",),
+    "bid": ("bid", "choose"),
     "buy": ("buy_shares", "bid", "buy_company"),
     "buyprivate": ("buy_company",),
     "sell": ("sell_shares",),
@@ -37,6 +37,8 @@ VERB_TYPES: dict[str, tuple[str, ...]] = {
     "train": ("buy_train",),
     "discard": ("discard_train",),
     "bankrupt": ("bankrupt",),
+    "redeem": ("redeem_shares",),
+    "close": ("close_company",),
 }
 
 #: How to say each action type in the command language (for "you can: ..." hints).
@@ -54,6 +56,9 @@ TYPE_WORDS: dict[str, str] = {
     "discard_train": "discard",
     "buy_company": "buyprivate",
     "bankrupt": "bankrupt",
+    "choose": "bid keep/withdraw",
+    "redeem_shares": "redeem",
+    "close_company": "close",
     "pass": "pass",
 }
 
@@ -236,6 +241,8 @@ def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-u
 
 
 def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    if args and args[0].lower() in ("keep", "withdraw"):  # an outbid player's choice (1862)
+        return _simple("choose", {"choice": args[0].lower()})(game, player, candidates, args)  # type: ignore[no-any-return]
     _need(args, 2, "bid PRIVATE PRICE")
     ent = candidates[0][0]
     comp = match_private(game, args[0])
@@ -669,6 +676,10 @@ _HANDLERS = {
     "train": _train,
     "discard": _discard,
     "bankrupt": _bankrupt,
+    "redeem": lambda game, player, candidates, args: _simple(
+        "redeem_shares", {"kind": (args[0].lower() if args else "debt")})(game, player, candidates, args),
+    "close": lambda game, player, candidates, args: _simple(
+        "close_company", {"company": (args[0].upper() if args else "")})(game, player, candidates, args),
 }
 
 
@@ -722,6 +733,12 @@ def to_command(game: Any, action: Action) -> str:
         text = f"buyprivate {action['company']} {action['price']}"
     elif kind == "bankrupt":
         text = "bankrupt confirm"
+    elif kind == "choose" and action.get("choice") in ("keep", "withdraw"):
+        text = f"bid {action['choice']}"
+    elif kind == "redeem_shares":
+        text = f"redeem {action['kind']}"
+    elif kind == "close_company":
+        text = f"close {action['company']}"
     else:
         raise ValueError(f"no command for action type {kind!r}")
     return prefix + text

@@ -131,6 +131,9 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
                 text += "\n" + result_line(live)
         else:
             text = "\n".join(status_lines(live))
+        label = getattr(live.game, "edition_label", None)
+        if callable(label):
+            text += "\n" + str(label())  # 1862: a reconstructed edition, said wherever a player meets it
         notes = await self._seat_notes(live)
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:

@@ -95,6 +95,9 @@ class SetupVerbs(ServiceCore):
         )
         if options["optional_rules"]:
             text += f" Optional rules: {', '.join(options['optional_rules'])}."
+        label = edition_label(cls)
+        if label:
+            text += f"\n{label}"
         return [Reply(text, game_id=game_id)]
 
     async def _open_game(self, req: Request) -> GameRecord:
@@ -388,6 +391,19 @@ class SetupVerbs(ServiceCore):
         ]
 
 
+def edition_label(cls: Any) -> str:
+    """What a title says about its edition wherever a player meets it (1862: a reconstructed edition), or ""."""
+    label = getattr(cls, "edition_label", None)
+    return str(label()) if callable(label) else ""
+
+
+def _title_label(title: str) -> str:
+    try:
+        return edition_label(title_class(title))
+    except GameError:
+        return ""
+
+
 def _player_range(cls: Any) -> tuple[int, int]:
     data = cls.data()["game"]
     return int(data.get("min_players", 1)), int(data.get("max_players", 99))
@@ -409,7 +425,8 @@ def export_document(
         actions.append(action)
     doc: dict[str, Any] = {
         "id": record.id,
-        "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})",
+        "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})"
+        + (f". {label}" if (label := _title_label(record.title)) else ""),
         "title": record.title,
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),

@@ -61,6 +61,9 @@ class Hex:
     original: Tile
     name: str = ""
     revenue: dict[str, int] = field(default_factory=dict)  # off-board values by tile colour
+    # Extra revenue of the hex's stations by tile colour of the phase (1862's bonus hexes): part of the stop's
+    # value, so an express train that omits the stop also omits its bonus.
+    bonus: dict[str, int] = field(default_factory=dict)
     terrain_kind: str = ""
     terrain_cost: int = 0  # paid on the first lay over the printed hex
     tags: frozenset[str] = frozenset()
@@ -109,7 +112,7 @@ class Board:
             terrain = raw.get("terrain", {})
             hexes[hex_id] = Hex(
                 id=hex_id, letter=letter, number=number, colour=colour, tile=tile, original=tile,
-                name=raw.get("name", ""), revenue=dict(raw.get("revenue", {})),
+                name=raw.get("name", ""), revenue=dict(raw.get("revenue", {})), bonus=dict(raw.get("bonus", {})),
                 terrain_kind=terrain.get("kind", ""), terrain_cost=int(terrain.get("cost", 0)),
                 tags=frozenset(raw.get("tags", ())), optional_node=bool(raw.get("optional", False)),
             )
@@ -143,8 +146,8 @@ class Board:
         """Current revenue of a node: the tile value, or the off-board value for a phase colour."""
         ndef = hx.tile.tdef.nodes[node]
         if ndef.kind == "offboard" or (hx.revenue and ndef.revenue == 0):
-            return offboard_value(hx.revenue, colour)
-        return ndef.revenue
+            return offboard_value(hx.revenue, colour) + offboard_value(hx.bonus, colour)
+        return ndef.revenue + offboard_value(hx.bonus, colour)
 
 
 _COLOUR_ORDER = ("yellow", "green", "brown", "gray")

@@ -31,7 +31,7 @@ def upgrade_shape_ok(old: Tile, new: TileDef) -> bool:
         return False
     if COLOURS.index(new.colour) != COLOURS.index(oc) + 1:
         return False
-    if (old.tdef.label or None) != (new.label or None):
+    if not labels_fit(old.tdef.label, new.label):
         return False
     if old.tdef.label is None:
         if len(old.tdef.cities) != len(new.cities) or len(old.tdef.towns) != len(new.towns):
@@ -39,6 +39,14 @@ def upgrade_shape_ok(old: Tile, new: TileDef) -> bool:
     elif oc == "white" and old.tdef.label == "OO" and len(new.cities) != 2:
         return False
     return True
+
+
+def labels_fit(old: str | None, new: str | None) -> bool:
+    """A tile fits a label when the labels are equal, or when the new tile's label lists the old one among
+    several separated by "/" (1862's brown "P/L/M" tile, shared by Portland, Los Angeles and Minneapolis)."""
+    if (old or None) == (new or None):
+        return True
+    return old is not None and new is not None and old in new.split("/")
 
 
 def old_paths_kept(old: Tile, new: TileDef, rotation: int) -> bool:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ..core.game import Game
+from .g1862.game import G1862
 from .g1882.game import G1882
 
 TITLES: dict[str, type[Game]] = {
     "1882": G1882,
+    "1862": G1862,
 }
 
 

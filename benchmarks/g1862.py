@@ -1,0 +1,65 @@
+"""1862 speed on a late board: replay time per action and optimal-route time per company.
+
+A seeded random game is played to its end (no recorded 1862 games exist: nobody else plays this edition); then
+its log is replayed from scratch (ms per action) and the route finder solves every company with trains in the
+positions after each of the last operating rounds (seconds per solve: p50, p95, max; every answer proven?).
+
+    python benchmarks/g1862.py [--seed S] [--players N] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.autoroute import solve  # noqa: E402
+from engine.playout import random_playout  # noqa: E402
+from engine.titles.g1862.game import G1862  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3, help="timed replays (best is kept)")
+    args = parser.parse_args(argv)
+    played = random_playout("1862", args.players, args.seed, max_actions=8000, check=False).game
+    actions = played.raw_actions
+    print(f"game: seed {args.seed}, {args.players} players, {len(actions)} actions, "
+          f"end {played.game_end_reason}, phase {played.phase['name']}")
+    best = float("inf")
+    for _ in range(max(1, args.runs)):
+        t0 = time.perf_counter()
+        G1862(played.player_specs, played.seed, actions=actions)
+        best = min(best, time.perf_counter() - t0)
+    print(f"replay: {1000 * best / len(actions):.3f} ms per action (best of {args.runs})")
+    # Route solves in the positions before each company's last runs: replay up to there and solve.
+    cut = [i for i, a in enumerate(actions) if a["type"] == "run_routes"][-40:]
+    times: list[float] = []
+    unproven = 0
+    for i in cut:
+        game = G1862(played.player_specs, played.seed, actions=actions[:i])
+        corp = game.corporations[str(actions[i]["entity"])]
+        t0 = time.perf_counter()
+        sol = solve(game, corp, time_budget=10)
+        times.append(time.perf_counter() - t0)
+        unproven += 0 if sol.proven else 1
+    if times:
+        print(f"routes: {len(times)} solves, p50 {percentile(times, 0.5):.3f} s, p95 {percentile(times, 0.95):.3f} s,"
+              f" max {max(times):.3f} s, mean {statistics.mean(times):.3f} s, unproven {unproven}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

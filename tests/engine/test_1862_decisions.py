@@ -1,0 +1,99 @@
+"""1862: the decisions of docs/1862-decisions.md that can fail, one test each (test_d<NN>_...)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import GameError
+
+from .g1862_helpers import act, choices, corp_act, new, operating_round, player, sell_privates, start, stock_round
+
+
+def test_d01_nysh_par_blocks_everyone_until_set() -> None:
+    g = new()
+    sell_privates(g)
+    assert [(s.id, s.percent) for s in player(g, 4).shares] == [("NYH_0", 30)]
+    assert g.corporations["NYH"].par_price == 100
+
+
+def test_d02_a_purchase_ends_the_turn_and_sales_come_first() -> None:
+    g = new()
+    sell_privates(g)
+    start(g, "NYC", 1)
+    stock_round(g)
+    act(g, "pass", 1)
+    act(g, "buy_shares", 2, shares=["NYC_3"])
+    assert g.acting() == [player(g, 3)]
+    act(g, "pass", 3)
+    act(g, "pass", 4)
+    act(g, "pass", 1)
+    act(g, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    with pytest.raises(GameError):
+        act(g, "sell_shares", 2, shares=["NYC_2"], percent=10)
+    assert g.acting() == [player(g, 2)]
+
+
+def test_d05_a_private_and_its_shares_must_fit_the_certificate_limit() -> None:
+    g = new()
+    act(g, "bid", 1, company="BOM", price=20)
+    g.cert_limit = 2
+    assert not [c for c in choices(g, player(g, 2), "bid") if c["company"] == "FNY"]  # FNY + two NYC = 3
+    with pytest.raises(GameError):
+        act(g, "bid", 2, company="FNY", price=185)
+
+
+def test_d06_no_erie_tile_inside_an_auction_of_privates() -> None:
+    g = new()
+    act(g, "bid", 1, company="BOM", price=20)
+    act(g, "bid", 2, company="ERIE", price=40)
+    act(g, "bid", 3, company="RMC", price=105)
+    act(g, "bid", 4, company="RMC", price=110)
+    act(g, "choose", 3, choice="keep")
+    erie = g.companies["ERIE"]
+    assert g.actions_for(erie) == ["lay_tile"]
+    act(g, "bid", 1, company="B&O", price=70)  # the cascade starts the RMC auction
+    assert g.private_sale.auction is not None
+    assert g.actions_for(g.companies["ERIE"]) == []
+
+
+def test_d08_the_rocky_mountain_tile_is_free_and_closes_the_private() -> None:
+    g = new()
+    sell_privates(g)
+    cpr = start(g, "CPR", 4, cash=300)
+    operating_round(g)
+    corp_act(g, "lay_tile", "CPR", hex="G6", tile="6-0", rotation=3)  # to F7 and H7
+    cash = g.corporations["CPR"].cash
+    g.process({"type": "lay_tile", "entity": "RMC", "entity_type": "company", "hex": "F7", "tile": "9-0",
+               "rotation": 0})
+    assert g.board.hexes["F7"].tile.name == "9" and g.corporations["CPR"].cash == cash
+    assert g.companies["RMC"].closed
+    assert cpr.sym == "CPR"
+
+
+def test_d11_routes_may_not_join_both_mexico_hexes_nor_take_a_tile_twice() -> None:
+    g = new()
+    assert g.route_problem({"connections": [["K12", "J13"], ["J13", "K14"]]}) is not None
+    assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "G22", "H21"]]}) is not None
+    assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "E22"]]}) is None
+    assert g.route_problem({"connections": [["F29", "F31"], ["F31", "F33"]]}) is None  # NY's two stations
+
+
+def test_d14_a_removed_companys_certificates_leave_play_but_add_up() -> None:
+    g = new()
+    sell_privates(g)
+    nyc = start(g, "NYC", 1, row=9, col=0)
+    g.pay_dividend(nyc, 0, "withhold")
+    assert nyc.closed and sum(s.percent for s in nyc.shares) == 100
+    assert not any(s.corp == "NYC" for p in g.players for s in p.shares)
+
+
+def test_bids_name_a_price_in_their_range_and_the_lowest_private_has_one_price() -> None:
+    from engine.core import query
+    g = new()
+    p1 = player(g, 1)
+    bom = {"type": "bid", "entity": 1, "entity_type": "player", "company": "BOM", "price": 20}
+    assert query.price_range(g, p1, bom) is None
+    assert query.price_range(g, p1, {**bom, "company": "ERIE", "price": 45}) == (45, 600)
+    act(g, "bid", 1, company="ERIE", price=50)
+    assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "ERIE", "price": 55}) == (55, 600)
+    assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "B&O", "price": 75}) == (75, 600)

@@ -1,0 +1,707 @@
+"""1862 USA & Canada: the spec's scenario checks (/work/shared/rules/1862-reconstruction.md §13), one test
+each, named after them, played through Game.process where the spec plays moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ErrorCode, GameError
+from engine.core.tiles import TokenKind
+from engine.titles.g1862.game import G1862
+
+from .g1862_helpers import (
+    act,
+    choices,
+    corp_act,
+    give,
+    new,
+    operating_round,
+    player,
+    sell_privates,
+    shares_of,
+    start,
+    stock_round,
+    to_pool,
+)
+
+
+def test_sc01_private_1_discount_down_to_a_forced_free_purchase() -> None:
+    g = new()
+    prices = []
+    for _ in range(4):
+        for pid in (1, 2, 3, 4):
+            act(g, "pass", pid)
+        prices.append(g.companies["BOM"].min_bid)
+    assert prices == [15, 10, 5, 0]
+    p1 = player(g, 1)
+    assert g.actions_for(p1) == ["bid"]
+    assert choices(g, p1, "bid") == [{"type": "bid", "entity": 1, "entity_type": "player", "company": "BOM",
+                                      "price": 0}]
+    with pytest.raises(GameError):
+        act(g, "pass", 1)
+    act(g, "bid", 1, company="BOM", price=0)
+    p1 = player(g, 1)  # a refused action restores the state from a snapshot: look entities up again
+    assert g.companies["BOM"].owner is p1 and p1.cash == 600
+    assert g.acting() == [player(g, 2)]
+    assert {"company": "ERIE", "price": 40}.items() <= choices(g, player(g, 2), "bid")[0].items()
+
+
+def test_sc02_a_single_bid_is_sold_at_once_in_the_cascade() -> None:
+    g = new()
+    act(g, "pass", 1)
+    with pytest.raises(GameError) as err:
+        act(g, "bid", 2, company="ERIE", price=44)
+    assert err.value.code is ErrorCode.ILLEGAL
+    act(g, "bid", 2, company="ERIE", price=45)
+    act(g, "bid", 3, company="B&O", price=75)
+    act(g, "pass", 4)
+    act(g, "bid", 1, company="BOM", price=20)
+    assert g.companies["ERIE"].owner is player(g, 2) and player(g, 2).cash == 555
+    assert g.companies["B&O"].owner is player(g, 3) and player(g, 3).cash == 525
+    baltimore = g.board.hexes["G30"].tile
+    assert baltimore.tokens[0] == ["B&O"] and baltimore.kinds[0] == [TokenKind.BLOCKING]
+    assert g.acting() == [player(g, 2)]
+    buy = [c for c in choices(g, player(g, 2), "bid") if c["company"] == "RMC"]
+    assert buy[0]["price"] == 100
+
+
+def test_sc03_auction_among_bidders_and_earmarked_money() -> None:
+    g = new(5)
+    act(g, "pass", 1)
+    act(g, "bid", 2, company="ERIE", price=45)
+    act(g, "pass", 3)
+    act(g, "bid", 4, company="ERIE", price=50)
+    assert g.acting() == [player(g, 2)]
+    act(g, "choose", 2, choice="keep")
+    act(g, "bid", 5, company="ERIE", price=55)
+    act(g, "choose", 4, choice="keep")
+    # P2's $45 stays earmarked: $455 is the most he may bid on another private.
+    with pytest.raises(GameError) as err:
+        act(g, "bid", 1, company="B&O", price=600)
+    assert err.value.code is ErrorCode.INSUFFICIENT_FUNDS
+    step = next(s for s in g.round.steps if s.name.startswith("Buy or bid"))
+    assert step.available(player(g, 2), g.companies["B&O"]) == 455  # type: ignore[attr-defined]
+    act(g, "bid", 1, company="BOM", price=20)
+    assert g.acting() == [player(g, 2)]  # the first bidder clockwise from P5, the highest
+    with pytest.raises(GameError):
+        act(g, "bid", 2, company="ERIE", price=59)
+    act(g, "bid", 2, company="ERIE", price=60)
+    act(g, "pass", 4)
+    act(g, "pass", 5)
+    assert g.companies["ERIE"].owner is player(g, 2) and player(g, 2).cash == 440
+    assert player(g, 4).cash == 500 and player(g, 5).cash == 500
+    assert g.acting() == [player(g, 2)]  # the turn goes on left of P1, whose purchase started it
+
+
+def test_sc04_no_selling_in_the_initial_stock_round() -> None:
+    g = new()
+    sell_privates(g)
+    act(g, "par", 1, corporation="NYC", share_price="100,0,7")
+    fny = player(g, 2)
+    assert [s.id for s in shares_of(g, 2, "NYC")] == ["NYC_1", "NYC_2"]
+    assert "sell_shares" not in g.actions_for(fny)
+    with pytest.raises(GameError):
+        act(g, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    for pid in (2, 3, 4, 1):
+        act(g, "pass", pid)
+    assert g.round.kind == "stock"  # no company floated: the OR was empty
+    while g.acting() != [player(g, 2)]:
+        act(g, "pass", g.acting()[0].id)
+    act(g, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert g.pool.shares_of("NYC")[0].id == "NYC_1"
+
+
+def test_sc05_revenue_only_operating_round_then_a_new_initial_round() -> None:
+    g = new()
+    act(g, "bid", 1, company="BOM", price=20)
+    act(g, "bid", 2, company="ERIE", price=40)
+    act(g, "bid", 3, company="B&O", price=70)
+    cash = {p.id: p.cash for p in g.players}
+    for pid in (4, 1, 2, 3):
+        act(g, "pass", pid)
+    assert g.round.kind == "initial"
+    assert [player(g, pid).cash - cash[pid] for pid in (1, 2, 3, 4)] == [5, 10, 15, 0]
+    assert g.acting() == [player(g, 4)]  # left of P3, the last to act
+    assert any("Operating Round" in line for line in g.log_lines)
+
+
+def test_sc06_new_haven_steamship_gives_nyh_and_its_par() -> None:
+    g = new()
+    for pid, sym in zip((1, 2, 3, 4, 1, 2, 3), ("BOM", "ERIE", "B&O", "RMC", "PSC", "FNY", "SOC"), strict=True):
+        act(g, "bid", pid, company=sym, price={"BOM": 20, "ERIE": 40, "B&O": 70, "RMC": 100, "PSC": 150,
+                                              "FNY": 180, "SOC": 220}[sym])
+    act(g, "bid", 4, company="NYSH", price=280)
+    p4 = player(g, 4)
+    assert p4.cash == 600 - 100 - 280
+    assert g.acting() == [p4] and g.actions_for(p4) == ["par"]
+    assert choices(g, p4, "par")[-1]["share_price"] == "100,0,7"
+    with pytest.raises(GameError):
+        act(g, "pass", 1)
+    act(g, "par", 4, corporation="NYH", share_price="100,0,7")
+    nyh = g.corporations["NYH"]
+    assert nyh.owner is player(g, 4) and not nyh.floated and player(g, 4).cash == 220
+    assert [(s.id, s.percent) for s in player(g, 4).shares] == [("NYH_0", 30)]
+    for pid in (1, 2, 3):
+        act(g, "buy_shares", pid, shares=[g.corporations["NYH"].shares[0].id])
+    assert nyh.floated and nyh.cash == 1000
+    assert g.companies["NYSH"].closed
+
+
+def test_sc07_sacramento_omaha_revenue_drops_then_closes() -> None:
+    g = new()
+    sell_privates(g)
+    soc = g.companies["SOC"]
+    assert soc.revenue == 35 and soc.owner is player(g, 3)
+    start(g, "CPR", 1, floated=False)
+    g.float_corporation(g.corporations["CPR"])
+    assert soc.revenue == 15 and not soc.closed
+    start(g, "UP", 2, floated=False)
+    g.float_corporation(g.corporations["UP"])
+    assert soc.closed
+
+
+def nyc_company(players: int = 4) -> G1862:
+    """Privates sold (P2 bought FNY and holds NYC_1 and NYC_2 in a 4-player game); NYC floated at $100 with P1
+    as president; a normal stock round starts with P1."""
+    g = new(players)
+    sell_privates(g)
+    start(g, "NYC", 1)
+    stock_round(g)
+    return g
+
+
+def test_sc08a_floated_sale_pays_the_price_before_the_drop_one_row_per_action() -> None:
+    g = nyc_company()
+    give(g, 2, "NYC_3", "NYC_5")
+    give(g, 3, "NYC_4")
+    act(g, "pass", 1)
+    cash = player(g, 2).cash
+    act(g, "sell_shares", 2, shares=["NYC_1", "NYC_2", "NYC_3"], percent=30)
+    assert player(g, 2).cash - cash == 300
+    assert g.market.location["NYC"].coords == (1, 7)
+    with pytest.raises(GameError):  # one selling action per company and turn
+        act(g, "sell_shares", 2, shares=["NYC_5"], percent=10)
+    act(g, "pass", 2)
+    cash = player(g, 3).cash
+    act(g, "sell_shares", 3, shares=["NYC_4"], percent=10)
+    assert player(g, 3).cash - cash == 92
+    assert g.market.location["NYC"].coords == (2, 7) and g.market.location["NYC"].price == 85
+
+
+def test_sc08b_unfloated_sale_drops_first_and_pays_the_lower_price() -> None:
+    g = nyc_company()
+    start(g, "CP", 1, floated=False)
+    give(g, 3, "CP_1")
+    act(g, "pass", 1)
+    act(g, "pass", 2)
+    cash = player(g, 3).cash
+    act(g, "sell_shares", 3, shares=["CP_1"], percent=10)
+    assert player(g, 3).cash - cash == 92
+    assert g.market.location["CP"].coords == (1, 7)
+
+
+def test_sc09_sold_out_companies_rise_a_row_at_the_end_of_the_stock_round() -> None:
+    g = nyc_company()
+    g.market.place("NYC", g.market.cell(1, 8))
+    give(g, 3, "NYC_3", "NYC_4", "NYC_5")
+    give(g, 4, "NYC_6", "NYC_7")
+    cp = start(g, "CP", 4, row=0, col=9)
+    give(g, 3, *(f"CP_{i}" for i in range(1, 8)))
+    assert not cp.shares
+    for pid in (1, 2, 3, 4):
+        act(g, "pass", pid)
+    assert g.market.location["NYC"].coords == (0, 8) and g.market.location["NYC"].price == 110
+    assert g.market.location["CP"].coords == (0, 9)
+
+
+def test_sc10_pool_limit_is_five_certificates_before_and_after_redemption() -> None:
+    g = nyc_company()
+    to_pool(g, "NYC_3", "NYC_4", "NYC_5", "NYC_6", "NYC_7")
+    act(g, "pass", 1)
+    assert not [c for c in choices(g, player(g, 2), "sell_shares") if c["shares"][0].startswith("NYC")]
+    with pytest.raises(GameError) as err:
+        act(g, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert err.value.code is ErrorCode.ILLEGAL
+    g.phase_index = 1  # green
+    g.redeem(g.corporations["NYC"], "debt")
+    assert [s.percent for s in g.pool.shares_of("NYC")] == [5] * 5
+    assert [s.percent for s in shares_of(g, 2, "NYC")] == [5, 5]
+    with pytest.raises(GameError):
+        act(g, "sell_shares", 2, shares=[shares_of(g, 2, "NYC")[0].id], percent=5)
+
+
+def test_sc11_holding_cap_60_or_70_percent_by_players_in_the_game() -> None:
+    g = nyc_company()
+    give(g, 1, "NYC_3", "NYC_4", "NYC_5")
+    act(g, "buy_shares", 1, shares=["NYC_6"])  # 70% in a 4-player game
+    assert player(g, 1).percent_of("NYC") == 70
+    for pid in (2, 3, 4):
+        act(g, "pass", pid)
+    assert not [c for c in choices(g, player(g, 1), "buy_shares") if c["shares"] == ["NYC_7"]]
+    with pytest.raises(GameError):
+        act(g, "buy_shares", 1, shares=["NYC_7"])
+    g5 = nyc_company(5)
+    nyc = g5.corporations["NYC"]
+    give(g5, 1, "NYC_3")  # P1 bought FNY in a 5-player game: 30% + 20% + 10%
+    assert player(g5, 1).percent_of("NYC") == 60 and nyc.shares
+    with pytest.raises(GameError):
+        act(g5, "buy_shares", 1, shares=[nyc.shares[0].id])
+
+
+def test_sc12_dividends_after_redemption_round_up_per_5_percent() -> None:
+    g = nyc_company()
+    give(g, 3, "NYC_3")
+    to_pool(g, "NYC_4")
+    nyc = g.corporations["NYC"]
+    g.phase_index = 1
+    g.redeem(nyc, "debt")
+    before = {p.id: p.cash for p in g.players}
+    treasury, bank = nyc.cash, g.bank.cash
+    g.pay_dividend(nyc, 150, "payout")
+    gained = {p.id: p.cash - before[p.id] for p in g.players}
+    assert gained == {1: 16 + 8, 2: 16, 3: 8, 4: 0}  # P1: 10% president + 5%; P2: two 5%; P3: one 5%
+    assert nyc.cash - treasury == 70
+    # Initial-offering (three 5%) and pool (one 5%) units earn for the bank: it pays only the rest.
+    assert bank - g.bank.cash == 150 - 4 * 8
+
+
+@pytest.mark.parametrize(("phase", "face", "cash", "surplus"), [(1, 900, 540, 40), (3, 700, 560, 60),
+                                                                 (5, 600, 540, 40)])
+def test_sc13_redemption_arithmetic_of_the_rules_example(phase: int, face: int, cash: int, surplus: int) -> None:
+    g = nyc_company()
+    give(g, 1, "NYC_3")
+    give(g, 3, "NYC_4")
+    to_pool(g, "NYC_5", "NYC_6")
+    nyc = g.corporations["NYC"]
+    assert [s.id for s in nyc.shares] == ["NYC_7"]
+    g.phase_index = phase
+    before = {p.id: p.cash for p in g.players}
+    bank = g.bank.cash
+    assert g.redemption_payment(nyc) == 500
+    g.redeem(nyc, "debt")
+    assert nyc.debt == face and nyc.cash == surplus
+    assert bank - g.bank.cash == cash - 150  # the bank lends the cash and receives $150 for its 15%
+    assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 200, 2: 100, 3: 50, 4: 0}
+    assert sorted((s.percent, s.president) for s in shares_of(g, 1, "NYC")) == [(5, False), (5, False), (10, True)]
+    assert [s.percent for s in shares_of(g, 2, "NYC")] == [5, 5]
+    assert [s.percent for s in shares_of(g, 3, "NYC")] == [5]
+    assert [s.percent for s in nyc.shares] == [5]
+    assert [s.percent for s in g.pool.shares_of("NYC")] == [5, 5]
+    assert [s.percent for s in nyc.treasury.shares] == [50]
+    assert g.market.location["NYC"].price == 100
+    assert nyc.owner is player(g, 1)
+
+
+def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
+    """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
+    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
+                                      "rotation": rotation}, check_connection=False)
+
+
+def _free_copy(g: G1862, tile: str) -> int:
+    return min(int(t.id.rsplit("-", 1)[1]) for t in g.tile_supply.values() if t.name == tile)
+
+
+def city(g: G1862, hex_id: str) -> str:
+    hx = g.board.hexes[hex_id]
+    return f"{hx.tile.id}-{hx.tile.tdef.cities[0]}"
+
+
+def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> None:
+    g = new()
+    sell_privates(g)
+    nyc = start(g, "NYC", 1, cash=500)
+    lay(g, "NYC", "F31", "X4", 0)
+    lay(g, "NYC", "F29", "7", 3)
+    lay(g, "NYC", "E30", "8", 0)
+    lay(g, "NYC", "D29", "57", 5)
+    operating_round(g)
+    assert g.round.entity() is nyc and nyc.tokens[0].hex == "F31"
+    corp_act(g, "pass", "NYC")  # no more track
+    cash = nyc.cash
+    corp_act(g, "place_token", "NYC", city=city(g, "D29"))
+    assert cash - nyc.cash == 60  # Ottawa is across the border: 1.5 x $40
+    assert "place_token" not in g.actions_for(g.corporations["NYC"])  # one marker per operating round
+    with pytest.raises(GameError):
+        corp_act(g, "place_token", "NYC", city=city(g, "G26"))
+    assert g.marker_cost(nyc, nyc.tokens[2], g.board.hexes["G26"]) == 100
+    cp = g.corporations["CP"]
+    assert g.marker_cost(cp, cp.tokens[1], g.board.hexes["C32"]) == 40
+    assert g.marker_cost(cp, cp.tokens[2], g.board.hexes["G30"]) == 150
+    baltimore = g.board.hexes["G30"]
+    start(g, "CP", 2, cash=500, col=8)
+    assert not g.can_token_city(cp, baltimore, 0, cp.tokens[1])  # the B&O marker fills its one slot
+    g.phase_index = 1
+    lay(g, "CP", "G30", "57", 0)
+    lay(g, "CP", "G30", "15", 0)
+    assert g.can_token_city(cp, baltimore, 0, cp.tokens[1])
+    cn = g.corporations["CN"]
+    assert g.marker_cost(cn, cn.tokens[1], g.board.hexes["D19"]) == 60 and len(cn.tokens) == 2
+
+
+def own_trains(g: G1862, sym: str, *names: str) -> None:
+    corp = g.corporations[sym]
+    for name in names:
+        train = next(t for t in g.depot if t.name == name)
+        g.depot.remove(train)
+        train.owner = corp
+        corp.trains.append(train)
+
+
+def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> None:
+    g = new()
+    sell_privates(g)
+    x = start(g, "NYC", 1, cash=2000)
+    y = start(g, "CP", 2, cash=3000, col=8)
+    g.phase_index = 1  # the first 3 was bought
+    own_trains(g, "NYC", "2")
+    own_trains(g, "CP", "3", "3", "3", "3")
+    own_trains(g, "NYC", "3", "3")
+    for t in [t for t in g.depot if t.name == "2"]:
+        g.depot.remove(t)
+    assert [t.name for t in g.available_depot_trains()] == ["4"]
+    g.buy_train_action(x, g.available_depot_trains()[0], 300, exchange=None, must_buy=False)
+    assert g.phase["name"] == "4" and g.train_limit(x) == 3
+    assert [t.name for t in x.trains] == ["3", "3", "4"]
+    assert g.crowded_corporations() == [y]
+    g.discard_train(y, y.trains[0])
+    assert [t.name for t in g.pool_trains] == ["3"]
+    own_trains(g, "SP", "4", "4", "4", "4")  # the other 4s were sold
+    assert [t.name for t in g.available_depot_trains()] == ["5"]
+    buyer = g.corporations["CPR"]
+    start(g, "CPR", 3, cash=5000, col=9)
+    g.buy_train_action(buyer, g.available_depot_trains()[0], 550, exchange=None, must_buy=False)
+    assert g.phase["name"] == "5" and [t.name for t in g.available_depot_trains()] == ["5", "5E"]
+    assert g.operating_rounds_in_set() == 3 and g.phase_colour() == "brown"
+    assert g.board.node_revenue(g.board.hexes["A32"], 0, g.phase_colour()) == 40
+    for sym in ("NYH", "ATS", "UP"):
+        start(g, sym, 4, cash=2000, col=10, floated=True)
+        g.buy_train_action(g.corporations[sym], next(t for t in g.available_depot_trains() if t.name == "5"),
+                           550, exchange=None, must_buy=False)
+    assert sorted(t.name for t in g.available_depot_trains()) == ["5E", "6"]
+
+
+def test_sc16_e_trains_count_their_best_stops_bonus_included() -> None:
+    g = new()
+    five_e = next(t for t in g.depot if t.name == "5E")
+    five = next(t for t in g.depot if t.name == "5")
+    spec = g.autoroute_train_spec(five_e)
+    assert spec.express and spec.limit == 5 and not g.autoroute_train_spec(five).express
+    g.phase_index = 3  # phase 5: bonus $30, right off-board values
+    omaha = g.board.hexes["F17"]
+    lay(g, "UP", "F17", "57", 1)
+    assert g.board.node_revenue(omaha, 0, g.phase_colour()) == 20 + 30
+    stops = [("town", 10, False), ("city", 50, False), ("city", 30, False), ("city", 30, False),
+             ("city", 40, False), ("city", 20, False), ("offboard", 80, False)]
+    assert spec.earnings(stops) == 230
+    without_omaha = [s for s in stops if s[1] != 50]
+    assert spec.earnings(without_omaha) == 200
+
+
+def test_sc17_the_erie_tile_out_of_turn_in_a_stock_round() -> None:
+    g = new()
+    sell_privates(g)
+    stock_round(g)
+    d29 = g.board.hexes["D29"]
+    assert 0 in d29.sealed  # SW of Ottawa faces Erie's trackless side
+    erie = {"type": "lay_tile", "entity": "ERIE", "entity_type": "company", "tile": "ERIE", "rotation": 0}
+    assert g.acting() == [player(g, 1)] and g.companies["ERIE"].owner is player(g, 2)
+    with pytest.raises(GameError):
+        g.process({**erie, "hex": "D29"})
+    g.process({**erie, "hex": "E28"})
+    tile = g.board.hexes["E28"].tile
+    assert tile.name == "ERIE" and tile.exits() == frozenset({1, 3, 5}) and tile.tdef.nodes[0].revenue == 30
+    assert g.companies["ERIE"].closed and g.companies["ERIE"] not in player(g, 2).companies
+    assert 0 not in g.board.hexes["D29"].sealed
+
+
+def test_sc18_omaha_takes_a_yellow_tile_before_any_upgrade() -> None:
+    g = new()
+    sell_privates(g)
+    up = start(g, "UP", 1, cash=500)
+    operating_round(g)
+    corp_act(g, "lay_tile", "UP", hex="F17", tile="57-0", rotation=1)
+    assert g.board.hexes["F17"].tile.name == "57"
+    g2 = new()
+    sell_privates(g2)
+    up = start(g2, "UP", 1, cash=500)
+    g2.phase_index = 1
+    operating_round(g2)
+    with pytest.raises(GameError):
+        corp_act(g2, "lay_tile", "UP", hex="F17", tile="14-0", rotation=1)
+    corp_act(g2, "lay_tile", "UP", hex="F17", tile="6-0", rotation=1)
+    cash = g2.corporations["UP"].cash
+    corp_act(g2, "lay_tile", "UP", hex="E18", tile="9-0", rotation=0)
+    assert g2.board.hexes["E18"].tile.name == "9" and cash - g2.corporations["UP"].cash == 80
+    assert up.sym == "UP"
+
+
+def test_sc19_share_price_above_379_ends_after_the_current_set() -> None:
+    from engine.core.game_end import EndTiming
+    g = new()
+    sell_privates(g)
+    corp = start(g, "NYC", 1, col=20)
+    assert g.game_end_timing() is None
+    g.pay_dividend(corp, 100, "payout")
+    assert g.market.location["NYC"].price == 400
+    trigger = g.game_end_timing()
+    assert trigger is not None and trigger.reason == "stock_market" and trigger.timing is EndTiming.FULL_OR
+    # The bank cannot pay a seller in full: he is paid from the reserve, and the end waits for a full OR set.
+    g2 = nyc_company()
+    g2.bank.cash = 50
+    cash = player(g2, 2).cash
+    act(g2, "pass", 1)
+    act(g2, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert player(g2, 2).cash - cash == 100 and g2.bank.broken
+    trigger = g2.game_end_timing()
+    assert trigger is not None and trigger.reason == "bank" and trigger.timing is EndTiming.FULL_OR
+    assert g2.round.kind == "stock" and not g2.finished
+
+
+def presiding(g: G1862, pid: int, *syms: str) -> None:
+    for sym in syms:
+        start(g, sym, pid)
+
+
+def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
+    g = new(5)
+    assert g.cert_limit == 18
+    presiding(g, 1, "NYC", "CP", "CPR")
+    give(g, 2, "CP_1")
+    g.place_home_token(g.corporations["NYC"])
+    g.bank.cash += player(g, 1).cash
+    player(g, 1).cash = 0
+    cash = player(g, 2).cash
+    g.go_bankrupt(g.corporations["NYC"])
+    assert all(g.corporations[s].closed for s in ("NYC", "CP", "CPR"))
+    assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
+    assert player(g, 2).cash - cash == 100  # CP 10% at $100
+    assert g.cert_limit == 16 and g.players_in_game() == 4
+    assert g.player_value(player(g, 1)) == -100  # the 2-train the company could not buy
+
+
+def test_sc21_redemption_at_an_odd_price_tie_transfer_and_dividends() -> None:
+    g = nyc_company()
+    z = start(g, "CPR", 1, row=2)
+    assert g.market.location["CPR"].price == 85
+    give(g, 1, "CPR_3")
+    give(g, 2, "CPR_4", "CPR_5", "CPR_6")
+    give(g, 3, "CPR_2")  # P3 got CPR_1 with SOC
+    to_pool(g, "CPR_7", "CPR_8")
+    g.phase_index = 3
+    before = {p.id: p.cash for p in g.players}
+    assert g.redemption_payment(z) == 429
+    g.redeem(z, "debt")
+    assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 128, 2: 129, 3: 86, 4: 0}
+    assert z.debt == 600 and z.cash == 480 - 429 == 51
+    assert g.market.location["CPR"].price == 85 and z.owner is player(g, 1)
+    assert player(g, 1).percent_of("CPR") == player(g, 2).percent_of("CPR") == 15
+    act(g, "pass", 1)
+    cash = player(g, 2).cash
+    act(g, "buy_shares", 2, shares=[g.pool.shares_of("CPR")[0].id])
+    assert cash - player(g, 2).cash == 43
+    assert z.owner is player(g, 2)
+    assert sorted(s.percent for s in shares_of(g, 1, "CPR")) == [5, 5, 5]
+    assert sorted((s.percent, s.president) for s in shares_of(g, 2, "CPR")) == [(5, False), (5, False), (10, True)]
+    assert [s.percent for s in g.pool.shares_of("CPR")] == [5]
+    before = {p.id: p.cash for p in g.players}
+    treasury = z.cash
+    g.pay_dividend(z, 130, "payout")
+    assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 21, 2: 28, 3: 14, 4: 0}
+    assert z.cash - treasury == 60
+
+
+def test_sc22_debt_repayment_at_game_end() -> None:
+    g = nyc_company()
+    give(g, 1, "NYC_3")
+    nyc = g.corporations["NYC"]
+    g.phase_index = 1
+    g.redeem(nyc, "debt")
+    nyc.debt = 600
+    g.bank.cash += nyc.cash - 250
+    nyc.cash = 250
+    g.market.place("NYC", g.market.cell(0, 0))  # $60
+    start(g, "CP", 2, col=7)
+    give(g, 1, "CP_1", "CP_2", "CP_3")
+    p1 = player(g, 1)
+    for company in list(p1.companies):
+        g.close_company(company)
+    for s in [s for s in p1.shares if s.corp not in ("NYC", "CP")]:
+        g.transfer_share(s, g.corporations[s.corp])
+    g.bank.cash += p1.cash - 200
+    p1.cash = 200
+    g.repay_debts()
+    assert nyc.cash == 0 and nyc.debt == 0 and p1.cash == 0 and p1.debt == 150
+    assert g.player_value(p1) == 270
+    assert g.market.location["NYC"].price == 60
+
+
+def test_sc23_bankruptcy_that_continues_the_game() -> None:
+    g = new(5)
+    p3 = player(g, 3)
+    erie = g.companies["ERIE"]
+    erie.owner = p3
+    p3.companies.append(erie)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    z = start(g, "CPR", 3, row=5, col=7, cash=40)
+    give(g, 1, "CPR_1", "CPR_2", "CPR_3")
+    y = start(g, "CP", 2)
+    to_pool(g, "CP_1", "CP_2", "CP_3", "CP_4", "CP_5")
+    give(g, 3, "CP_6", "CP_7")
+    start(g, "UP", 4, row=2, col=8)
+    give(g, 3, "UP_2")
+    g.bank.cash += p3.cash - 100
+    p3.cash = 100
+    cash = player(g, 1).cash
+    bank = g.bank.cash
+    g.go_bankrupt(z)
+    assert p3.bankrupt and z.closed and erie.closed and g.board.hexes["E28"].tile.name == "ERIE"
+    assert g.market.location["UP"].price == 85  # P3 sold W (UP) for $92, one row down
+    assert player(g, 1).cash - cash == 210
+    assert len(g.pool.shares_of("CP")) == 7 and g.market.location["CP"].price == 100
+    assert g.cert_limit == 20 and g.players_in_game() == 4
+    assert g.player_value(p3) == 2 * 100 - 68 == 132
+    # His cash (the $92 of the sale included) and Z's treasury go to the bank; the compensation comes out of it.
+    assert g.bank.cash - bank == 100 + 40 - 210
+    assert y.owner is player(g, 2)
+
+
+def test_sc24_fewer_than_three_players_ends_after_the_current_set() -> None:
+    from engine.core.game_end import EndTiming
+    g = new()
+    g.players[3].bankrupt = True
+    g.fixed_scores[4] = 0
+    g.update_cert_limit()
+    assert g.game_end_timing() is None
+    start(g, "NYC", 3)
+    g.go_bankrupt(g.corporations["NYC"])
+    trigger = g.game_end_timing()
+    assert trigger is not None and trigger.reason == "players_out" and trigger.timing is EndTiming.FULL_OR
+
+
+def test_sc25_unsold_privates_across_two_initial_stock_rounds() -> None:
+    g = new()
+    act(g, "bid", 1, company="BOM", price=20)
+    act(g, "bid", 2, company="B&O", price=75)
+    for pid in (3, 4, 1, 2):
+        act(g, "pass", pid)
+    assert g.round.kind == "initial" and g.acting() == [player(g, 3)]
+    assert player(g, 1).cash == 600 - 20 + 5
+    assert player(g, 2).cash == 600  # the bid stands, earmarked
+    act(g, "bid", 3, company="ERIE", price=40)
+    assert g.companies["B&O"].owner is player(g, 2) and player(g, 2).cash == 525
+    assert g.board.hexes["G30"].tile.tokens[0] == ["B&O"]
+    assert g.acting() == [player(g, 4)]
+    assert [c["price"] for c in choices(g, player(g, 4), "bid") if c["company"] == "RMC"] == [100]
+
+
+def test_sc26_company_groups_open_in_turn() -> None:
+    g = nyc_company()
+    start(g, "NYH", 4, floated=False)
+    start(g, "CP", 3, floated=False)
+    give(g, 1, "NYC_3", "NYC_4", "NYC_5")
+    give(g, 3, "NYC_6", "NYC_7", "NYH_1", "NYH_2", "NYH_3", "NYH_4", "NYH_5", "NYH_6", "NYH_7")
+    give(g, 4, "CP_1", "CP_2", "CP_3", "CP_4", "CP_5", "CP_6")
+    assert [s.id for s in g.corporations["CP"].shares] == ["CP_7"]
+    assert not [c for c in choices(g, player(g, 1), "par") if c["corporation"] == "CPR"]
+    with pytest.raises(GameError):
+        act(g, "par", 1, corporation="CPR", share_price="100,0,7")
+    act(g, "pass", 1)
+    act(g, "buy_shares", 2, shares=["CP_7"])
+    assert g.group_open(2) and not g.group_open(3)
+    act(g, "par", 3, corporation="CPR", share_price="100,0,7")
+    assert not g.corporations["CPR"].floated  # P3: 20% + SOC's 10%
+    give(g, 1, "CPR_2", "CPR_3")
+    act(g, "pass", 4)
+    act(g, "buy_shares", 1, shares=["CPR_4"])  # 20 + 10 + 3 x 10 = 60%
+    assert g.corporations["CPR"].floated
+    for sym in ("UP", "ATS"):
+        start(g, sym, 2)
+    start(g, "SP", 2, floated=False)
+    give(g, 1, "SP_1", "SP_2", "SP_3", "SP_4")
+    assert not g.group_open(3)
+    assert "WP_1" in [s.id for s in player(g, 1).shares]  # PSC's WP share cannot be sold before WP has a par
+    assert not [c for c in choices(g, player(g, 2), "sell_shares") if c["shares"][0].startswith("WP")]
+    act(g, "pass", 2)
+    act(g, "pass", 3)
+    act(g, "buy_shares", 4, shares=["SP_5"])
+    assert g.corporations["SP"].floated and g.group_open(3)
+
+
+def test_sc27_forced_train_purchase() -> None:
+    g = new()
+    sell_privates(g)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    pool_three = g.all_trains["3-5"]
+    pool_three.owner = g.pool
+    g.pool_trains.append(pool_three)
+    x = start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    own_trains(g, "SP", "4", "4")
+    lay(g, "ATS", "G22", "4", 0)  # St. Louis: river, $80
+    assert x.cash == 120
+    operating_round(g)
+    assert g.round.entity() is x
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    x = g.corporations["ATS"]
+    offered = choices(g, x, "buy_train")
+    assert {(c["train"], c["price"]) for c in offered if c["train"] == "3-5"} == {("3-5", 200)}
+    assert not [c for c in offered if c["train"].startswith("4") and g.all_trains[c["train"]].owner is None]
+    assert [c for c in offered if g.all_trains[c["train"]].owner is g.corporations["SP"]]
+    assert "pass" not in g.actions_for(x)
+    with pytest.raises(GameError):
+        corp_act(g, "buy_train", "ATS", train=g.available_depot_trains()[0].id, price=300)
+    cash = player(g, 1).cash
+    corp_act(g, "buy_train", "ATS", train="3-5", price=200)
+    assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
+
+
+def test_sc28_share_price_zero_closes_the_company() -> None:
+    g = new()
+    sell_privates(g)
+    q = start(g, "NYC", 1, row=9, col=0, cash=77)
+    own_trains(g, "NYC", "2")
+    g.place_home_token(q)
+    q.debt = 300
+    bank = g.bank.cash
+    g.pay_dividend(q, 0, "withhold")
+    assert q.closed and "NYC" not in g.market.location
+    assert not q.trains and q.cash == 0 and q.debt == 0 and g.bank.cash - bank == 77
+    assert not shares_of(g, 1, "NYC") and not shares_of(g, 2, "NYC")
+    assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
+    assert g.cert_limit == 20
+    g2 = nyc_company()
+    g2.market.place("NYC", g2.market.cell(9, 1))
+    act(g2, "pass", 1)
+    act(g2, "sell_shares", 2, shares=["NYC_1"], percent=10)
+    assert g2.market.location["NYC"].coords == (9, 1)
+    act(g2, "pass", 2)
+    g2.market.place("NYC", g2.market.cell(9, 0))
+    give(g2, 3, "NYC_3")
+    act(g2, "sell_shares", 3, shares=["NYC_3"], percent=10)
+    assert g2.corporations["NYC"].closed
+
+
+def test_sc29_over_the_certificate_limit_after_redemption() -> None:
+    g = new(6)
+    sell_privates(g)
+    assert g.cert_limit == 15
+    start(g, "NYC", 1)
+    p1 = player(g, 1)
+    give(g, 1, "NYC_1", "NYC_2", "NYC_3")
+    for sym, ids in (("CP", range(1, 3)), ("CPR", range(2, 7))):
+        start(g, sym, 2, col=8)
+        give(g, 1, *(f"{sym}_{i}" for i in ids))
+    assert g.num_certs(p1) == 15
+    g.phase_index = 1
+    g.redeem(g.corporations["NYC"], "debt")
+    assert g.num_certs(p1) == 16
+    stock_round(g)
+    assert set(g.actions_for(player(g, 1))) == {"sell_shares", "close_company"}  # no buying, no passing
+    with pytest.raises(GameError):
+        act(g, "buy_shares", 1, shares=["CP_5"])
+    act(g, "sell_shares", 1, shares=["CP_1"], percent=10)
+    assert g.num_certs(player(g, 1)) == 15
