@@ -196,7 +196,8 @@ class Game(PlayRules):
         train = Train(f"{spec['name']}-{index}", spec["name"], int(spec["distance"]), int(spec["price"]),
                       rusts_on=spec.get("rusts_on"), discount=dict(spec.get("discount", {})),
                       available_on=spec.get("available_on"), variants=train_variants(spec),
-                      counts_for_limit=bool(spec.get("counts_for_limit", True)))
+                      counts_for_limit=bool(spec.get("counts_for_limit", True)),
+                      events=[str(e) for e in spec.get("events", ())])
         self.depot.append(train)
         self.all_trains[train.id] = train
         return train
@@ -664,7 +665,8 @@ class Game(PlayRules):
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         names = [p["name"] for p in self.phases]
         for i in range(self.phase_index + 1, len(self.phases)):
-            if self.phases[i].get("on") == train.name:
+            on = self.phases[i].get("on")
+            if train.name == on or (isinstance(on, list) and train.name in on):
                 while self.phase_index < i:
                     self.phase_index += 1
                     self.phase_changed()

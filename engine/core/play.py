@@ -174,7 +174,7 @@ class PlayRules(_Base):
             raise illegal(f"tile {tile.name} cannot be laid on {hx.id} at rotation {rotation}; "
                           f"legal rotations: {', '.join(map(str, rotations))}")
         payer = payer or corp
-        terrain = hx.terrain_cost if hx.tile is hx.original else 0
+        terrain = self.upgrade_cost(corp, hx, tile)
         old = hx.tile
         tile.rotation = rotation
         river, crossings = border_cost(self, hx, tile) if False else (0, 0)
@@ -204,6 +204,11 @@ class PlayRules(_Base):
                  + (f" for {self.format_money(cost)}" if cost else ""))
         self.pay_tile_income(crossings)
         self.after_tile_laid(corp, hx, tile, crossings)
+
+    def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
+        """What laying ``tile`` on ``hx`` costs before river crossings: the printed hex's terrain on its first lay,
+        later the printed upgrade cost of the tile being replaced (1822's London). Titles add discounts."""
+        return hx.terrain_cost if hx.tile is hx.original else hx.tile.tdef.upgrade_cost
 
     def pay_tile_income(self, water_crossings: int) -> None:
         """Privates with tile income earn it from the bank for the river crossings a lay paid for."""

@@ -40,8 +40,8 @@ def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[st
         hx = game.board.hexes[hex_id]
         if game.blocked_hex(hx) is not None:
             continue
-        terrain = hx.terrain_cost if hx.tile is hx.original else 0
         for tile in supply:
+            terrain = game.upgrade_cost(corp, hx, tile)
             for rot in legal_rotations(game, hx, tile.tdef, edges):
                 exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
                 if terrain + extra + crossing_cost(game, hx, exits) > corp.cash:
