@@ -109,12 +109,16 @@ class Game(PlayRules):
         self._init_tiles(data["tiles"])
         self.corporations: dict[str, Corporation] = {}
         for cdata in g["corporations"]:
+            if not self.in_game(cdata):
+                continue
             corp = Corporation(dict(cdata))
             self.corporations[corp.sym] = corp
             self._init_shares(corp)
         self.companies: dict[str, Company] = {}
         where = f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml"
         for cdata in g["companies"]:
+            if not self.in_game(cdata):
+                continue
             comp = Company(cdata["sym"], cdata["name"], int(cdata["value"]), int(cdata.get("revenue", 0)),
                            cdata.get("desc", ""), data={k: v for k, v in cdata.items() if k != "abilities"},
                            abilities=parse_abilities(cdata["sym"], cdata.get("abilities"), where=where))
@@ -147,6 +151,11 @@ class Game(PlayRules):
                                                              if not s.president))
         self.round: RoundState = self.initial_round()
         self.round.start()
+
+    def in_game(self, entry: dict[str, Any]) -> bool:
+        """Title hook: whether a ``[[corporations]]`` or ``[[companies]]`` entry takes part in this game (1822's
+        optional rules add some)."""
+        return True
 
     def _check_ability_names(self, comp: Company, where: str) -> None:
         """Every hex, corporation and certificate a private's abilities name exists (a typo is a DataError)."""

@@ -167,7 +167,7 @@ class PlayRules(_Base):
         edges = self.network(corp).hex_edges.get(hx.id, set()) if check_connection else None
         if check_connection and not edges:
             raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
-        rotations = legal_rotations(self, hx, tile.tdef, edges)
+        rotations = self.tile_rotations(corp, hx, tile.tdef, edges)
         if rotation not in rotations and not self._equivalent_rotation(hx, tile, rotation, rotations):
             if not rotations:
                 raise illegal(f"tile {tile.name} cannot be laid on {hx.id}")
@@ -204,6 +204,11 @@ class PlayRules(_Base):
                  + (f" for {self.format_money(cost)}" if cost else ""))
         self.pay_tile_income(crossings)
         self.after_tile_laid(corp, hx, tile, crossings)
+
+    def tile_rotations(self, corp: Corporation, hx: Hex, tdef: Any, edges: set[int] | None) -> list[int]:
+        """Title hook: the rotations at which ``tdef`` may be laid on ``hx`` (track rules, connected to
+        ``edges`` when given); titles with special upgrades (1822's Swansea, future labels) change it."""
+        return legal_rotations(self, hx, tdef, edges)
 
     def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
         """What laying ``tile`` on ``hx`` costs before river crossings: the printed hex's terrain on its first lay,
@@ -275,8 +280,8 @@ class PlayRules(_Base):
 
     def token_for(self, corp: Corporation, token_type: str | None) -> Token | None:
         want_neutral = token_type == "neutral"
-        for t in corp.tokens:
-            if not t.used and t.neutral == want_neutral:
+        for t in corp.unused_tokens():
+            if t.neutral == want_neutral:
                 return t
         return None
 

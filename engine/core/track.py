@@ -174,6 +174,11 @@ def move_tokens(old: Tile, new: Tile) -> None:
                 continue
             free = k if k < len(dest) and dest[k] is None else next(
                 (x for x in range(len(dest)) if dest[x] is None), None)
+            if free is None and old.kinds[i][k] is TokenKind.DESTINATION:
+                # A destination station may sit in a space of its own beside the printed ones (1822).
+                dest.append(None)
+                dest_kinds.append(TokenKind.NORMAL)
+                free = len(dest) - 1
             if free is None:
                 raise illegal("the new tile has no room for the existing tokens")
             dest[free] = s
