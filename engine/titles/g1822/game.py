@@ -1,0 +1,655 @@
+"""1822 The Railways of Great Britain: the title's hooks over the shared core (18xx.games' g_1822 is the
+authority for every rule; /work/shared/rules/1822-reference.md gives the shape).
+
+The bid boxes, the minors they float, the concessions that start majors and the privates are companies; a minor
+is a corporation of kind ``minor`` whose one certificate is two shares. The stock round takes bids (steps.py) and
+resolves them at its end (:meth:`G1822.resolve_bid_boxes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...core.entities import Company, Corporation, Player, Token, Train
+from ...core.errors import illegal, insufficient
+from ...core.game import Game
+from ...core.market import Cell, StockMarket
+from ...core.routes import Route
+from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
+from ...core.tiles import NODE_BASE, TokenKind
+from ...core.track import legal_rotations
+
+CHOICES = "choices"
+PLUS = "plus_expansion"
+PLUS_NO_REMOVALS = "plus_expansion_no_removals"
+PLUS_SINGLE_STACK = "plus_expansion_single_stack"
+OPTIONAL_RULES = (PLUS, PLUS_NO_REMOVALS, PLUS_SINGLE_STACK)
+LOCAL_TRAINS = ("L", "LP")
+EXTRA_TRAINS = ("2P", "P+", "LP")  # outside the train limit, and no train for the must-own rule
+PERMANENT_TRAINS = ("2P", "LP")
+PULLMAN = "P+"
+
+
+class Market1822(StockMarket):
+    """18xx.games' two-dimensional movement over a market aligned on the right: off the right end a payout goes
+    up, or down and right where there is no cell above; off the left end (or a gap) a fall goes down."""
+
+    def right(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.col + 1 >= len(self.rows[cur.row]):
+            self.up(corp)
+        else:
+            self._go(corp, cur.row, cur.col + 1)
+
+    def left(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.col > 0 and self.at(cur.row, cur.col - 1) is not None:
+            self._go(corp, cur.row, cur.col - 1)
+        else:
+            self.down(corp)
+
+    def down(self, corp: str) -> None:
+        cur = self.location[corp]
+        row = cur.row + 1 if cur.row + 1 < len(self.rows) else cur.row
+        self._go(corp, row, cur.col)
+
+    def up(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.row > 0 and self.at(cur.row - 1, cur.col) is not None:
+            self._go(corp, cur.row - 1, cur.col)
+        else:
+            self._go(corp, cur.row + 1, cur.col + 1)
+
+    def _go(self, corp: str, row: int, col: int) -> None:
+        cell = self.at(row, col)
+        if cell is not None:
+            self._move_to(corp, cell)
+
+
+class G1822(Game):
+    TITLE = "1822"
+    DATA_PACKAGE = "engine.titles.g1822"
+    SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
+    # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
+    # rounds; the new player order (most cash first) is fixed before the operating rounds.
+    ROUND_PLAN = RoundPlan(initial=STOCK, after={
+        STOCK: Next(CHOICES),
+        CHOICES: Next(OPERATING, priority_deal=True),
+        OPERATING: Next(STOCK),
+    })
+    # The operating order is fixed when a round starts (18xx.games reorders only after emergency sales).
+    dynamic_operating_order = False
+
+    # ------------------------------------------------------------------ setup
+    def in_game(self, entry: dict[str, Any]) -> bool:
+        return not entry.get("plus") or self.plus
+
+    @property
+    def plus(self) -> bool:
+        return PLUS in self.optional_rules()
+
+    def optional_rules(self) -> list[str]:
+        return [str(r) for r in self.options.get("optional_rules") or []]
+
+    def setup(self) -> None:
+        g = self.data()["game"]
+        self.market = Market1822(g["market"])
+        self.rules = g["rules"]
+        self.bidding = g["bidding"]
+        self.bid_tokens = int(self.bidding["tokens"][str(len(self.players))])
+        self.nothing_sold = True
+        self.double_cash_choice: Player | None = None
+        self.phase_revenue_cash: dict[str, int] = {sym: 0 for sym in ("P15", "P20") if sym in self.companies}
+        self.tax_haven_cash = 0
+        self.tax_haven_shares: list[Any] = []
+        self.exchange_tokens: dict[str, int] = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
+        self.bidbox_minor_cache: list[str] = []
+        self.bids: dict[str, list[tuple[Player, int]]] = {}
+        self._setup_companies()
+        for corp in self.corporations.values():
+            if corp.data.get("destination"):
+                corp.tokens.append(Token(corp.sym, 0, kind=TokenKind.DESTINATION))
+
+    def _setup_companies(self) -> None:
+        comps = self.rng.shuffled(list(self.companies.values()))
+        minors = [c for c in comps if c.sym[0] == "M"]
+        concessions = [c for c in comps if c.sym[0] == "C"]
+        privates = [c for c in comps if c.sym[0] == "P"]
+        for group, first in ((minors, self.bidding["start_minor"]), (concessions, self.bidding["start_concession"]),
+                             (privates, self.bidding["start_private"])):
+            head = next(c for c in group if c.sym == first)
+            group.remove(head)
+            group.insert(0, head)
+        if self.plus and PLUS_NO_REMOVALS not in self.optional_rules():
+            boxes = self.bidding["plus_boxes"]
+            privates = [c for box in boxes for c in privates if c.sym in box]
+            removed = [next(c for c in privates if c.sym in boxes[1] and c.sym != "P5")]
+            removed += [c for c in privates if c.sym in boxes[2]][:2]
+            for comp in removed:
+                privates.remove(comp)
+                self.log(f"{comp.name} has been removed from the game")
+        self.companies = {c.sym: c for c in minors + concessions + privates}
+        self.company_trains: dict[str, Train] = {}
+        for comp in privates:
+            train_id = comp.data.get("train")
+            if train_id:
+                train = self.all_trains[str(train_id)]
+                self.depot.remove(train)
+                train.reserved = True
+                self.company_trains[comp.sym] = train
+        for spec_id in ("2P-0", "2P-1", "5P-0", "P+-0", "P+-1", "LP-0"):
+            spare = self.all_trains.get(spec_id)
+            if spare is not None and spare in self.depot:
+                self.depot.remove(spare)
+                spare.reserved = True
+
+    def initial_round(self) -> Any:
+        return self.stock_round()
+
+    def new_round(self, kind: str, number: int) -> Any:
+        if kind == CHOICES:
+            from .steps import ChoicesRound, DoubleCash
+            return ChoicesRound(self, [DoubleCash])
+        return super().new_round(kind, number)
+
+    def stock_round(self) -> Any:
+        from ...core.steps.operating import DiscardTrain
+        from .steps import BidBoxStockRound, BidSellParShares
+        return BidBoxStockRound(self, [DiscardTrain, BidSellParShares])
+
+    def operating_round(self, number: int) -> Any:
+        from .steps import operating_round
+        return operating_round(self, number)
+
+    # ------------------------------------------------------------------ bid boxes
+    def bank_companies(self, prefix: str) -> list[Company]:
+        return [c for c in self.companies.values()
+                if c.sym[0] == prefix and (c.owner is None or c.owner is self.bank) and not c.closed]
+
+    def bidbox_minors(self) -> list[Company]:
+        first = self.bank_companies("M")[: int(self.bidding["minor_boxes"])]
+        return [c for c in first if c.sym in self.bidbox_minor_cache]
+
+    def bidbox_concessions(self) -> list[Company]:
+        return self.bank_companies("C")[: int(self.bidding["concession_boxes"])]
+
+    def bidbox_privates(self) -> list[Company]:
+        privates = self.bank_companies("P")
+        if self.plus and PLUS_SINGLE_STACK not in self.optional_rules():
+            out = []
+            for box in self.bidding["plus_boxes"]:
+                found = next((c for c in privates if c.sym in box), None)
+                if found is not None:
+                    out.append(found)
+            return out
+        return privates[: int(self.bidding["private_boxes"])]
+
+    def bidbox_companies(self) -> list[Company]:
+        return [*self.bidbox_minors(), *self.bidbox_concessions(), *self.bidbox_privates()]
+
+    def refill_minor_boxes(self) -> None:
+        self.bidbox_minor_cache = [c.sym for c in self.bank_companies("M")[: int(self.bidding["minor_boxes"])]]
+
+    def setup_bidboxes(self) -> None:
+        self.refill_minor_boxes()
+        for comp in self.bidbox_companies():
+            comp.owner = self.bank
+        self.double_cash_choice = None
+
+    def min_bid(self, company: Company) -> int:
+        bids = self.bids.get(company.sym)
+        if bids:
+            return max(p for _, p in bids) + self.MIN_BID_INCREMENT
+        return company.value if company.sym[0] in "CM" else 0
+
+    def highest_bid(self, company: Company) -> tuple[Player, int] | None:
+        bids = self.bids.get(company.sym)
+        if not bids:
+            return None
+        best = bids[0]
+        for bid in bids[1:]:
+            if bid[1] > best[1]:
+                best = bid
+        return best
+
+    def committed_cash(self, player: Player) -> int:
+        """What the player's winning bids hold back from their cash."""
+        return sum(price for sym in self.bids
+                   if (best := self.highest_bid(self.companies[sym])) is not None
+                   for who, price in [best] if who is player)
+
+    def winning_bids(self, player: Player) -> int:
+        return sum(1 for sym in self.bids if (best := self.highest_bid(self.companies[sym])) is not None
+                   and best[0] is player)
+
+    def bids_placed(self, player: Player) -> int:
+        return sum(1 for bids in self.bids.values() if any(who is player for who, _ in bids))
+
+    def resolve_bid_boxes(self) -> None:
+        """The end of a stock round: winners take concessions and privates, minors float in order of their bid,
+        and unsold minors export L trains (an unsold first box closes its minor and exports the next train)."""
+        float_minors: list[tuple[tuple[Player, int], int, Company]] = []
+        remove_l = 0
+        remove_minor: Company | None = None
+        minors = self.bidbox_minors()
+        for index, minor in enumerate(minors):
+            bid = self.highest_bid(minor)
+            if bid is not None:
+                float_minors.append((bid, index, minor))
+            else:
+                minor.owner = None
+                remove_l += 1
+                if index == 0:
+                    remove_minor = minor
+        for comp in [*self.bidbox_concessions(), *self.bidbox_privates()]:
+            bid = self.highest_bid(comp)
+            if bid is not None:
+                self._win_company(comp, *bid)
+            else:
+                comp.owner = None
+        count = len(minors)
+        for bid, _, minor in sorted(float_minors, key=lambda m: (m[0][1], count - m[1]), reverse=True):
+            self.float_minor(minor, *bid)
+        upcoming = self.available_depot_trains()
+        if remove_l and upcoming and upcoming[0].sym == "L":
+            self._export_l_trains(remove_l)
+        if remove_minor is not None:
+            train = self._export_next_train()
+            self.log(f"No bids on minor {remove_minor.sym}, it will close and a {train.name} train is removed")
+            corp = self.corporations[remove_minor.sym[1:]]
+            corp.closed = True
+            remove_minor.closed = True
+            del self.companies[remove_minor.sym]
+        self.refill_minor_boxes()
+        self.bids = {}
+        for p in self.players:
+            if p.debt:
+                p.debt += p.debt // 2  # 50% interest on player loans
+
+    def _win_company(self, comp: Company, player: Player, price: int) -> None:
+        comp.owner = player
+        player.companies.append(comp)
+        if price:
+            player.cash -= price
+            self.bank.cash += price
+        self.log(f"{player.name} wins the bid {comp.name} for {self.format_money(price)}")
+
+    def minor_par_cell(self, price: int) -> Cell:
+        pars = sorted(self.market.par_cells(), key=lambda c: (c.price, c.col, c.row), reverse=True)
+        top = pars[0].price
+        target = int(self.bidding["minor_start_par"]) if self.phase["name"] == "1" else price // 2
+        target = min(target, top)
+        return next(c for c in pars if c.price <= target)
+
+    def float_minor(self, comp: Company, player: Player, price: int) -> None:
+        minor = self.corporations[comp.sym[1:]]
+        cell = self.minor_par_cell(price)
+        self.set_par(minor, cell)
+        presidency = cell.price * 2
+        share = minor.shares[0]
+        self.transfer_share(share, player)
+        minor.owner = player
+        player.cash -= price
+        self.bank.cash += price
+        treasury = presidency if int(self.phase["name"]) < 3 else price
+        self.bank.spend(treasury, minor)
+        minor.floated = True
+        del self.companies[comp.sym]
+        comp.owner = None
+        self.log(f"{player.name} wins minor {minor.sym} for {self.format_money(price)}; it floats at "
+                 f"{self.format_money(cell.price)} with {self.format_money(treasury)}")
+
+    def _export_l_trains(self, count: int) -> None:
+        removed = 0
+        while count and self.depot and self.available_depot_trains()[0].sym == "L":
+            self._remove_depot_train(self.available_depot_trains()[0])
+            count -= 1
+            removed += 1
+        self.log(f"{removed} L trains have been removed")
+
+    def _export_next_train(self) -> Train:
+        train = self.available_depot_trains()[0]
+        self._remove_depot_train(train)
+        self.phase_from_train(train)
+        return train
+
+    def _remove_depot_train(self, train: Train) -> None:
+        self.depot.remove(train)
+        self._replenish_unlimited(train)
+        train.owner = None
+        train.rusted = True  # out of the game
+
+    def phase_from_train(self, train: Train) -> None:
+        """A train leaving the depot (bought or exported) may start a phase."""
+        for i in range(self.phase_index + 1, len(self.phases)):
+            on = self.phases[i].get("on")
+            if train.name == on or (isinstance(on, list) and train.name in on):
+                while self.phase_index < i:
+                    self.phase_index += 1
+                    self.phase_changed()
+                break
+
+    def finish_stock_round(self) -> None:
+        self.resolve_bid_boxes()
+        for corp in self.operating_order():
+            if corp.kind.value != "major":
+                continue
+            if sum(p.percent_of(corp.sym) for p in self.players) == 100:
+                self.market.up(corp.sym)
+
+    def reorder_players(self) -> None:
+        def cash(p: Player) -> int:
+            return p.cash * 2 if p is self.double_cash_choice else p.cash
+        self.players = sorted(self.players, key=cash, reverse=True)
+        self.double_cash_choice = None
+        self.log("-- New player order: " + ", ".join(p.name for p in self.players))
+
+    # ------------------------------------------------------------------ companies and corporations
+    def operating_order(self) -> list[Corporation]:
+        floated = [c for c in self.corporations.values() if c.floated and not c.closed]
+        ordered = sorted(floated, key=lambda c: (*self.market.order_key(c.sym), c.sym))
+        return [c for c in ordered if c.kind.value == "minor"] + [c for c in ordered if c.kind.value != "minor"]
+
+    def train_limit(self, corp: Corporation) -> int:
+        if corp.kind.value == "minor":
+            return int(self.phase["minor_train_limit"])
+        return int(self.phase["train_limit"])
+
+    def num_certs(self, player: Player) -> float:
+        total = super().num_certs(player)
+        if any(c.sym == "P16" for c in player.companies):
+            total -= 1
+        return total
+
+    def player_value(self, player: Player) -> int:
+        value = player.cash - player.debt
+        for s in player.shares:
+            cell = self.market.location.get(s.corp)
+            if cell is not None:
+                value += cell.price * s.percent // self.corporations[s.corp].share_percent
+        return value + sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
+
+    def payout_companies(self) -> None:
+        phase = int(self.phase["name"])
+        for sym in self.phase_revenue_cash:
+            comp = self.companies.get(sym)
+            if comp is None or comp.closed or comp.owner is None:
+                continue
+            comp.revenue = phase * (10 if sym == "P15" else 5)
+            self.bank.cash -= comp.revenue
+            self.phase_revenue_cash[sym] += comp.revenue
+        p9 = self.companies.get("P9")
+        if p9 is not None and isinstance(p9.owner, Corporation):
+            p9.revenue = self.rules["double_cash_revenue"][phase]
+        for comp in self.companies.values():
+            if comp.closed or comp.owner is None or comp.owner is self.bank or comp.revenue <= 0:
+                continue
+            self.bank.spend(comp.revenue, comp.owner)
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
+
+    def event_close_concessions(self) -> None:
+        self.log("-- Event: Concessions close --")
+        for comp in self.companies.values():
+            if comp.sym[0] == "C" and not comp.closed:
+                self.close_company(comp)
+        for corp in self.corporations.values():
+            if not corp.floated and corp.kind.value == "major":
+                corp.float_percent = 50
+                corp.data = {**corp.data, "no_concession": True}
+
+    def event_full_capitalisation(self) -> None:
+        self.log("-- Event: Major companies receive full capitalisation when floated --")
+
+    def event_phase_revenue(self) -> None:
+        self.log("-- Event: Phase revenue companies close with money returned to the bank --")
+        for sym in list(self.phase_revenue_cash):
+            comp = self.companies.get(sym)
+            if comp is None or comp.closed:
+                continue
+            self.bank.cash += self.phase_revenue_cash.pop(sym)
+            self.close_company(comp)
+
+    # ------------------------------------------------------------------ privates
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        phase = int(self.phase["name"])
+        return [c for c in self.companies.values()
+                if c.sym[0] == "P" and not c.closed and isinstance(c.owner, Player)
+                and corp.kind.value in c.data.get("acquire", ()) and phase >= int(c.data.get("acquire_phase", 99))]
+
+    def acquire_private(self, corp: Corporation, company: Company) -> None:
+        owner = company.owner
+        if isinstance(owner, Player) and company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+        self.log(f"{corp.sym} acquires {company.name} from {getattr(owner, 'name', 'the bank')}")
+        train = self.company_trains.pop(company.sym, None)
+        if train is not None:
+            train.reserved = False
+            train.owner = corp
+            corp.trains.append(train)
+            self.log(f"{corp.sym} gains a {train.name} train")
+            self.close_company(company)
+        elif company.sym in self.phase_revenue_cash:
+            gained = self.phase_revenue_cash.pop(company.sym)
+            corp.cash += gained
+            self.log(f"{corp.sym} gains {self.format_money(gained)}")
+            self.close_company(company)
+        elif company.sym == "P9":
+            company.revenue = self.rules["double_cash_revenue"][int(self.phase["name"])]
+        elif company.sym in ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21"):
+            company.revenue = 0
+
+    # ------------------------------------------------------------------ majors
+    def concession_of(self, corp: Corporation) -> Company | None:
+        """The concession that starts ``corp`` (until concessions close in phase 5)."""
+        if corp.data.get("no_concession"):
+            return None
+        return self.par_exchange(corp)
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        if corp.kind.value != "major" or corp.ipoed or corp.closed:
+            return False
+        status = self.phase.get("status", [])
+        if "can_convert_concessions" not in status and "can_par" not in status:
+            return False
+        concession = self.concession_of(corp)
+        return concession is None or (not concession.closed and concession.owner is player)
+
+    def start_major(self, player: Player, corp: Corporation, cell: Cell, cost: int) -> None:
+        """The director's certificate for ``cost`` (a concession counts towards it; the bank adds its value)."""
+        concession = self.concession_of(corp)
+        self.set_par(corp, cell)
+        pres = corp.shares[0]
+        self.buy_shares(player, [pres], cost, receiver=corp)
+        if concession is not None:
+            full = cell.price * pres.percent // corp.share_percent
+            money = concession.value if full - concession.value >= 0 else cell.price
+            self.bank.spend(money, corp)
+            self.close_company(concession)
+        self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
+
+    def float_corporation(self, corp: Corporation) -> None:
+        corp.floated = True
+        self.log(f"{corp.sym} floats")
+
+    def destination_token(self, corp: Corporation) -> Token | None:
+        return next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and not t.used), None)
+
+    def destination_connected(self, corp: Corporation) -> bool:
+        dest = corp.data.get("destination")
+        if not dest or not corp.tokens[0].used:
+            return False
+        hx = self.board.hexes[dest]
+        nodes = self.network(corp).nodes
+        return any((dest, n) in nodes for n in hx.tile.tokens)
+
+    def place_destination_token(self, corp: Corporation) -> None:
+        token = self.destination_token(corp)
+        if token is None:
+            return
+        hx = self.board.hexes[corp.data["destination"]]
+        node = next(iter(hx.tile.tokens))
+        slots = hx.tile.tokens[node]
+        slot = self.free_slot(hx, node, corp.sym)
+        if slot is None:
+            slots.append(None)
+            hx.tile.kinds[node].append(TokenKind.NORMAL)
+            slot = len(slots) - 1
+        slots[slot] = corp.sym
+        hx.tile.kinds[node][slot] = TokenKind.DESTINATION
+        token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
+        self.board_changed()
+        self.log(f"{corp.sym} places its destination token on {hx.id}")
+
+    def place_home_token(self, corp: Corporation) -> None:
+        if corp.tokens and corp.tokens[0].used:
+            return
+        super().place_home_token(corp)
+        if corp.sym == "LNWR" and corp.tokens[0].used:
+            self.place_destination_token(corp)
+
+    # ------------------------------------------------------------------ operating
+    def tile_lays_for(self, corp: Corporation) -> list[dict[str, Any]]:
+        if corp.kind.value == "major" and int(self.phase["name"]) >= 3:
+            return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
+        return [{"lay": True, "upgrade": True}]
+
+    def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        special = self.map_extras(hx.id)
+        if special.get("swansea") and hx.tile is hx.original:
+            # Swansea's first yellow tile drops its town: only the plain city tile, pointing one of two ways.
+            return [2, 5] if tdef.name == "57" else []
+        future = special.get("future_label")
+        if future and tdef.colour == "green" and hx.tile.colour == "yellow":
+            if tdef.label != future:
+                return []
+            return legal_rotations(self, hx, replace(tdef, label=hx.tile.tdef.label), edges)
+        if future and tdef.colour == "yellow" and tdef.label is not None:
+            return []
+        return legal_rotations(self, hx, tdef, edges)
+
+    def map_extras(self, hex_id: str) -> dict[str, Any]:
+        raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
+        return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
+                "swansea": hex_id == "D35"}
+
+    def can_lay_track(self, corp: Corporation) -> bool:
+        return any(t.used for t in corp.tokens)
+
+    def route_trains(self, corp: Corporation) -> list[Train]:
+        return [t for t in corp.trains if t.name != PULLMAN]
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and bool(self.available_depot_trains())
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy_train(corp)
+
+    def l_upgrade_open(self) -> bool:
+        return True
+
+    def l_upgrade_price(self) -> int:
+        return int(self.rules["l_to_2_upgrade"])
+
+    def upgrade_l_train(self, corp: Corporation, train: Train, price: int) -> None:
+        if price != self.l_upgrade_price():
+            raise illegal(f"upgrading an L train to a 2 train costs {self.format_money(self.l_upgrade_price())}")
+        if price > corp.cash:
+            raise insufficient(f"{corp.sym} cannot afford to upgrade its L train")
+        train.choose_variant("2")
+        corp.cash -= price
+        self.bank.cash += price
+        self.log(f"{corp.sym} upgrades an L train to a 2 train for {self.format_money(price)}")
+        if self.phase["name"] == "1":
+            self.phase_from_train(train)
+
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        corp.last_revenue = revenue
+        minor = corp.kind.value == "minor"
+        if kind == "payout":
+            withheld = 0
+        elif kind == "half":
+            half = revenue // 2
+            withheld = half if minor else half // 10 * 10
+        else:
+            withheld = revenue
+        paid = revenue - withheld
+        if withheld:
+            self.bank.spend(withheld, corp)
+        if paid:
+            shares = 100 // corp.share_percent
+            for holder in [*self.players, corp]:
+                percent = holder.percent_of(corp.sym) if holder is not corp else sum(s.percent for s in corp.shares)
+                if percent:
+                    amount = -(-paid * percent // (corp.share_percent * shares))
+                    self.bank.spend(amount, holder)
+        self.log(f"{corp.sym} runs for {self.format_money(revenue)}: {kind}")
+        if minor:
+            if revenue > 0:
+                self.market.right(corp.sym)
+            else:
+                self.market.left(corp.sym)
+            return
+        price = self.market.location[corp.sym].price
+        if paid <= 0:
+            self.market.left(corp.sym)
+        elif paid >= 2 * price:
+            self.market.right(corp.sym)
+            self.market.right(corp.sym)
+        elif paid >= price:
+            self.market.right(corp.sym)
+
+    # ------------------------------------------------------------------ routes
+    def autoroute_train_spec(self, train: Train) -> Any:
+        from ...core.autoroute import TrainSpec
+        if train.name in LOCAL_TRAINS:
+            return TrainSpec(train.name, 2)  # one station and at most one town (checked by kind when traced)
+        if train.name == "E":
+            return TrainSpec(train.name, None, group="E")
+        return None
+
+    def trace_1822_route(self, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
+        """A route as entered (hex chains, ``["local", HEX]`` for an L train at one station, ``[HEX]`` for the
+        track inside a double hex), checked and priced."""
+        connections = data.get("connections") or []
+        if not connections:
+            raise illegal("a route needs at least one leg")
+        stops: list[tuple[str, int]] = []
+        if len(connections) == 1 and len(connections[0]) == 2 and connections[0][0] == "local":
+            if train.name not in LOCAL_TRAINS:
+                raise illegal("only L trains run locally from one station")
+            hx = self.board[str(connections[0][1])]
+            node = next((n for n in hx.tile.tokens if hx.tile.holds_station(n, corp.sym)), None)
+            if node is None:
+                raise illegal(f"{corp.sym} has no station in {hx.id}")
+            stops = [(hx.id, node)]
+        elif all(len(c) == 1 for c in connections) and len(connections) == 1:
+            hx = self.board[str(connections[0][0])]
+            inner = [(a, b) for a, b in hx.tile.abs_paths() if a >= NODE_BASE and b >= NODE_BASE]
+            if not inner:
+                raise illegal(f"there is no track inside {hx.id}")
+            a, b = inner[0]
+            stops = [(hx.id, a - NODE_BASE), (hx.id, b - NODE_BASE)]
+        else:
+            from ...core.autoroute import validate_route
+            stops = list(validate_route(self, corp, train, data).stops)
+        if len(set(stops)) != len(stops):
+            raise illegal("a route may not visit a stop twice")
+        if not any(self.board.hexes[h].tile.holds_station(n, corp.sym) for h, n in stops
+                   if n in self.board.hexes[h].tile.tokens):
+            raise illegal(f"a route must include a {corp.sym} station")
+        kinds = [self.board.hexes[h].tile.tdef.nodes[n].kind for h, n in stops]
+        if train.name in LOCAL_TRAINS:
+            if kinds.count("city") + kinds.count("offboard") > 1 or kinds.count("town") > 1:
+                raise illegal("an L train runs to one station and at most one town")
+        elif train.distance < 99 and len(stops) > train.distance:
+            raise illegal(f"a {train.name} train visits at most {train.distance} stops")
+        london = [h for h, _ in stops if h == self.rules["london"]]
+        if len(london) > 1:
+            raise illegal("a route may not run between London's stations")
+        colour = self.phase_colour()
+        revenue = sum(self.board.node_revenue(self.board.hexes[h], n, colour) for h, n in stops)
+        route = Route(train, stops=stops, hexes=[h for h, _ in stops], revenue=revenue)
+        return route
