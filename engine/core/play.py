@@ -24,7 +24,7 @@ from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
 from .routes import Route
 from .tiles import Tile, TokenKind
-from .track import border_cost, legal_rotations, move_tokens
+from .track import border_cost, crossing_cost, legal_rotations, move_tokens
 
 if TYPE_CHECKING:
     from .board import Hex
@@ -177,11 +177,10 @@ class PlayRules(_Base):
         terrain = self.upgrade_cost(corp, hx, tile)
         old = hx.tile
         tile.rotation = rotation
-        river, crossings = border_cost(self, hx, tile) if False else (0, 0)
         cost = terrain + extra_cost
         # River crossings are paid when the new track meets track across the river.
         hx.tile = tile
-        river, crossings = border_cost(self, hx, tile)
+        river, crossings = self.lay_crossings(corp, hx, tile)
         cost += river
         if cost > payer.cash:
             hx.tile = old
@@ -204,6 +203,15 @@ class PlayRules(_Base):
                  + (f" for {self.format_money(cost)}" if cost else ""))
         self.pay_tile_income(crossings)
         self.after_tile_laid(corp, hx, tile, crossings)
+
+    def lay_crossings(self, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
+        """Title hook: the river crossings laying ``tile`` (already on ``hx``) pays for, as (cost, count); they
+        are removed from the map. By default a crossing is paid when it completes track on both sides."""
+        return border_cost(self, hx, tile)
+
+    def crossing_estimate(self, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
+        """Title hook: what the crossings of a tile with these exits would cost on ``hx`` (nothing changes)."""
+        return crossing_cost(self, hx, exits)
 
     def tile_rotations(self, corp: Corporation, hx: Hex, tdef: Any, edges: set[int] | None) -> list[int]:
         """Title hook: the rotations at which ``tdef`` may be laid on ``hx`` (track rules, connected to

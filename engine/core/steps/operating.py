@@ -9,7 +9,6 @@ from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
 from ..routes import build_route
-from ..track import crossing_cost
 
 
 def _is_current_corp(step: Step, entity: Any) -> bool:
@@ -44,7 +43,7 @@ def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[st
             terrain = game.upgrade_cost(corp, hx, tile)
             for rot in game.tile_rotations(corp, hx, tile.tdef, edges):
                 exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
-                if terrain + extra + crossing_cost(game, hx, exits) > corp.cash:
+                if terrain + extra + game.crossing_estimate(corp, hx, exits) > corp.cash:
                     continue
                 out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
     return out
