@@ -8,6 +8,7 @@ resolves them at its end (:meth:`G1822.resolve_bid_boxes`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -106,6 +107,8 @@ class G1822(Game):
         self.exchange_tokens: dict[str, int] = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
         self.bidbox_minor_cache: list[str] = []
         self.bids: dict[str, list[tuple[Player, int]]] = {}
+        self.history: dict[str, int] = {}  # operating turns each company has completed
+        self.track_left: dict[str, dict[str, int]] = {}
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -441,6 +444,75 @@ class G1822(Game):
         elif company.sym in ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21"):
             company.revenue = 0
 
+    # ------------------------------------------------------------------ privates' track powers
+    def track_power(self, company: Company) -> dict[str, Any]:
+        power: dict[str, Any] = company.data.get("track") or {}
+        return power
+
+    def track_uses(self, company: Company) -> dict[str, int]:
+        """Uses left of a private's track power: count, and P12's lays and upgrade."""
+        power = self.track_power(company)
+        left = self.track_left.get(company.sym)
+        if left is None:
+            left = self.track_left[company.sym] = {
+                "count": int(power.get("count", power.get("lay_count", 0))),
+                "lay": int(power.get("lay_count", 0)), "upgrade": int(power.get("upgrade_count", 0))}
+        return left
+
+    def track_power_usable(self, company: Any, corp: Any) -> bool:
+        if not isinstance(company, Company) or company.closed or not self.track_power(company):
+            return False
+        if company.owner is not corp or not isinstance(corp, Corporation):
+            return False
+        return self.track_uses(company)["count"] > 0
+
+    def track_powers_block(self, corp: Corporation) -> bool:
+        """Privates whose track power keeps the company's track step open until it passes."""
+        return any(self.track_power_usable(c, corp) and not self.track_power(c).get("consume_tile_lay")
+                   for c in corp.companies)
+
+    def track_power_allows(self, company: Company, corp: Corporation, power: dict[str, Any],
+                           action: dict[str, Any]) -> bool:
+        hx = self.board.hexes.get(str(action.get("hex")))
+        if hx is None:
+            return False
+        hexes = power.get("hexes")
+        if hexes and hx.id not in hexes:
+            return False
+        name = str(action.get("tile", "")).rsplit("-", 1)[0]
+        tiles = power.get("tiles")
+        if tiles and name not in tiles:
+            return False
+        uses = self.track_uses(company)
+        upgrade = hx.tile.colour != "white"
+        if power.get("lay_count") is not None and "lay_count" in power:
+            if upgrade and uses["upgrade"] <= 0:
+                return False
+            if not upgrade and uses["lay"] <= 0:
+                return False
+        return hx.id in self.network(corp).hex_edges
+
+    def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:
+        uses = self.track_uses(company)
+        power = self.track_power(company)
+        if "lay_count" in power:
+            if upgrade:
+                uses["lay"] = 0
+                uses["upgrade"] -= 1
+                if uses["upgrade"] <= 0:
+                    uses["count"] = 0
+            else:
+                uses["upgrade"] = 0
+                uses["lay"] -= 1
+                if uses["lay"] <= 0:
+                    uses["count"] = 0
+            if corp.kind.value == "minor":
+                uses["count"] = 0
+        else:
+            uses["count"] -= 1
+        if uses["count"] <= 0:
+            self.close_company(company)
+
     # ------------------------------------------------------------------ majors
     def concession_of(self, corp: Corporation) -> Company | None:
         """The concession that starts ``corp`` (until concessions close in phase 5)."""
@@ -516,6 +588,26 @@ class G1822(Game):
             return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
         return [{"lay": True, "upgrade": True}]
 
+    def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
+        """An estuary crossing is paid by the tile that points across its own hex's crossing (18xx.games)."""
+        exits = tile.exits()
+        total = count = 0
+        for edge, border in list(hx.borders.items()):
+            if border.kind != "water" or edge not in exits:
+                continue
+            total += border.cost
+            count += 1
+            del hx.borders[edge]
+            other_id = hx.neighbors.get(edge)
+            if other_id is not None:
+                other = self.board.hexes[other_id]
+                if (edge + 3) % 6 in other.tile.exits():
+                    other.borders.pop((edge + 3) % 6, None)
+        return total, count
+
+    def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
+        return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
+
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         special = self.map_extras(hx.id)
         if special.get("swansea") and hx.tile is hx.original:
@@ -565,26 +657,39 @@ class G1822(Game):
         if self.phase["name"] == "1":
             self.phase_from_train(train)
 
-    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+    def _withheld(self, corp: Corporation, revenue: int, kind: str) -> int:
+        if kind == "payout":
+            return 0
+        if kind == "half":
+            half = revenue // 2
+            return half if corp.kind.value == "minor" else half // 10 * 10
+        return revenue
+
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str,
+                     extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
         corp.last_revenue = revenue
         minor = corp.kind.value == "minor"
-        if kind == "payout":
-            withheld = 0
-        elif kind == "half":
-            half = revenue // 2
-            withheld = half if minor else half // 10 * 10
-        else:
-            withheld = revenue
+        base = revenue - (extra[0] if extra else 0)
+        withheld = self._withheld(corp, base, kind)
+        shares = 100 // corp.share_percent
+        per_share = (base - withheld) / shares
+        if extra:
+            extra_withheld = self._withheld(corp, extra[0], extra[1] or kind)
+            withheld += extra_withheld
+            per_share += (extra[0] - extra_withheld) / shares
         paid = revenue - withheld
         if withheld:
             self.bank.spend(withheld, corp)
-        if paid:
-            shares = 100 // corp.share_percent
+        if subsidy:
+            self.bank.spend(subsidy, corp)
+            self.log(f"{corp.sym} earns a mail subsidy of {self.format_money(subsidy)}")
+        if per_share:
             for holder in [*self.players, corp]:
                 percent = holder.percent_of(corp.sym) if holder is not corp else sum(s.percent for s in corp.shares)
-                if percent:
-                    amount = -(-paid * percent // (corp.share_percent * shares))
+                if percent and not (minor and holder is corp):
+                    amount = math.ceil(percent / corp.share_percent * per_share)
                     self.bank.spend(amount, holder)
+            self.tax_haven_payout(corp, per_share)
         self.log(f"{corp.sym} runs for {self.format_money(revenue)}: {kind}")
         if minor:
             if revenue > 0:
@@ -601,6 +706,187 @@ class G1822(Game):
         elif paid >= price:
             self.market.right(corp.sym)
 
+    def tax_haven_payout(self, corp: Corporation, per_share: float) -> None:
+        count = sum(1 for s in self.tax_haven_shares if s.corp == corp.sym)
+        amount = int(count * per_share)
+        if amount > 0:
+            self.bank.cash -= amount
+            self.tax_haven_cash += amount
+
+    def count_operation(self, corp: Corporation) -> None:
+        self.history[corp.sym] = self.history.get(corp.sym, 0) + 1
+
+    def turns_operated(self, corp: Corporation) -> int:
+        return self.history.get(corp.sym, 0)
+
+    # ------------------------------------------------------------------ minors taken over by majors
+    def potential_minors(self, major: Corporation) -> list[Corporation]:
+        out = [c for c in self.corporations.values() if c.kind.value == "minor" and c.floated and not c.closed
+               and self.turns_operated(c) > 1 and self.minor_pay_choices(major, c)]
+        if "can_acquire_minor_bidbox" in self.phase.get("status", []):
+            out += [self.corporations[c.sym[1:]] for c in self.bidbox_minors()
+                    if major.cash >= int(self.bidding["minor_box_price"])]
+        return out
+
+    def minor_connected(self, major: Corporation, minor: Corporation) -> bool:
+        nodes = self.network(major).nodes
+        if minor.floated and minor.tokens[0].used:
+            token = minor.tokens[0]
+            return (token.hex, token.node) in nodes
+        if minor.home is None:
+            return False
+        hx = self.board.hexes[minor.home]
+        if minor.home_city is not None:
+            return (hx.id, hx.tile.tdef.cities[minor.home_city]) in nodes
+        return any((hx.id, n) in nodes for n in hx.tile.tokens)
+
+    def minor_pay_choices(self, major: Corporation, minor: Corporation) -> list[str]:
+        if not minor.floated:
+            return ["money"] if major.cash >= int(self.bidding["minor_box_price"]) else []
+        owner = minor.owner
+        worth = self.market.location[minor.sym].price * 2
+        price = self.market.location[major.sym].price
+        out = []
+        if major.cash >= worth:
+            out.append("money")
+        ipo = len([s for s in major.shares if not s.president])
+        for n, name in ((1, "one_share"), (2, "two_shares")):
+            if ipo < n:
+                continue
+            if n == 2 and owner is not None and self.num_certs(owner) >= self.cert_limit:
+                cell = self.market.location[major.sym]
+                if cell.zone != "yellow":
+                    continue
+            diff = worth - price * n
+            if diff < 0 and owner is not None and -diff > owner.cash:
+                continue
+            if diff > 0 and diff > major.cash:
+                continue
+            out.append(name)
+        return out
+
+    def acquire_minor(self, major: Corporation, minor: Corporation, shares: int, token_choice: str) -> None:
+        owner = minor.owner
+        if minor.floated and owner is not None:
+            diff = self.market.location[minor.sym].price * 2 - self.market.location[major.sym].price * shares
+            if diff < 0:
+                owner.cash += diff
+                major.cash -= diff
+            elif diff > 0:
+                major.cash -= diff
+                owner.cash += diff
+            for _ in range(shares):
+                share = next(s for s in major.shares if not s.president)
+                self.transfer_share(share, owner)
+            major.cash += minor.cash
+            minor.cash = 0
+            for comp in list(minor.companies):
+                minor.companies.remove(comp)
+                comp.owner = major
+                major.companies.append(comp)
+            for train in list(minor.trains):
+                minor.trains.remove(train)
+                train.owner = major
+                major.trains.append(train)
+            token = minor.tokens[0]
+            hx = self.board.hexes[token.hex] if token.hex else None
+            if token_choice == "replace" and hx is not None:
+                if hx.tile.holds_station(token.node, major.sym):
+                    self._move_exchange_token(major)
+                    self._remove_station(minor, token)
+                else:
+                    self.exchange_tokens[major.sym] -= 1
+                    new = Token(major.sym, 0, used=True, hex=hx.id, node=token.node, slot=token.slot)
+                    hx.tile.tokens[token.node][token.slot] = major.sym
+                    major.tokens.append(new)
+                    token.used, token.hex = False, None
+            else:
+                if token_choice == "exchange":
+                    self._move_exchange_token(major)
+                self._remove_station(minor, token)
+            self.log(f"{major.sym} acquires {minor.sym}")
+        else:
+            major.cash -= int(self.bidding["minor_box_price"])
+            self.bank.cash += int(self.bidding["minor_box_price"])
+            if token_choice == "exchange":
+                self._move_exchange_token(major)
+            box = self.companies.pop(f"M{minor.sym}") if f"M{minor.sym}" in self.companies else None
+            if box is not None:
+                box.owner = None
+            self.log(f"{major.sym} acquires {minor.sym} from the bid box")
+        self.close_corporation(minor)
+        self.board_changed()
+
+    def _move_exchange_token(self, major: Corporation) -> None:
+        self.exchange_tokens[major.sym] -= 1
+        major.tokens.append(Token(major.sym, int(self.rules["token_price"])))
+
+    def _remove_station(self, corp: Corporation, token: Token) -> None:
+        if token.used and token.hex is not None:
+            hx = self.board.hexes[token.hex]
+            hx.tile.tokens[token.node][token.slot] = None
+        token.used, token.hex = False, None
+
+    def close_corporation(self, corp: Corporation) -> None:
+        corp.closed = True
+        for token in corp.tokens:
+            self._remove_station(corp, token)
+        for share in list(corp.shares):
+            corp.shares.remove(share)
+        for holder in [*self.players, self.pool]:
+            for share in holder.shares_of(corp.sym):
+                holder.shares.remove(share)
+        self.market.remove(corp.sym)
+        corp.owner = None
+        self.board_changed()
+
+    # ------------------------------------------------------------------ issuing and redeeming
+    def issuable(self, corp: Corporation) -> list[tuple[list[Any], int]]:
+        if corp.kind.value != "major" or self.turns_operated(corp) < 2:
+            return []
+        ipo = [s for s in corp.shares if not s.president]
+        out: list[tuple[list[Any], int]] = []
+        pool = self.pool.percent_of(corp.sym)
+        for n in range(1, len(ipo) + 1):
+            bundle = ipo[:n]
+            if pool + sum(s.percent for s in bundle) > self.config.shares.pool_limit:
+                break
+            out.append((bundle, self._price_after_drops(corp, n)))
+        return out
+
+    def _price_after_drops(self, corp: Corporation, n: int) -> int:
+        cell = self.market.location[corp.sym]
+        row, col = cell.row, cell.col
+        for _ in range(n):
+            if row + 1 < len(self.market.rows) and self.market.at(row + 1, col) is not None:
+                row += 1
+        at = self.market.at(row, col)
+        return at.price if at is not None else cell.price
+
+    def issue_shares(self, corp: Corporation, bundle: list[Any], price: int) -> None:
+        for share in bundle:
+            self.transfer_share(share, self.pool)
+        total = price * len(bundle)
+        self.bank.spend(total, corp)
+        for _ in bundle:
+            self.market.down(corp.sym)
+        self.log(f"{corp.sym} issues {len(bundle)} shares for {self.format_money(total)}")
+
+    def redeemable(self, corp: Corporation) -> list[list[Any]]:
+        if corp.kind.value != "major":
+            return []
+        pool = self.pool.shares_of(corp.sym)
+        price = self.market.location[corp.sym].price if corp.sym in self.market.location else 0
+        return [pool[:n] for n in range(1, len(pool) + 1) if price * n <= corp.cash]
+
+    def redeem_shares(self, corp: Corporation, bundle: list[Any]) -> None:
+        price = self.market.location[corp.sym].price * len(bundle)
+        for share in bundle:
+            self.transfer_share(share, corp)
+        corp.cash -= price
+        self.bank.cash += price
+        self.log(f"{corp.sym} redeems {len(bundle)} shares for {self.format_money(price)}")
+
     # ------------------------------------------------------------------ routes
     def autoroute_train_spec(self, train: Train) -> Any:
         from ...core.autoroute import TrainSpec
@@ -609,6 +895,44 @@ class G1822(Game):
         if train.name == "E":
             return TrainSpec(train.name, None, group="E")
         return None
+
+    def mail_subsidy(self, corp: Corporation, routes: list[Route]) -> int:
+        """Each mail contract (P6, P7) pays half the base value of the first and last stops of one train's route
+        (not an L train's), the best routes first."""
+        contracts = sum(1 for c in corp.companies if c.sym in ("P6", "P7") and not c.closed)
+        if not contracts:
+            return 0
+        colour = self.phase_colour()
+        subsidies = []
+        for route in routes:
+            if route.train.name.startswith("L") or len(route.stops) < 2:
+                continue
+            (h1, n1), (h2, n2) = route.stops[0], route.stops[-1]
+            first = self.board.node_revenue(self.board.hexes[h1], n1, colour)
+            last = self.board.node_revenue(self.board.hexes[h2], n2, colour)
+            subsidies.append((first + last) // 2)
+        return sum(sorted(subsidies, reverse=True)[:contracts])
+
+    def add_route_bonuses(self, corp: Corporation, routes: list[Route]) -> None:
+        """The destination bonus: one route joining the home and destination stations earns the destination's
+        value again (the best such route)."""
+        if corp.kind.value != "major" or not routes:
+            return
+        dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
+        home = corp.tokens[0]
+        if dest is None or not home.used:
+            return
+        best: tuple[int, Route] | None = None
+        colour = self.phase_colour()
+        for route in routes:
+            stops = set(route.stops)
+            if (home.hex, home.node) in stops and (dest.hex, dest.node) in stops:
+                assert dest.hex is not None
+                value = self.board.node_revenue(self.board.hexes[dest.hex], dest.node, colour)
+                if best is None or value > best[0]:
+                    best = (value, route)
+        if best is not None:
+            best[1].revenue += best[0]
 
     def trace_1822_route(self, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
         """A route as entered (hex chains, ``["local", HEX]`` for an L train at one station, ``[HEX]`` for the

@@ -7,14 +7,22 @@ choose payout, half or withhold; an L train may be upgraded to a 2 train.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Corporation, Train
 from ...core.errors import illegal, malformed
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RouteStep, TokenStep, Track
+from ...core.steps.operating import (
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    RouteStep,
+    TokenStep,
+    Track,
+    tile_lay_choices,
+)
 from ...core.steps.stock import HomeToken
 
 if TYPE_CHECKING:
@@ -22,8 +30,10 @@ if TYPE_CHECKING:
 
 
 def operating_round(game: G1822, number: int) -> OperatingRound:
-    return OperatingRound(game, [DiscardTrain, HomeToken, FirstTurnHousekeeping, AcquireCompany, Track1822,
-                                 DestinationToken, TokenStep, Route1822, Dividend1822, BuyTrain1822], number)
+    return OperatingRound(game, [DiscardTrain, HomeToken, FirstTurnHousekeeping, AcquireCompany, SpecialTrack,
+                                 Track1822,
+                                 DestinationToken, TokenStep, Route1822, Dividend1822, BuyTrain1822,
+                                 MinorAcquisition, IssueShares], number)
 
 
 def _current(step: Step, entity: Any) -> bool:
@@ -127,8 +137,89 @@ class DestinationToken(Step):
         self.pass_()
 
 
+class SpecialTrack(Step):
+    """Privates that lay track for the company that owns them, during its track step (P2, P8, P10, P11, P12,
+    P21). P12's extra lays and P21's bridge lays must be made together once begun."""
+
+    name = "Lay track for a private"
+    game: G1822
+    blocks = False
+
+    def round_setup(self) -> None:
+        self.company: Any = None
+
+    def setup(self) -> None:
+        self.company = None
+        self.laid_extra = False
+
+    def blocking(self) -> bool:
+        return self.company is not None
+
+    def active_entities(self) -> list[Any]:
+        return [self.company] if self.company is not None else super().active_entities()
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.company is not None:
+            return ["lay_tile", "pass"] if entity is self.company else []
+        corp = self.round.entity()
+        if not self.game.track_power_usable(entity, corp):
+            return []
+        if not isinstance(self.round.active_step(), Track1822):
+            return []
+        return ["lay_tile"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "lay_tile":
+            return super().choices(entity, kind)
+        corp = entity.owner
+        power = self.game.track_power(entity)
+        out = tile_lay_choices(self.game, entity, corp, spec=None)
+        return [a for a in out if self.game.track_power_allows(entity, corp, power, a)]
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        corp = entity.owner
+        if not isinstance(corp, Corporation) or corp is not self.round.entity():
+            raise illegal(f"{entity.sym} lays track only in its company's turn")
+        power = self.game.track_power(entity)
+        if not self.game.track_power_allows(entity, corp, power, action):
+            raise illegal(f"{entity.sym} cannot lay that tile there")
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
+            raise illegal("a minor cannot upgrade past green")
+        if power.get("free"):
+            hx = self.game.board[action["hex"]]
+            cost = self.game.upgrade_cost(corp, hx, tile)
+            corp.cash += cost  # the lay itself is free: give back what lay_tile takes for terrain
+            try:
+                self.game.lay_tile(corp, action)
+            except Exception:
+                corp.cash -= cost
+                raise
+        else:
+            self.game.lay_tile(corp, action)
+        self.game.use_track_power(entity, corp, upgrade)
+        if power.get("must_lay_together") and self.game.track_power_usable(entity, corp):
+            self.company = entity
+        else:
+            self.company = None
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self.company is entity:
+            self.game.close_company(entity)
+            self.company = None
+
+
 class Track1822(Track):
     game: G1822
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity):
+            return []
+        out = super().actions(entity)
+        if not out and self.game.track_powers_block(entity):
+            return ["pass"]
+        return out
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = self.round.entity()
@@ -142,7 +233,7 @@ class Track1822(Track):
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         super().process_lay_tile(action, entity)
-        if self.next_lay() is None:
+        if self.next_lay() is None and not self.game.track_powers_block(entity):
             self.pass_()
 
 
@@ -170,13 +261,15 @@ class Route1822(RouteStep):
             if train.id in used:
                 raise illegal(f"train {train.id} can only run once")
             used.add(train.id)
-            route = self.game.trace_1822_route(corp, train, data)
+            routes.append(self.game.trace_1822_route(corp, train, data))
+        self.game.add_route_bonuses(corp, routes)
+        for route, data in zip(routes, action["routes"], strict=True):
             claimed = data.get("revenue")
             if claimed is not None and int(claimed) != route.revenue:
                 money = self.game.format_money
-                raise illegal(f"the {train.name} train's route earns {money(route.revenue)}, not {money(claimed)}")
+                raise illegal(f"the {route.train.name} train's route earns {money(route.revenue)}, "
+                              f"not {money(claimed)}")
             total += route.revenue
-            routes.append(route)
         for route in routes:
             route.train.operated = True
         self.round.routes = routes  # type: ignore[attr-defined]
@@ -188,23 +281,186 @@ class Route1822(RouteStep):
 
 
 class Dividend1822(Dividend):
+    """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
+    minors always half pay."""
+
     game: G1822
+    KINDS = ("payout", "half", "withhold")
+
+    def setup(self) -> None:
+        self.extra_choice: str | None = None
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind.value == "minor":
             return []
         if not getattr(self.round, "routes", None):
             return []
+        if self.extra_choice is None and self.extra_route(entity) is not None and len(entity.trains) > 1:
+            return ["dividend", "choose"]
         return ["dividend"]
+
+    def extra_route(self, corp: Corporation) -> Any:
+        """The permanent train's route when it earned something and not everything."""
+        routes = getattr(self.round, "routes", None) or []
+        total = sum(r.revenue for r in routes)
+        for route in routes:
+            if route.train.name in ("2P", "LP") and 0 < route.revenue != total:
+                return route
+        return None
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": k} for k in self.KINDS]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        if action["choice"] not in self.KINDS:
+            raise illegal(f"choose one of {', '.join(self.KINDS)}")
+        self.extra_choice = str(action["choice"])
+
+    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
+        kind = action["kind"]
+        if kind not in self.KINDS:
+            raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")
+        revenue = int(getattr(self.round, "revenue", 0))
+        extra = self.extra_route(entity) if self.extra_choice is not None else None
+        subsidy = self.game.mail_subsidy(entity, getattr(self.round, "routes", None) or [])
+        self.game.pay_dividend(entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
+                               subsidy=subsidy)
+        self.game.count_operation(entity)
+        self.round.routes = []  # type: ignore[attr-defined]
+        self.extra_choice = None
+        self.pass_()
 
     def skip(self) -> None:
         corp = self.round.entity()
         if isinstance(corp, Corporation):
             revenue = int(getattr(self.round, "revenue", 0)) if getattr(self.round, "routes", None) else 0
             kind = "half" if corp.kind.value == "minor" and revenue > 0 else "withhold"
-            self.game.pay_dividend(corp, revenue, kind)
+            subsidy = self.game.mail_subsidy(corp, getattr(self.round, "routes", None) or [])
+            self.game.pay_dividend(corp, revenue, kind, subsidy=subsidy)
+            self.game.count_operation(corp)
             self.round.routes = []  # type: ignore[attr-defined]
         self.pass_()
+
+
+class MinorAcquisition(Step):
+    """A major that has operated twice may take over a connected minor that has too (or, from phase 5, a minor
+    still in a bid box for £200): it pays in cash or one or two treasury shares, then chooses what becomes of
+    the minor's station."""
+
+    name = "Acquire a minor"
+    game: G1822
+    PAY: ClassVar[dict[str, int]] = {"money": 0, "one_share": 1, "two_shares": 2}
+
+    def setup(self) -> None:
+        self.state = "select"
+        self.minor: Corporation | None = None
+        self.shares = 0
+
+    def blocking(self) -> bool:
+        return self.state != "select" or super().blocking()
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity):
+            return []
+        if self.state != "select":
+            return ["choose"]
+        if entity.kind.value != "major" or self.game.turns_operated(entity) < 2:
+            return []
+        if not self.game.potential_minors(entity):
+            return []
+        return ["merge", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "merge":
+            return [{**entity_action(entity, "merge"), "corporation": m.sym}
+                    for m in self.game.potential_minors(entity) if self.game.minor_connected(entity, m)]
+        if kind == "choose":
+            options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
+            return [{**entity_action(entity, "choose"), "choice": c} for c in options]
+        return super().choices(entity, kind)
+
+    def pay_choices(self, entity: Corporation) -> list[str]:
+        assert self.minor is not None
+        return self.game.minor_pay_choices(entity, self.minor)
+
+    def token_choices(self, entity: Corporation) -> list[str]:
+        return ["replace", "exchange"] if self.game.exchange_tokens.get(entity.sym, 0) > 0 else ["remove"]
+
+    def process_merge(self, action: dict[str, Any], entity: Any) -> None:
+        minor = self.game.corporation(action["corporation"])
+        if minor not in self.game.potential_minors(entity):
+            raise illegal(f"{entity.sym} cannot acquire {minor.sym}")
+        if not self.game.minor_connected(entity, minor):
+            raise illegal(f"{entity.sym} cannot acquire {minor.sym}: it is not connected")
+        self.minor = minor
+        self.state = "pay"
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        choice = str(action["choice"])
+        if self.state == "pay":
+            if choice not in self.pay_choices(entity):
+                raise illegal(f"choose one of {', '.join(self.pay_choices(entity))}")
+            self.shares = self.PAY[choice]
+            self.state = "token"
+            return
+        if choice not in self.token_choices(entity):
+            raise illegal(f"choose one of {', '.join(self.token_choices(entity))}")
+        assert self.minor is not None
+        self.game.acquire_minor(entity, self.minor, self.shares, choice)
+        self.state = "select"
+        self.minor = None
+        self.pass_()
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self.state != "select":
+            raise illegal("finish the acquisition first")
+        self.pass_()
+
+
+class IssueShares(Step):
+    """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
+
+    name = "Issue or redeem shares"
+    game: G1822
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity):
+            return []
+        out = []
+        if self.game.redeemable(entity):
+            out.append("buy_shares")
+        if self.game.issuable(entity):
+            out.append("sell_shares")
+        return [*out, "pass"] if out else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "sell_shares":
+            return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
+                s.percent for s in b), "share_price": price} for b, price in self.game.issuable(entity)]
+        if kind == "buy_shares":
+            return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
+                     "percent": sum(s.percent for s in b)} for b in self.game.redeemable(entity)]
+        return super().choices(entity, kind)
+
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        ids = [str(s) for s in action["shares"]]
+        for bundle, price in self.game.issuable(entity):
+            if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
+                self.game.issue_shares(entity, bundle, price)
+                self.pass_()
+                return
+        raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
+
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+        ids = sorted(str(s) for s in action["shares"])
+        for bundle in self.game.redeemable(entity):
+            if sorted(s.id for s in bundle) == ids:
+                self.game.redeem_shares(entity, bundle)
+                self.pass_()
+                return
+        raise illegal(f"{entity.sym} cannot redeem {', '.join(ids)}")
 
 
 class BuyTrain1822(BuyTrain):
