@@ -189,8 +189,9 @@ def move_tokens(old: Tile, new: Tile) -> None:
                 continue
             free = k if k < len(dest) and dest[k] is None else next(
                 (x for x in range(len(dest)) if dest[x] is None), None)
-            if free is None and old.kinds[i][k] is TokenKind.DESTINATION:
-                # A destination station may sit in a space of its own beside the printed ones (1822).
+            if free is None and (old.kinds[i][k] is TokenKind.DESTINATION or k >= old.tdef.nodes[i].slots):
+                # A station in a space added beside the printed ones (1822's destination stations and London
+                # extras) keeps a space of its own on the new tile.
                 dest.append(None)
                 dest_kinds.append(TokenKind.NORMAL)
                 free = len(dest) - 1
