@@ -30,6 +30,8 @@ LOCAL_TRAINS = ("L", "LP")
 EXTRA_TRAINS = ("2P", "P+", "LP")  # outside the train limit, and no train for the must-own rule
 PERMANENT_TRAINS = ("2P", "LP")
 PULLMAN = "P+"
+TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
+TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
 
 
 class Market1822(StockMarket):
@@ -513,6 +515,34 @@ class G1822(Game):
         if uses["count"] <= 0:
             self.close_company(company)
 
+    def token_choices(self, company: Company) -> list[str]:
+        """P5 moves an exchange token to the charter; P18 moves one either way (each then closes)."""
+        corp = company.owner
+        if company.closed or not isinstance(corp, Corporation):
+            return []
+        left = self.exchange_tokens.get(corp.sym, 0)
+        if company.sym == "P5":
+            return ["exchange"] if left > 0 else []
+        if company.sym == "P18":
+            out = ["exchange"] if left > 0 else []
+            if corp.unused_tokens() and left < int(self.rules["exchange_tokens"].get(corp.sym, 0)):
+                out.append("available")
+            return out
+        return []
+
+    def make_token_choice(self, company: Company, choice: str) -> None:
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        if choice == "exchange":
+            self._move_exchange_token(corp)
+            self.log(f"{corp.sym} moves an exchange token to its available tokens")
+        else:
+            token = corp.unused_tokens()[0]
+            corp.tokens.remove(token)
+            self.exchange_tokens[corp.sym] = self.exchange_tokens.get(corp.sym, 0) + 1
+            self.log(f"{corp.sym} moves an available token to its exchange tokens")
+        self.close_company(company)
+
     # ------------------------------------------------------------------ majors
     def concession_of(self, corp: Corporation) -> Company | None:
         """The concession that starts ``corp`` (until concessions close in phase 5)."""
@@ -620,12 +650,53 @@ class G1822(Game):
             return legal_rotations(self, hx, replace(tdef, label=hx.tile.tdef.label), edges)
         if future and tdef.colour == "yellow" and tdef.label is not None:
             return []
+        if hx.tile.name in TRACK_TOWN and tdef.name in TRACK_PLAIN:
+            return self._town_to_plain(hx, tdef, edges)
         return legal_rotations(self, hx, tdef, edges)
+
+    def _town_to_plain(self, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        """A town tile may be replaced by plain track of the next colour that keeps its exits (18xx.games)."""
+        order = ("white", "yellow", "green", "brown", "gray")
+        if order.index(tdef.colour) != order.index(hx.tile.colour) + 1:
+            return []
+        old = hx.tile.exits()
+        out = []
+        seen: set[frozenset[int]] = set()
+        for rot in range(6):
+            exits = frozenset((e + rot) % 6 for e in tdef.edges())
+            if exits in seen or not old <= exits:
+                continue
+            if any(e not in hx.neighbors or e in hx.sealed for e in exits):
+                continue
+            if any(b.kind == "impassable" for e, b in hx.borders.items() if e in exits):
+                continue
+            if edges is not None and not exits & edges:
+                continue
+            seen.add(exits)
+            out.append(rot)
+        return out
 
     def map_extras(self, hex_id: str) -> dict[str, Any]:
         raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
         return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
                 "swansea": hex_id == "D35"}
+
+    def discard_train(self, corp: Corporation, train: Train) -> None:
+        corp.trains.remove(train)
+        if train.name in PERMANENT_TRAINS or train.name == PULLMAN:
+            train.owner = None  # a private's train leaves the game
+        else:
+            train.owner = self.pool
+            self.pool_trains.append(train)
+        self.log(f"{corp.sym} discards a {train.name} train")
+
+    def can_token_city(self, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
+        if hx.id != self.rules["london"]:
+            return super().can_token_city(corp, hx, node, token)
+        # London's cities are stations of their own: one per company per city.
+        if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
+            return False
+        return self.free_slot(hx, node, corp.sym) is not None
 
     def can_lay_track(self, corp: Corporation) -> bool:
         return any(t.used for t in corp.tokens)
@@ -810,12 +881,51 @@ class G1822(Game):
             self.bank.cash += int(self.bidding["minor_box_price"])
             if token_choice == "exchange":
                 self._move_exchange_token(major)
+            elif token_choice == "replace":
+                self._replace_bidbox_minor(major, minor)
             box = self.companies.pop(f"M{minor.sym}") if f"M{minor.sym}" in self.companies else None
             if box is not None:
                 box.owner = None
             self.log(f"{major.sym} acquires {minor.sym} from the bid box")
         self.close_corporation(minor)
         self.board_changed()
+
+    def _replace_bidbox_minor(self, major: Corporation, minor: Corporation) -> None:
+        """A minor bought from a bid box leaves the major a station in its home city (minor 14: in a London city
+        of the major's choice)."""
+        assert minor.home is not None
+        hx = self.board.hexes[minor.home]
+        if minor.home_city is None and len(hx.tile.tdef.cities) > 1:
+            self.exchange_tokens[major.sym] -= 1
+            token = Token(major.sym, 20)  # minor 14's station in London costs £20 to place
+            major.tokens.append(token)
+            self.pending_tokens.append((major, [hx.id], token))
+            return
+        node = hx.tile.tdef.cities[minor.home_city or 0]
+        if hx.tile.holds_station(node, major.sym):
+            self._move_exchange_token(major)
+            return
+        self.exchange_tokens[major.sym] -= 1
+        token = Token(major.sym, 0)
+        major.tokens.append(token)
+        self.place_pending_token(major, token, hx, node)
+
+    def place_pending_token(self, corp: Corporation, token: Token, hx: Any, node: int) -> None:
+        """Place a station whatever the city's free spaces (an extra space is added when it is full)."""
+        slots = hx.tile.tokens[node]
+        slot = self.free_slot(hx, node, corp.sym)
+        if slot is None or corp.sym == "14":
+            slots.append(None)
+            hx.tile.kinds[node].append(TokenKind.NORMAL)
+            slot = len(slots) - 1
+        slots[slot] = corp.sym
+        hx.tile.kinds[node][slot] = token.kind
+        token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
+        if token.price:
+            corp.cash -= token.price
+            self.bank.cash += token.price
+        self.board_changed()
+        self.log(f"{corp.sym} places a token on {hx.id}")
 
     def _move_exchange_token(self, major: Corporation) -> None:
         self.exchange_tokens[major.sym] -= 1
@@ -894,6 +1004,8 @@ class G1822(Game):
             return TrainSpec(train.name, 2)  # one station and at most one town (checked by kind when traced)
         if train.name == "E":
             return TrainSpec(train.name, None, group="E")
+        if train.name.endswith("+") and train.name != PULLMAN:
+            return TrainSpec(train.name, train.distance, free_kinds=frozenset({"town"}))
         return None
 
     def mail_subsidy(self, corp: Corporation, routes: list[Route]) -> int:
@@ -968,6 +1080,10 @@ class G1822(Game):
         if train.name in LOCAL_TRAINS:
             if kinds.count("city") + kinds.count("offboard") > 1 or kinds.count("town") > 1:
                 raise illegal("an L train runs to one station and at most one town")
+        elif train.name.endswith("+") and train.name != PULLMAN:
+            big = sum(1 for k in kinds if k != "town")
+            if big > train.distance:
+                raise illegal(f"a {train.name} train visits at most {train.distance} cities, and any towns")
         elif train.distance < 99 and len(stops) > train.distance:
             raise illegal(f"a {train.name} train visits at most {train.distance} stops")
         london = [h for h, _ in stops if h == self.rules["london"]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.actions import Action, entity_action
-from ...core.entities import Corporation, Train
+from ...core.entities import Company, Corporation, Train
 from ...core.errors import illegal, malformed
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
@@ -30,14 +30,42 @@ if TYPE_CHECKING:
 
 
 def operating_round(game: G1822, number: int) -> OperatingRound:
-    return OperatingRound(game, [DiscardTrain, HomeToken, FirstTurnHousekeeping, AcquireCompany, SpecialTrack,
+    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialTrack,
                                  Track1822,
-                                 DestinationToken, TokenStep, Route1822, Dividend1822, BuyTrain1822,
+                                 DestinationToken, Token1822, Route1822, Dividend1822, BuyTrain1822,
                                  MinorAcquisition, IssueShares], number)
 
 
 def _current(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
+
+
+class PendingToken(HomeToken):
+    """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
+    hex the company has no station in, in a space of its own if the city is full."""
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "place_token":
+            return super().choices(entity, kind)
+        actor, hexes, token = self.pending()[0]
+        out = []
+        for hex_id in hexes:
+            hx = self.game.board[hex_id]
+            for node, slots in hx.tile.tokens.items():
+                if actor.sym not in slots:
+                    out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
+        return out
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        actor, hexes, token = self.pending()[0]
+        hx, node = self.game.city_by_id(action["city"])
+        if hx.id not in hexes:
+            raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
+        slots = hx.tile.tokens[node]
+        if actor.sym in slots:
+            raise illegal(f"{actor.sym} cannot have two stations in one city")
+        self.game.place_pending_token(actor, token, hx, node)
+        self.pending().pop(0)
 
 
 class FirstTurnHousekeeping(Step):
@@ -199,6 +227,13 @@ class SpecialTrack(Step):
         else:
             self.game.lay_tile(corp, action)
         self.game.use_track_power(entity, corp, upgrade)
+        if not power.get("extra"):
+            # Every private but P12 lays in place of one of the company's own lays.
+            track = next(s for s in self.round.steps if isinstance(s, Track1822))
+            track.lays += 1
+            track.upgraded = track.upgraded or upgrade
+            if track.next_lay() is None and not self.game.track_powers_block(corp):
+                track.pass_()
         if power.get("must_lay_together") and self.game.track_power_usable(entity, corp):
             self.company = entity
         else:
@@ -208,6 +243,38 @@ class SpecialTrack(Step):
         if self.company is entity:
             self.game.close_company(entity)
             self.company = None
+
+
+class Token1822(TokenStep):
+    """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
+    charter (a choose_ability by the private)."""
+
+    game: G1822
+
+    def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            corp = self.round.entity()
+            return ["choose_ability"] if entity.owner is corp and self.game.token_choices(entity) else []
+        if not _current(self, entity):
+            return []
+        out = list(super().actions(entity))
+        if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
+            out.append("choose_ability")
+        if out and "pass" not in out:
+            out.append("pass")
+        return out
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            comps = [entity] if isinstance(entity, Company) else list(entity.companies)
+            return [{**entity_action(c, "choose_ability"), "choice": k}
+                    for c in comps for k in self.game.token_choices(c)]
+        return super().choices(entity, kind)
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if not isinstance(entity, Company) or str(action["choice"]) not in self.game.token_choices(entity):
+            raise illegal("that choice is not available now")
+        self.game.make_token_choice(entity, str(action["choice"]))
 
 
 class Track1822(Track):
@@ -247,7 +314,33 @@ class Route1822(RouteStep):
             return []
         if not any(t.name in ("L", "LP") for t in entity.trains) and not self.game.network(entity).route_possible:
             return []
+        if self.pullman is None and self.pullman_choices(entity) and \
+                any(t.name == "P+" for t in entity.trains):
+            return ["run_routes", "choose"]
         return ["run_routes"]
+
+    def setup(self) -> None:
+        super().setup()
+        self.pullman: Train | None = None
+
+    def pullman_choices(self, corp: Corporation) -> list[Train]:
+        return [t for t in self.game.route_trains(corp) if t.name not in ("L", "LP", "E")]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": str(i)}
+                    for i, _ in enumerate(self.pullman_choices(entity))]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        options = self.pullman_choices(entity)
+        try:
+            train = options[int(action["choice"])]
+        except (ValueError, IndexError):
+            raise illegal(f"choose a train from 0 to {len(options) - 1}") from None
+        self.pullman = train
+        train.name += "+"
+        self.game.log(f"{entity.sym} attaches the pullman to a {train.sym} train")
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         corp: Corporation = entity
@@ -277,6 +370,9 @@ class Route1822(RouteStep):
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
                                  for r in routes]
         self.game.log(f"{corp.sym} runs for {self.game.format_money(total)}")
+        if self.pullman is not None:
+            self.pullman.name = self.pullman.name[:-1]
+            self.pullman = None
         self.pass_()
 
 
