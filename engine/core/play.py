@@ -263,13 +263,25 @@ class PlayRules(_Base):
         return False
 
     def _retarget_tokens(self, hx: Hex) -> None:
-        for corp in self.corporations.values():
-            for token in corp.tokens:
-                if token.used and token.hex == hx.id:
-                    for node, slots in hx.tile.tokens.items():
-                        for slot, owner in enumerate(slots):
-                            if owner == token.corp and hx.tile.kinds[node][slot] == token.kind:
-                                token.node, token.slot = node, slot
+        """Point each station in ``hx`` at its space on the new tile, one station per space: a station whose
+        space still holds it keeps it (a company may have several stations in one hex, as in 1822's London)."""
+        placed = [t for corp in self.corporations.values() for t in corp.tokens if t.used and t.hex == hx.id]
+        spaces = [(node, slot, owner, hx.tile.kinds[node][slot]) for node, slots in hx.tile.tokens.items()
+                  for slot, owner in enumerate(slots) if owner is not None]
+        taken: set[tuple[int, int]] = set()
+        moved = []
+        for token in placed:
+            here = (token.node, token.slot)
+            if any((n, s) == here and o == token.corp and k == token.kind for n, s, o, k in spaces):
+                taken.add(here)
+            else:
+                moved.append(token)
+        for token in moved:
+            for node, slot, owner, kind in spaces:
+                if (node, slot) not in taken and owner == token.corp and kind == token.kind:
+                    token.node, token.slot = node, slot
+                    taken.add((node, slot))
+                    break
 
     def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
         """Title hook (river income, bonuses)."""
