@@ -281,12 +281,21 @@ class Track1822(Track):
     game: G1822
 
     def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            # P18's station swap may also be made during the track step.
+            return ["choose_ability"] if (entity.sym == "P18" and entity.owner is self.round.entity()
+                                          and self.game.token_choices(entity)) else []
         if not _current(self, entity):
             return []
         out = super().actions(entity)
         if not out and self.game.track_powers_block(entity):
             return ["pass"]
         return out
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if str(action["choice"]) not in self.game.token_choices(entity):
+            raise illegal("that choice is not available now")
+        self.game.make_token_choice(entity, str(action["choice"]))
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = self.round.entity()
