@@ -663,8 +663,9 @@ class Game(PlayRules):
         self.log(f"{train.name} train is traded in")
 
     def _replenish_unlimited(self, train: Train) -> None:
-        same = [t for t in self.all_trains.values() if t.name == train.name]
-        spec = next((s for s in self.data()["game"]["trains"] if s["name"] == train.name), None)
+        # By type (``sym``): a copy bought as a variant (1822's 7 as an E) is still one of its type.
+        same = [t for t in self.all_trains.values() if t.sym == train.sym]
+        spec = next((s for s in self.data()["game"]["trains"] if s["name"] == train.sym), None)
         if spec is not None and spec["count"] == "unlimited" and not any(t.owner is None and t in self.depot
                                                                         for t in same if t is not train):
             new = self._new_train(spec, len(same))
