@@ -618,6 +618,18 @@ class G1822(Game):
             return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
         return [{"lay": True, "upgrade": True}]
 
+    def upgrade_cost(self, corp: Corporation, hx: Any, tile: Any) -> int:
+        cost: int = super().upgrade_cost(corp, hx, tile)
+        if not cost or hx.tile is not hx.original:
+            return cost
+        for comp in corp.companies:
+            if comp.closed:
+                continue
+            for discount in comp.data.get("discounts", ()):
+                if discount["terrain"] == hx.terrain_kind:
+                    cost -= int(discount["amount"])
+        return max(cost, 0)
+
     def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
         """An estuary crossing is paid by the tile that points across its own hex's crossing (18xx.games)."""
         exits = tile.exits()
@@ -1041,6 +1053,8 @@ class G1822(Game):
             if (home.hex, home.node) in stops and (dest.hex, dest.node) in stops:
                 assert dest.hex is not None
                 value = self.board.node_revenue(self.board.hexes[dest.hex], dest.node, colour)
+                if route.train.name == "E":
+                    value *= 2
                 if best is None or value > best[0]:
                     best = (value, route)
         if best is not None:
@@ -1090,6 +1104,36 @@ class G1822(Game):
         if len(london) > 1:
             raise illegal("a route may not run between London's stations")
         colour = self.phase_colour()
-        revenue = sum(self.board.node_revenue(self.board.hexes[h], n, colour) for h, n in stops)
+        if train.name == "E":
+            revenue = self._e_train_revenue(corp, stops, colour)
+        else:
+            revenue = sum(self.board.node_revenue(self.board.hexes[h], n, colour) for h, n in stops)
         route = Route(train, stops=stops, hexes=[h for h, _ in stops], revenue=revenue)
         return route
+
+    def _e_train_revenue(self, corp: Corporation, stops: list[tuple[str, int]], colour: str) -> int:
+        """An E train runs between the company's stations and earns double the cities holding them (the English
+        Channel station earns France's value)."""
+        def tokened(ref: tuple[str, int]) -> bool:
+            hx = self.board.hexes[ref[0]]
+            return ref[1] in hx.tile.tokens and hx.tile.holds_station(ref[1], corp.sym)
+        count = sum(1 for s in stops if tokened(s))
+        if count < 2:
+            raise illegal("an E train's route must include at least two of the company's stations")
+        channel = self.rules["english_channel"]
+        france = next((s for s in stops if s[0] == self.rules["france"]), None)
+        if not (tokened(stops[0]) and tokened(stops[-1])):
+            ends_ok = (tokened(stops[0]) or tokened(stops[-1])) and france is not None and \
+                any(s[0] == channel and tokened(s) for s in stops)
+            if not ends_ok:
+                raise illegal("an E train's route must start and end at the company's stations")
+        total = 0
+        for ref in stops:
+            if not tokened(ref):
+                continue
+            if ref[0] == channel:
+                if france is not None:
+                    total += self.board.node_revenue(self.board.hexes[france[0]], france[1], colour)
+            else:
+                total += self.board.node_revenue(self.board.hexes[ref[0]], ref[1], colour)
+        return total * 2
