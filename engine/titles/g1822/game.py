@@ -1055,7 +1055,7 @@ class G1822(Game):
                 value = self.board.node_revenue(self.board.hexes[dest.hex], dest.node, colour)
                 if route.train.name == "E":
                     value *= 2
-                if best is None or value > best[0]:
+                if best is None or value >= best[0]:  # ties: the last route, as 18xx.games sorts
                     best = (value, route)
         if best is not None:
             best[1].revenue += best[0]
