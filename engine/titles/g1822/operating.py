@@ -47,7 +47,7 @@ class PendingToken(HomeToken):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "place_token":
             return super().choices(entity, kind)
-        actor, hexes, token = self.pending()[0]
+        actor, hexes, _token = self.pending()[0]
         out = []
         for hex_id in hexes:
             hx = self.game.board[hex_id]
