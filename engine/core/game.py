@@ -300,6 +300,10 @@ class Game(PlayRules):
             before = act.filter_undo(self.raw_actions)
             after = act.filter_undo(candidate)
             if before == after:
+                if kind == "undo" and action.get("action_id") is not None:
+                    # Back to an action that is already the last standing one: 18xx.games records it as is.
+                    self.raw_actions.append(action)
+                    return
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, f"there is nothing to {kind}")
             self._rebuild(candidate)
             return
