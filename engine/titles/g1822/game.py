@@ -722,6 +722,20 @@ class G1822(Game):
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
 
+    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
+        player = corp.owner
+        need = price - corp.cash
+        if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
+                and not self.emergency_bundles(player, corp):
+            # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
+            loan = need - player.cash
+            self.bank.spend(loan, player)
+            player.debt += loan + math.ceil(loan * 0.5)
+            self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
+        super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
+                                 last_sale_price=last_sale_price, variant=variant)
+
     def l_upgrade_open(self) -> bool:
         return True
 

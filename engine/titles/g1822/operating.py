@@ -287,6 +287,8 @@ class Track1822(Track):
                                           and self.game.token_choices(entity)) else []
         if not _current(self, entity):
             return []
+        if entity.sym == "14" and not self.game.turns_operated(entity):
+            return []  # minor 14's first station in London is its tile lay
         out = super().actions(entity)
         if not out and self.game.track_powers_block(entity):
             return ["pass"]
