@@ -62,6 +62,8 @@ class Game(PlayRules):
     trust_claimed_revenue = False
     # The round cycle (engine/core/sequence.py); a title with other rounds supplies its own plan.
     ROUND_PLAN: ClassVar[RoundPlan] = STANDARD_PLAN
+    # The optional rules 18xx.games offers for the title that this engine plays (``settings.optional_rules``).
+    OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ()
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, players: list[tuple[int, str]], seed: int = 0, options: dict[str, Any] | None = None,

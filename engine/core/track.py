@@ -187,11 +187,11 @@ def move_tokens(old: Tile, new: Tile) -> None:
         for k, s in enumerate(slots):
             if s is None:
                 continue
-            free = k if k < len(dest) and dest[k] is None else next(
+            extra = k >= old.tdef.nodes[i].slots  # in a space added beside the printed ones (1822's London)
+            free = None if extra else k if k < len(dest) and dest[k] is None else next(
                 (x for x in range(len(dest)) if dest[x] is None), None)
-            if free is None and (old.kinds[i][k] is TokenKind.DESTINATION or k >= old.tdef.nodes[i].slots):
-                # A station in a space added beside the printed ones (1822's destination stations and London
-                # extras) keeps a space of its own on the new tile.
+            if free is None and (old.kinds[i][k] is TokenKind.DESTINATION or extra):
+                # Such a station (and a destination station with no room) keeps a space of its own.
                 dest.append(None)
                 dest_kinds.append(TokenKind.NORMAL)
                 free = len(dest) - 1
