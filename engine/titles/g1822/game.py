@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.entities import Company, Corporation, Player, Token, Train
-from ...core.errors import illegal, insufficient
+from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.market import Cell, StockMarket
 from ...core.routes import Route
@@ -81,6 +81,7 @@ class G1822(Game):
         CHOICES: Next(OPERATING, priority_deal=True),
         OPERATING: Next(STOCK),
     })
+    OPTIONAL_RULES = OPTIONAL_RULES
     # The operating order is fixed when a round starts (18xx.games reorders only after emergency sales).
     dynamic_operating_order = False
 
@@ -967,11 +968,9 @@ class G1822(Game):
         corp.closed = True
         for token in corp.tokens:
             self._remove_station(corp, token)
-        for share in list(corp.shares):
-            corp.shares.remove(share)
         for holder in [*self.players, self.pool]:
             for share in holder.shares_of(corp.sym):
-                holder.shares.remove(share)
+                self.transfer_share(share, corp)  # its certificates leave play with it
         self.market.remove(corp.sym)
         corp.owner = None
         self.board_changed()
@@ -1033,6 +1032,54 @@ class G1822(Game):
         if train.name.endswith("+") and train.name != PULLMAN:
             return TrainSpec(train.name, train.distance, free_kinds=frozenset({"town"}))
         return None
+
+    def total_cash(self) -> int:
+        """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
+        return int(super().total_cash()) + sum(self.phase_revenue_cash.values()) + self.tax_haven_cash
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes for the company's trains that the rules accept: the route finder's, checked one by one, and an
+        L train left without one runs locally from its best station."""
+        try:
+            found = self.best_routes(corp)
+        except Exception:  # the finder's readings do not cover every 1822 rule; fall back to local runs
+            found = []
+        out: list[dict[str, Any]] = []
+        traced: list[Route] = []
+        used: set[str] = set()
+        for data in found:
+            train = self.all_trains.get(str(data.get("train")))
+            if train is None or train.id in used:
+                continue
+            try:
+                route = self.trace_1822_route(corp, train, data)
+            except GameError:
+                continue
+            used.add(train.id)
+            out.append({"train": train.id, "connections": data.get("connections")})
+            traced.append(route)
+        colour = self.phase_colour()
+        taken: set[tuple[str, int]] = {s for r in traced if r.train.name in LOCAL_TRAINS for s in r.stops}
+        for train in self.route_trains(corp):
+            if train.id in used or train.name not in LOCAL_TRAINS:
+                continue
+            spots = sorted(((self.board.node_revenue(t_hx, t.node, colour), t.hex) for t in corp.tokens
+                            if t.used and t.hex is not None and (t.hex, t.node) not in taken
+                            for t_hx in [self.board.hexes[t.hex]]), reverse=True)
+            if not spots:
+                continue
+            hex_id = spots[0][1]
+            data = {"train": train.id, "connections": [["local", hex_id]]}
+            route = self.trace_1822_route(corp, train, data)
+            taken |= set(route.stops)
+            used.add(train.id)
+            out.append(data)
+            traced.append(route)
+        self.add_route_bonuses(corp, traced)
+        for data, route in zip(out, traced, strict=True):
+            data["revenue"] = route.revenue
+            data["hexes"] = list(route.hexes)
+        return out
 
     def mail_subsidy(self, corp: Corporation, routes: list[Route]) -> int:
         """Each mail contract (P6, P7) pays half the base value of the first and last stops of one train's route

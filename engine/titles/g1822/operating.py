@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation, Train
+from ...core.entities import Company, Corporation, Player, Train
 from ...core.errors import illegal, malformed
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
@@ -151,17 +151,12 @@ class DestinationToken(Step):
             return []
         return super().choices(entity, kind)
 
+    # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
+    # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
     def process_hex_token(self, action: dict[str, Any], entity: Any) -> None:
         if action["hex"] != entity.data["destination"]:
             raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
-        if not self.game.destination_connected(entity):
-            raise illegal(f"{entity.sym} is not connected to its destination {entity.data['destination']}")
         self.game.place_destination_token(entity)
-        self.pass_()
-
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
-        if self.game.destination_connected(entity):
-            raise illegal(f"{entity.sym} must place its destination token: it reaches {entity.data['destination']}")
         self.pass_()
 
 
@@ -202,6 +197,8 @@ class SpecialTrack(Step):
         corp = entity.owner
         power = self.game.track_power(entity)
         out = tile_lay_choices(self.game, entity, corp, spec=None)
+        if corp.kind.value == "minor":
+            out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if self.game.track_power_allows(entity, corp, power, a)]
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
@@ -216,14 +213,9 @@ class SpecialTrack(Step):
         if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
         if power.get("free"):
+            # The lay itself is free (estuary crossings are still paid).
             hx = self.game.board[action["hex"]]
-            cost = self.game.upgrade_cost(corp, hx, tile)
-            corp.cash += cost  # the lay itself is free: give back what lay_tile takes for terrain
-            try:
-                self.game.lay_tile(corp, action)
-            except Exception:
-                corp.cash -= cost
-                raise
+            self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
         else:
             self.game.lay_tile(corp, action)
         self.game.use_track_power(entity, corp, upgrade)
@@ -341,6 +333,8 @@ class Route1822(RouteStep):
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": str(i)}
                     for i, _ in enumerate(self.pullman_choices(entity))]
+        if kind == "run_routes":
+            return [{**entity_action(entity, "run_routes"), "routes": self.game.suggest_routes(entity)}]
         return super().choices(entity, kind)
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
@@ -590,8 +584,14 @@ class BuyTrain1822(BuyTrain):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
+        owner = entity.owner if isinstance(entity, Corporation) else None
         if kind == "buy_train" and "can_buy_trains" not in self.game.phase.get("status", []):
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
+        if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
+                and not self.game.emergency_bundles(owner, entity):
+            # Nothing left to sell: the director borrows for the cheapest train.
+            cheapest = min([*self.game.available_depot_trains(), *self.game.pool_trains], key=lambda t: t.price)
+            out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and self.game.l_upgrade_open():
             price = self.game.l_upgrade_price()
             if price <= entity.cash:
