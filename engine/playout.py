@@ -62,8 +62,8 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
                    optional_rules: list[str] | None = None) -> PlayoutResult:
     """Play a seeded game by choosing among the query API's legal choices; ``policy`` is "random" or "steady"."""
     rng = random.Random(seed)
-    options = {"optional_rules": list(optional_rules)} if optional_rules else None
-    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, options)
+    settings = {"optional_rules": list(optional_rules)} if optional_rules else None
+    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
     money = game.total_cash()
     count = 0
     found: list[str] = []
