@@ -337,6 +337,10 @@ class G1822(Game):
                 break
 
     def finish_stock_round(self) -> None:
+        if self.nothing_sold:
+            # Nothing bought or bid on in the first stock round: 18xx.games ends the game ("dnf").
+            self.end_game("dnf")
+            return
         self.resolve_bid_boxes()
         for corp in self.operating_order():
             if corp.kind.value != "major":
