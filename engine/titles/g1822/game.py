@@ -15,6 +15,7 @@ from typing import Any
 from ...core.entities import Company, Corporation, Player, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
+from ...core.game_end import EndTiming, EndTrigger
 from ...core.market import Cell, StockMarket
 from ...core.routes import Route
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
@@ -111,6 +112,7 @@ class G1822(Game):
         self.bidbox_minor_cache: list[str] = []
         self.bids: dict[str, list[tuple[Player, int]]] = {}
         self.history: dict[str, int] = {}  # operating turns each company has completed
+        self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
         self.track_left: dict[str, dict[str, int]] = {}
         self._setup_companies()
         for corp in self.corporations.values():
@@ -315,16 +317,20 @@ class G1822(Game):
         self.log(f"{removed} L trains have been removed")
 
     def _export_next_train(self) -> Train:
+        """The next train leaves the game as if bought: it may start a phase, rust trains and fire events."""
         train = self.available_depot_trains()[0]
         self._remove_depot_train(train)
         self.phase_from_train(train)
+        self._rust(train)
+        for event in list(train.events):
+            self.run_event(event, None, train)
+        train.events.clear()
         return train
 
     def _remove_depot_train(self, train: Train) -> None:
         self.depot.remove(train)
         self._replenish_unlimited(train)
         train.owner = None
-        train.rusted = True  # out of the game
 
     def phase_from_train(self, train: Train) -> None:
         """A train leaving the depot (bought or exported) may start a phase."""
@@ -347,6 +353,15 @@ class G1822(Game):
                 continue
             if sum(p.percent_of(corp.sym) for p in self.players) == 100:
                 self.market.up(corp.sym)
+
+    def game_end_timing(self) -> EndTrigger | None:
+        """A bank broken during an operating round ends the game after the set; broken at another time, after
+        the next operating round (18xx.games)."""
+        trigger = super().game_end_timing()
+        if trigger is not None and trigger.reason == "bank" and self.end_latch.first is None \
+                and self.round.kind != "operating":
+            return EndTrigger("bank", EndTiming.CURRENT_OR)
+        return trigger
 
     def reorder_players(self) -> None:
         def cash(p: Player) -> int:
@@ -655,7 +670,37 @@ class G1822(Game):
     def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
         return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
+    def rights_holders(self, hex_id: str) -> set[Player]:
+        """Players whose concession or company holds the building rights to a London approach hex, while the
+        hex is still empty."""
+        out: set[Player] = set()
+        for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
+            comp = self.companies.get(sym)
+            if comp is not None:
+                if not comp.closed and isinstance(comp.owner, Player):
+                    out.add(comp.owner)
+                continue
+            corp = self.corporations.get(sym)
+            if corp is not None and not corp.closed and isinstance(corp.owner, Player):
+                out.add(corp.owner)
+        if hex_id == self.m14_rights_hex:
+            m14 = self.corporations.get("14")
+            if m14 is not None and not m14.closed and isinstance(m14.owner, Player):
+                out.add(m14.owner)
+        return out
+
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        stubs = self.map_extras(hx.id)["stubs"]
+        if hx.tile.colour == "white" and (stubs or hx.id == self.m14_rights_hex):
+            holders = self.rights_holders(hx.id)
+            if holders and corp.owner not in holders:
+                return []  # the rights' holders consent to nobody else
+            if not holders or corp.owner not in holders:
+                return [r for r in self._tile_rotations(corp, hx, tdef, edges)
+                        if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
+        return self._tile_rotations(corp, hx, tdef, edges)
+
+    def _tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         special = self.map_extras(hx.id)
         if special.get("swansea") and hx.tile is hx.original:
             # Swansea's first yellow tile drops its town: only the plain city tile, pointing one of two ways.
