@@ -680,7 +680,8 @@ class Game(PlayRules):
 
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         names = [p["name"] for p in self.phases]
-        for i in range(self.phase_index + 1, len(self.phases)):
+        # The latest phase the train starts (a 3 bought in 1822's phase 1 starts phase 3, not 2).
+        for i in range(len(self.phases) - 1, self.phase_index, -1):
             on = self.phases[i].get("on")
             if train.name == on or (isinstance(on, list) and train.name in on):
                 while self.phase_index < i:

@@ -85,7 +85,10 @@ class _Walk:
             return
         self.visited_nodes.add(ref)
         hx = self.board.hexes[ref[0]]
+        paths = hx.tile.tdef.paths
         for i in hx.tile.layout().at_end.get(NODE_BASE + ref[1], ()):
+            if paths[i].ignore:
+                continue  # arrival only
             self.path(hx, i, from_node=ref, node_converging=converging, skip=None, jskip=None,
                       converging=converging)
         if converging:

@@ -34,6 +34,8 @@ class PathDef:
     b: int
     terminal: bool = False
     lanes: int = 1
+    # A walk may arrive at the path's node over it but never leave the node by it (18xx.games "ignore").
+    ignore: bool = False
 
     def ends(self) -> tuple[int, int]:
         return (self.a, self.b)
@@ -117,7 +119,7 @@ def _parse_path(name: str, word: str) -> PathDef:
     a_text, _, b_text = body.partition("-")
     terminal = "terminal" in opts
     lanes = 2 if "lanes2" in opts else 1
-    return PathDef(_parse_end(name, a_text), _parse_end(name, b_text), terminal, lanes)
+    return PathDef(_parse_end(name, a_text), _parse_end(name, b_text), terminal, lanes, "ignore" in opts)
 
 
 def _parse_end(name: str, text: str) -> int:
