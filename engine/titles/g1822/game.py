@@ -334,7 +334,7 @@ class G1822(Game):
 
     def phase_from_train(self, train: Train) -> None:
         """A train leaving the depot (bought or exported) may start a phase."""
-        for i in range(self.phase_index + 1, len(self.phases)):
+        for i in range(len(self.phases) - 1, self.phase_index, -1):
             on = self.phases[i].get("on")
             if train.name == on or (isinstance(on, list) and train.name in on):
                 while self.phase_index < i:
