@@ -69,7 +69,7 @@ def new_game(players: int = 3, seed: int = 11, rules: list[str] | None = None) -
 
 def test_setup_puts_the_first_items_in_the_bid_boxes() -> None:
     game = new_game()
-    assert [c.sym for c in game.bidbox_minors()][0] == "M24"
+    assert next(c.sym for c in game.bidbox_minors()) == "M24"
     assert game.bidbox_concessions()[0].sym == "C1"
     assert game.bidbox_privates()[0].sym == "P1"
     assert len(game.bidbox_minors()) == 4 and len(game.bidbox_concessions()) == 3
@@ -107,7 +107,7 @@ def test_bids_resolve_at_the_end_of_the_stock_round() -> None:
     assert game.round.kind == "operating"
     assert p1.cash == 700 - 100 + 10 + 5
     # The three other minors in the boxes had no bids: three L trains leave the depot.
-    assert [t.id for t in game.available_depot_trains()][0] == "L-3"
+    assert next(t.id for t in game.available_depot_trains()) == "L-3"
 
 
 def test_a_first_stock_round_without_bids_ends_the_game() -> None:
