@@ -112,6 +112,8 @@ class G1822(Game):
         self.bidbox_minor_cache: list[str] = []
         self.bids: dict[str, list[tuple[Player, int]]] = {}
         self.history: dict[str, int] = {}  # operating turns each company has completed
+        self.egr_choice: dict[str, str] = {}  # P8's choice: "token" (a free lay) or "discount"
+        self.acquired_this_round: set[str] = set()
         self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
         self.track_left: dict[str, dict[str, int]] = {}
         self._setup_companies()
@@ -396,6 +398,7 @@ class G1822(Game):
         return value + sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
 
     def payout_companies(self) -> None:
+        self.acquired_this_round = set()  # a new operating round begins
         phase = int(self.phase["name"])
         for sym in self.phase_revenue_cash:
             comp = self.companies.get(sym)
@@ -483,6 +486,8 @@ class G1822(Game):
 
     def track_power_usable(self, company: Any, corp: Any) -> bool:
         if not isinstance(company, Company) or company.closed or not self.track_power(company):
+            return False
+        if self.egr_choice.get(company.sym) == "discount":
             return False
         if company.owner is not corp or not isinstance(corp, Corporation):
             return False
@@ -643,11 +648,13 @@ class G1822(Game):
         if not cost or hx.tile is not hx.original:
             return cost
         for comp in corp.companies:
-            if comp.closed:
+            if comp.closed or self.egr_choice.get(comp.sym) == "token":
                 continue
             for discount in comp.data.get("discounts", ()):
                 if discount["terrain"] == hx.terrain_kind:
                     cost -= int(discount["amount"])
+            if self.egr_choice.get(comp.sym) == "discount" and hx.terrain_kind == "hill":
+                cost -= 20
         return max(cost, 0)
 
     def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:

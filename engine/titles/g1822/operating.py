@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 
 def operating_round(game: G1822, number: int) -> OperatingRound:
-    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialTrack,
+    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
+                                 SpecialTrack,
                                  Track1822,
                                  DestinationToken, Token1822, Route1822, Dividend1822, BuyTrain1822,
                                  MinorAcquisition, IssueShares], number)
@@ -124,6 +125,7 @@ class AcquireCompany(Step):
         if company not in self.game.purchasable_companies(entity):
             raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
         self.game.acquire_private(entity, company)
+        self.game.acquired_this_round.add(company.sym)
         if not self.game.purchasable_companies(entity):
             self.pass_()
 
@@ -267,6 +269,35 @@ class Token1822(TokenStep):
         if not isinstance(entity, Company) or str(action["choice"]) not in self.game.token_choices(entity):
             raise illegal("that choice is not available now")
         self.game.make_token_choice(entity, str(action["choice"]))
+
+
+class SpecialChoose(Step):
+    """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
+    every hill and mountain for good (the discount)."""
+
+    name = "Choose for a private"
+    game: G1822
+
+    def company(self, entity: Any) -> Company | None:
+        comp = self.game.companies.get("P8")
+        if comp is None or comp.closed or comp.owner is not entity or not _current(self, entity):
+            return None
+        return comp if comp.sym not in self.game.egr_choice and comp.sym in self.game.acquired_this_round else None
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["choose"] if self.company(entity) is not None else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": c} for c in ("token", "discount")]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        choice = str(action["choice"])
+        if choice not in ("token", "discount"):
+            raise illegal("choose token or discount")
+        self.game.egr_choice["P8"] = choice
+        self.game.log(f"{entity.sym} chooses the {choice} of P8")
 
 
 class Track1822(Track):
