@@ -30,16 +30,24 @@ def end_reasons(title: str) -> set[str]:
     return {k for k in TITLES[title].data()["game"].get("game_end", {}) if k != "lock_first_trigger"}
 
 
-def cases(seeds: range) -> list[tuple[str, int, int]]:
+# Long titles play fewer seeded games, as (seed, players), so that the suite stays within its time budget; they
+# still cover 3 to 7 players and every kind of game end (1822: the bank, and the stock market at seed 6).
+FEWER_GAMES = {"1822": ([(s, 3 + s % 5) for s in range(7)], [(100, 3)])}
+
+
+def cases(seeds: range, which: int) -> list[tuple[str, int, int]]:
     out = []
     for title in sorted(TITLES):
         counts = player_counts(title)
+        if title in FEWER_GAMES:
+            out += [(title, seed, players) for seed, players in FEWER_GAMES[title][which]]
+            continue
         out += [(title, seed, counts[seed % len(counts)]) for seed in seeds]
     return out
 
 
-RANDOM = cases(range(20))
-STEADY = cases(range(100, 110))
+RANDOM = cases(range(20), 0)
+STEADY = cases(range(100, 110), 1)
 
 
 @functools.cache
