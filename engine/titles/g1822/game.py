@@ -517,6 +517,17 @@ class G1822(Game):
                 return False
             if not upgrade and uses["lay"] <= 0:
                 return False
+        if power.get("estuary"):
+            # P10 lays across an estuary crossing of the hex (and pays £40 less for it).
+            tile = self.tile_supply.get(str(action.get("tile")))
+            if tile is None:
+                return False
+            rot = int(action.get("rotation", 0))
+            exits = {(e + rot) % 6 for e in tile.tdef.edges()}
+            if not any(b.kind == "water" and e in exits for e, b in hx.borders.items()):
+                return False
+        if company.sym == "P8" and (hx.tile is not hx.original or hx.terrain_kind not in ("hill", "mountain")):
+            return False  # the free lay is on a hill or mountain hex
         return hx.id in self.network(corp).hex_edges
 
     def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:

@@ -218,6 +218,8 @@ class SpecialTrack(Step):
             # The lay itself is free (estuary crossings are still paid).
             hx = self.game.board[action["hex"]]
             self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+        elif power.get("estuary"):
+            self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
         else:
             self.game.lay_tile(corp, action)
         self.game.use_track_power(entity, corp, upgrade)
