@@ -201,7 +201,18 @@ class SpecialTrack(Step):
         out = tile_lay_choices(self.game, entity, corp, spec=None)
         if corp.kind.value == "minor":
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
-        return [a for a in out if self.game.track_power_allows(entity, corp, power, a)]
+        return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
+
+    def lay_left(self, power: dict[str, Any], action: dict[str, Any]) -> bool:
+        """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
+        if power.get("extra"):
+            return True
+        track = next(s for s in self.round.steps if isinstance(s, Track1822))
+        spec = track.next_lay()
+        if spec is None:
+            return False
+        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        return bool(spec.get("upgrade", True) if upgrade else spec.get("lay", True))
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         corp = entity.owner
@@ -210,6 +221,8 @@ class SpecialTrack(Step):
         power = self.game.track_power(entity)
         if not self.game.track_power_allows(entity, corp, power, action):
             raise illegal(f"{entity.sym} cannot lay that tile there")
+        if not self.lay_left(power, action):
+            raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
         tile = self.game.tile_from_supply(str(action["tile"]))
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
         if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
