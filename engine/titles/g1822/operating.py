@@ -7,7 +7,7 @@ choose payout, half or withhold; an L train may be upgraded to a 2 train.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, Player, Train
@@ -25,11 +25,11 @@ from ...core.steps.operating import (
 )
 from ...core.steps.stock import HomeToken
 
-if TYPE_CHECKING:
-    from .game import G1822
+# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
+# builds their rounds.
 
 
-def operating_round(game: G1822, number: int) -> OperatingRound:
+def operating_round(game: Any, number: int) -> OperatingRound:
     return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
                                  SpecialTrack,
                                  Track1822,
@@ -73,7 +73,7 @@ class FirstTurnHousekeeping(Step):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind.value != "minor" or entity.operated:
@@ -107,7 +107,7 @@ class AcquireCompany(Step):
     minors may); the players settle the price among themselves, so the engine moves no money."""
 
     name = "Acquire private companies"
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.purchasable_companies(entity):
@@ -134,7 +134,7 @@ class DestinationToken(Step):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind.value != "major":
@@ -167,7 +167,7 @@ class SpecialTrack(Step):
     P21). P12's extra lays and P21's bridge lays must be made together once begun."""
 
     name = "Lay track for a private"
-    game: G1822
+    game: Any
     blocks = False
 
     def round_setup(self) -> None:
@@ -258,7 +258,7 @@ class Token1822(TokenStep):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
@@ -291,7 +291,7 @@ class SpecialChoose(Step):
     every hill and mountain for good (the discount)."""
 
     name = "Choose for a private"
-    game: G1822
+    game: Any
 
     def company(self, entity: Any) -> Company | None:
         comp = self.game.companies.get("P8")
@@ -316,7 +316,7 @@ class SpecialChoose(Step):
 
 
 class Track1822(Track):
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
@@ -356,7 +356,7 @@ class Track1822(Track):
 class Route1822(RouteStep):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.route_trains(entity):
@@ -431,7 +431,7 @@ class Dividend1822(Dividend):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 
-    game: G1822
+    game: Any
     KINDS = ("payout", "half", "withhold")
 
     def setup(self) -> None:
@@ -497,7 +497,7 @@ class MinorAcquisition(Step):
     the minor's station."""
 
     name = "Acquire a minor"
-    game: G1822
+    game: Any
     PAY: ClassVar[dict[str, int]] = {"money": 0, "one_share": 1, "two_shares": 2}
 
     def setup(self) -> None:
@@ -530,7 +530,7 @@ class MinorAcquisition(Step):
 
     def pay_choices(self, entity: Corporation) -> list[str]:
         assert self.minor is not None
-        return self.game.minor_pay_choices(entity, self.minor)
+        return list(self.game.minor_pay_choices(entity, self.minor))
 
     def token_choices(self, entity: Corporation) -> list[str]:
         return ["replace", "exchange"] if self.game.exchange_tokens.get(entity.sym, 0) > 0 else ["remove"]
@@ -570,7 +570,7 @@ class IssueShares(Step):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity):
@@ -613,10 +613,10 @@ class IssueShares(Step):
 class BuyTrain1822(BuyTrain):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
-    game: G1822
+    game: Any
 
     def room(self, corp: Corporation) -> bool:
-        return corp.trains_in_limit() < self.game.train_limit(corp)
+        return corp.trains_in_limit() < int(self.game.train_limit(corp))
 
     def can_buy(self, corp: Corporation) -> bool:
         if any(t.sym == "L" and t.name == "L" for t in corp.trains) and self.game.l_upgrade_open() \

@@ -3,7 +3,7 @@ the operating steps that differ from the core's (a minor's first L train, track 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import shares as units
 from ...core.actions import Action, entity_action
@@ -12,14 +12,14 @@ from ...core.errors import illegal, insufficient, malformed
 from ...core.round import Round, Step, StockRound
 from ...core.steps.stock import BuySellParShares
 
-if TYPE_CHECKING:
-    from .game import G1822
+# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
+# builds their rounds.
 
 
 class BidBoxStockRound(StockRound):
     """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
 
-    game: G1822
+    game: Any
 
     def start(self) -> None:
         self.game.setup_bidboxes()
@@ -31,7 +31,7 @@ class BidSellParShares(BuySellParShares):
     place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
-    game: G1822
+    game: Any
 
     def setup(self) -> None:
         super().setup()
@@ -61,10 +61,10 @@ class BidSellParShares(BuySellParShares):
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
 
     def available_cash(self, player: Player) -> int:
-        return player.cash - self.game.committed_cash(player)
+        return player.cash - int(self.game.committed_cash(player))
 
     def certs_with_bids(self, player: Player) -> float:
-        return self.game.num_certs(player) + self.game.winning_bids(player)
+        return float(self.game.num_certs(player) + self.game.winning_bids(player))
 
     def share_cost(self, share: Share) -> int:
         corp = self.game.corporation(share.corp)
@@ -77,7 +77,7 @@ class BidSellParShares(BuySellParShares):
             return False
         if self.zone(corp) == "yellow" or exchange:
             return True
-        return self.certs_with_bids(player) < self.game.cert_limit
+        return bool(self.certs_with_bids(player) < self.game.cert_limit)
 
     def can_buy(self, player: Player, share: Share | None) -> bool:
         if share is None:
@@ -224,7 +224,7 @@ class ChoicesRound(Round):
 
 class DoubleCash(Step):
     name = "Choose"
-    game: G1822
+    game: Any
 
     def actions(self, entity: Any) -> list[str]:
         if self.passed or entity is not self.round.entity():
@@ -244,6 +244,6 @@ class DoubleCash(Step):
         self.pass_()
 
 
-def operating_round(game: G1822, number: int) -> Any:
+def operating_round(game: Any, number: int) -> Any:
     from .operating import operating_round as build
     return build(game, number)
