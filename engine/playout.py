@@ -58,10 +58,12 @@ class PlayoutResult:
 
 
 def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
-                   check: bool = True, policy: str = "random") -> PlayoutResult:
+                   check: bool = True, policy: str = "random",
+                   optional_rules: list[str] | None = None) -> PlayoutResult:
     """Play a seeded game by choosing among the query API's legal choices; ``policy`` is "random" or "steady"."""
     rng = random.Random(seed)
-    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed)
+    settings = {"optional_rules": list(optional_rules)} if optional_rules else None
+    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
     money = game.total_cash()
     count = 0
     found: list[str] = []
@@ -119,10 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     rules = [r for r in args.optional_rules.split(",") if r]
     try:
         cls = title_class(args.title)
-        if rules:
-            raise malformed(f"{cls.TITLE} has no optional rules {', '.join(rules)}")
+        unknown = [r for r in rules if r not in cls.OPTIONAL_RULES]
+        if unknown:
+            raise malformed(f"{cls.TITLE} has no optional rules {', '.join(unknown)}")
         result = random_playout(cls.TITLE, args.players, args.seed, max_actions=args.max_actions,
-                                policy=args.policy)
+                                policy=args.policy, optional_rules=rules)
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2

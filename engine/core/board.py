@@ -124,7 +124,8 @@ class Board:
                 raise malformed(f"hexside {a.id}-{b.id}: hexes are not adjacent")
             border = Border(side["kind"], int(side.get("cost", 0)))
             a.borders[edge] = border
-            b.borders[(edge + 3) % 6] = Border(border.kind, border.cost)
+            if not side.get("one_side"):  # a cost printed on one hex only (1822 estuaries)
+                b.borders[(edge + 3) % 6] = Border(border.kind, border.cost)
         for hx in hexes.values():
             hx.printed_borders = {e: Border(b.kind, b.cost) for e, b in hx.borders.items()}
         return board

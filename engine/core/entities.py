@@ -254,4 +254,5 @@ class Corporation(Holder):
         return 100 - self.ipo_percent() - self.treasury.percent_of(self.sym)
 
     def unused_tokens(self) -> list[Token]:
-        return [t for t in self.tokens if not t.used]
+        """Stations it may still place in its token step (a destination station goes only to its destination)."""
+        return [t for t in self.tokens if not t.used and t.kind is not TokenKind.DESTINATION]

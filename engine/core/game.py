@@ -62,6 +62,8 @@ class Game(PlayRules):
     trust_claimed_revenue = False
     # The round cycle (engine/core/sequence.py); a title with other rounds supplies its own plan.
     ROUND_PLAN: ClassVar[RoundPlan] = STANDARD_PLAN
+    # The optional rules 18xx.games offers for the title that this engine plays (``settings.optional_rules``).
+    OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ()
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, players: list[tuple[int, str]], seed: int = 0, options: dict[str, Any] | None = None,
@@ -109,12 +111,16 @@ class Game(PlayRules):
         self._init_tiles(data["tiles"])
         self.corporations: dict[str, Corporation] = {}
         for cdata in g["corporations"]:
+            if not self.in_game(cdata):
+                continue
             corp = Corporation(dict(cdata))
             self.corporations[corp.sym] = corp
             self._init_shares(corp)
         self.companies: dict[str, Company] = {}
         where = f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml"
         for cdata in g["companies"]:
+            if not self.in_game(cdata):
+                continue
             comp = Company(cdata["sym"], cdata["name"], int(cdata["value"]), int(cdata.get("revenue", 0)),
                            cdata.get("desc", ""), data={k: v for k, v in cdata.items() if k != "abilities"},
                            abilities=parse_abilities(cdata["sym"], cdata.get("abilities"), where=where))
@@ -147,6 +153,11 @@ class Game(PlayRules):
                                                              if not s.president))
         self.round: RoundState = self.initial_round()
         self.round.start()
+
+    def in_game(self, entry: dict[str, Any]) -> bool:
+        """Title hook: whether a ``[[corporations]]`` or ``[[companies]]`` entry takes part in this game (1822's
+        optional rules add some)."""
+        return True
 
     def _check_ability_names(self, comp: Company, where: str) -> None:
         """Every hex, corporation and certificate a private's abilities name exists (a typo is a DataError)."""
@@ -196,7 +207,8 @@ class Game(PlayRules):
         train = Train(f"{spec['name']}-{index}", spec["name"], int(spec["distance"]), int(spec["price"]),
                       rusts_on=spec.get("rusts_on"), discount=dict(spec.get("discount", {})),
                       available_on=spec.get("available_on"), variants=train_variants(spec),
-                      counts_for_limit=bool(spec.get("counts_for_limit", True)))
+                      counts_for_limit=bool(spec.get("counts_for_limit", True)),
+                      events=[str(e) for e in spec.get("events", ())])
         self.depot.append(train)
         self.all_trains[train.id] = train
         return train
@@ -290,6 +302,10 @@ class Game(PlayRules):
             before = act.filter_undo(self.raw_actions)
             after = act.filter_undo(candidate)
             if before == after:
+                if kind == "undo" and action.get("action_id") is not None:
+                    # Back to an action that is already the last standing one: 18xx.games records it as is.
+                    self.raw_actions.append(action)
+                    return
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, f"there is nothing to {kind}")
             self._rebuild(candidate)
             return
@@ -657,8 +673,9 @@ class Game(PlayRules):
         self.log(f"{train.name} train is traded in")
 
     def _replenish_unlimited(self, train: Train) -> None:
-        same = [t for t in self.all_trains.values() if t.name == train.name]
-        spec = next((s for s in self.data()["game"]["trains"] if s["name"] == train.name), None)
+        # By type (``sym``): a copy bought as a variant (1822's 7 as an E) is still one of its type.
+        same = [t for t in self.all_trains.values() if t.sym == train.sym]
+        spec = next((s for s in self.data()["game"]["trains"] if s["name"] == train.sym), None)
         if spec is not None and spec["count"] == "unlimited" and not any(t.owner is None and t in self.depot
                                                                         for t in same if t is not train):
             new = self._new_train(spec, len(same))
@@ -667,8 +684,10 @@ class Game(PlayRules):
 
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         names = [p["name"] for p in self.phases]
-        for i in range(self.phase_index + 1, len(self.phases)):
-            if self.phases[i].get("on") == train.name:
+        # The latest phase the train starts (a 3 bought in 1822's phase 1 starts phase 3, not 2).
+        for i in range(len(self.phases) - 1, self.phase_index, -1):
+            on = self.phases[i].get("on")
+            if train.name == on or (isinstance(on, list) and train.name in on):
                 while self.phase_index < i:
                     self.phase_index += 1
                     self.phase_changed()

@@ -85,7 +85,10 @@ class _Walk:
             return
         self.visited_nodes.add(ref)
         hx = self.board.hexes[ref[0]]
+        paths = hx.tile.tdef.paths
         for i in hx.tile.layout().at_end.get(NODE_BASE + ref[1], ()):
+            if paths[i].ignore:
+                continue  # arrival only
             self.path(hx, i, from_node=ref, node_converging=converging, skip=None, jskip=None,
                       converging=converging)
         if converging:
@@ -103,6 +106,8 @@ class _Walk:
         counter = self.counter
         # Plain loops, not generators: this is the innermost step of every network walk.
         junction: NodeRef | None = None
+        # A junction's use is counted under (hex, NODE_BASE + node), apart from the hex's exits (hex, edge).
+        junction_key: tuple[str, int] | None = None
         edges: list[int] = []
         for e in ends:
             if e < NODE_BASE:
@@ -111,11 +116,12 @@ class _Walk:
                 edges.append(e)
             elif junction is None and kinds[e - NODE_BASE].kind == "junction":
                 junction = (hex_id, e - NODE_BASE)
-        if junction is not None and counter.get(junction, 0) > 1:
+                junction_key = (hex_id, e)
+        if junction_key is not None and counter.get(junction_key, 0) > 1:
             return
         self.visited_paths.add(key)
-        if junction is not None:
-            counter[junction] = counter.get(junction, 0) + 1
+        if junction_key is not None:
+            counter[junction_key] = counter.get(junction_key, 0) + 1
         self._record(hx, ends)
         terminal = hx.tile.tdef.paths[i].terminal
         if not terminal:
@@ -149,8 +155,8 @@ class _Walk:
             counter[exit_key] -= 1
         if converging:
             self.visited_paths.discard(key)
-        if junction is not None:
-            counter[junction] -= 1
+        if junction_key is not None:
+            counter[junction_key] -= 1
 
     def _record(self, hx: Hex, ends: tuple[int, int]) -> None:
         net = self.net

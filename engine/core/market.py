@@ -41,7 +41,8 @@ class StockMarket:
     def __init__(self, data: dict[str, Any]) -> None:
         rows: list[list[int]] = data["rows"]
         self.rows: list[list[Cell | None]] = [
-            [Cell(p, r, c) if p is not None else None for c, p in enumerate(row)] for r, row in enumerate(rows)
+            # 0 (or nothing) marks a place in the grid that is not a cell, as in markets aligned on the right.
+            [Cell(p, r, c) if p else None for c, p in enumerate(row)] for r, row in enumerate(rows)
         ]
         for zone, cells in data.get("zones", {}).items():
             for r, c in cells:

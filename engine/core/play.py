@@ -24,7 +24,7 @@ from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
 from .routes import Route
 from .tiles import Tile, TokenKind
-from .track import border_cost, legal_rotations, move_tokens
+from .track import border_cost, crossing_cost, legal_rotations, move_tokens
 
 if TYPE_CHECKING:
     from .board import Hex
@@ -167,21 +167,20 @@ class PlayRules(_Base):
         edges = self.network(corp).hex_edges.get(hx.id, set()) if check_connection else None
         if check_connection and not edges:
             raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
-        rotations = legal_rotations(self, hx, tile.tdef, edges)
+        rotations = self.tile_rotations(corp, hx, tile.tdef, edges)
         if rotation not in rotations and not self._equivalent_rotation(hx, tile, rotation, rotations):
             if not rotations:
                 raise illegal(f"tile {tile.name} cannot be laid on {hx.id}")
             raise illegal(f"tile {tile.name} cannot be laid on {hx.id} at rotation {rotation}; "
                           f"legal rotations: {', '.join(map(str, rotations))}")
         payer = payer or corp
-        terrain = hx.terrain_cost if hx.tile is hx.original else 0
+        terrain = self.upgrade_cost(corp, hx, tile)
         old = hx.tile
         tile.rotation = rotation
-        river, crossings = border_cost(self, hx, tile) if False else (0, 0)
         cost = terrain + extra_cost
         # River crossings are paid when the new track meets track across the river.
         hx.tile = tile
-        river, crossings = border_cost(self, hx, tile)
+        river, crossings = self.lay_crossings(corp, hx, tile)
         cost += river
         if cost > payer.cash:
             hx.tile = old
@@ -204,6 +203,25 @@ class PlayRules(_Base):
                  + (f" for {self.format_money(cost)}" if cost else ""))
         self.pay_tile_income(crossings)
         self.after_tile_laid(corp, hx, tile, crossings)
+
+    def lay_crossings(self, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
+        """Title hook: the river crossings laying ``tile`` (already on ``hx``) pays for, as (cost, count); they
+        are removed from the map. By default a crossing is paid when it completes track on both sides."""
+        return border_cost(self, hx, tile)
+
+    def crossing_estimate(self, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
+        """Title hook: what the crossings of a tile with these exits would cost on ``hx`` (nothing changes)."""
+        return crossing_cost(self, hx, exits)
+
+    def tile_rotations(self, corp: Corporation, hx: Hex, tdef: Any, edges: set[int] | None) -> list[int]:
+        """Title hook: the rotations at which ``tdef`` may be laid on ``hx`` (track rules, connected to
+        ``edges`` when given); titles with special upgrades (1822's Swansea, future labels) change it."""
+        return legal_rotations(self, hx, tdef, edges)
+
+    def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
+        """What laying ``tile`` on ``hx`` costs before river crossings: the printed hex's terrain on its first lay,
+        later the printed upgrade cost of the tile being replaced (1822's London). Titles add discounts."""
+        return hx.terrain_cost if hx.tile is hx.original else hx.tile.tdef.upgrade_cost
 
     def pay_tile_income(self, water_crossings: int) -> None:
         """Privates with tile income earn it from the bank for the river crossings a lay paid for."""
@@ -245,13 +263,25 @@ class PlayRules(_Base):
         return False
 
     def _retarget_tokens(self, hx: Hex) -> None:
-        for corp in self.corporations.values():
-            for token in corp.tokens:
-                if token.used and token.hex == hx.id:
-                    for node, slots in hx.tile.tokens.items():
-                        for slot, owner in enumerate(slots):
-                            if owner == token.corp and hx.tile.kinds[node][slot] == token.kind:
-                                token.node, token.slot = node, slot
+        """Point each station in ``hx`` at its space on the new tile, one station per space: a station whose
+        space still holds it keeps it (a company may have several stations in one hex, as in 1822's London)."""
+        placed = [t for corp in self.corporations.values() for t in corp.tokens if t.used and t.hex == hx.id]
+        spaces = [(node, slot, owner, hx.tile.kinds[node][slot]) for node, slots in hx.tile.tokens.items()
+                  for slot, owner in enumerate(slots) if owner is not None]
+        taken: set[tuple[int, int]] = set()
+        moved = []
+        for token in placed:
+            here = (token.node, token.slot)
+            if any((n, s) == here and o == token.corp and k == token.kind for n, s, o, k in spaces):
+                taken.add(here)
+            else:
+                moved.append(token)
+        for token in moved:
+            for node, slot, owner, kind in spaces:
+                if (node, slot) not in taken and owner == token.corp and kind == token.kind:
+                    token.node, token.slot = node, slot
+                    taken.add((node, slot))
+                    break
 
     def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
         """Title hook (river income, bonuses)."""
@@ -270,8 +300,8 @@ class PlayRules(_Base):
 
     def token_for(self, corp: Corporation, token_type: str | None) -> Token | None:
         want_neutral = token_type == "neutral"
-        for t in corp.tokens:
-            if not t.used and t.neutral == want_neutral:
+        for t in corp.unused_tokens():
+            if t.neutral == want_neutral:
                 return t
         return None
 

@@ -34,6 +34,8 @@ class PathDef:
     b: int
     terminal: bool = False
     lanes: int = 1
+    # A walk may arrive at the path's node over it but never leave the node by it (18xx.games "ignore").
+    ignore: bool = False
 
     def ends(self) -> tuple[int, int]:
         return (self.a, self.b)
@@ -48,6 +50,8 @@ class TileDef:
     nodes: tuple[NodeDef, ...]
     paths: tuple[PathDef, ...]
     label: str | None = None
+    # The printed cost of upgrading this tile (1822's London and English Channel tiles): ``cost:<n>``.
+    upgrade_cost: int = 0
 
     @property
     def cities(self) -> tuple[int, ...]:
@@ -83,10 +87,13 @@ def parse_tile(name: str, text: str, colour: str | None = None) -> TileDef:
     nodes: list[NodeDef] = []
     paths: list[PathDef] = []
     label: str | None = None
+    upgrade_cost = 0
     for word in words:
         head = word[0]
         if word.startswith("label:"):
             label = word[6:]
+        elif word.startswith("cost:"):
+            upgrade_cost = int(word[5:])
         elif "-" in word:
             paths.append(_parse_path(name, word))
         elif head == "c":
@@ -104,7 +111,7 @@ def parse_tile(name: str, text: str, colour: str | None = None) -> TileDef:
         for end in p.ends():
             if end >= NODE_BASE and end - NODE_BASE >= len(nodes):
                 raise malformed(f"tile {name}: path refers to missing node n{end - NODE_BASE}")
-    return TileDef(name, colour, tuple(nodes), tuple(paths), label)
+    return TileDef(name, colour, tuple(nodes), tuple(paths), label, upgrade_cost)
 
 
 def _parse_path(name: str, word: str) -> PathDef:
@@ -112,7 +119,7 @@ def _parse_path(name: str, word: str) -> PathDef:
     a_text, _, b_text = body.partition("-")
     terminal = "terminal" in opts
     lanes = 2 if "lanes2" in opts else 1
-    return PathDef(_parse_end(name, a_text), _parse_end(name, b_text), terminal, lanes)
+    return PathDef(_parse_end(name, a_text), _parse_end(name, b_text), terminal, lanes, "ignore" in opts)
 
 
 def _parse_end(name: str, text: str) -> int:

@@ -53,12 +53,27 @@ def old_paths_kept(old: Tile, new: TileDef, rotation: int) -> bool:
     old_sigs = path_signatures(old.tdef, old.rotation)
     new_sigs = path_signatures(new, rotation)
     remaining = list(new_sigs)
+    joined = _junction_links(new, rotation)
     for sig in old_sigs:
         if sig in remaining:
             remaining.remove(sig)
-        else:
+        elif not (all(kind == "e" for kind, _ in sig) and frozenset(e for _, e in sig) in joined):
             return False
     return True
+
+
+def _junction_links(tdef: TileDef, rotation: int) -> set[frozenset[Any]]:
+    """Pairs of edges a tile joins through a junction (Lawson-style plain track, 1822's 80-83 and 544-546): such a
+    tile keeps any plain track between two of its exits."""
+    out: set[frozenset[Any]] = set()
+    for i, node in enumerate(tdef.nodes):
+        if node.kind != "junction":
+            continue
+        target = NODE_BASE + i
+        edges = [(p.b if p.a == target else p.a) for p in tdef.paths if target in p.ends()]
+        edges = [(e + rotation) % 6 for e in edges if e < NODE_BASE]
+        out |= {frozenset((a, b)) for a in edges for b in edges if a != b}
+    return out
 
 
 def city_edges(tdef: TileDef, rotation: int) -> list[frozenset[int]]:
@@ -180,8 +195,14 @@ def move_tokens(old: Tile, new: Tile) -> None:
         for k, s in enumerate(slots):
             if s is None:
                 continue
-            free = k if k < len(dest) and dest[k] is None else next(
+            extra = k >= old.tdef.nodes[i].slots  # in a space added beside the printed ones (1822's London)
+            free = None if extra else k if k < len(dest) and dest[k] is None else next(
                 (x for x in range(len(dest)) if dest[x] is None), None)
+            if free is None and (old.kinds[i][k] is TokenKind.DESTINATION or extra):
+                # Such a station (and a destination station with no room) keeps a space of its own.
+                dest.append(None)
+                dest_kinds.append(TokenKind.NORMAL)
+                free = len(dest) - 1
             if free is None:
                 raise illegal("the new tile has no room for the existing tokens")
             dest[free] = s

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ..core.game import Game
+from .g1822.game import G1822
 from .g1862.game import G1862
 from .g1882.game import G1882
 
 TITLES: dict[str, type[Game]] = {
     "1882": G1882,
+    "1822": G1822,
     "1862": G1862,
 }
 

@@ -9,7 +9,6 @@ from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import illegal, insufficient, malformed
 from ..round import InterruptStep, Step
 from ..routes import build_route
-from ..track import crossing_cost, legal_rotations
 
 
 def _is_current_corp(step: Step, entity: Any) -> bool:
@@ -40,11 +39,11 @@ def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[st
         hx = game.board.hexes[hex_id]
         if game.blocked_hex(hx) is not None:
             continue
-        terrain = hx.terrain_cost if hx.tile is hx.original else 0
         for tile in supply:
-            for rot in legal_rotations(game, hx, tile.tdef, edges):
+            terrain = game.upgrade_cost(corp, hx, tile)
+            for rot in game.tile_rotations(corp, hx, tile.tdef, edges):
                 exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
-                if terrain + extra + crossing_cost(game, hx, exits) > corp.cash:
+                if terrain + extra + game.crossing_estimate(corp, hx, exits) > corp.cash:
                     continue
                 out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
     return out

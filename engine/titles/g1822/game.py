@@ -1,0 +1,1267 @@
+"""1822 The Railways of Great Britain: the title's hooks over the shared core (18xx.games' g_1822 is the
+authority for every rule; /work/shared/rules/1822-reference.md gives the shape).
+
+The bid boxes, the minors they float, the concessions that start majors and the privates are companies; a minor
+is a corporation of kind ``minor`` whose one certificate is two shares. The stock round takes bids (steps.py) and
+resolves them at its end (:meth:`G1822.resolve_bid_boxes`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from ...core.entities import Company, Corporation, Player, Token, Train
+from ...core.errors import GameError, illegal, insufficient
+from ...core.game import Game
+from ...core.game_end import EndTiming, EndTrigger
+from ...core.market import Cell, StockMarket
+from ...core.routes import Route
+from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
+from ...core.tiles import NODE_BASE, TokenKind
+from ...core.track import legal_rotations
+
+CHOICES = "choices"
+PLUS = "plus_expansion"
+PLUS_NO_REMOVALS = "plus_expansion_no_removals"
+PLUS_SINGLE_STACK = "plus_expansion_single_stack"
+OPTIONAL_RULES = (PLUS, PLUS_NO_REMOVALS, PLUS_SINGLE_STACK)
+LOCAL_TRAINS = ("L", "LP")
+EXTRA_TRAINS = ("2P", "P+", "LP")  # outside the train limit, and no train for the must-own rule
+PERMANENT_TRAINS = ("2P", "LP")
+PULLMAN = "P+"
+TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
+TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
+
+
+class Market1822(StockMarket):
+    """18xx.games' two-dimensional movement over a market aligned on the right: off the right end a payout goes
+    up, or down and right where there is no cell above; off the left end (or a gap) a fall goes down."""
+
+    def right(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.col + 1 >= len(self.rows[cur.row]):
+            self.up(corp)
+        else:
+            self._go(corp, cur.row, cur.col + 1)
+
+    def left(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.col > 0 and self.at(cur.row, cur.col - 1) is not None:
+            self._go(corp, cur.row, cur.col - 1)
+        else:
+            self.down(corp)
+
+    def down(self, corp: str) -> None:
+        cur = self.location[corp]
+        row = cur.row + 1 if cur.row + 1 < len(self.rows) else cur.row
+        self._go(corp, row, cur.col)
+
+    def up(self, corp: str) -> None:
+        cur = self.location[corp]
+        if cur.row > 0 and self.at(cur.row - 1, cur.col) is not None:
+            self._go(corp, cur.row - 1, cur.col)
+        else:
+            self._go(corp, cur.row + 1, cur.col + 1)
+
+    def _go(self, corp: str, row: int, col: int) -> None:
+        cell = self.at(row, col)
+        if cell is not None:
+            self._move_to(corp, cell)
+
+
+class G1822(Game):
+    TITLE = "1822"
+    DATA_PACKAGE = "engine.titles.g1822"
+    SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
+    # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
+    # rounds; the new player order (most cash first) is fixed before the operating rounds.
+    ROUND_PLAN = RoundPlan(initial=STOCK, after={
+        STOCK: Next(CHOICES),
+        CHOICES: Next(OPERATING, priority_deal=True),
+        OPERATING: Next(STOCK),
+    })
+    OPTIONAL_RULES = OPTIONAL_RULES
+    # The operating order is fixed when a round starts (18xx.games reorders only after emergency sales).
+    dynamic_operating_order = False
+
+    # ------------------------------------------------------------------ setup
+    def in_game(self, entry: dict[str, Any]) -> bool:
+        return not entry.get("plus") or self.plus
+
+    @property
+    def plus(self) -> bool:
+        return PLUS in self.optional_rules()
+
+    def optional_rules(self) -> list[str]:
+        return [str(r) for r in self.options.get("optional_rules") or []]
+
+    def setup(self) -> None:
+        g = self.data()["game"]
+        self.market = Market1822(g["market"])
+        self.rules = g["rules"]
+        self.bidding = g["bidding"]
+        self.bid_tokens = int(self.bidding["tokens"][str(len(self.players))])
+        self.nothing_sold = True
+        self.double_cash_choice: Player | None = None
+        self.phase_revenue_cash: dict[str, int] = {sym: 0 for sym in ("P15", "P20") if sym in self.companies}
+        self.tax_haven_cash = 0
+        self.tax_haven_shares: list[Any] = []
+        self.exchange_tokens: dict[str, int] = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
+        self.bidbox_minor_cache: list[str] = []
+        self.bids: dict[str, list[tuple[Player, int]]] = {}
+        self.history: dict[str, int] = {}  # operating turns each company has completed
+        self.egr_choice: dict[str, str] = {}  # P8's choice: "token" (a free lay) or "discount"
+        self.acquired_this_round: set[str] = set()
+        self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
+        self.track_left: dict[str, dict[str, int]] = {}
+        self._setup_companies()
+        for corp in self.corporations.values():
+            if corp.data.get("destination"):
+                corp.tokens.append(Token(corp.sym, 0, kind=TokenKind.DESTINATION))
+
+    def _setup_companies(self) -> None:
+        comps = self.rng.shuffled(list(self.companies.values()))
+        minors = [c for c in comps if c.sym[0] == "M"]
+        concessions = [c for c in comps if c.sym[0] == "C"]
+        privates = [c for c in comps if c.sym[0] == "P"]
+        for group, first in ((minors, self.bidding["start_minor"]), (concessions, self.bidding["start_concession"]),
+                             (privates, self.bidding["start_private"])):
+            head = next(c for c in group if c.sym == first)
+            group.remove(head)
+            group.insert(0, head)
+        if self.plus and PLUS_NO_REMOVALS not in self.optional_rules():
+            boxes = self.bidding["plus_boxes"]
+            privates = [c for box in boxes for c in privates if c.sym in box]
+            removed = [next(c for c in privates if c.sym in boxes[1] and c.sym != "P5")]
+            removed += [c for c in privates if c.sym in boxes[2]][:2]
+            for comp in removed:
+                privates.remove(comp)
+                self.log(f"{comp.name} has been removed from the game")
+        self.companies = {c.sym: c for c in minors + concessions + privates}
+        self.company_trains: dict[str, Train] = {}
+        for comp in privates:
+            train_id = comp.data.get("train")
+            if train_id:
+                train = self.all_trains[str(train_id)]
+                self.depot.remove(train)
+                train.reserved = True
+                self.company_trains[comp.sym] = train
+        for spec_id in ("2P-0", "2P-1", "5P-0", "P+-0", "P+-1", "LP-0"):
+            spare = self.all_trains.get(spec_id)
+            if spare is not None and spare in self.depot:
+                self.depot.remove(spare)
+                spare.reserved = True
+
+    def initial_round(self) -> Any:
+        return self.stock_round()
+
+    def new_round(self, kind: str, number: int) -> Any:
+        if kind == CHOICES:
+            from .steps import ChoicesRound, DoubleCash
+            return ChoicesRound(self, [DoubleCash])
+        return super().new_round(kind, number)
+
+    def stock_round(self) -> Any:
+        from ...core.steps.operating import DiscardTrain
+        from .steps import BidBoxStockRound, BidSellParShares
+        return BidBoxStockRound(self, [DiscardTrain, BidSellParShares])
+
+    def operating_round(self, number: int) -> Any:
+        from .steps import operating_round
+        return operating_round(self, number)
+
+    # ------------------------------------------------------------------ bid boxes
+    def bank_companies(self, prefix: str) -> list[Company]:
+        return [c for c in self.companies.values()
+                if c.sym[0] == prefix and (c.owner is None or c.owner is self.bank) and not c.closed]
+
+    def bidbox_minors(self) -> list[Company]:
+        first = self.bank_companies("M")[: int(self.bidding["minor_boxes"])]
+        return [c for c in first if c.sym in self.bidbox_minor_cache]
+
+    def bidbox_concessions(self) -> list[Company]:
+        return self.bank_companies("C")[: int(self.bidding["concession_boxes"])]
+
+    def bidbox_privates(self) -> list[Company]:
+        privates = self.bank_companies("P")
+        if self.plus and PLUS_SINGLE_STACK not in self.optional_rules():
+            out = []
+            for box in self.bidding["plus_boxes"]:
+                found = next((c for c in privates if c.sym in box), None)
+                if found is not None:
+                    out.append(found)
+            return out
+        return privates[: int(self.bidding["private_boxes"])]
+
+    def bidbox_companies(self) -> list[Company]:
+        return [*self.bidbox_minors(), *self.bidbox_concessions(), *self.bidbox_privates()]
+
+    def refill_minor_boxes(self) -> None:
+        self.bidbox_minor_cache = [c.sym for c in self.bank_companies("M")[: int(self.bidding["minor_boxes"])]]
+
+    def setup_bidboxes(self) -> None:
+        self.refill_minor_boxes()
+        for comp in self.bidbox_companies():
+            comp.owner = self.bank
+        self.double_cash_choice = None
+
+    def min_bid(self, company: Company) -> int:
+        bids = self.bids.get(company.sym)
+        if bids:
+            return max(p for _, p in bids) + self.MIN_BID_INCREMENT
+        return company.value if company.sym[0] in "CM" else 0
+
+    def highest_bid(self, company: Company) -> tuple[Player, int] | None:
+        bids = self.bids.get(company.sym)
+        if not bids:
+            return None
+        best = bids[0]
+        for bid in bids[1:]:
+            if bid[1] > best[1]:
+                best = bid
+        return best
+
+    def committed_cash(self, player: Player) -> int:
+        """What the player's winning bids hold back from their cash."""
+        return sum(price for sym in self.bids
+                   if (best := self.highest_bid(self.companies[sym])) is not None
+                   for who, price in [best] if who is player)
+
+    def winning_bids(self, player: Player) -> int:
+        return sum(1 for sym in self.bids if (best := self.highest_bid(self.companies[sym])) is not None
+                   and best[0] is player)
+
+    def bids_placed(self, player: Player) -> int:
+        return sum(1 for bids in self.bids.values() if any(who is player for who, _ in bids))
+
+    def resolve_bid_boxes(self) -> None:
+        """The end of a stock round: winners take concessions and privates, minors float in order of their bid,
+        and unsold minors export L trains (an unsold first box closes its minor and exports the next train)."""
+        float_minors: list[tuple[tuple[Player, int], int, Company]] = []
+        remove_l = 0
+        remove_minor: Company | None = None
+        minors = self.bidbox_minors()
+        for index, minor in enumerate(minors):
+            bid = self.highest_bid(minor)
+            if bid is not None:
+                float_minors.append((bid, index, minor))
+            else:
+                minor.owner = None
+                remove_l += 1
+                if index == 0:
+                    remove_minor = minor
+        for comp in [*self.bidbox_concessions(), *self.bidbox_privates()]:
+            bid = self.highest_bid(comp)
+            if bid is not None:
+                self._win_company(comp, *bid)
+            else:
+                comp.owner = None
+        count = len(minors)
+        for bid, _, minor in sorted(float_minors, key=lambda m: (m[0][1], count - m[1]), reverse=True):
+            self.float_minor(minor, *bid)
+        upcoming = self.available_depot_trains()
+        if remove_l and upcoming and upcoming[0].sym == "L":
+            self._export_l_trains(remove_l)
+        if remove_minor is not None:
+            train = self._export_next_train()
+            self.log(f"No bids on minor {remove_minor.sym}, it will close and a {train.name} train is removed")
+            corp = self.corporations[remove_minor.sym[1:]]
+            corp.closed = True
+            remove_minor.closed = True
+            del self.companies[remove_minor.sym]
+        self.refill_minor_boxes()
+        self.bids = {}
+        for p in self.players:
+            if p.debt:
+                p.debt += p.debt // 2  # 50% interest on player loans
+
+    def _win_company(self, comp: Company, player: Player, price: int) -> None:
+        comp.owner = player
+        player.companies.append(comp)
+        if price:
+            player.cash -= price
+            self.bank.cash += price
+        self.log(f"{player.name} wins the bid {comp.name} for {self.format_money(price)}")
+
+    def minor_par_cell(self, price: int) -> Cell:
+        pars = sorted(self.market.par_cells(), key=lambda c: (c.price, c.col, c.row), reverse=True)
+        top = pars[0].price
+        target = int(self.bidding["minor_start_par"]) if self.phase["name"] == "1" else price // 2
+        target = min(target, top)
+        return next(c for c in pars if c.price <= target)
+
+    def float_minor(self, comp: Company, player: Player, price: int) -> None:
+        minor = self.corporations[comp.sym[1:]]
+        cell = self.minor_par_cell(price)
+        self.set_par(minor, cell)
+        presidency = cell.price * 2
+        share = minor.shares[0]
+        self.transfer_share(share, player)
+        minor.owner = player
+        player.cash -= price
+        self.bank.cash += price
+        treasury = presidency if int(self.phase["name"]) < 3 else price
+        self.bank.spend(treasury, minor)
+        minor.floated = True
+        del self.companies[comp.sym]
+        comp.owner = None
+        self.log(f"{player.name} wins minor {minor.sym} for {self.format_money(price)}; it floats at "
+                 f"{self.format_money(cell.price)} with {self.format_money(treasury)}")
+
+    def _export_l_trains(self, count: int) -> None:
+        removed = 0
+        while count and self.depot and self.available_depot_trains()[0].sym == "L":
+            self._remove_depot_train(self.available_depot_trains()[0])
+            count -= 1
+            removed += 1
+        self.log(f"{removed} L trains have been removed")
+
+    def _export_next_train(self) -> Train:
+        """The next train leaves the game as if bought: it may start a phase, rust trains and fire events."""
+        train = self.available_depot_trains()[0]
+        self._remove_depot_train(train)
+        self.phase_from_train(train)
+        self._rust(train)
+        for event in list(train.events):
+            self.run_event(event, None, train)
+        train.events.clear()
+        return train
+
+    def _remove_depot_train(self, train: Train) -> None:
+        self.depot.remove(train)
+        self._replenish_unlimited(train)
+        train.owner = None
+
+    def phase_from_train(self, train: Train) -> None:
+        """A train leaving the depot (bought or exported) may start a phase."""
+        for i in range(len(self.phases) - 1, self.phase_index, -1):
+            on = self.phases[i].get("on")
+            if train.name == on or (isinstance(on, list) and train.name in on):
+                while self.phase_index < i:
+                    self.phase_index += 1
+                    self.phase_changed()
+                break
+
+    def finish_stock_round(self) -> None:
+        if self.nothing_sold:
+            # Nothing bought or bid on in the first stock round: 18xx.games ends the game ("dnf").
+            self.end_game("dnf")
+            return
+        self.resolve_bid_boxes()
+        for corp in self.operating_order():
+            if corp.kind.value != "major":
+                continue
+            if sum(p.percent_of(corp.sym) for p in self.players) == 100:
+                self.market.up(corp.sym)
+
+    def game_end_timing(self) -> EndTrigger | None:
+        """A bank broken during an operating round ends the game after the set; broken at another time, after
+        the next operating round (18xx.games)."""
+        trigger = super().game_end_timing()
+        if trigger is not None and trigger.reason == "bank" and self.end_latch.first is None \
+                and self.round.kind != "operating":
+            return EndTrigger("bank", EndTiming.CURRENT_OR)
+        return trigger
+
+    def reorder_players(self) -> None:
+        def cash(p: Player) -> int:
+            return p.cash * 2 if p is self.double_cash_choice else p.cash
+        self.players = sorted(self.players, key=cash, reverse=True)
+        self.double_cash_choice = None
+        self.log("-- New player order: " + ", ".join(p.name for p in self.players))
+
+    # ------------------------------------------------------------------ companies and corporations
+    def operating_order(self) -> list[Corporation]:
+        floated = [c for c in self.corporations.values() if c.floated and not c.closed]
+        ordered = sorted(floated, key=lambda c: (*self.market.order_key(c.sym), c.sym))
+        return [c for c in ordered if c.kind.value == "minor"] + [c for c in ordered if c.kind.value != "minor"]
+
+    def train_limit(self, corp: Corporation) -> int:
+        if corp.kind.value == "minor":
+            return int(self.phase["minor_train_limit"])
+        return int(self.phase["train_limit"])
+
+    def num_certs(self, player: Player) -> float:
+        total = super().num_certs(player)
+        if any(c.sym == "P16" for c in player.companies):
+            total -= 1
+        return total
+
+    def player_value(self, player: Player) -> int:
+        value = player.cash - player.debt
+        for s in player.shares:
+            cell = self.market.location.get(s.corp)
+            if cell is not None:
+                value += cell.price * s.percent // self.corporations[s.corp].share_percent
+        return value + sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
+
+    def payout_companies(self) -> None:
+        self.acquired_this_round = set()  # a new operating round begins
+        phase = int(self.phase["name"])
+        for sym in self.phase_revenue_cash:
+            comp = self.companies.get(sym)
+            if comp is None or comp.closed or comp.owner is None:
+                continue
+            comp.revenue = phase * (10 if sym == "P15" else 5)
+            self.bank.cash -= comp.revenue
+            self.phase_revenue_cash[sym] += comp.revenue
+        p9 = self.companies.get("P9")
+        if p9 is not None and isinstance(p9.owner, Corporation):
+            p9.revenue = self.rules["double_cash_revenue"][phase]
+        for comp in self.companies.values():
+            if comp.closed or comp.owner is None or comp.owner is self.bank or comp.revenue <= 0:
+                continue
+            self.bank.spend(comp.revenue, comp.owner)
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
+
+    def event_close_concessions(self) -> None:
+        self.log("-- Event: Concessions close --")
+        for comp in self.companies.values():
+            if comp.sym[0] == "C" and not comp.closed:
+                self.close_company(comp)
+        for corp in self.corporations.values():
+            if not corp.floated and corp.kind.value == "major":
+                corp.float_percent = 50
+                corp.data = {**corp.data, "no_concession": True}
+
+    def event_full_capitalisation(self) -> None:
+        self.log("-- Event: Major companies receive full capitalisation when floated --")
+
+    def event_phase_revenue(self) -> None:
+        self.log("-- Event: Phase revenue companies close with money returned to the bank --")
+        for sym in list(self.phase_revenue_cash):
+            comp = self.companies.get(sym)
+            if comp is None or comp.closed:
+                continue
+            self.bank.cash += self.phase_revenue_cash.pop(sym)
+            self.close_company(comp)
+
+    # ------------------------------------------------------------------ privates
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        phase = int(self.phase["name"])
+        return [c for c in self.companies.values()
+                if c.sym[0] == "P" and not c.closed and isinstance(c.owner, Player)
+                and corp.kind.value in c.data.get("acquire", ()) and phase >= int(c.data.get("acquire_phase", 99))]
+
+    def acquire_private(self, corp: Corporation, company: Company) -> None:
+        owner = company.owner
+        if isinstance(owner, Player) and company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+        self.log(f"{corp.sym} acquires {company.name} from {getattr(owner, 'name', 'the bank')}")
+        train = self.company_trains.pop(company.sym, None)
+        if train is not None:
+            train.reserved = False
+            train.owner = corp
+            corp.trains.append(train)
+            self.log(f"{corp.sym} gains a {train.name} train")
+            self.close_company(company)
+        elif company.sym in self.phase_revenue_cash:
+            gained = self.phase_revenue_cash.pop(company.sym)
+            corp.cash += gained
+            self.log(f"{corp.sym} gains {self.format_money(gained)}")
+            self.close_company(company)
+        elif company.sym == "P9":
+            company.revenue = self.rules["double_cash_revenue"][int(self.phase["name"])]
+        elif company.sym in ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21"):
+            company.revenue = 0
+
+    # ------------------------------------------------------------------ privates' track powers
+    def track_power(self, company: Company) -> dict[str, Any]:
+        power: dict[str, Any] = company.data.get("track") or {}
+        return power
+
+    def track_uses(self, company: Company) -> dict[str, int]:
+        """Uses left of a private's track power: count, and P12's lays and upgrade."""
+        power = self.track_power(company)
+        left = self.track_left.get(company.sym)
+        if left is None:
+            left = self.track_left[company.sym] = {
+                "count": int(power.get("count", power.get("lay_count", 0))),
+                "lay": int(power.get("lay_count", 0)), "upgrade": int(power.get("upgrade_count", 0))}
+        return left
+
+    def track_power_usable(self, company: Any, corp: Any) -> bool:
+        if not isinstance(company, Company) or company.closed or not self.track_power(company):
+            return False
+        if self.egr_choice.get(company.sym) == "discount":
+            return False
+        if company.owner is not corp or not isinstance(corp, Corporation):
+            return False
+        return self.track_uses(company)["count"] > 0
+
+    def track_powers_block(self, corp: Corporation) -> bool:
+        """Privates whose track power keeps the company's track step open until it passes."""
+        return any(self.track_power_usable(c, corp) and not self.track_power(c).get("consume_tile_lay")
+                   for c in corp.companies)
+
+    def track_power_allows(self, company: Company, corp: Corporation, power: dict[str, Any],
+                           action: dict[str, Any]) -> bool:
+        hx = self.board.hexes.get(str(action.get("hex")))
+        if hx is None:
+            return False
+        hexes = power.get("hexes")
+        if hexes and hx.id not in hexes:
+            return False
+        name = str(action.get("tile", "")).rsplit("-", 1)[0]
+        tiles = power.get("tiles")
+        if tiles and name not in tiles:
+            return False
+        uses = self.track_uses(company)
+        upgrade = hx.tile.colour != "white"
+        if power.get("lay_count") is not None and "lay_count" in power:
+            if upgrade and uses["upgrade"] <= 0:
+                return False
+            if not upgrade and uses["lay"] <= 0:
+                return False
+        if power.get("estuary"):
+            # P10 lays across an estuary crossing of the hex (and pays £40 less for it).
+            tile = self.tile_supply.get(str(action.get("tile")))
+            if tile is None:
+                return False
+            rot = int(action.get("rotation", 0))
+            exits = {(e + rot) % 6 for e in tile.tdef.edges()}
+            if not any(b.kind == "water" and e in exits for e, b in hx.borders.items()):
+                return False
+        if company.sym == "P8" and (hx.tile is not hx.original or hx.terrain_kind not in ("hill", "mountain")):
+            return False  # the free lay is on a hill or mountain hex
+        return hx.id in self.network(corp).hex_edges
+
+    def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:
+        uses = self.track_uses(company)
+        power = self.track_power(company)
+        if "lay_count" in power:
+            if upgrade:
+                uses["lay"] = 0
+                uses["upgrade"] -= 1
+                if uses["upgrade"] <= 0:
+                    uses["count"] = 0
+            else:
+                uses["upgrade"] = 0
+                uses["lay"] -= 1
+                if uses["lay"] <= 0:
+                    uses["count"] = 0
+            if corp.kind.value == "minor":
+                uses["count"] = 0
+        else:
+            uses["count"] -= 1
+        if uses["count"] <= 0:
+            self.close_company(company)
+
+    def token_choices(self, company: Company) -> list[str]:
+        """P5 moves an exchange token to the charter; P18 moves one either way (each then closes)."""
+        corp = company.owner
+        if company.closed or not isinstance(corp, Corporation):
+            return []
+        left = self.exchange_tokens.get(corp.sym, 0)
+        if company.sym == "P5":
+            return ["exchange"] if left > 0 else []
+        if company.sym == "P18":
+            out = ["exchange"] if left > 0 else []
+            if corp.unused_tokens() and left < int(self.rules["exchange_tokens"].get(corp.sym, 0)):
+                out.append("available")
+            return out
+        return []
+
+    def make_token_choice(self, company: Company, choice: str) -> None:
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        if choice == "exchange":
+            self._move_exchange_token(corp)
+            self.log(f"{corp.sym} moves an exchange token to its available tokens")
+        else:
+            token = corp.unused_tokens()[0]
+            corp.tokens.remove(token)
+            self.exchange_tokens[corp.sym] = self.exchange_tokens.get(corp.sym, 0) + 1
+            self.log(f"{corp.sym} moves an available token to its exchange tokens")
+        self.close_company(company)
+
+    # ------------------------------------------------------------------ majors
+    def concession_of(self, corp: Corporation) -> Company | None:
+        """The concession that starts ``corp`` (until concessions close in phase 5)."""
+        if corp.data.get("no_concession"):
+            return None
+        return self.par_exchange(corp)
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        if corp.kind.value != "major" or corp.ipoed or corp.closed:
+            return False
+        status = self.phase.get("status", [])
+        if "can_convert_concessions" not in status and "can_par" not in status:
+            return False
+        concession = self.concession_of(corp)
+        return concession is None or (not concession.closed and concession.owner is player)
+
+    def start_major(self, player: Player, corp: Corporation, cell: Cell, cost: int) -> None:
+        """The director's certificate for ``cost`` (a concession counts towards it; the bank adds its value)."""
+        concession = self.concession_of(corp)
+        self.set_par(corp, cell)
+        pres = corp.shares[0]
+        self.buy_shares(player, [pres], cost, receiver=corp)
+        if concession is not None:
+            full = cell.price * pres.percent // corp.share_percent
+            money = concession.value if full - concession.value >= 0 else cell.price
+            self.bank.spend(money, corp)
+            self.close_company(concession)
+        self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
+
+    def float_corporation(self, corp: Corporation) -> None:
+        corp.floated = True
+        self.log(f"{corp.sym} floats")
+
+    def destination_token(self, corp: Corporation) -> Token | None:
+        return next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and not t.used), None)
+
+    def destination_connected(self, corp: Corporation) -> bool:
+        dest = corp.data.get("destination")
+        if not dest or not corp.tokens[0].used:
+            return False
+        hx = self.board.hexes[dest]
+        nodes = self.network(corp).nodes
+        return any((dest, n) in nodes for n in hx.tile.tokens)
+
+    def place_destination_token(self, corp: Corporation) -> None:
+        token = self.destination_token(corp)
+        if token is None:
+            return
+        hx = self.board.hexes[corp.data["destination"]]
+        node = next(iter(hx.tile.tokens))
+        slots = hx.tile.tokens[node]
+        slot = self.free_slot(hx, node, corp.sym)
+        if slot is None:
+            slots.append(None)
+            hx.tile.kinds[node].append(TokenKind.NORMAL)
+            slot = len(slots) - 1
+        slots[slot] = corp.sym
+        hx.tile.kinds[node][slot] = TokenKind.DESTINATION
+        token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
+        self.board_changed()
+        self.log(f"{corp.sym} places its destination token on {hx.id}")
+
+    def place_home_token(self, corp: Corporation) -> None:
+        if corp.tokens and corp.tokens[0].used:
+            return
+        super().place_home_token(corp)
+        if corp.sym == "LNWR" and corp.tokens[0].used:
+            self.place_destination_token(corp)
+
+    # ------------------------------------------------------------------ operating
+    def tile_lays_for(self, corp: Corporation) -> list[dict[str, Any]]:
+        if corp.kind.value == "major" and int(self.phase["name"]) >= 3:
+            return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
+        return [{"lay": True, "upgrade": True}]
+
+    def upgrade_cost(self, corp: Corporation, hx: Any, tile: Any) -> int:
+        cost: int = super().upgrade_cost(corp, hx, tile)
+        if not cost or hx.tile is not hx.original:
+            return cost
+        for comp in corp.companies:
+            if comp.closed or self.egr_choice.get(comp.sym) == "token":
+                continue
+            for discount in comp.data.get("discounts", ()):
+                if discount["terrain"] == hx.terrain_kind:
+                    cost -= int(discount["amount"])
+            if self.egr_choice.get(comp.sym) == "discount" and hx.terrain_kind == "hill":
+                cost -= 20
+        return max(cost, 0)
+
+    def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
+        """An estuary crossing is paid by the tile that points across its own hex's crossing (18xx.games)."""
+        exits = tile.exits()
+        total = count = 0
+        for edge, border in list(hx.borders.items()):
+            if border.kind != "water" or edge not in exits:
+                continue
+            total += border.cost
+            count += 1
+            del hx.borders[edge]
+            other_id = hx.neighbors.get(edge)
+            if other_id is not None:
+                other = self.board.hexes[other_id]
+                if (edge + 3) % 6 in other.tile.exits():
+                    other.borders.pop((edge + 3) % 6, None)
+        return total, count
+
+    def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
+        return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
+
+    def rights_holders(self, hex_id: str) -> set[Player]:
+        """Players whose concession or company holds the building rights to a London approach hex, while the
+        hex is still empty."""
+        out: set[Player] = set()
+        for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
+            comp = self.companies.get(sym)
+            if comp is not None:
+                if not comp.closed and isinstance(comp.owner, Player):
+                    out.add(comp.owner)
+                continue
+            corp = self.corporations.get(sym)
+            if corp is not None and not corp.closed and isinstance(corp.owner, Player):
+                out.add(corp.owner)
+        if hex_id == self.m14_rights_hex:
+            m14 = self.corporations.get("14")
+            if m14 is not None and not m14.closed and isinstance(m14.owner, Player):
+                out.add(m14.owner)
+        return out
+
+    def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        stubs = self.map_extras(hx.id)["stubs"]
+        if hx.tile.colour == "white" and (stubs or hx.id == self.m14_rights_hex):
+            holders = self.rights_holders(hx.id)
+            if holders and corp.owner not in holders:
+                return []  # the rights' holders consent to nobody else
+            if not holders or corp.owner not in holders:
+                return [r for r in self._tile_rotations(corp, hx, tdef, edges)
+                        if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
+        return self._tile_rotations(corp, hx, tdef, edges)
+
+    def _tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        special = self.map_extras(hx.id)
+        if special.get("swansea") and hx.tile is hx.original:
+            # Swansea's first yellow tile drops its town: only the plain city tile, pointing one of two ways.
+            return [2, 5] if tdef.name == "57" else []
+        future = special.get("future_label")
+        if future and tdef.colour == "green" and hx.tile.colour == "yellow":
+            if tdef.label != future:
+                return []
+            return legal_rotations(self, hx, replace(tdef, label=hx.tile.tdef.label), edges)
+        if future and tdef.colour == "yellow" and tdef.label is not None:
+            return []
+        if hx.tile.name in TRACK_TOWN and tdef.name in TRACK_PLAIN:
+            return self._town_to_plain(hx, tdef, edges)
+        return legal_rotations(self, hx, tdef, edges)
+
+    def _town_to_plain(self, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+        """A town tile may be replaced by plain track of the next colour that keeps its exits (18xx.games)."""
+        order = ("white", "yellow", "green", "brown", "gray")
+        if order.index(tdef.colour) != order.index(hx.tile.colour) + 1:
+            return []
+        old = hx.tile.exits()
+        out = []
+        seen: set[frozenset[int]] = set()
+        for rot in range(6):
+            exits = frozenset((e + rot) % 6 for e in tdef.edges())
+            if exits in seen or not old <= exits:
+                continue
+            if any(e not in hx.neighbors or e in hx.sealed for e in exits):
+                continue
+            if any(b.kind == "impassable" for e, b in hx.borders.items() if e in exits):
+                continue
+            if edges is not None and not exits & edges:
+                continue
+            seen.add(exits)
+            out.append(rot)
+        return out
+
+    def map_extras(self, hex_id: str) -> dict[str, Any]:
+        raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
+        return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
+                "swansea": hex_id == "D35"}
+
+    def discard_train(self, corp: Corporation, train: Train) -> None:
+        corp.trains.remove(train)
+        if train.name in PERMANENT_TRAINS or train.name == PULLMAN:
+            train.owner = None  # a private's train leaves the game
+        else:
+            train.owner = self.pool
+            self.pool_trains.append(train)
+        self.log(f"{corp.sym} discards a {train.name} train")
+
+    def can_token_city(self, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
+        if hx.id != self.rules["london"]:
+            return super().can_token_city(corp, hx, node, token)
+        # London's cities are stations of their own: one per company per city.
+        if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
+            return False
+        return self.free_slot(hx, node, corp.sym) is not None
+
+    def can_lay_track(self, corp: Corporation) -> bool:
+        return any(t.used for t in corp.tokens)
+
+    def route_trains(self, corp: Corporation) -> list[Train]:
+        return [t for t in corp.trains if t.name != PULLMAN]
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and bool(self.available_depot_trains())
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy_train(corp)
+
+    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
+        player = corp.owner
+        need = price - corp.cash
+        if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
+                and not self.emergency_bundles(player, corp):
+            # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
+            loan = need - player.cash
+            self.bank.spend(loan, player)
+            player.debt += loan + math.ceil(loan * 0.5)
+            self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
+        super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
+                                 last_sale_price=last_sale_price, variant=variant)
+
+    def l_upgrade_open(self) -> bool:
+        return True
+
+    def l_upgrade_price(self) -> int:
+        return int(self.rules["l_to_2_upgrade"])
+
+    def upgrade_l_train(self, corp: Corporation, train: Train, price: int) -> None:
+        if price != self.l_upgrade_price():
+            raise illegal(f"upgrading an L train to a 2 train costs {self.format_money(self.l_upgrade_price())}")
+        if price > corp.cash:
+            raise insufficient(f"{corp.sym} cannot afford to upgrade its L train")
+        train.choose_variant("2")
+        corp.cash -= price
+        self.bank.cash += price
+        self.log(f"{corp.sym} upgrades an L train to a 2 train for {self.format_money(price)}")
+        if self.phase["name"] == "1":
+            self.phase_from_train(train)
+
+    def _withheld(self, corp: Corporation, revenue: int, kind: str) -> int:
+        if kind == "payout":
+            return 0
+        if kind == "half":
+            half = revenue // 2
+            return half if corp.kind.value == "minor" else half // 10 * 10
+        return revenue
+
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str,
+                     extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
+        corp.last_revenue = revenue
+        minor = corp.kind.value == "minor"
+        base = revenue - (extra[0] if extra else 0)
+        withheld = self._withheld(corp, base, kind)
+        shares = 100 // corp.share_percent
+        per_share = (base - withheld) / shares
+        if extra:
+            extra_withheld = self._withheld(corp, extra[0], extra[1] or kind)
+            withheld += extra_withheld
+            per_share += (extra[0] - extra_withheld) / shares
+        paid = revenue - withheld
+        if withheld:
+            self.bank.spend(withheld, corp)
+        if subsidy:
+            self.bank.spend(subsidy, corp)
+            self.log(f"{corp.sym} earns a mail subsidy of {self.format_money(subsidy)}")
+        if per_share:
+            for holder in [*self.players, corp]:
+                percent = holder.percent_of(corp.sym) if holder is not corp else sum(s.percent for s in corp.shares)
+                if percent and not (minor and holder is corp):
+                    amount = math.ceil(percent / corp.share_percent * per_share)
+                    self.bank.spend(amount, holder)
+            self.tax_haven_payout(corp, per_share)
+        self.log(f"{corp.sym} runs for {self.format_money(revenue)}: {kind}")
+        if minor:
+            if revenue > 0:
+                self.market.right(corp.sym)
+            else:
+                self.market.left(corp.sym)
+            return
+        price = self.market.location[corp.sym].price
+        if paid <= 0:
+            self.market.left(corp.sym)
+        elif paid >= 2 * price:
+            self.market.right(corp.sym)
+            self.market.right(corp.sym)
+        elif paid >= price:
+            self.market.right(corp.sym)
+
+    def tax_haven_payout(self, corp: Corporation, per_share: float) -> None:
+        count = sum(1 for s in self.tax_haven_shares if s.corp == corp.sym)
+        amount = int(count * per_share)
+        if amount > 0:
+            self.bank.cash -= amount
+            self.tax_haven_cash += amount
+
+    def count_operation(self, corp: Corporation) -> None:
+        self.history[corp.sym] = self.history.get(corp.sym, 0) + 1
+
+    def turns_operated(self, corp: Corporation) -> int:
+        return self.history.get(corp.sym, 0)
+
+    # ------------------------------------------------------------------ minors taken over by majors
+    def potential_minors(self, major: Corporation) -> list[Corporation]:
+        out = [c for c in self.corporations.values() if c.kind.value == "minor" and c.floated and not c.closed
+               and self.turns_operated(c) > 1 and self.minor_pay_choices(major, c)]
+        if "can_acquire_minor_bidbox" in self.phase.get("status", []):
+            out += [self.corporations[c.sym[1:]] for c in self.bidbox_minors()
+                    if major.cash >= int(self.bidding["minor_box_price"])]
+        return out
+
+    def minor_connected(self, major: Corporation, minor: Corporation) -> bool:
+        nodes = self.network(major).nodes
+        if minor.floated and minor.tokens[0].used:
+            token = minor.tokens[0]
+            return (token.hex, token.node) in nodes
+        if minor.home is None:
+            return False
+        hx = self.board.hexes[minor.home]
+        if minor.home_city is not None:
+            return (hx.id, hx.tile.tdef.cities[minor.home_city]) in nodes
+        return any((hx.id, n) in nodes for n in hx.tile.tokens)
+
+    def minor_pay_choices(self, major: Corporation, minor: Corporation) -> list[str]:
+        if not minor.floated:
+            return ["money"] if major.cash >= int(self.bidding["minor_box_price"]) else []
+        owner = minor.owner
+        worth = self.market.location[minor.sym].price * 2
+        price = self.market.location[major.sym].price
+        out = []
+        if major.cash >= worth:
+            out.append("money")
+        ipo = len([s for s in major.shares if not s.president])
+        for n, name in ((1, "one_share"), (2, "two_shares")):
+            if ipo < n:
+                continue
+            if n == 2 and owner is not None and self.num_certs(owner) >= self.cert_limit:
+                cell = self.market.location[major.sym]
+                if cell.zone != "yellow":
+                    continue
+            diff = worth - price * n
+            if diff < 0 and owner is not None and -diff > owner.cash:
+                continue
+            if diff > 0 and diff > major.cash:
+                continue
+            out.append(name)
+        return out
+
+    def acquire_minor(self, major: Corporation, minor: Corporation, shares: int, token_choice: str) -> None:
+        owner = minor.owner
+        if minor.floated and owner is not None:
+            diff = self.market.location[minor.sym].price * 2 - self.market.location[major.sym].price * shares
+            if diff < 0:
+                owner.cash += diff
+                major.cash -= diff
+            elif diff > 0:
+                major.cash -= diff
+                owner.cash += diff
+            for _ in range(shares):
+                share = next(s for s in major.shares if not s.president)
+                self.transfer_share(share, owner)
+            major.cash += minor.cash
+            minor.cash = 0
+            for comp in list(minor.companies):
+                minor.companies.remove(comp)
+                comp.owner = major
+                major.companies.append(comp)
+            for train in list(minor.trains):
+                minor.trains.remove(train)
+                train.owner = major
+                major.trains.append(train)
+            token = minor.tokens[0]
+            hx = self.board.hexes[token.hex] if token.hex else None
+            if token_choice == "replace" and hx is not None:
+                if hx.tile.holds_station(token.node, major.sym):
+                    self._move_exchange_token(major)
+                    self._remove_station(minor, token)
+                else:
+                    self.exchange_tokens[major.sym] -= 1
+                    new = Token(major.sym, 0, used=True, hex=hx.id, node=token.node, slot=token.slot)
+                    hx.tile.tokens[token.node][token.slot] = major.sym
+                    major.tokens.append(new)
+                    token.used, token.hex = False, None
+            else:
+                if token_choice == "exchange":
+                    self._move_exchange_token(major)
+                self._remove_station(minor, token)
+            self.log(f"{major.sym} acquires {minor.sym}")
+        else:
+            major.cash -= int(self.bidding["minor_box_price"])
+            self.bank.cash += int(self.bidding["minor_box_price"])
+            if token_choice == "exchange":
+                self._move_exchange_token(major)
+            elif token_choice == "replace":
+                self._replace_bidbox_minor(major, minor)
+            box = self.companies.pop(f"M{minor.sym}") if f"M{minor.sym}" in self.companies else None
+            if box is not None:
+                box.owner = None
+            self.log(f"{major.sym} acquires {minor.sym} from the bid box")
+        self.close_corporation(minor)
+        self.board_changed()
+
+    def _replace_bidbox_minor(self, major: Corporation, minor: Corporation) -> None:
+        """A minor bought from a bid box leaves the major a station in its home city (minor 14: in a London city
+        of the major's choice)."""
+        assert minor.home is not None
+        hx = self.board.hexes[minor.home]
+        if minor.home_city is None and len(hx.tile.tdef.cities) > 1:
+            self.exchange_tokens[major.sym] -= 1
+            token = Token(major.sym, 20)  # minor 14's station in London costs £20 to place
+            major.tokens.append(token)
+            self.pending_tokens.append((major, [hx.id], token))
+            return
+        node = hx.tile.tdef.cities[minor.home_city or 0]
+        if hx.tile.holds_station(node, major.sym):
+            self._move_exchange_token(major)
+            return
+        self.exchange_tokens[major.sym] -= 1
+        token = Token(major.sym, 0)
+        major.tokens.append(token)
+        self.place_pending_token(major, token, hx, node)
+
+    def place_pending_token(self, corp: Corporation, token: Token, hx: Any, node: int) -> None:
+        """Place a station whatever the city's free spaces (an extra space is added when it is full)."""
+        slots = hx.tile.tokens[node]
+        slot = self.free_slot(hx, node, corp.sym)
+        if slot is None or corp.sym == "14":
+            slots.append(None)
+            hx.tile.kinds[node].append(TokenKind.NORMAL)
+            slot = len(slots) - 1
+        slots[slot] = corp.sym
+        hx.tile.kinds[node][slot] = token.kind
+        token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
+        if token.price:
+            corp.cash -= token.price
+            self.bank.cash += token.price
+        self.board_changed()
+        self.log(f"{corp.sym} places a token on {hx.id}")
+
+    def _move_exchange_token(self, major: Corporation) -> None:
+        self.exchange_tokens[major.sym] -= 1
+        major.tokens.append(Token(major.sym, int(self.rules["token_price"])))
+
+    def _remove_station(self, corp: Corporation, token: Token) -> None:
+        if token.used and token.hex is not None:
+            hx = self.board.hexes[token.hex]
+            hx.tile.tokens[token.node][token.slot] = None
+        token.used, token.hex = False, None
+
+    def close_corporation(self, corp: Corporation) -> None:
+        corp.closed = True
+        for token in corp.tokens:
+            self._remove_station(corp, token)
+        for holder in [*self.players, self.pool]:
+            for share in holder.shares_of(corp.sym):
+                self.transfer_share(share, corp)  # its certificates leave play with it
+        self.market.remove(corp.sym)
+        corp.owner = None
+        self.board_changed()
+
+    # ------------------------------------------------------------------ issuing and redeeming
+    def issuable(self, corp: Corporation) -> list[tuple[list[Any], int]]:
+        if corp.kind.value != "major" or self.turns_operated(corp) < 2:
+            return []
+        ipo = [s for s in corp.shares if not s.president]
+        out: list[tuple[list[Any], int]] = []
+        pool = self.pool.percent_of(corp.sym)
+        for n in range(1, len(ipo) + 1):
+            bundle = ipo[:n]
+            if pool + sum(s.percent for s in bundle) > self.config.shares.pool_limit:
+                break
+            out.append((bundle, self._price_after_drops(corp, n)))
+        return out
+
+    def _price_after_drops(self, corp: Corporation, n: int) -> int:
+        cell = self.market.location[corp.sym]
+        row, col = cell.row, cell.col
+        for _ in range(n):
+            if row + 1 < len(self.market.rows) and self.market.at(row + 1, col) is not None:
+                row += 1
+        at = self.market.at(row, col)
+        return at.price if at is not None else cell.price
+
+    def issue_shares(self, corp: Corporation, bundle: list[Any], price: int) -> None:
+        for share in bundle:
+            self.transfer_share(share, self.pool)
+        total = price * len(bundle)
+        self.bank.spend(total, corp)
+        for _ in bundle:
+            self.market.down(corp.sym)
+        self.log(f"{corp.sym} issues {len(bundle)} shares for {self.format_money(total)}")
+
+    def redeemable(self, corp: Corporation) -> list[list[Any]]:
+        if corp.kind.value != "major":
+            return []
+        pool = self.pool.shares_of(corp.sym)
+        price = self.market.location[corp.sym].price if corp.sym in self.market.location else 0
+        return [pool[:n] for n in range(1, len(pool) + 1) if price * n <= corp.cash]
+
+    def redeem_shares(self, corp: Corporation, bundle: list[Any]) -> None:
+        price = self.market.location[corp.sym].price * len(bundle)
+        for share in bundle:
+            self.transfer_share(share, corp)
+        corp.cash -= price
+        self.bank.cash += price
+        self.log(f"{corp.sym} redeems {len(bundle)} shares for {self.format_money(price)}")
+
+    # ------------------------------------------------------------------ routes
+    def autoroute_train_spec(self, train: Train) -> Any:
+        from ...core.autoroute import TrainSpec
+        if train.name in LOCAL_TRAINS:
+            return TrainSpec(train.name, 2)  # one station and at most one town (checked by kind when traced)
+        if train.name == "E":
+            return TrainSpec(train.name, None, group="E")
+        if train.name.endswith("+") and train.name != PULLMAN:
+            return TrainSpec(train.name, train.distance, free_kinds=frozenset({"town"}))
+        return None
+
+    def total_cash(self) -> int:
+        """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
+        return int(super().total_cash()) + sum(self.phase_revenue_cash.values()) + self.tax_haven_cash
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes for the company's trains that the rules accept: the route finder's, checked one by one, and an
+        L train left without one runs locally from its best station."""
+        try:
+            found = self.best_routes(corp)
+        except Exception:  # the finder's readings do not cover every 1822 rule; fall back to local runs
+            found = []
+        out: list[dict[str, Any]] = []
+        traced: list[Route] = []
+        used: set[str] = set()
+        for data in found:
+            train = self.all_trains.get(str(data.get("train")))
+            if train is None or train.id in used:
+                continue
+            try:
+                route = self.trace_1822_route(corp, train, data)
+            except GameError:
+                continue
+            used.add(train.id)
+            out.append({"train": train.id, "connections": data.get("connections")})
+            traced.append(route)
+        colour = self.phase_colour()
+        taken: set[tuple[str, int]] = {s for r in traced if r.train.name in LOCAL_TRAINS for s in r.stops}
+        for train in self.route_trains(corp):
+            if train.id in used or train.name not in LOCAL_TRAINS:
+                continue
+            spots = sorted(((self.board.node_revenue(t_hx, t.node, colour), t.hex) for t in corp.tokens
+                            if t.used and t.hex is not None and (t.hex, t.node) not in taken
+                            for t_hx in [self.board.hexes[t.hex]]), reverse=True)
+            if not spots:
+                continue
+            hex_id = spots[0][1]
+            data = {"train": train.id, "connections": [["local", hex_id]]}
+            route = self.trace_1822_route(corp, train, data)
+            taken |= set(route.stops)
+            used.add(train.id)
+            out.append(data)
+            traced.append(route)
+        self.add_route_bonuses(corp, traced)
+        for data, route in zip(out, traced, strict=True):
+            data["revenue"] = route.revenue
+            data["hexes"] = list(route.hexes)
+        return out
+
+    def mail_subsidy(self, corp: Corporation, routes: list[Route]) -> int:
+        """Each mail contract (P6, P7) pays half the base value of the first and last stops of one train's route
+        (not an L train's), the best routes first."""
+        contracts = sum(1 for c in corp.companies if c.sym in ("P6", "P7") and not c.closed)
+        if not contracts:
+            return 0
+        colour = self.phase_colour()
+        subsidies = []
+        for route in routes:
+            if route.train.name.startswith("L") or len(route.stops) < 2:
+                continue
+            (h1, n1), (h2, n2) = route.stops[0], route.stops[-1]
+            first = self.board.node_revenue(self.board.hexes[h1], n1, colour)
+            last = self.board.node_revenue(self.board.hexes[h2], n2, colour)
+            subsidies.append((first + last) // 2)
+        return sum(sorted(subsidies, reverse=True)[:contracts])
+
+    def add_route_bonuses(self, corp: Corporation, routes: list[Route]) -> None:
+        """The destination bonus: one route joining the home and destination stations earns the destination's
+        value again (the best such route)."""
+        if corp.kind.value != "major" or not routes:
+            return
+        dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
+        home = corp.tokens[0]
+        if dest is None or not home.used:
+            return
+        best: tuple[int, Route] | None = None
+        colour = self.phase_colour()
+        for route in routes:
+            stops = set(route.stops)
+            if (home.hex, home.node) in stops and (dest.hex, dest.node) in stops:
+                assert dest.hex is not None
+                value = self.board.node_revenue(self.board.hexes[dest.hex], dest.node, colour)
+                if route.train.name == "E":
+                    value *= 2
+                if best is None or value >= best[0]:  # ties: the last route, as 18xx.games sorts
+                    best = (value, route)
+        if best is not None:
+            best[1].revenue += best[0]
+
+    def trace_1822_route(self, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
+        """A route as entered (hex chains, ``["local", HEX]`` for an L train at one station, ``[HEX]`` for the
+        track inside a double hex), checked and priced."""
+        connections = data.get("connections") or []
+        if not connections:
+            raise illegal("a route needs at least one leg")
+        stops: list[tuple[str, int]] = []
+        if len(connections) == 1 and len(connections[0]) == 2 and connections[0][0] == "local":
+            if train.name not in LOCAL_TRAINS:
+                raise illegal("only L trains run locally from one station")
+            hx = self.board[str(connections[0][1])]
+            node = next((n for n in hx.tile.tokens if hx.tile.holds_station(n, corp.sym)), None)
+            if node is None:
+                raise illegal(f"{corp.sym} has no station in {hx.id}")
+            stops = [(hx.id, node)]
+        elif all(len(c) == 1 for c in connections) and len(connections) == 1:
+            hx = self.board[str(connections[0][0])]
+            inner = [(a, b) for a, b in hx.tile.abs_paths() if a >= NODE_BASE and b >= NODE_BASE]
+            if not inner:
+                raise illegal(f"there is no track inside {hx.id}")
+            a, b = inner[0]
+            stops = [(hx.id, a - NODE_BASE), (hx.id, b - NODE_BASE)]
+        else:
+            from ...core.autoroute import validate_route
+            stops = list(validate_route(self, corp, train, data).stops)
+        if len(set(stops)) != len(stops):
+            raise illegal("a route may not visit a stop twice")
+        if not any(self.board.hexes[h].tile.holds_station(n, corp.sym) for h, n in stops
+                   if n in self.board.hexes[h].tile.tokens):
+            raise illegal(f"a route must include a {corp.sym} station")
+        kinds = [self.board.hexes[h].tile.tdef.nodes[n].kind for h, n in stops]
+        if train.name in LOCAL_TRAINS:
+            if kinds.count("city") + kinds.count("offboard") > 1 or kinds.count("town") > 1:
+                raise illegal("an L train runs to one station and at most one town")
+        elif train.name.endswith("+") and train.name != PULLMAN:
+            big = sum(1 for k in kinds if k != "town")
+            if big > train.distance:
+                raise illegal(f"a {train.name} train visits at most {train.distance} cities, and any towns")
+        elif train.distance < 99 and len(stops) > train.distance:
+            raise illegal(f"a {train.name} train visits at most {train.distance} stops")
+        london = [h for h, _ in stops if h == self.rules["london"]]
+        if len(london) > 1:
+            raise illegal("a route may not run between London's stations")
+        colour = self.phase_colour()
+        if train.name == "E":
+            revenue = self._e_train_revenue(corp, stops, colour)
+        else:
+            revenue = sum(self.board.node_revenue(self.board.hexes[h], n, colour) for h, n in stops)
+        route = Route(train, stops=stops, hexes=[h for h, _ in stops], revenue=revenue)
+        return route
+
+    def _e_train_revenue(self, corp: Corporation, stops: list[tuple[str, int]], colour: str) -> int:
+        """An E train runs between the company's stations and earns double the cities holding them (the English
+        Channel station earns France's value)."""
+        def tokened(ref: tuple[str, int]) -> bool:
+            hx = self.board.hexes[ref[0]]
+            return ref[1] in hx.tile.tokens and hx.tile.holds_station(ref[1], corp.sym)
+        count = sum(1 for s in stops if tokened(s))
+        if count < 2:
+            raise illegal("an E train's route must include at least two of the company's stations")
+        channel = self.rules["english_channel"]
+        france = next((s for s in stops if s[0] == self.rules["france"]), None)
+        if not (tokened(stops[0]) and tokened(stops[-1])):
+            ends_ok = (tokened(stops[0]) or tokened(stops[-1])) and france is not None and \
+                any(s[0] == channel and tokened(s) for s in stops)
+            if not ends_ok:
+                raise illegal("an E train's route must start and end at the company's stations")
+        total = 0
+        for ref in stops:
+            if not tokened(ref):
+                continue
+            if ref[0] == channel:
+                if france is not None:
+                    total += self.board.node_revenue(self.board.hexes[france[0]], france[1], colour)
+            else:
+                total += self.board.node_revenue(self.board.hexes[ref[0]], ref[1], colour)
+        return total * 2

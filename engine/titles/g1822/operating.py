@@ -1,0 +1,665 @@
+"""1822's operating round: its step list, and the steps that differ from the core's.
+
+A minor's first turn may start with buying the next L train; minors lay one tile, majors from phase 3 two yellow
+or one upgrade; L trains run from one of the company's stations (plus one town); minors always pay half, majors
+choose payout, half or withhold; an L train may be upgraded to a 2 train.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core.actions import Action, entity_action
+from ...core.entities import Company, Corporation, Player, Train
+from ...core.errors import illegal, malformed
+from ...core.round import OperatingRound, Step
+from ...core.routes import Route
+from ...core.steps.operating import (
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    RouteStep,
+    TokenStep,
+    Track,
+    tile_lay_choices,
+)
+from ...core.steps.stock import HomeToken
+
+# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
+# builds their rounds.
+
+
+def operating_round(game: Any, number: int) -> OperatingRound:
+    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
+                                 SpecialTrack,
+                                 Track1822,
+                                 DestinationToken, Token1822, Route1822, Dividend1822, BuyTrain1822,
+                                 MinorAcquisition, IssueShares], number)
+
+
+def _current(step: Step, entity: Any) -> bool:
+    return isinstance(entity, Corporation) and entity is step.round.entity()
+
+
+class PendingToken(HomeToken):
+    """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
+    hex the company has no station in, in a space of its own if the city is full."""
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "place_token":
+            return super().choices(entity, kind)
+        actor, hexes, _token = self.pending()[0]
+        out = []
+        for hex_id in hexes:
+            hx = self.game.board[hex_id]
+            for node, slots in hx.tile.tokens.items():
+                if actor.sym not in slots:
+                    out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
+        return out
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        actor, hexes, token = self.pending()[0]
+        hx, node = self.game.city_by_id(action["city"])
+        if hx.id not in hexes:
+            raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
+        slots = hx.tile.tokens[node]
+        if actor.sym in slots:
+            raise illegal(f"{actor.sym} cannot have two stations in one city")
+        self.game.place_pending_token(actor, token, hx, node)
+        self.pending().pop(0)
+
+
+class FirstTurnHousekeeping(Step):
+    """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
+
+    name = "Buy a first L train"
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity) or entity.kind.value != "minor" or entity.operated:
+            return []
+        depot = self.game.available_depot_trains()
+        if not depot or depot[0].sym != "L" or entity.cash < depot[0].price:
+            return []
+        if entity.trains_in_limit() >= self.game.train_limit(entity):
+            return []
+        return ["buy_train", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "buy_train":
+            return super().choices(entity, kind)
+        train = self.game.available_depot_trains()[0]
+        return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
+
+    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.available_depot_trains()[0]
+        price = int(action["price"])
+        if price != train.price:
+            raise illegal(f"the L train costs {self.game.format_money(train.price)}")
+        if action.get("variant") not in (None, "L"):
+            raise illegal("only an L train may be bought now")
+        self.game.buy_train(entity, train, price)
+        self.pass_()
+
+
+class AcquireCompany(Step):
+    """A company may take over privates any player owns, as the private's card allows (its phase and whether
+    minors may); the players settle the price among themselves, so the engine moves no money."""
+
+    name = "Acquire private companies"
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity) or not self.game.purchasable_companies(entity):
+            return []
+        return ["acquire_company", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "acquire_company":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "acquire_company"), "company": c.sym}
+                for c in self.game.purchasable_companies(entity)]
+
+    def process_acquire_company(self, action: dict[str, Any], entity: Any) -> None:
+        company = self.game.company(action["company"])
+        if company not in self.game.purchasable_companies(entity):
+            raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
+        self.game.acquire_private(entity, company)
+        self.game.acquired_this_round.add(company.sym)
+        if not self.game.purchasable_companies(entity):
+            self.pass_()
+
+
+class DestinationToken(Step):
+    """A major places its destination station once its home reaches the destination (it may not pass then)."""
+
+    name = "Place the destination token"
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity) or entity.kind.value != "major":
+            return []
+        if self.game.destination_token(entity) is None:
+            return []
+        return ["hex_token", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "hex_token":
+            if not self.game.destination_connected(entity):
+                return []
+            return [{**entity_action(entity, "hex_token"), "hex": entity.data["destination"],
+                     "token_type": "destination"}]
+        if kind == "pass" and self.game.destination_connected(entity):
+            return []
+        return super().choices(entity, kind)
+
+    # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
+    # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
+    def process_hex_token(self, action: dict[str, Any], entity: Any) -> None:
+        if action["hex"] != entity.data["destination"]:
+            raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
+        self.game.place_destination_token(entity)
+        self.pass_()
+
+
+class SpecialTrack(Step):
+    """Privates that lay track for the company that owns them, during its track step (P2, P8, P10, P11, P12,
+    P21). P12's extra lays and P21's bridge lays must be made together once begun."""
+
+    name = "Lay track for a private"
+    game: Any
+    blocks = False
+
+    def round_setup(self) -> None:
+        self.company: Any = None
+
+    def setup(self) -> None:
+        self.company = None
+        self.laid_extra = False
+
+    def blocking(self) -> bool:
+        return self.company is not None
+
+    def active_entities(self) -> list[Any]:
+        return [self.company] if self.company is not None else super().active_entities()
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.company is not None:
+            return ["lay_tile", "pass"] if entity is self.company else []
+        corp = self.round.entity()
+        if not self.game.track_power_usable(entity, corp):
+            return []
+        if not isinstance(self.round.active_step(), Track1822):
+            return []
+        return ["lay_tile"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "lay_tile":
+            return super().choices(entity, kind)
+        corp = entity.owner
+        power = self.game.track_power(entity)
+        out = tile_lay_choices(self.game, entity, corp, spec=None)
+        if corp.kind.value == "minor":
+            out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
+        return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
+
+    def lay_left(self, power: dict[str, Any], action: dict[str, Any]) -> bool:
+        """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
+        if power.get("extra"):
+            return True
+        track = next(s for s in self.round.steps if isinstance(s, Track1822))
+        spec = track.next_lay()
+        if spec is None:
+            return False
+        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        return bool(spec.get("upgrade", True) if upgrade else spec.get("lay", True))
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        corp = entity.owner
+        if not isinstance(corp, Corporation) or corp is not self.round.entity():
+            raise illegal(f"{entity.sym} lays track only in its company's turn")
+        power = self.game.track_power(entity)
+        if not self.game.track_power_allows(entity, corp, power, action):
+            raise illegal(f"{entity.sym} cannot lay that tile there")
+        if not self.lay_left(power, action):
+            raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
+            raise illegal("a minor cannot upgrade past green")
+        if power.get("free"):
+            # The lay itself is free (estuary crossings are still paid).
+            hx = self.game.board[action["hex"]]
+            self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+        elif power.get("estuary"):
+            self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
+        else:
+            self.game.lay_tile(corp, action)
+        self.game.use_track_power(entity, corp, upgrade)
+        if not power.get("extra"):
+            # Every private but P12 lays in place of one of the company's own lays.
+            track = next(s for s in self.round.steps if isinstance(s, Track1822))
+            track.lays += 1
+            track.upgraded = track.upgraded or upgrade
+            if track.next_lay() is None and not self.game.track_powers_block(corp):
+                track.pass_()
+        if power.get("must_lay_together") and self.game.track_power_usable(entity, corp):
+            self.company = entity
+        else:
+            self.company = None
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self.company is entity:
+            self.game.close_company(entity)
+            self.company = None
+
+
+class Token1822(TokenStep):
+    """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
+    charter (a choose_ability by the private)."""
+
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            corp = self.round.entity()
+            return ["choose_ability"] if entity.owner is corp and self.game.token_choices(entity) else []
+        if not _current(self, entity):
+            return []
+        out = list(super().actions(entity))
+        if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
+            out.append("choose_ability")
+        if out and "pass" not in out:
+            out.append("pass")
+        return out
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            comps = [entity] if isinstance(entity, Company) else list(entity.companies)
+            return [{**entity_action(c, "choose_ability"), "choice": k}
+                    for c in comps for k in self.game.token_choices(c)]
+        return super().choices(entity, kind)
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if not isinstance(entity, Company) or str(action["choice"]) not in self.game.token_choices(entity):
+            raise illegal("that choice is not available now")
+        self.game.make_token_choice(entity, str(action["choice"]))
+
+
+class SpecialChoose(Step):
+    """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
+    every hill and mountain for good (the discount)."""
+
+    name = "Choose for a private"
+    game: Any
+
+    def company(self, entity: Any) -> Company | None:
+        comp = self.game.companies.get("P8")
+        if comp is None or comp.closed or comp.owner is not entity or not _current(self, entity):
+            return None
+        return comp if comp.sym not in self.game.egr_choice and comp.sym in self.game.acquired_this_round else None
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["choose"] if self.company(entity) is not None else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": c} for c in ("token", "discount")]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        choice = str(action["choice"])
+        if choice not in ("token", "discount"):
+            raise illegal("choose token or discount")
+        self.game.egr_choice["P8"] = choice
+        self.game.log(f"{entity.sym} chooses the {choice} of P8")
+
+
+class Track1822(Track):
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            # P18's station swap may also be made during the track step.
+            return ["choose_ability"] if (entity.sym == "P18" and entity.owner is self.round.entity()
+                                          and self.game.token_choices(entity)) else []
+        if not _current(self, entity):
+            return []
+        if entity.sym == "14" and not self.game.turns_operated(entity):
+            return []  # minor 14's first station in London is its tile lay
+        out = super().actions(entity)
+        if not out and self.game.track_powers_block(entity):
+            return ["pass"]
+        return out
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if str(action["choice"]) not in self.game.token_choices(entity):
+            raise illegal("that choice is not available now")
+        self.game.make_token_choice(entity, str(action["choice"]))
+
+    def next_lay(self) -> dict[str, Any] | None:
+        corp = self.round.entity()
+        lays = self.game.tile_lays_for(corp)
+        if self.lays >= len(lays):
+            return None
+        spec: dict[str, Any] = lays[self.lays]
+        if self.upgraded and spec.get("not_if_upgraded"):
+            return None
+        return spec
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        super().process_lay_tile(action, entity)
+        if self.next_lay() is None and not self.game.track_powers_block(entity):
+            self.pass_()
+
+
+class Route1822(RouteStep):
+    """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
+
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity) or not self.game.route_trains(entity):
+            return []
+        if not any(t.name in ("L", "LP") for t in entity.trains) and not self.game.network(entity).route_possible:
+            return []
+        if self.pullman is None and self.pullman_choices(entity) and \
+                any(t.name == "P+" for t in entity.trains):
+            return ["run_routes", "choose"]
+        return ["run_routes"]
+
+    def setup(self) -> None:
+        super().setup()
+        self.pullman: Train | None = None
+
+    def pullman_choices(self, corp: Corporation) -> list[Train]:
+        return [t for t in self.game.route_trains(corp) if t.name not in ("L", "LP", "E")]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": str(i)}
+                    for i, _ in enumerate(self.pullman_choices(entity))]
+        if kind == "run_routes":
+            return [{**entity_action(entity, "run_routes"), "routes": self.game.suggest_routes(entity)}]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        options = self.pullman_choices(entity)
+        try:
+            train = options[int(action["choice"])]
+        except (ValueError, IndexError):
+            raise illegal(f"choose a train from 0 to {len(options) - 1}") from None
+        self.pullman = train
+        train.name += "+"
+        self.game.log(f"{entity.sym} attaches the pullman to a {train.sym} train")
+
+    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+        corp: Corporation = entity
+        routes: list[Route] = []
+        total = 0
+        used: set[str] = set()
+        for data in action["routes"]:
+            train = self.game.all_trains.get(str(data.get("train")))
+            if train is None or train.owner is not corp:
+                raise illegal(f"{corp.sym} does not own train {data.get('train')}")
+            if train.id in used:
+                raise illegal(f"train {train.id} can only run once")
+            used.add(train.id)
+            routes.append(self.game.trace_1822_route(corp, train, data))
+        self.game.add_route_bonuses(corp, routes)
+        for route, data in zip(routes, action["routes"], strict=True):
+            claimed = data.get("revenue")
+            if claimed is not None and int(claimed) != route.revenue:
+                money = self.game.format_money
+                raise illegal(f"the {route.train.name} train's route earns {money(route.revenue)}, "
+                              f"not {money(claimed)}")
+            total += route.revenue
+        for route in routes:
+            route.train.operated = True
+        self.round.routes = routes  # type: ignore[attr-defined]
+        self.round.revenue = total  # type: ignore[attr-defined]
+        self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
+                                 for r in routes]
+        self.game.log(f"{corp.sym} runs for {self.game.format_money(total)}")
+        if self.pullman is not None:
+            self.pullman.name = self.pullman.name[:-1]
+            self.pullman = None
+        self.pass_()
+
+
+class Dividend1822(Dividend):
+    """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
+    minors always half pay."""
+
+    game: Any
+    KINDS = ("payout", "half", "withhold")
+
+    def setup(self) -> None:
+        self.extra_choice: str | None = None
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity) or entity.kind.value == "minor":
+            return []
+        if not getattr(self.round, "routes", None):
+            return []
+        if self.extra_choice is None and self.extra_route(entity) is not None and len(entity.trains) > 1:
+            return ["dividend", "choose"]
+        return ["dividend"]
+
+    def extra_route(self, corp: Corporation) -> Any:
+        """The permanent train's route when it earned something and not everything."""
+        routes = getattr(self.round, "routes", None) or []
+        total = sum(r.revenue for r in routes)
+        for route in routes:
+            if route.train.name in ("2P", "LP") and 0 < route.revenue != total:
+                return route
+        return None
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": k} for k in self.KINDS]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        if action["choice"] not in self.KINDS:
+            raise illegal(f"choose one of {', '.join(self.KINDS)}")
+        self.extra_choice = str(action["choice"])
+
+    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
+        kind = action["kind"]
+        if kind not in self.KINDS:
+            raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")
+        revenue = int(getattr(self.round, "revenue", 0))
+        extra = self.extra_route(entity) if self.extra_choice is not None else None
+        subsidy = self.game.mail_subsidy(entity, getattr(self.round, "routes", None) or [])
+        self.game.pay_dividend(entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
+                               subsidy=subsidy)
+        self.game.count_operation(entity)
+        self.round.routes = []  # type: ignore[attr-defined]
+        self.extra_choice = None
+        self.pass_()
+
+    def skip(self) -> None:
+        corp = self.round.entity()
+        if isinstance(corp, Corporation):
+            revenue = int(getattr(self.round, "revenue", 0)) if getattr(self.round, "routes", None) else 0
+            kind = "half" if corp.kind.value == "minor" and revenue > 0 else "withhold"
+            subsidy = self.game.mail_subsidy(corp, getattr(self.round, "routes", None) or [])
+            self.game.pay_dividend(corp, revenue, kind, subsidy=subsidy)
+            self.game.count_operation(corp)
+            self.round.routes = []  # type: ignore[attr-defined]
+        self.pass_()
+
+
+class MinorAcquisition(Step):
+    """A major that has operated twice may take over a connected minor that has too (or, from phase 5, a minor
+    still in a bid box for £200): it pays in cash or one or two treasury shares, then chooses what becomes of
+    the minor's station."""
+
+    name = "Acquire a minor"
+    game: Any
+    PAY: ClassVar[dict[str, int]] = {"money": 0, "one_share": 1, "two_shares": 2}
+
+    def setup(self) -> None:
+        self.state = "select"
+        self.minor: Corporation | None = None
+        self.shares = 0
+
+    def blocking(self) -> bool:
+        return self.state != "select" or super().blocking()
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity):
+            return []
+        if self.state != "select":
+            return ["choose"]
+        if entity.kind.value != "major" or self.game.turns_operated(entity) < 2:
+            return []
+        if not self.game.potential_minors(entity):
+            return []
+        return ["merge", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "merge":
+            return [{**entity_action(entity, "merge"), "corporation": m.sym}
+                    for m in self.game.potential_minors(entity) if self.game.minor_connected(entity, m)]
+        if kind == "choose":
+            options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
+            return [{**entity_action(entity, "choose"), "choice": c} for c in options]
+        return super().choices(entity, kind)
+
+    def pay_choices(self, entity: Corporation) -> list[str]:
+        assert self.minor is not None
+        return list(self.game.minor_pay_choices(entity, self.minor))
+
+    def token_choices(self, entity: Corporation) -> list[str]:
+        return ["replace", "exchange"] if self.game.exchange_tokens.get(entity.sym, 0) > 0 else ["remove"]
+
+    def process_merge(self, action: dict[str, Any], entity: Any) -> None:
+        minor = self.game.corporation(action["corporation"])
+        if minor not in self.game.potential_minors(entity):
+            raise illegal(f"{entity.sym} cannot acquire {minor.sym}")
+        if not self.game.minor_connected(entity, minor):
+            raise illegal(f"{entity.sym} cannot acquire {minor.sym}: it is not connected")
+        self.minor = minor
+        self.state = "pay"
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        choice = str(action["choice"])
+        if self.state == "pay":
+            if choice not in self.pay_choices(entity):
+                raise illegal(f"choose one of {', '.join(self.pay_choices(entity))}")
+            self.shares = self.PAY[choice]
+            self.state = "token"
+            return
+        if choice not in self.token_choices(entity):
+            raise illegal(f"choose one of {', '.join(self.token_choices(entity))}")
+        assert self.minor is not None
+        self.game.acquire_minor(entity, self.minor, self.shares, choice)
+        self.state = "select"
+        self.minor = None
+        self.pass_()
+
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self.state != "select":
+            raise illegal("finish the acquisition first")
+        self.pass_()
+
+
+class IssueShares(Step):
+    """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
+
+    name = "Issue or redeem shares"
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if not _current(self, entity):
+            return []
+        out = []
+        if self.game.redeemable(entity):
+            out.append("buy_shares")
+        if self.game.issuable(entity):
+            out.append("sell_shares")
+        return [*out, "pass"] if out else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "sell_shares":
+            return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
+                s.percent for s in b), "share_price": price} for b, price in self.game.issuable(entity)]
+        if kind == "buy_shares":
+            return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
+                     "percent": sum(s.percent for s in b)} for b in self.game.redeemable(entity)]
+        return super().choices(entity, kind)
+
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        ids = [str(s) for s in action["shares"]]
+        for bundle, price in self.game.issuable(entity):
+            if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
+                self.game.issue_shares(entity, bundle, price)
+                self.pass_()
+                return
+        raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
+
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+        ids = sorted(str(s) for s in action["shares"])
+        for bundle in self.game.redeemable(entity):
+            if sorted(s.id for s in bundle) == ids:
+                self.game.redeem_shares(entity, bundle)
+                self.pass_()
+                return
+        raise illegal(f"{entity.sym} cannot redeem {', '.join(ids)}")
+
+
+class BuyTrain1822(BuyTrain):
+    """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
+
+    game: Any
+
+    def room(self, corp: Corporation) -> bool:
+        return corp.trains_in_limit() < int(self.game.train_limit(corp))
+
+    def can_buy(self, corp: Corporation) -> bool:
+        if any(t.sym == "L" and t.name == "L" for t in corp.trains) and self.game.l_upgrade_open() \
+                and corp.cash >= self.game.l_upgrade_price():
+            return True
+        return super().can_buy(corp)
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
+        return [t for t in super().other_trains(corp) if t.name not in ("2P", "LP", "P+")]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        out = super().choices(entity, kind)
+        owner = entity.owner if isinstance(entity, Corporation) else None
+        if kind == "buy_train" and "can_buy_trains" not in self.game.phase.get("status", []):
+            out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
+        if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
+                and not self.game.emergency_bundles(owner, entity):
+            # Nothing left to sell: the director borrows for the cheapest train.
+            cheapest = min([*self.game.available_depot_trains(), *self.game.pool_trains], key=lambda t: t.price)
+            out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
+        if kind == "buy_train" and self.game.l_upgrade_open():
+            price = self.game.l_upgrade_price()
+            if price <= entity.cash:
+                out += [{**entity_action(entity, "buy_train"), "train": t.id, "price": price, "variant": "2",
+                         "exchange": t.id} for t in entity.trains if t.sym == "L" and t.name == "L"]
+        return out
+
+    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+        exchange = action.get("exchange")
+        if exchange:
+            train = self.game.all_trains.get(str(exchange))
+            if train is None or not isinstance(entity, Corporation) or train.owner is not entity \
+                    or train.name != "L" or str(action["train"]) != train.id:
+                raise illegal(f"{entity.sym} can only upgrade its own L trains to 2 trains")
+            if action.get("variant") != "2":
+                raise malformed("an L train is upgraded to a 2 train (variant 2)")
+            self.game.upgrade_l_train(entity, train, int(action["price"]))
+            if not self.can_buy(entity):
+                self.pass_()
+            return
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is not None and isinstance(train.owner, Corporation) and \
+                "can_buy_trains" not in self.game.phase.get("status", []):
+            raise illegal(f"trains cannot be bought from other companies in phase {self.game.phase['name']}")
+        super().process_buy_train(action, entity)

@@ -1,0 +1,249 @@
+"""1822's own rounds and steps: the stock round with its bid boxes, the choices round (P9's double cash), and
+the operating steps that differ from the core's (a minor's first L train, track lays, dividends, train buys)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import shares as units
+from ...core.actions import Action, entity_action
+from ...core.entities import Company, Corporation, Player, Share
+from ...core.errors import illegal, insufficient, malformed
+from ...core.round import Round, Step, StockRound
+from ...core.steps.stock import BuySellParShares
+
+# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
+# builds their rounds.
+
+
+class BidBoxStockRound(StockRound):
+    """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
+
+    game: Any
+
+    def start(self) -> None:
+        self.game.setup_bidboxes()
+        super().start()
+
+
+class BidSellParShares(BuySellParShares):
+    """A player's stock turn: sell, then either buy one share or convert a concession (which ends the turn), or
+    place or raise up to three bids in the bid boxes."""
+
+    name = "Bid, convert a concession or buy and sell shares"
+    game: Any
+
+    def setup(self) -> None:
+        super().setup()
+        self.bid_actions = 0
+
+    # --- what the player may do
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.round.entity() or not isinstance(entity, Player):
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        out: list[str] = []
+        debt_free = entity.debt == 0
+        if self.bid_actions == 0 and debt_free and self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.bid_actions == 0 and debt_free and self.can_par_any(entity):
+            out.append("par")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if debt_free:
+            out.append("bid")
+        if out:
+            out.append("pass")
+        return out
+
+    def must_sell(self, player: Player) -> bool:
+        return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
+
+    def available_cash(self, player: Player) -> int:
+        return player.cash - int(self.game.committed_cash(player))
+
+    def certs_with_bids(self, player: Player) -> float:
+        return float(self.game.num_certs(player) + self.game.winning_bids(player))
+
+    def share_cost(self, share: Share) -> int:
+        corp = self.game.corporation(share.corp)
+        cell = self.game.market.location[corp.sym]
+        return units.value(corp, cell.price, share.percent)
+
+    def can_gain(self, player: Player, shares: list[Share], exchange: bool = False) -> bool:
+        corp = self.game.corporation(shares[0].corp)
+        if not self.holding_ok(player, corp, shares):
+            return False
+        if self.zone(corp) == "yellow" or exchange:
+            return True
+        return bool(self.certs_with_bids(player) < self.game.cert_limit)
+
+    def can_buy(self, player: Player, share: Share | None) -> bool:
+        if share is None:
+            return False
+        corp = self.game.corporation(share.corp)
+        if corp.kind.value != "major" or not corp.ipoed or corp.closed or share.president:
+            return False
+        if self.sold.get(player.id, {}).get(corp.sym) or self.bought():
+            return False
+        return self.available_cash(player) >= self.share_cost(share) and self.can_gain(player, [share])
+
+    def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
+        corp = self.game.corporation(shares[0].corp)
+        if corp.kind.value != "major" or not corp.operated:
+            return False
+        if self.bought():
+            return False  # sell, then buy
+        return super().can_sell(player, shares, percent)
+
+    def parable(self, player: Player) -> list[Corporation]:
+        if self.bought():
+            return []
+        out = []
+        for corp in self.game.corporations.values():
+            if corp.kind.value != "major" or not self.game.can_par(corp, player):
+                continue
+            affordable = any(self.par_cost(player, corp, cell) <= self.available_cash(player)
+                             for cell in self.major_pars())
+            if affordable and self.can_gain(player, [corp.shares[0]],
+                                            exchange=self.game.concession_of(corp) is not None):
+                out.append(corp)
+        return out
+
+    def major_pars(self) -> list[Any]:
+        return [self.game.market.cell(r, c) for r, c in self.game.data()["game"]["market"]["major_par"]]
+
+    def par_cost(self, player: Player, corp: Corporation, cell: Any) -> int:
+        """What the player pays to start ``corp`` at ``cell``: the director's certificate, less the concession."""
+        price = units.value(corp, cell.price, corp.shares[0].percent)
+        concession = self.game.concession_of(corp)
+        if concession is not None:
+            price = max(price - concession.value, 0)
+        return price
+
+    # --- choices
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "bid":
+            out = []
+            for comp in self.game.bidbox_companies():
+                if self.can_bid(entity, comp):
+                    out.append({**entity_action(entity, "bid"), "company": comp.sym,
+                                "price": self.game.min_bid(comp)})
+            return out
+        if kind == "par":
+            return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
+                    for corp in self.parable(entity) for cell in self.major_pars()
+                    if self.par_cost(entity, corp, cell) <= self.available_cash(entity)]
+        return super().choices(entity, kind)
+
+    def can_bid(self, player: Player, comp: Company) -> bool:
+        if self.certs_with_bids(player) >= self.game.cert_limit:
+            return False
+        best = self.game.highest_bid(comp)
+        if best is not None and best[0] is player:
+            return False
+        if self.available_cash(player) < self.game.min_bid(comp):
+            return False
+        mine = any(who is player for who, _ in self.game.bids.get(comp.sym, ()))
+        return mine or self.game.bids_placed(player) < self.game.bid_tokens
+
+    # --- processing
+    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
+        game = self.game
+        comp = game.company(action["company"])
+        if comp not in game.bidbox_companies():
+            raise illegal(f"{comp.sym} is not in a bid box")
+        price = int(action["price"])
+        least = game.min_bid(comp)
+        money = game.format_money
+        if price < least:
+            raise illegal(f"the minimum bid for {comp.sym} is {money(least)}")
+        if (price - least) % game.MIN_BID_INCREMENT:
+            raise illegal(f"bids rise in steps of {money(game.MIN_BID_INCREMENT)}")
+        if price > self.available_cash(entity):
+            raise insufficient(f"{entity.name} can bid at most {money(self.available_cash(entity))}")
+        bids = game.bids.setdefault(comp.sym, [])
+        mine = any(who is entity for who, _ in bids)
+        if not mine and game.bids_placed(entity) >= game.bid_tokens:
+            raise illegal(f"{entity.name} has no bid tokens left; move a bid instead")
+        game.nothing_sold = False
+        entity.passed = False
+        bids[:] = [b for b in bids if b[0] is not entity]
+        bids.append((entity, price))
+        game.log(f"{entity.name} bids {money(price)} for {comp.name}")
+        self.current.append(action)
+        self.round.last_to_act = entity
+        self.bid_actions += 1
+        if self.bid_actions >= int(game.bidding["per_turn"]):
+            self.pass_()
+
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+        if len(shares) != 1:
+            raise malformed("buy one certificate at a time")
+        if not self.can_buy(entity, shares[0]):
+            raise illegal(f"{entity.name} cannot buy {shares[0].id} now")
+        super().process_buy_shares(action, entity)
+        self.pass_()
+
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+        corp = self.game.corporation(action["corporation"])
+        if corp not in self.parable(entity):
+            raise illegal(f"{entity.name} cannot start {corp.sym} now")
+        cell = self.game.parse_price(action["share_price"], par=True)
+        if cell not in self.major_pars():
+            raise illegal(f"{self.game.format_money(cell.price)} is a par price for minors only")
+        cost = self.par_cost(entity, corp, cell)
+        if cost > self.available_cash(entity):
+            raise insufficient(f"{entity.name} cannot afford to start {corp.sym} at "
+                               f"{self.game.format_money(cell.price)}")
+        self.game.start_major(entity, corp, cell, cost)
+        self.current.append(action)
+        self.round.last_to_act = entity
+        self.pass_()
+
+
+class ChoicesRound(Round):
+    """Between the stock round and the operating rounds: P9's owner may double their cash for the new order."""
+
+    kind = "choices"
+
+    def select_entities(self) -> list[Any]:
+        p9 = self.game.companies.get("P9")
+        if p9 is not None and not p9.closed and isinstance(p9.owner, Player):
+            return [p9.owner]
+        return []
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def name(self) -> str:
+        return "Choices"
+
+
+class DoubleCash(Step):
+    name = "Choose"
+    game: Any
+
+    def actions(self, entity: Any) -> list[str]:
+        if self.passed or entity is not self.round.entity():
+            return []
+        return ["choose", "pass"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": "double"}]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        if action["choice"] != "double":
+            raise illegal("P9's choice is double")
+        self.game.double_cash_choice = entity
+        self.game.log(f"{entity.name} chooses to double actual cash holding when determining player turn order")
+        self.pass_()
+
+
+def operating_round(game: Any, number: int) -> Any:
+    from .operating import operating_round as build
+    return build(game, number)

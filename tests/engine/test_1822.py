@@ -1,0 +1,175 @@
+"""1822: recorded games replay to their results, and the title's own rules (bid boxes, minors taken over by
+majors, privates' powers, London) behave as on 18xx.games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core import actions as act
+from engine.core.errors import GameError
+from engine.core.invariants import problems
+from engine.importer import read_game_file, replay
+from engine.titles import title_class
+from engine.titles.g1822.game import G1822
+from tests.conftest import recorded_games
+
+GAMES = recorded_games("1822")
+PLUS_GAME = next((p for p in GAMES if p.stem == "33845"), None)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_replays_to_recorded_result(path: Path) -> None:
+    gf = read_game_file(path)
+    game = replay(gf)
+    assert game.result() == {str(k): v for k, v in gf.raw["result"].items()}
+    assert game.game_end_reason == gf.raw["game_end_reason"]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_invariants_hold_after_every_action(path: Path) -> None:
+    gf = read_game_file(path)
+    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
+    money = game.total_cash()
+    for action in act.filter_undo(gf.actions):
+        game._apply(action)
+        found = problems(game, money)
+        assert not found, f"after action {action.get('id')}: {found}"
+
+
+def plus_game_until(action_id: int) -> G1822:
+    """The recorded 1822+ game with every standing action before ``action_id`` applied."""
+    if PLUS_GAME is None:
+        pytest.skip("the recorded 1822+ game is absent")
+    gf = read_game_file(PLUS_GAME)
+    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
+    for action in act.filter_undo(gf.actions):
+        if int(action["id"]) >= action_id:
+            break
+        game._apply(action)
+    assert isinstance(game, G1822)
+    return game
+
+
+def bid(game: G1822, player: Any, company: str, price: int) -> None:
+    game.process({"type": "bid", "entity": player.id, "entity_type": "player", "company": company, "price": price})
+
+
+def pass_(game: G1822, entity: Any) -> None:
+    ref = act.entity_ref(entity)
+    game.process({"type": "pass", "entity": ref[1], "entity_type": ref[0]})
+
+
+def new_game(players: int = 3, seed: int = 11, rules: list[str] | None = None) -> G1822:
+    game = G1822([(i + 1, f"P{i + 1}") for i in range(players)], seed, {"optional_rules": rules or []})
+    return game
+
+
+def test_setup_puts_the_first_items_in_the_bid_boxes() -> None:
+    game = new_game()
+    assert next(c.sym for c in game.bidbox_minors()) == "M24"
+    assert game.bidbox_concessions()[0].sym == "C1"
+    assert game.bidbox_privates()[0].sym == "P1"
+    assert len(game.bidbox_minors()) == 4 and len(game.bidbox_concessions()) == 3
+    # 1822+ has 30 minors and 21 privates, of which three are removed at setup.
+    plus = new_game(rules=["plus_expansion"])
+    assert "30" in plus.corporations and "30" not in game.corporations
+    assert sum(1 for c in plus.companies if c.startswith("P")) == 18
+    assert [c.sym in box for c, box in zip(plus.bidbox_privates(), plus.bidding["plus_boxes"], strict=True)] == \
+        [True, True, True]
+
+
+def test_bids_resolve_at_the_end_of_the_stock_round() -> None:
+    game = new_game()
+    p1, p2, p3 = game.players
+    bid(game, p1, "M24", 100)
+    bid(game, p1, "C1", 100)
+    bid(game, p1, "P1", 0)   # the third bid ends the turn
+    bid(game, p2, "M24", 120)
+    with pytest.raises(GameError, match="minimum bid"):
+        bid(game, p2, "C1", 100)
+    # A refused action restores the state as it was: look the players up again.
+    p1, p2, p3 = (game.player_by_id(i) for i in (1, 2, 3))
+    pass_(game, p2)  # after a bid this is no pass: the round goes on until everybody passes in a row
+    pass_(game, p3)
+    pass_(game, p1)
+    assert game.round.kind == "stock"
+    pass_(game, p2)
+    assert game.round.kind != "stock"
+    minor = game.corporations["24"]
+    assert minor.floated and minor.owner is p2
+    assert minor.cash == 100  # phase 1: twice the £50 par
+    assert p2.cash == 700 - 120
+    assert game.companies["C1"].owner is p1 and game.companies["P1"].owner is p1
+    # The operating round has begun: C1 and P1 have paid their owner £10 and £5.
+    assert game.round.kind == "operating"
+    assert p1.cash == 700 - 100 + 10 + 5
+    # The three other minors in the boxes had no bids: three L trains leave the depot.
+    assert next(t.id for t in game.available_depot_trains()) == "L-3"
+
+
+def test_a_first_stock_round_without_bids_ends_the_game() -> None:
+    game = new_game()
+    for _ in range(3):
+        for p in game.players:
+            if game.round.kind == "stock" and p in game.acting():
+                pass_(game, p)
+    # Nobody bid at all: 18xx.games ends the game when nothing was bought in the first stock round.
+    assert game.finished and game.game_end_reason == "dnf"
+
+
+def test_minor_acquisition_pays_in_shares_and_moves_the_minors_assets() -> None:
+    game = plus_game_until(577)  # CR is about to take over minor 6
+    cr, minor = game.corporations["CR"], game.corporations["6"]
+    owner = minor.owner
+    assert owner is not None
+    cash_before, trains = cr.cash + minor.cash, list(minor.trains)
+    owner_cash, owner_cr = owner.cash, owner.percent_of("CR")
+    game.process({"type": "merge", "entity": "CR", "entity_type": "corporation", "corporation": "6"})
+    game.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "two_shares"})
+    game.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "exchange"})
+    assert minor.closed and "6" not in [c for c in game.corporations if game.corporations[c].floated
+                                        and not game.corporations[c].closed]
+    assert owner.percent_of("CR") == owner_cr + 20
+    difference = game.market.location["6"].price * 2 - game.market.location["CR"].price * 2 \
+        if "6" in game.market.location else None
+    assert difference is None  # the minor has left the market
+    assert all(t.owner is cr for t in trains)
+    assert cr.cash + (owner.cash - owner_cash) == cash_before
+    assert game.exchange_tokens["CR"] == 2
+
+
+def test_p12_lays_two_extra_yellow_tiles_and_closes() -> None:
+    game = plus_game_until(569)  # CR owns P12 after its two own lays
+    p12 = game.companies["P12"]
+    assert p12.owner is game.corporations["CR"]
+    game.process({"type": "lay_tile", "entity": "P12", "entity_type": "company", "hex": "H11", "tile": "7-2",
+                  "rotation": 1})
+    # Once begun, P12's lays are made together: P12 acts next, not CR.
+    assert game.acting() == [p12]
+    game.process({"type": "lay_tile", "entity": "P12", "entity_type": "company", "hex": "F5", "tile": "58-4",
+                  "rotation": 5})
+    assert p12.closed
+    assert game.board.hexes["H11"].tile.name == "7" and game.board.hexes["F5"].tile.name == "58"
+
+
+def test_london_stations_are_separate_and_an_l_train_runs_locally() -> None:
+    game = plus_game_until(124)  # minor 15 runs its L train from its London station
+    corp, train = game.corporations["15"], game.all_trains["L-0"]
+    local = game.trace_1822_route(corp, train, {"train": "L-0", "connections": [["local", "M38"]]})
+    assert local.revenue == 40 and len(local.stops) == 1
+    # No route may run between two of London's stations.
+    with pytest.raises(GameError):
+        game.trace_1822_route(corp, train, {"train": "L-0", "connections": [["local", "N37"]]})
+
+
+def test_destination_bonus_doubles_the_destination_once() -> None:
+    game = plus_game_until(555)  # LBSCR has just placed its destination token in Brighton
+    corp = game.corporations["LBSCR"]
+    data = {"train": "L-18", "connections": [["M38", "M40", "M42"]]}
+    route = game.trace_1822_route(corp, game.all_trains["L-18"], data)
+    assert route.revenue == 60
+    game.add_route_bonuses(corp, [route])
+    assert route.revenue == 80
