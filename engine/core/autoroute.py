@@ -70,6 +70,8 @@ class RouteRules(Protocol):
 
     def route_bonus(self, route: Route) -> int: ...
 
+    def route_needs_station(self, corp: Corporation) -> bool: ...
+
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
@@ -890,7 +892,7 @@ def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict
                 raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
             if kind == "city" and city_blocks(hx, node, corp.sym):
                 raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
-    if not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
+    if game.route_needs_station(corp) and not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
         who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
         raise illegal(f"a route must include {who}")
     if spec.limit is not None and not spec.express:
