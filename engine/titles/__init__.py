@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from ..core.game import Game
+from .g1828.game import G1828
 from .g1882.game import G1882
 
 TITLES: dict[str, type[Game]] = {
     "1882": G1882,
+    "1828": G1828,
+}
+# Names 18xx.games gives titles that differ from ours: its documents map to our title, and exports write them.
+ALIASES: dict[str, str] = {
+    "1828.Games": "1828",
 }
 
 
@@ -14,6 +20,7 @@ def title_class(name: str) -> type[Game]:
     from ..core.errors import malformed
 
     key = str(name).strip()
+    key = ALIASES.get(key, key)
     if key in TITLES:
         return TITLES[key]
     squashed = "".join(ch for ch in key if ch.isalnum()).lower()

@@ -1,0 +1,268 @@
+"""1828's stock-round and operating-round steps over the shared core steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.actions import Action, entity_action, register_action
+from ...core.entities import Corporation, CorporationKind, Player, Share
+from ...core.errors import illegal
+from ...core.round import Round, Step, StockRound
+from ...core.steps.operating import (
+    Bankrupt,
+    BlockingBuyCompany,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    RouteStep,
+    TokenStep,
+)
+from ...core.steps.stock import BuySellParShares, HomeToken
+from ...core.tiles import TokenKind
+from ...core.transfer import BLOCKING_OWNER
+from .merger import Merger
+from .operating import SpecialBuy1828, SpecialToken1828, SpecialTrack1828, SwapTrain, Track1828
+
+register_action("failed_merge", "corporations")
+
+
+class StockRound1828(StockRound):
+    """Players' order in the next stock round is the order in which they passed (rules 7.1)."""
+
+    def __init__(self, game: Any, step_classes: list[type[Step]], number: int = 1) -> None:
+        super().__init__(game, step_classes, number)
+        self.pass_order: list[Player] = []
+
+
+class BuySellParShares1828(BuySellParShares):
+    """No certificate limit; in the gray zone shares may be held above 60% and the president may buy two at a
+    time (rules 12.1); a par needs cash for the president's certificate (twice the par)."""
+
+    GRAY = "gray"
+
+    def must_sell(self, player: Player) -> bool:
+        return False
+
+    def holding_ok(self, player: Player, corp: Corporation, gained: list[Share]) -> bool:
+        if self.zone(corp) == self.GRAY:
+            return True
+        return super().holding_ok(player, corp, gained)
+
+    def can_buy_multiple(self, corp: Corporation) -> bool:
+        player = self.round.entity()
+        if self.zone(corp) != self.GRAY or corp.owner is not player:
+            return False
+        if any(a["type"] == "par" for a in self.current) or not self.bought_corps() <= {corp.sym}:
+            return False
+        return sum(1 for a in self.current if a["type"] == "buy_shares") < 2
+
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par", "choose", "failed_merge") for a in self.current)
+
+    def actions(self, entity: Any) -> list[str]:
+        out = super().actions(entity)
+        if entity is not self.round.entity() or not isinstance(entity, Player) or self.bought():
+            return out
+        extra = []
+        if self.game.can_merge_any(entity):
+            extra += ["choose", "failed_merge"]
+        if "buy_shares" not in out and self.game.can_exchange_mh(entity):
+            extra.append("buy_shares")
+        if extra and "pass" not in out:
+            extra.append("pass")
+        return [*out, *[a for a in extra if a not in out]]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose":
+            return [{**entity_action(entity, "choose"), "choice": c.sym} for c in self.game.corporations.values()
+                    if self.game.merge_candidates(entity, c)]
+        return super().choices(entity, kind)
+
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+        corp = self.game.corporations.get(str(action["choice"]))
+        if corp is None or not self.game.merge_candidates(entity, corp):
+            raise illegal(f"{action['choice']} has no company to merge with")
+        self.round.acting_player = entity  # type: ignore[attr-defined]
+        self.round.merge_initiator = corp  # type: ignore[attr-defined]
+        self.current.append(action)
+        self.round.last_to_act = entity
+
+    def process_failed_merge(self, action: dict[str, Any], entity: Any) -> None:
+        names = " and ".join(str(c) for c in action.get("corporations") or [])
+        self.game.log(f"{entity.name} failed to merge {names}")
+        self.current.append(action)
+        self.round.last_to_act = entity
+
+    def pass_(self) -> None:
+        player = self.round.entity()
+        super().pass_()
+        order: list[Player] = self.round.pass_order  # type: ignore[attr-defined]
+        if self.current:
+            if player in order:
+                order.remove(player)
+        elif player not in order:
+            order.append(player)
+
+
+class RemoveTokens(Step):
+    """A new system with two stations in one hex (in different cities) removes one; a blocking marker takes
+    its place (rules 7.5.2)."""
+
+    name = "Choose a station to remove"
+
+    def skip(self) -> None:
+        pass
+
+    def pass_(self) -> None:
+        pass
+
+    def system(self) -> Corporation | None:
+        return self.round.corporation_removing_tokens  # type: ignore[attr-defined,no-any-return]
+
+    def active(self) -> bool:
+        return self.system() is not None
+
+    def blocking(self) -> bool:
+        return self.system() is not None
+
+    def active_entities(self) -> list[Any]:
+        system = self.system()
+        return [system] if system is not None else []
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["remove_token"] if entity is not None and entity is self.system() else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "remove_token":
+            return super().choices(entity, kind)
+        hexes = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
+        return [{**entity_action(entity, "remove_token"), "city": f"{self.game.board.hexes[t.hex].tile.id}-{t.node}",
+                 "slot": t.slot} for t in entity.tokens if t.used and t.hex in hexes]
+
+    def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
+        hx, node = self.game.city_by_id(action["city"])
+        slot = int(action.get("slot", 0))
+        hexes: list[str] = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
+        if hx.id not in hexes:
+            raise illegal(f"{entity.sym} has no second station to remove in {hx.id}")
+        token = next((t for t in entity.tokens if t.used and t.hex == hx.id and t.node == node and t.slot == slot),
+                     None)
+        if token is None:
+            raise illegal(f"there is no {entity.sym} station in that space")
+        entity.tokens.remove(token)
+        hx.tile.tokens[node][slot] = BLOCKING_OWNER
+        hx.tile.kinds[node][slot] = TokenKind.BLOCKING
+        self.game.log(f"{entity.sym} removes its station from {hx.id}; a blocking marker takes its place")
+        self.game.board_changed()
+        hexes.remove(hx.id)
+        if not hexes:
+            self.round.corporation_removing_tokens = None  # type: ignore[attr-defined]
+            merger = next(s for s in self.round.steps if isinstance(s, Merger))
+            merger.resume_after_token_removal()
+
+
+class DiscardTrain1828(DiscardTrain):
+    """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "discard_train":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "discard_train"), "train": t.id}
+                for t in self.game.discardable_trains(entity)]
+
+    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is None or train not in self.game.discardable_trains(entity):
+            raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
+        self.game.discard_train(entity, train)
+
+
+class Dividend1828(Dividend):
+    """The C&P pays half its run to its owner and keeps half, without a decision (rules 13.2)."""
+
+    def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR:
+            return []
+        return super().actions(entity)
+
+    def skip(self) -> None:
+        corp = self.round.entity()
+        if isinstance(corp, Corporation) and corp.kind is CorporationKind.MINOR:
+            self.game.minor_half_pay(corp, int(getattr(self.round, "revenue", 0) or 0))
+            self.round.routes = []  # type: ignore[attr-defined]
+            self.pass_()
+            return
+        super().skip()
+
+
+class RouteStep1828(RouteStep):
+    """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
+
+    def actions(self, entity: Any) -> list[str]:
+        if _minor(entity) and not getattr(self.round, "laid_hexes", None):
+            return []
+        return super().actions(entity)
+
+    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+        laid = list(getattr(self.round, "laid_hexes", []) or [])
+        for data in action["routes"]:
+            hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
+            self.game.check_route(entity, hexes, set(data.get("hexes") or []), laid)
+        super().process_run_routes(action, entity)
+
+
+class TokenStep1828(TokenStep):
+    """No station in the Virginia Coalfields (rules 16); a company places one station a turn, the C&P's
+    included."""
+
+    def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Corporation) and entity.sym in self.game.tokened_this_round:
+            return []
+        return super().actions(entity)
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        coal = self.game.coal["coalfields"]
+        return [c for c in super().choices(entity, kind) if kind != "place_token"
+                or self.game.city_by_id(c["city"])[0].id != coal]
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        if self.game.city_by_id(action["city"])[0].id == self.game.coal["coalfields"]:
+            raise illegal("the Virginia Coalfields may not be tokened")
+        super().process_place_token(action, entity)
+        self.game.tokened_this_round.add(entity.sym)
+
+
+def _minor(entity: Any) -> bool:
+    return isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR
+
+
+class BuyTrain1828(BuyTrain):
+    """The C&P never buys trains; a system keeps its trains in two shells (rules 7.5.4)."""
+
+    def actions(self, entity: Any) -> list[str]:
+        if _minor(self.round.entity()):
+            return []
+        return super().actions(entity)
+
+
+class BuyCompany1828(BuyCompany):
+    def actions(self, entity: Any) -> list[str]:
+        return [] if _minor(entity) else super().actions(entity)
+
+
+class BlockingBuyCompany1828(BlockingBuyCompany):
+    def actions(self, entity: Any) -> list[str]:
+        return [] if _minor(entity) else super().actions(entity)
+
+
+def stock_round(game: Any) -> Round:
+    return StockRound1828(game, [DiscardTrain1828, RemoveTokens, Merger, HomeToken, BuySellParShares1828])
+
+
+def operating_steps() -> list[type[Step]]:
+    return [Bankrupt, DiscardTrain1828, HomeToken, BuyCompany1828, SpecialTrack1828, SpecialToken1828, SpecialBuy1828,
+            Track1828, TokenStep1828, RouteStep1828, Dividend1828, SwapTrain, BuyTrain1828, BlockingBuyCompany1828]
+
+
+_ = (CorporationKind,)
