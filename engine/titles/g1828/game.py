@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.autoroute import TrainSpec
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share, Token, Train
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
@@ -79,12 +80,59 @@ class G1828(Game):
 
     def stock_round(self) -> Round:
         from .steps import stock_round
-        return stock_round(self)
+        rnd = stock_round(self)
+        if self.phase["name"] == "Purple":
+            self.remove_unparred_corporations()
+        return rnd
+
+    def remove_unparred_corporations(self) -> None:
+        """From the first purple stock round, companies never started leave the game and blocking markers take
+        their home spaces (rules 7.1, 17.7)."""
+        for corp in self.corporations.values():
+            if corp.kind is not CorporationKind.MAJOR or corp.ipoed or corp.closed or corp.home is None:
+                continue
+            hx = self.board[corp.home]
+            if corp.home_city is None and len(hx.original.tdef.cities) > 1:
+                for node in hx.tile.tdef.cities:
+                    self.place_blocking_token(hx.id, node)
+            else:
+                cities = hx.tile.tdef.cities
+                self.place_blocking_token(hx.id, cities[corp.home_city or 0])
+            self.log(f"Removing {corp.sym}")
+            corp.closed = True
 
     def operating_round(self, number: int) -> Round:
         from .steps import operating_steps
         self.tokened_this_round = set()
         return OperatingRound(self, operating_steps(), number)
+
+    def start_operating(self, corp: Corporation) -> None:
+        if corp.kind is CorporationKind.SYSTEM:
+            self.place_system_homes(corp)
+            return
+        super().start_operating(corp)
+
+    def place_system_homes(self, system: Corporation) -> None:
+        """A system whose members never operated places both members' home stations when it first operates."""
+        if not system.tokens or system.tokens[0].used:
+            return
+        for shell in self.shells.get(system.sym, []):
+            member = self.corporations[shell.name]
+            token = next((t for t in system.tokens if not t.used and t.price == 0
+                          and all(p[2] is not t for p in self.pending_tokens)), None)
+            if token is None or member.home is None:
+                continue
+            hx = self.board[member.home]
+            cities = hx.tile.tdef.cities
+            if len(hx.original.tdef.cities) > 1 and member.home_city is None and hx.tile.tdef.paths:
+                self.pending_tokens.append((system, [hx.id], token))
+                continue
+            node = cities[member.home_city] if member.home_city is not None else cities[0]
+            if self.free_slot(hx, node, system.sym) is None:
+                continue
+            self.place_token(system, token, hx, node, free=True)
+        if system.tokens and not system.tokens[0].used:
+            system.tokens.sort(key=lambda t: not t.used)
 
     def reorder_players(self) -> None:
         finished = self.round
@@ -225,8 +273,30 @@ class G1828(Game):
                 return True
         return False
 
-    def can_exchange_mh(self, player: Player) -> bool:
-        return False  # the M&H exchange comes with the exchange step
+    def exchange_shares(self, company: Company) -> list[Share]:
+        """The shares the M&H may be exchanged for: the first ordinary share in each company's IPO and in the
+        market (18xx.games offers any company, started or not)."""
+        if company.closed or not company.data.get("exchange_any") or not isinstance(company.owner, Player):
+            return []
+        out = []
+        for corp in self.corporations.values():
+            if corp.closed or corp.kind is CorporationKind.MINOR:
+                continue
+            ipo = next((s for s in corp.shares if not s.president), None)
+            pool = next((s for s in self.pool.shares if s.corp == corp.sym), None)
+            out += [s for s in (ipo, pool) if s is not None]
+        return out
+
+    def exchange_company(self, company: Company, share: Share) -> None:
+        owner = company.owner
+        assert isinstance(owner, Player)
+        corp = self.corporations[share.corp]
+        previous = corp.owner
+        self.transfer_share(share, owner)
+        self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
+        self.close_company(company)
+        self._check_float(corp)
+        self.check_presidency(corp, previous=previous)
 
     def can_merge_any(self, player: Player) -> bool:
         majors = [c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed]
@@ -365,9 +435,24 @@ class G1828(Game):
         assert found is not None
         return found
 
+    def float_corporation(self, corp: Corporation) -> None:
+        if corp.kind is CorporationKind.SYSTEM:
+            corp.par_price = self.share_price_of(corp)  # a system's "par" is always its market price
+        super().float_corporation(corp)
+
+    def check_system_floats(self) -> None:
+        """A system has floated once at most four of its shares are left in its IPO (its treasury share aside);
+        it never unfloats (18xx.games)."""
+        for corp in self.corporations.values():
+            if corp.kind is CorporationKind.SYSTEM and not corp.floated and not corp.closed \
+                    and corp.ipo_percent() <= 40:
+                corp.floated = True
+
+    def action_processed(self, action: dict[str, Any]) -> None:
+        self.check_system_floats()
+
     def finish_system(self, system: Corporation, merger: Corporation, target: Corporation) -> None:
-        if system.ipo_percent() <= 40:
-            system.floated = True
+        self.check_system_floats()
         if not merger.floated or not target.floated:
             self.bank.cash += system.cash
             system.cash = 0
@@ -389,8 +474,23 @@ class G1828(Game):
         corp.owner = None
         self.board_changed()
 
-    def train_limit(self, corp: Corporation) -> int:
+    def shell_limit(self) -> int:
         return int(self.phase["train_limit"])
+
+    def train_limit(self, corp: Corporation) -> int:
+        """A system's limit applies to each of its shells (rules 7.5.4); counted over the whole system here,
+        and per shell by the title's train steps."""
+        shells = len(self.shells.get(corp.sym, ())) if corp.kind is CorporationKind.SYSTEM else 1
+        return self.shell_limit() * max(shells, 1)
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        # A system with an empty shell may use its president's money for that shell's train (18xx.games).
+        if corp.kind is CorporationKind.SYSTEM and any(not s.trains for s in self.shells.get(corp.sym, [])):
+            return True
+        return super().president_may_contribute(corp)
+
+    def shells_with_room(self, corp: Corporation) -> list[Shell]:
+        return [s for s in self.shells.get(corp.sym, []) if len(s.trains) < self.shell_limit()]
 
     # ------------------------------------------------------------------ track
     def tile_lays_for(self, corp: Corporation) -> list[dict[str, Any]]:
@@ -580,10 +680,15 @@ class G1828(Game):
 
     def discardable_trains(self, corp: Corporation) -> list[Train]:
         if corp.kind is CorporationKind.SYSTEM:
-            limit = self.train_limit(corp)
-            shell = next((s for s in self.shells[corp.sym] if len(s.trains) > limit), None)
+            shell = next((s for s in self.shells[corp.sym] if len(s.trains) > self.shell_limit()), None)
             return list(shell.trains) if shell is not None else []
         return list(corp.trains)
+
+    def buy_train(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None = None) -> None:
+        source = train.owner
+        super().buy_train(corp, train, price, exchange=exchange)
+        if isinstance(source, Corporation):
+            self.prune_shells(source)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         super().discard_train(corp, train)
@@ -596,7 +701,7 @@ class G1828(Game):
             self.prune_shells(owner)
 
     def shell_over_limit(self, system: Corporation) -> bool:
-        return any(len(s.trains) > self.train_limit(system) for s in self.shells.get(system.sym, []))
+        return any(len(s.trains) > self.shell_limit() for s in self.shells.get(system.sym, []))
 
     def swap_train(self, system: Corporation, train: Train) -> None:
         current = self.shell_of(system, train)
@@ -638,6 +743,15 @@ class G1828(Game):
 
     def route_bonus(self, route: Route) -> int:
         return 0
+
+    def autoroute_train_spec(self, train: Train) -> TrainSpec:
+        """3+D: three cities or off-boards, any towns, double revenue; 8E: eight cities or off-boards, towns
+        passed unpaid (rules 15)."""
+        if train.name == "3+D":
+            return TrainSpec(train.name, 3, free_kinds=frozenset({"town"}), multiplier=2)
+        if train.name == "8E":
+            return TrainSpec(train.name, 8, unpaid_kinds=frozenset({"town"}))
+        return TrainSpec(train.name, None if train.distance >= 99 else train.distance)
 
     def route_needs_station(self, corp: Corporation) -> bool:
         # The C&P's run starts from the track it laid this turn, not from a station (rules 13.2).

@@ -93,10 +93,13 @@ class Merger(Step):
         return True
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.in_progress() or entity not in self.active_entities():
+        if not self.in_progress():
             return []
         if self.state == "select_target":
-            return ["merge"]
+            # The initiating player acts, with the surviving company as the action's entity (18xx.games).
+            return ["merge"] if entity is self.mergeable_entity() else []
+        if entity not in self.active_entities():
+            return []
         if self.state == "failed":
             return ["failed_merge"]
         return ["choose"]
@@ -104,8 +107,6 @@ class Merger(Step):
     def active_entities(self) -> list[Any]:
         if not self.in_progress():
             return []
-        if self.state == "select_target":
-            return [self.mergeable_entity()]
         if self.player_choice is not None and self.players:
             return [self.players[0]]
         return [self.round.acting_player]  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Corporation, CorporationKind, Player, Share
+from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
 from ...core.round import Round, Step, StockRound
 from ...core.steps.operating import (
@@ -49,6 +49,13 @@ class BuySellParShares1828(BuySellParShares):
             return True
         return super().holding_ok(player, corp, gained)
 
+    def share_cost(self, share: Share) -> int:
+        corp = self.game.corporation(share.corp)
+        if corp.kind is CorporationKind.SYSTEM:
+            # A system's shares always sell at its market price, from its IPO too (18xx.games).
+            return int(self.game.share_value(share))
+        return super().share_cost(share)
+
     def can_buy_multiple(self, corp: Corporation) -> bool:
         player = self.round.entity()
         if self.zone(corp) != self.GRAY or corp.owner is not player:
@@ -67,7 +74,7 @@ class BuySellParShares1828(BuySellParShares):
         extra = []
         if self.game.can_merge_any(entity):
             extra += ["choose", "failed_merge"]
-        if "buy_shares" not in out and self.game.can_exchange_mh(entity):
+        if "buy_shares" not in out and any(self.game.exchange_shares(c) for c in entity.companies):
             extra.append("buy_shares")
         if extra and "pass" not in out:
             extra.append("pass")
@@ -162,6 +169,62 @@ class RemoveTokens(Step):
             merger.resume_after_token_removal()
 
 
+class Exchange1828(Step):
+    """The M&H's owner exchanges it for a 10% share of any company from the IPO or the market (rules 13.2): in
+    a stock round on their turn, instead of buying; in an operating round at any time."""
+
+    name = "Exchange a private for a share"
+    blocks = False
+
+    def skip(self) -> None:
+        pass
+
+    def pass_(self) -> None:
+        pass
+
+    def _stock_step(self) -> BuySellParShares1828 | None:
+        return next((s for s in self.round.steps if isinstance(s, BuySellParShares1828)), None)
+
+    def actions(self, entity: Any) -> list[str]:
+        if not isinstance(entity, Company) or not self.game.exchange_shares(entity):
+            return []
+        stock = self._stock_step()
+        if stock is not None and (entity.owner is not self.round.entity() or stock.bought()):
+            return []
+        return ["buy_shares"]
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "buy_shares":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
+                for s in self.game.exchange_shares(entity)]
+
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+        shares = [self.game.share_by_id(str(sid)) for sid in action["shares"]]
+        offered = self.game.exchange_shares(entity)
+        if len(shares) != 1 or shares[0] not in offered:
+            raise illegal(f"{entity.sym} is exchanged for one 10% share from the IPO or the market")
+        self.game.exchange_company(entity, shares[0])
+        stock = self._stock_step()
+        if stock is not None:
+            stock.current.append(action)
+
+
+class HomeToken1828(HomeToken):
+    """A station on Dunkirk & Buffalo's trackless printed tile is re-placed by its own company when track
+    arrives (18xx.games: the token's owner decides), not by the company that laid the tile."""
+
+    def _chooser(self) -> Any:
+        actor, _, token = self.pending()[0]
+        return self.game.token_owner(token, actor)
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["place_token"] if self.pending() and entity is self._chooser() else []
+
+    def active_entities(self) -> list[Any]:
+        return [self._chooser()] if self.pending() else []
+
+
 class DiscardTrain1828(DiscardTrain):
     """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
 
@@ -238,12 +301,45 @@ def _minor(entity: Any) -> bool:
 
 
 class BuyTrain1828(BuyTrain):
-    """The C&P never buys trains; a system keeps its trains in two shells (rules 7.5.4)."""
+    """The C&P never buys trains; a system keeps its trains in two shells, each within the limit, and names the
+    shell a new train goes to (rules 7.5.4)."""
 
     def actions(self, entity: Any) -> list[str]:
         if _minor(self.round.entity()):
             return []
         return super().actions(entity)
+
+    def needs_emergency_sale(self, corp: Corporation) -> bool:
+        player = corp.owner
+        if corp.kind is not CorporationKind.SYSTEM or self.game.must_buy_train(corp):
+            return super().needs_emergency_sale(corp)
+        if not isinstance(player, Player) or not self.game.president_may_contribute(corp):
+            return False
+        return bool(self.sellable_bundles(player))
+
+    def room(self, corp: Corporation) -> bool:
+        if corp.kind is CorporationKind.SYSTEM:
+            return bool(self.game.shells_with_room(corp))
+        return super().room(corp)
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        out = super().choices(entity, kind)
+        if kind != "buy_train" or entity.kind is not CorporationKind.SYSTEM:
+            return out
+        return [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)]
+
+    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+        shell = None
+        if isinstance(entity, Corporation) and entity.kind is CorporationKind.SYSTEM:
+            shells = self.game.shells_with_room(entity)
+            shell = next((s for s in shells if s.name == action.get("shell")), None)
+            if shell is None:
+                names = ", ".join(s.name for s in shells) or "none"
+                raise illegal(f"name the shell the train goes to: one with room ({names})")
+        train = self.game.all_trains.get(str(action["train"]))
+        super().process_buy_train(action, entity)
+        if shell is not None and train is not None:
+            shell.trains.append(train)
 
 
 class BuyCompany1828(BuyCompany):
@@ -257,12 +353,16 @@ class BlockingBuyCompany1828(BlockingBuyCompany):
 
 
 def stock_round(game: Any) -> Round:
-    return StockRound1828(game, [DiscardTrain1828, RemoveTokens, Merger, HomeToken, BuySellParShares1828])
+    return StockRound1828(game, [DiscardTrain1828, RemoveTokens, Merger, Exchange1828, HomeToken1828,
+                                 BuySellParShares1828])
 
 
 def operating_steps() -> list[type[Step]]:
-    return [Bankrupt, DiscardTrain1828, HomeToken, BuyCompany1828, SpecialTrack1828, SpecialToken1828, SpecialBuy1828,
-            Track1828, TokenStep1828, RouteStep1828, Dividend1828, SwapTrain, BuyTrain1828, BlockingBuyCompany1828]
+    # The order of 18xx.games' 1828 operating round.
+    return [Bankrupt, Exchange1828, DiscardTrain1828, HomeToken1828, BuyCompany1828, SpecialTrack1828,
+            SpecialToken1828, SpecialBuy1828, Track1828, TokenStep1828, RouteStep1828, Dividend1828, SwapTrain,
+            BuyTrain1828, BlockingBuyCompany1828]
+
 
 
 _ = (CorporationKind,)
