@@ -351,7 +351,7 @@ class Merger(Step):
             self.game.log(f"{entity.name} discards 1 {corp.sym} share and receives {self.game.format_money(price)}"
                           " from the bank")
         elif is_player and self.exchange_selection is None:
-            cost = system_price - self._price(share)
+            cost = self._price(share) - system_price  # shown as 18xx.games shows it (negative: the player pays)
             self.game.log(f"{entity.name} chooses whether to trade up or sell a single {corp.sym} share")
             self.player_choice = PlayerChoice("Trade up or sell share", [
                 f"Exchange ({self.game.format_money(cost)})", f"Sell ({self.game.format_money(self._price(share))})"])

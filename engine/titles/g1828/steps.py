@@ -317,6 +317,12 @@ class BuyTrain1828(BuyTrain):
             return False
         return bool(self.sellable_bundles(player))
 
+    def can_buy(self, corp: Corporation) -> bool:
+        # A system with an empty shell may buy for it whatever its treasury holds (18xx.games).
+        if corp.kind is CorporationKind.SYSTEM and any(not s.trains for s in self.game.shells.get(corp.sym, [])):
+            return True
+        return super().can_buy(corp)
+
     def room(self, corp: Corporation) -> bool:
         if corp.kind is CorporationKind.SYSTEM:
             return bool(self.game.shells_with_room(corp))
