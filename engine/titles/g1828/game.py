@@ -59,7 +59,6 @@ class G1828(Game):
         """The C&P runs the second 2-train, which never rusts and is never for sale, from its Peterborough
         station (18xx.games' reading of rules 13.2's half of a 2-train route)."""
         minor = self.corporations[CP]
-        minor.shares.clear()
         train = [t for t in self.depot if t.name == "2"][1]
         self.depot.remove(train)
         train.rusts_on = None
@@ -464,6 +463,15 @@ class G1828(Game):
                 self.log(f"{system.sym} not yet floated, discarding treasury")
         for corp in (merger, target):
             self.close_corporation(corp)
+
+    def _holders(self, corp: Corporation | None = None) -> list[Any]:
+        # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
+        from .merger import Merger
+        out = super()._holders(corp)
+        for step in getattr(self.round, "steps", ()):
+            if isinstance(step, Merger):
+                out += [step.discard, step.used, step.ipo]
+        return out
 
     def close_corporation(self, corp: Corporation) -> None:
         for holder in self._holders():
