@@ -231,6 +231,8 @@ class Corporation(Holder):
         self.markers: list[str] = []  # named markers it holds, as 1828's coal marker
         # A company without certificates (1828's C&P minor, run by the owner of a private) has no share to sum.
         self.issues_shares: bool = bool(data.get("shares", True))
+        # How 18xx.games documents name its type in actions ("corporation"; 1828: "minor", "system").
+        self.entity_type: str = str(data.get("entity_type", "corporation"))
         self.data = data
 
     def __repr__(self) -> str:

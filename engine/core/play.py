@@ -337,6 +337,10 @@ class PlayRules(_Base):
             return []
         return best_routes_for(self, corp)
 
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None:
+        """Title hook: the stops a route of ``corp`` must include one of, when not its stations (None)."""
+        return None
+
     def route_needs_station(self, corp: Corporation) -> bool:
         """Title hook: whether each route must include one of the company's stations (1828's C&P need not)."""
         return True
