@@ -31,7 +31,7 @@ from bot.storage import (
     SeatTakenError,
     StatusConflictError,
 )
-from engine import TITLES, GameError, title_class
+from engine import TITLES, GameError, export_title, title_class
 
 
 class SetupVerbs(ServiceCore):
@@ -380,7 +380,7 @@ def export_document(
     doc: dict[str, Any] = {
         "id": record.id,
         "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})",
-        "title": record.title,
+        "title": export_title(record.title),
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
         "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or [])},

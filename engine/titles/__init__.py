@@ -28,3 +28,11 @@ def title_class(name: str) -> type[Game]:
         if "".join(ch for ch in title if ch.isalnum()).lower() == squashed:
             return cls
     raise malformed(f"unknown title {name!r}; available: {', '.join(TITLES)}")
+
+
+def export_title(name: str) -> str:
+    """The name 18xx.games gives our title ``name`` (what exports write): ``1828`` is ``1828.Games``."""
+    for theirs, ours in ALIASES.items():
+        if ours == name:
+            return theirs
+    return name

@@ -41,6 +41,7 @@ class G1828(Game):
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
         self.operated_once: set[str] = set()
+        self.last_action_id = 0
         self.special_lays_used: set[tuple[str, int]] = set()
         self.tunnel_coal = True
         self.cp_token_owed: set[str] = set()
@@ -54,6 +55,7 @@ class G1828(Game):
             self.depot.remove(six)
             del self.all_trains[six.id]
             self.log("Removing 6 train")
+        self.board_changed()  # closes the coalfields to every company without a coal marker
 
     def _setup_minor(self) -> None:
         """The C&P runs the second 2-train, which never rusts and is never for sale, from its Peterborough
@@ -328,7 +330,7 @@ class G1828(Game):
         merger, target = corps
         data = dict(merger.data)
         sym = f"{merger.sym}-{target.sym}"
-        data.update(sym=sym, kind="system", tokens=[], float_percent=50,
+        data.update(sym=sym, kind="system", entity_type="system", tokens=[], float_percent=50,
                     homes=[h for h in (merger.home, target.home) if h])
         data.pop("home", None)
         data.pop("home_city", None)
@@ -449,6 +451,23 @@ class G1828(Game):
 
     def action_processed(self, action: dict[str, Any]) -> None:
         self.check_system_floats()
+        if action.get("type") != "message":
+            self.last_action_id = int(action.get("id") or 0)
+
+    def undone_failed_merge(self, player: Player) -> list[str] | None:
+        """The two companies of ``player``'s merger that the log's last entry undid because it failed (the player
+        then records failed_merge, as on 18xx.games), or None."""
+        raw = self.raw_actions
+        if not raw or raw[-1].get("type") != "undo" or raw[-1].get("action_id") is None:
+            return None
+        start = int(raw[-1]["action_id"])
+        undone = [a for a in raw[:-1] if int(a.get("id") or 0) > start and a.get("type") not in ("undo", "redo")]
+        if not undone or undone[0].get("type") != "choose" or str(undone[0].get("entity")) != str(player.id):
+            return None
+        merge = next((a for a in undone if a.get("type") == "merge"), None)
+        if merge is None:
+            return None
+        return [str(merge["entity"]), str(merge["corporation"])]
 
     def finish_system(self, system: Corporation, merger: Corporation, target: Corporation) -> None:
         self.check_system_floats()
@@ -770,16 +789,29 @@ class G1828(Game):
         the tile it laid this turn."""
         if self.coal["coalfields"] in hexes and not self.has_coal(corp):
             raise illegal("a route to the Virginia Coalfields needs a coal marker")
-        if corp.kind is CorporationKind.MINOR and not any(stops & self.stops_touching(h) for h in laid[:1]):
+        if corp.kind is CorporationKind.MINOR and not any(stops & {h for h, _ in self.stops_touching(x)}
+                                                          for x in laid[:1]):
             raise illegal(f"the {corp.sym}'s route must use the tile it laid this turn")
 
-    def stops_touching(self, hex_id: str) -> set[str]:
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None:
+        if corp.kind is not CorporationKind.MINOR:
+            return None
+        laid: list[str] = list(getattr(self.round, "laid_hexes", None) or [])
+        return sorted(self.stops_touching(laid[0])) if laid else []
+
+    def board_changed(self) -> None:
+        super().board_changed()
+        coalfields = self.board.hexes.get(str(self.data()["game"]["coal"]["coalfields"]))
+        if coalfields is not None:
+            coalfields.passable_only_by = frozenset(c.sym for c in self.corporations.values() if "coal" in c.markers)
+
+    def stops_touching(self, hex_id: str) -> set[tuple[str, int]]:
         """Hexes of the stops the tile in ``hex_id`` holds, or else that its track reaches without passing a
         stop (18xx.games: a route uses a laid tile when it stops there or on the track walked from it)."""
         hx = self.board.hexes[hex_id]
         if hx.tile.tdef.nodes:
-            return {hex_id}
-        found: set[str] = set()
+            return {(hex_id, i) for i in range(len(hx.tile.tdef.nodes))}
+        found: set[tuple[str, int]] = set()
         seen: set[tuple[str, int]] = set()
         todo = [(hex_id, i) for i in range(len(hx.tile.abs_paths()))]
         while todo:
@@ -790,7 +822,7 @@ class G1828(Game):
             cur = self.board.hexes[here]
             for end in cur.tile.abs_paths()[index]:
                 if end >= NODE_BASE:
-                    found.add(here)
+                    found.add((here, end - NODE_BASE))
                     continue
                 todo += [(here, j) for j in self.board.paths_at_edge(cur, end)]
                 other = self.board.neighbor(cur, end)

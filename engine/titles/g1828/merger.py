@@ -123,6 +123,11 @@ class Merger(Step):
             assert initiator is not None
             return [{**entity_action(entity, "merge"), "corporation": c.sym}
                     for c in self.game.merge_candidates(self.round.acting_player, initiator)]  # type: ignore[attr-defined]
+        if kind == "failed_merge" and self.state == "failed":
+            # The merger cannot stand: 18xx.games undoes it (to before the merger began), then the player records
+            # failed_merge. Offered as that undo; BuySellParShares1828 then offers failed_merge.
+            return [{"type": "undo", "entity": entity.id, "entity_type": "player",
+                     "action_id": int(self.round.merge_start_id)}]  # type: ignore[attr-defined]
         if kind == "choose" and self.player_choice is not None:
             return [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
                     for c in self.player_choice.choices]
@@ -294,9 +299,10 @@ class Merger(Step):
                 self._move(exchanged_one, self.used)
                 discarded_one = (self._shares(entity, target) + self._shares(entity, merger))[0]
                 self._move(discarded_one, self.discard)
-                system_share = next(s for s in self._system_shares() if not s.president)
+                system_share = next((s for s in self._system_shares() if not s.president), None)
                 self.game.log(f"{self.game.describe(entity)} exchanges 2 certificates for 1 system share")
-                self._give_system_shares([system_share], entity)
+                if system_share is not None:
+                    self._give_system_shares([system_share], entity)
             if not (num_shares(entity, merger) or num_shares(entity, target)):
                 return
 

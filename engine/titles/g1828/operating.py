@@ -155,6 +155,8 @@ class SpecialTrack1828(Step):
             return super().choices(entity, kind)
         _, lay = found
         corp: Corporation = entity.owner
+        if lay.get("when") == "track" and getattr(self.round, "upgraded_track", False):
+            return []
         out = []
         for hex_id in lay.get("hexes") or sorted(self.game.network(corp).hex_edges):
             hx = self.game.board.hexes[hex_id]

@@ -81,9 +81,16 @@ class BuySellParShares1828(BuySellParShares):
         return [*out, *[a for a in extra if a not in out]]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        failed = self.game.undone_failed_merge(entity)
+        if kind == "failed_merge":
+            return [] if failed is None else [{**entity_action(entity, "failed_merge"), "corporations": failed}]
         if kind == "choose":
+            if failed is not None:
+                return []  # the merger just undone failed: record that, do not start it again
             return [{**entity_action(entity, "choose"), "choice": c.sym} for c in self.game.corporations.values()
                     if self.game.merge_candidates(entity, c)]
+        if failed is not None:
+            return []
         return super().choices(entity, kind)
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
@@ -92,10 +99,13 @@ class BuySellParShares1828(BuySellParShares):
             raise illegal(f"{action['choice']} has no company to merge with")
         self.round.acting_player = entity  # type: ignore[attr-defined]
         self.round.merge_initiator = corp  # type: ignore[attr-defined]
+        self.round.merge_start_id = self.game.last_action_id  # type: ignore[attr-defined]
         self.current.append(action)
         self.round.last_to_act = entity
 
     def process_failed_merge(self, action: dict[str, Any], entity: Any) -> None:
+        if not self.game.can_merge_any(entity):
+            raise illegal(f"{entity.name} has no merger to record as failed")
         names = " and ".join(str(c) for c in action.get("corporations") or [])
         self.game.log(f"{entity.name} failed to merge {names}")
         self.current.append(action)
@@ -271,7 +281,8 @@ class RouteStep1828(RouteStep):
         laid = list(getattr(self.round, "laid_hexes", []) or [])
         for data in action["routes"]:
             hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
-            self.game.check_route(entity, hexes, set(data.get("hexes") or []), laid)
+            stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
+            self.game.check_route(entity, hexes, stops, laid)
         super().process_run_routes(action, entity)
 
 
