@@ -297,7 +297,8 @@ class G1828(Game):
         self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
         self.close_company(company)
         self._check_float(corp)
-        self.check_presidency(corp, previous=previous)
+        if corp.ipoed:  # a share of a company not started makes nobody its president
+            self.check_presidency(corp, previous=previous)
 
     def can_merge_any(self, player: Player) -> bool:
         majors = [c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed]
@@ -515,6 +516,19 @@ class G1828(Game):
         if corp.kind is CorporationKind.SYSTEM and any(not s.trains for s in self.shells.get(corp.sym, [])):
             return True
         return super().president_may_contribute(corp)
+
+    def close_on_train_bought(self, corp: Corporation) -> None:
+        # A system's train counts for each member: the $250 privates close when their company buys one.
+        super().close_on_train_bought(corp)
+        if corp.kind is CorporationKind.SYSTEM:
+            for shell in self.shells.get(corp.sym, []):
+                super().close_on_train_bought(self.corporations[shell.name])
+
+    def describe(self, entity: Any) -> str:
+        name = getattr(entity, "name", None)
+        if not isinstance(entity, (Player, Corporation, Company)) and isinstance(name, str):
+            return name  # the market, the IPO, the discard in a merger
+        return super().describe(entity)
 
     def shells_with_room(self, corp: Corporation) -> list[Shell]:
         return [s for s in self.shells.get(corp.sym, []) if len(s.trains) < self.shell_limit()]
@@ -779,6 +793,20 @@ class G1828(Game):
         if train.name == "8E":
             return TrainSpec(train.name, 8, unpaid_kinds=frozenset({"town"}))
         return TrainSpec(train.name, None if train.distance >= 99 else train.distance)
+
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """The optimal routes, each with its revenue, as 18xx.games' own client writes them (its 1828 cannot
+        check a route that comes without one)."""
+        from ...core.autoroute import validate_route
+        from ...core.routes import build_route
+        out = super().best_routes(corp)
+        for data in out:
+            train = self.all_trains[str(data["train"])]
+            traced = validate_route(self, corp, train, data)
+            route = build_route(self, corp, train, data)
+            route.stops = list(traced.stops)
+            data["revenue"] = self.route_revenue(corp, route)
+        return out
 
     def route_needs_station(self, corp: Corporation) -> bool:
         # The C&P's run starts from the track it laid this turn, not from a station (rules 13.2).

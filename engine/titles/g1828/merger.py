@@ -144,6 +144,8 @@ class Merger(Step):
         player = self.round.acting_player  # type: ignore[attr-defined]
         if target not in self.game.merge_candidates(player, entity):
             raise illegal(f"{initiator.sym} cannot merge with {target.sym}")
+        if not initiator.ipoed:
+            raise illegal(f"{initiator.sym} has no share price and cannot start a merger")
         self.merger = initiator
         self.target = target
         self._enter("start_merge")
@@ -441,7 +443,7 @@ class Merger(Step):
     def _combine_ipo_shares(self) -> None:
         for corp in (self.merger, self.target):
             assert corp is not None
-            for share in list(corp.shares_of(corp.sym)):
+            for share in list(corp.shares):  # every certificate it holds, the other's traded to it too
                 self._move(share, self.ipo)
 
     def _exchange_discarded(self) -> None:

@@ -87,8 +87,10 @@ class BuySellParShares1828(BuySellParShares):
         if kind == "choose":
             if failed is not None:
                 return []  # the merger just undone failed: record that, do not start it again
+            # A company without a share price cannot start a merger (its new price needs one), though 18xx.games
+            # counts it when it offers the choice.
             return [{**entity_action(entity, "choose"), "choice": c.sym} for c in self.game.corporations.values()
-                    if self.game.merge_candidates(entity, c)]
+                    if c.ipoed and self.game.merge_candidates(entity, c)]
         if failed is not None:
             return []
         return super().choices(entity, kind)
@@ -339,8 +341,13 @@ class BuyTrain1828(BuyTrain):
             return bool(self.game.shells_with_room(corp))
         return super().room(corp)
 
+    def other_trains(self, corp: Corporation) -> list[Any]:
+        return [t for t in super().other_trains(corp) if not _minor(t.owner)]  # the C&P's train is never sold
+
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
+        if kind == "buy_train":
+            out = [c for c in out if not _minor(self.game.all_trains[c["train"]].owner)]
         if kind != "buy_train" or entity.kind is not CorporationKind.SYSTEM:
             return out
         return [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)]
@@ -354,6 +361,8 @@ class BuyTrain1828(BuyTrain):
                 names = ", ".join(s.name for s in shells) or "none"
                 raise illegal(f"name the shell the train goes to: one with room ({names})")
         train = self.game.all_trains.get(str(action["train"]))
+        if train is not None and _minor(train.owner):
+            raise illegal(f"train {train.id} runs for the C&P and is not for sale")
         super().process_buy_train(action, entity)
         if shell is not None and train is not None:
             shell.trains.append(train)
