@@ -259,13 +259,17 @@ class G1828(Game):
     def merge_candidate(self, player: Player, corp: Corporation, candidate: Corporation) -> bool:
         """Two public companies merge when one is the player's, they have both operated or neither has, one has
         floated, and some player holds six of their shares together (five, having sold neither this round)."""
+        return self._merge_pair_open(player, corp, candidate) and self._merge_shares_held(corp, candidate)
+
+    def _merge_pair_open(self, player: Player, corp: Corporation, candidate: Corporation) -> bool:
         if (candidate is corp or candidate.kind is not CorporationKind.MAJOR or corp.kind is not CorporationKind.MAJOR
                 or candidate.closed or corp.closed or not candidate.ipoed):
             return False
         if corp.owner is not player and candidate.owner is not player:
             return False
-        if self.has_operated(candidate) != self.has_operated(corp) or not (candidate.floated or corp.floated):
-            return False
+        return self.has_operated(candidate) == self.has_operated(corp) and (candidate.floated or corp.floated)
+
+    def _merge_shares_held(self, corp: Corporation, candidate: Corporation) -> bool:
         sold = self.stock_step_sold(self.round)
         for p in self.players:
             n = self.num_shares(p, candidate) + self.num_shares(p, corp)
@@ -301,8 +305,20 @@ class G1828(Game):
             self.check_presidency(corp, previous=previous)
 
     def can_merge_any(self, player: Player) -> bool:
-        majors = [c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed]
-        return any(self.merge_candidate(player, corp, cand) for corp in majors for cand in majors)
+        majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
+        # Holdings first: a merger needs five shares of the pair in one hand, so only such pairs are examined.
+        pairs: set[tuple[str, str]] = set()
+        for p in self.players:
+            held = {s.corp: 0 for s in p.shares if s.corp in majors}
+            for share in p.shares:
+                if share.corp in held:
+                    held[share.corp] += share.percent // majors[share.corp].share_percent
+            for a, n in held.items():
+                for b in majors:
+                    if b != a and n + held.get(b, 0) >= 5:
+                        pairs.add((a, b))
+                        pairs.add((b, a))
+        return any(majors[b].ipoed and self.merge_candidate(player, majors[a], majors[b]) for a, b in sorted(pairs))
 
     @staticmethod
     def num_shares(holder: Any, corp: Corporation) -> int:
@@ -709,8 +725,9 @@ class G1828(Game):
         if getattr(self.round, "ignore_train_limit", False):
             return []
         out = []
+        limit = self.shell_limit()
         for corp in self.corporations.values():
-            if corp.closed or corp.kind is CorporationKind.MINOR:
+            if len(corp.trains) <= limit or corp.closed or corp.kind is CorporationKind.MINOR:
                 continue
             if corp.kind is CorporationKind.SYSTEM:
                 if self.shell_over_limit(corp):
