@@ -533,6 +533,12 @@ class G1828(Game):
             return True
         return super().president_may_contribute(corp)
 
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        # Nobody presides a system until someone holds its president's share's worth (18xx.games).
+        if max((p.percent_of(corp.sym) for p in self.players), default=0) < corp.president_percent:
+            return
+        super().check_presidency(corp, previous, seller)
+
     def close_on_train_bought(self, corp: Corporation) -> None:
         # A system's train counts for each member: the $250 privates close when their company buys one.
         super().close_on_train_bought(corp)

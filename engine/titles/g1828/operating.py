@@ -160,6 +160,8 @@ class SpecialTrack1828(Step):
         out = []
         for hex_id in lay.get("hexes") or sorted(self.game.network(corp).hex_edges):
             hx = self.game.board.hexes[hex_id]
+            if self.game.blocked_hex(hx) is not None or hex_id in round_laid(self):
+                continue
             for name in lay.get("tiles", ()):
                 tile = next((t for t in self.game.tile_supply.values() if t.name == name), None)
                 if tile is None:

@@ -350,7 +350,8 @@ class BuyTrain1828(BuyTrain):
             out = [c for c in out if not _minor(self.game.all_trains[c["train"]].owner)]
         if kind != "buy_train" or entity.kind is not CorporationKind.SYSTEM:
             return out
-        return [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)]
+        return [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)
+                if int(c["price"]) <= entity.cash or not shell.trains]
 
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         shell = None
@@ -363,9 +364,20 @@ class BuyTrain1828(BuyTrain):
         train = self.game.all_trains.get(str(action["train"]))
         if train is not None and _minor(train.owner):
             raise illegal(f"train {train.id} runs for the C&P and is not for sale")
-        super().process_buy_train(action, entity)
-        if shell is not None and train is not None:
-            shell.trains.append(train)
+        if shell is None:
+            super().process_buy_train(action, entity)
+            return
+        if train is None:
+            raise illegal(f"there is no train {action['train']}")
+        # The president helps only with a train for an empty shell (or when the system has no train at all).
+        must = self.game.must_buy_train(entity) or not shell.trains
+        exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
+        variant = str(action["variant"]) if action.get("variant") else None
+        self.game.buy_train_action(entity, train, int(action["price"]), exchange=exchange, must_buy=must,
+                                   last_sale_price=self.last_sale_price, variant=variant)
+        shell.trains.append(train)
+        if not self.can_buy(entity):
+            self.pass_()
 
 
 class BuyCompany1828(BuyCompany):
