@@ -603,6 +603,13 @@ class G1828(Game):
             return []
         return legal_rotations(self, hx, tile.tdef, edges)
 
+    def special_lay_cost(self, lay: dict[str, Any], hx: Any, tile: Any, rotation: int) -> int:
+        from ...core.track import crossing_cost
+        free = bool(lay.get("free") or lay.get("teleport"))
+        terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
+        exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
+        return int(lay.get("cost", 0)) + terrain + int(crossing_cost(self, hx, exits))
+
     def special_lay(self, corp: Corporation, action: dict[str, Any], lay: dict[str, Any], company: Company) -> None:
         self.check_lay_allowed(action["hex"], str(action["tile"]))
         self.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),

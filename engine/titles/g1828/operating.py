@@ -167,6 +167,8 @@ class SpecialTrack1828(Step):
                 if tile is None:
                     continue
                 for rot in self.game.special_lay_rotations(corp, lay, hx, tile):
+                    if self.game.special_lay_cost(lay, hx, tile, rot) > corp.cash:
+                        continue
                     out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
         return out
 
