@@ -468,6 +468,7 @@ class G1828(Game):
 
     def action_processed(self, action: dict[str, Any]) -> None:
         self.check_system_floats()
+        self.check_merging_floats()
         if action.get("type") != "message":
             self.last_action_id = int(action.get("id") or 0)
 
@@ -486,8 +487,20 @@ class G1828(Game):
             return None
         return [str(merge["entity"]), str(merge["corporation"])]
 
+    def check_merging_floats(self) -> None:
+        """18xx.games counts a company as floated once at most 40% is left in its IPO, whenever it looks; in a
+        merger the two companies' IPOs drain, so they count as floated from then on (no money comes with it)."""
+        from .merger import Merger
+        step = next((s for s in getattr(self.round, "steps", ()) if isinstance(s, Merger)), None)
+        for corp in (step.merger, step.target) if step is not None else ():
+            if corp is not None and not corp.floated and corp.percent_of(corp.sym) <= 100 - corp.float_percent:
+                corp.floated = True
+
     def finish_system(self, system: Corporation, merger: Corporation, target: Corporation) -> None:
         self.check_system_floats()
+        self.check_merging_floats()
+        # 18xx.games resets the treasury of a system whose members had not both floated, but by then it has moved
+        # their whole IPOs into the exchange, so it counts both as floated and the reset never happens.
         if not merger.floated or not target.floated:
             self.bank.cash += system.cash
             system.cash = 0

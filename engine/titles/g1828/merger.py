@@ -474,6 +474,7 @@ class Merger(Step):
             return
         share = next(s for s in owner.shares_of(system.sym) if not s.president)
         self._move(share, system.treasury)
+        self.game.check_presidency(system, previous=owner)  # the donation may leave another player ahead
         self.game.log(f"President ({owner.name}) contributes 1 system share to the {system.sym} treasury")
         self.game.finish_system(system, merger, target)
         self.round.merge_initiator = None  # type: ignore[attr-defined]

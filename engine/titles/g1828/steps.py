@@ -317,10 +317,22 @@ class BuyTrain1828(BuyTrain):
     """The C&P never buys trains; a system keeps its trains in two shells, each within the limit, and names the
     shell a new train goes to (rules 7.5.4)."""
 
+    def setup(self) -> None:
+        super().setup()
+        self.sold_for_train = False
+
     def actions(self, entity: Any) -> list[str]:
         if _minor(self.round.entity()):
             return []
-        return super().actions(entity)
+        out = super().actions(entity)
+        # Once the president has sold shares for a train, the company buys before it may pass (18xx.games).
+        if self.sold_for_train and "pass" in out:
+            out = [a for a in out if a != "pass"]
+        return out
+
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        super().process_sell_shares(action, entity)
+        self.sold_for_train = True
 
     def needs_emergency_sale(self, corp: Corporation) -> bool:
         player = corp.owner
@@ -366,6 +378,7 @@ class BuyTrain1828(BuyTrain):
             raise illegal(f"train {train.id} runs for the C&P and is not for sale")
         if shell is None:
             super().process_buy_train(action, entity)
+            self.sold_for_train = False
             return
         if train is None:
             raise illegal(f"there is no train {action['train']}")
@@ -376,6 +389,7 @@ class BuyTrain1828(BuyTrain):
         self.game.buy_train_action(entity, train, int(action["price"]), exchange=exchange, must_buy=must,
                                    last_sale_price=self.last_sale_price, variant=variant)
         shell.trains.append(train)
+        self.sold_for_train = False
         if not self.can_buy(entity):
             self.pass_()
 
