@@ -589,6 +589,11 @@ class G1828(Game):
                    for company in corp.companies if not company.closed
                    for i, lay in enumerate(company.data.get("special_lays", ())))
 
+    def turn_lay_waits(self, corp: Corporation) -> bool:
+        return any(lay.get("when") == "turn" and not self.special_lay_used(company, i)
+                   for company in corp.companies if not company.closed
+                   for i, lay in enumerate(company.data.get("special_lays", ())))
+
     def track_company_buyable(self, corp: Corporation) -> bool:
         if not self.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
             return False

@@ -400,8 +400,17 @@ class BuyCompany1828(BuyCompany):
 
 
 class BlockingBuyCompany1828(BlockingBuyCompany):
+    """The last chance of the turn to buy privates, or to use a private's lay that may come any time in the
+    company's turn (the C&StL's): the company passes it explicitly (18xx.games)."""
+
     def actions(self, entity: Any) -> list[str]:
-        return [] if _minor(entity) else super().actions(entity)
+        if _minor(entity):
+            return []
+        out = super().actions(entity)
+        if not out and isinstance(entity, Corporation) and entity is self.round.entity() \
+                and self.game.turn_lay_waits(entity):
+            return ["pass"]
+        return out
 
 
 def stock_round(game: Any) -> Round:
