@@ -6,4 +6,5 @@ bash "$root/scripts/ensure_venv.sh"
 cd "$root"
 .venv/bin/ruff check .
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+# One worker per core; pass -n 0 to run in this process (e.g. under a debugger).
+exec .venv/bin/python -m pytest -n auto "$@"

@@ -1,15 +1,14 @@
-"""Rendering speed and size on a real late-game 1882 state, against the targets.
+"""Rendering speed and size on a real late-game state of each title, against the targets.
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/render.py [--runs 15] [--out /tmp/render]
+    .venv/bin/python benchmarks/render.py [--runs 15] [--out /tmp/render] [--title T]
 
 Prints, for the map, market and status card: the median time to draw the image, the median time
 to encode it with ``to_png``, the PNG size and the image size. Targets: map <= 300 ms, market and
 status <= 100 ms, every PNG <= 1.5 MB and >= 1200 px on its long side. The exit status is 1 when
-a target is missed. The state is the end of a recorded game (a replay of
-../shared/fixtures/1882/1882_game_end_stock_market.json); without the shared fixtures the benchmark
-says so and exits 0.
+a target is missed. The state of each title is the end of its longest recorded game in
+../shared/fixtures/TITLE/; without the shared fixtures the benchmark says so and exits 0.
 """
 
 from __future__ import annotations
@@ -28,11 +27,10 @@ if str(ROOT) not in sys.path:
 
 from PIL import Image  # noqa: E402
 
+from benchmarks.fixtures import add_title_option, largest, recorded_games  # noqa: E402
 from engine.core.viewbuild import board_view, market_view, status_view  # noqa: E402
 from engine.importer import read_game_file, replay  # noqa: E402
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, to_png  # noqa: E402
-
-LATE_GAME = ROOT.parent / "shared" / "fixtures" / "1882" / "1882_game_end_stock_market.json"
 
 TARGET_MS = {"map": 300.0, "market": 100.0, "status": 100.0}
 MIN_LONG_SIDE = 1200
@@ -52,18 +50,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--out", type=Path, default=None, help="also write the PNGs here")
+    add_title_option(parser)
     args = parser.parse_args(argv)
-
-    if not LATE_GAME.exists():
-        print(f"skipped: {LATE_GAME} is absent (the recorded games live in ../shared/fixtures)")
+    games = recorded_games(args.title)
+    if not games:
+        print("skipped: no recorded games (they live in ../shared/fixtures)")
         return 0
-    game = replay(read_game_file(LATE_GAME))
+    ok = True
+    for title, files in games.items():
+        ok &= measure(title, largest(files), args.runs, args.out / title if args.out else None)
+    return 0 if ok else 1
+
+
+def measure(title: str, late_game: Path, runs: int, out: Path | None) -> bool:
+    game = replay(read_game_file(late_game))
     views_ms, (board, market, status) = _median_ms(
-        lambda: (board_view(game), market_view(game), status_view(game)), args.runs)
+        lambda: (board_view(game), market_view(game), status_view(game)), runs)
     tokens = sum(1 for h in board.hexes for n in h.nodes for t in n.tokens if t)
     tiles = sum(1 for h in board.hexes if h.tile)
-    print(f"1882 late game ({LATE_GAME.name}, {status.round_name}): {len(board.hexes)} hexes, {tiles} tiles "
-          f"laid, {tokens} tokens, {len(board.last_routes)} routes; median of {args.runs} runs")
+    print(f"{title} late game ({late_game.name}, {status.round_name}): {len(board.hexes)} hexes, {tiles} tiles "
+          f"laid, {tokens} tokens, {len(board.last_routes)} routes; median of {runs} runs")
     print(f"building the three views: {views_ms:.1f}ms")
     jobs: list[tuple[str, Callable[[], Image.Image]]] = [
         ("map", lambda: render_map(board)),
@@ -73,17 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     print(f"{'image':<8}{'render':>10}{'target':>9}{'to_png':>10}{'png size':>12}{'pixels':>13}  verdict")
     for name, fn in jobs:
-        render_ms, img = _median_ms(fn, args.runs)
-        encode_ms, png = _median_ms(lambda img=img: to_png(img), max(3, args.runs // 3))
+        render_ms, img = _median_ms(fn, runs)
+        encode_ms, png = _median_ms(lambda img=img: to_png(img), max(3, runs // 3))
         long_side = max(img.size)
         good = render_ms <= TARGET_MS[name] and len(png) <= MAX_PNG_BYTES and long_side >= MIN_LONG_SIDE
         ok &= good
         print(f"{name:<8}{render_ms:>8.1f}ms{TARGET_MS[name]:>7.0f}ms{encode_ms:>8.1f}ms"
               f"{len(png) / 1000:>10.1f}kB{img.width:>7}x{img.height:<5}  {'ok' if good else 'MISSED'}")
-        if args.out is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / f"{name}.png").write_bytes(png)
-    return 0 if ok else 1
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / f"{name}.png").write_bytes(png)
+    return ok
 
 
 if __name__ == "__main__":

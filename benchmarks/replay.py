@@ -1,6 +1,6 @@
-"""Replay speed: milliseconds per applied action over the recorded 1882 games.
+"""Replay speed: milliseconds per applied action over the recorded games of each title (``--title T`` for one).
 
-Prints each game and the median of the five largest (the issue's figure, target <= 0.25 ms).
+Prints each game and, per title, the median of the five largest (the issue's figure, target <= 0.25 ms).
 Times are CPU time (best of several runs) so other load on the machine matters less.
 
 ``--reference`` also times the 18xx.games engine on the same files (ruby and the oracle's set-up, see
@@ -9,6 +9,7 @@ Times are CPU time (best of several runs) so other load on the machine matters l
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import statistics
 import subprocess
@@ -19,10 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.fixtures import add_title_option, recorded_games  # noqa: E402
 from engine.core.actions import filter_undo  # noqa: E402
 from engine.importer import read_game_file, replay  # noqa: E402
-
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "1882"
 
 
 def reference_cpu(files: list[Path], runs: int) -> dict[str, float]:
@@ -39,12 +39,23 @@ def reference_cpu(files: list[Path], runs: int) -> dict[str, float]:
     return {name: float(sec) for name, sec in (line.split() for line in done.stdout.splitlines())}
 
 
-def main(runs: int = 7) -> int:
-    with_reference = "--reference" in sys.argv[1:]
-    files = sorted(FIXTURES.glob("*.json"))
-    if not files:
-        print(f"no recorded games in {FIXTURES}")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7, help="timed replays per game (best is kept)")
+    parser.add_argument("--reference", action="store_true", help="also time the 18xx.games engine")
+    add_title_option(parser)
+    args = parser.parse_args(argv)
+    games = recorded_games(args.title)
+    if not games:
+        print("no recorded games for these titles in ../shared/fixtures")
         return 1
+    for title, files in games.items():
+        print(f"== {title}")
+        measure(files, args.runs, args.reference)
+    return 0
+
+
+def measure(files: list[Path], runs: int, with_reference: bool) -> None:
     rows = []
     for path in files:
         gf = read_game_file(path)
@@ -74,7 +85,6 @@ def main(runs: int = 7) -> int:
                 print(f"{name:40} {ref_ms:14.3f} {cpu / ref_ms:9.2f}")
             top = [r for _, r in sorted(ratios, reverse=True)[:5]]
             print(f"our time / reference time, median over the {len(top)} largest games: {statistics.median(top):.2f}")
-    return 0
 
 
 if __name__ == "__main__":

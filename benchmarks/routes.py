@@ -1,11 +1,11 @@
-"""Optimal-route speed: seconds per run_routes position of the recorded 1882 games.
+"""Optimal-route speed: seconds per run_routes position of the recorded games of each title.
 
 Each position is solved from scratch (graph, candidates, combination; wall time), and p50, p95 and max
 are printed for the best of several runs and for the first run alone (targets: p95 <= 0.1 s,
 max <= 1 s). Also the slowest positions, and a check that every answer is proven and at least what the
 players ran.
 
-    python benchmarks/routes.py [--runs N] [--stress]
+    python benchmarks/routes.py [--runs N] [--stress] [--title T]
 
 ``--stress`` also times hypothetical train sets (two D trains, 6+D, 5+6, four 4-trains) for every
 company in the final position of each game.
@@ -22,12 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.fixtures import add_title_option, recorded_games  # noqa: E402
 from engine.core.autoroute import solve  # noqa: E402
 from engine.core.entities import Train  # noqa: E402
 from engine.importer import read_game_file, replay  # noqa: E402
 from engine.routes import claimed_revenue, positions  # noqa: E402
-
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "1882"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -41,11 +40,22 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="timed runs per position (best is kept)")
     parser.add_argument("--stress", action="store_true", help="also time hypothetical train sets")
+    add_title_option(parser)
     args = parser.parse_args(argv)
-    files = sorted(FIXTURES.glob("*.json"))
-    if not files:
-        print(f"no recorded games in {FIXTURES}")
+    games = recorded_games(args.title)
+    if not games:
+        print("no recorded games for these titles in ../shared/fixtures")
         return 1
+    problems = 0
+    for title, files in games.items():
+        print(f"== {title}")
+        problems += measure(files, args)
+    print("all proven and >= claimed" if not problems else f"{problems} problem positions")
+    return 1 if problems else 0
+
+
+def measure(files: list[Path], args: argparse.Namespace) -> int:
+    """Times every run position of ``files``; returns how many were not proven or below what was run."""
     rows: list[tuple[float, str, object, str, list[str], int]] = []
     firsts: list[float] = []
     problems = 0
@@ -80,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {t:.4f} s  {name} action {aid}: {corp} [{' '.join(trains)}] ${total}")
     if args.stress:
         stress(files)
-    print("all proven and >= claimed" if not problems else f"{problems} problem positions")
-    return 1 if problems else 0
+    return problems
 
 
 def stress(files: list[Path]) -> None:

@@ -89,16 +89,16 @@ def typed_commands(
 def _variants(game: Any, ent: Any, choice: dict[str, Any]) -> list[Words]:
     """Other spellings of one legal choice that the command language also accepts (prices, bids)."""
     kind = choice["type"]
+    span = query.price_range(game, ent, choice)
     if kind == "bid":
         comp = game.companies[choice["company"]]
         low = int(choice["price"])
-        step: Any = game.round.active_step()
-        high = int(step.max_bid(ent, comp)) if hasattr(step, "max_bid") else low
+        high = span[1] if span else low
         prices = [low + BID_STEP * i for i in range(BID_RAISES + 1) if low + BID_STEP * i <= high]
         return [("bid", comp.sym, str(p)) for p in prices]
-    if kind == "buy_company":
+    if kind == "buy_company" and span is not None:
         comp = game.companies[choice["company"]]
-        low, high = (comp.value + 1) // 2, min(comp.value * 2, int(ent.cash))
+        low, high = span
         prices = [p for p in dict.fromkeys((comp.value, low, high)) if low <= p <= high]
         return [(verb, comp.sym, str(p)) for verb in ("buyprivate", "buy") for p in prices]
     return []

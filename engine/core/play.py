@@ -547,8 +547,12 @@ class PlayRules(_Base):
     def can_buy_company(self, corp: Corporation) -> bool:
         if not self.phase.get("can_buy_companies"):
             return False
-        prices = [(c.value + 1) // 2 for c in self.companies.values() if self.company_for_sale(c)]
+        prices = [self.company_price_range(corp, c)[0] for c in self.companies.values() if self.company_for_sale(c)]
         return bool(prices) and min(prices) <= corp.cash
+
+    def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
+        """Title hook: what a company may pay a player for ``company``; half to twice its face value by default."""
+        return (company.value + 1) // 2, company.value * 2
 
     def company_for_sale(self, company: Company) -> bool:
         """Whether corporations may buy ``company`` now that companies may buy privates: an open private a
@@ -567,7 +571,7 @@ class PlayRules(_Base):
             raise illegal(f"{company.sym} is not owned by a player")
         if company.abilities_of(NoBuy):
             raise illegal(f"{company.sym} cannot be bought by a company")
-        low, high = (company.value + 1) // 2, company.value * 2
+        low, high = self.company_price_range(corp, company)
         if not low <= price <= high:
             raise illegal(f"{company.sym} may be bought for {self.format_money(low)} to {self.format_money(high)}")
         if price > corp.cash:

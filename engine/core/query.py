@@ -74,6 +74,14 @@ def choices(game: Game, entity: Any, kind: str, *, limit: int = 500) -> list[Act
     return game.round.choices_for(entity, kind)[:limit]
 
 
+def price_range(game: Game, entity: Any, action: Action) -> tuple[int, int] | None:
+    """The prices the rules accept for one of ``entity``'s choices (a bid, a private or a train bought from
+    another company), or None when its price is fixed."""
+    if game.finished:
+        return None
+    return game.round.price_range_for(entity, action)
+
+
 def all_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
     out: list[Action] = []
     for kind in game.actions_for(entity):

@@ -53,6 +53,11 @@ class Step:
         autocomplete and playouts."""
         return [entity_action(entity, "pass")] if kind == "pass" else []
 
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        """The lowest and highest price this step would accept for ``action`` (one of its choices, whose ``price``
+        is a suggestion) from ``entity``, or None when the price is fixed."""
+        return None
+
     # --- lifecycle
     def setup(self) -> None:
         """Called when a new entity starts its turn."""
@@ -154,20 +159,46 @@ class Round:
                 break
         return []
 
-    def process(self, action: dict[str, Any], entity: Any) -> None:
+    def price_range_for(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        """The price range of one choice, from the step that would take it."""
         kind = action["type"]
         for step in self.steps:
             if not step.active():
                 continue
             if kind in step.actions(entity):
+                return step.price_range(entity, action)
+            if step.blocking():
+                break
+        return None
+
+    def process(self, action: dict[str, Any], entity: Any) -> None:
+        kind = action["type"]
+        for step in self.steps:
+            if not step.active():
+                continue
+            offered = step.actions(entity)
+            if kind in offered:
                 step.process(action, entity)
                 break
-            if step.blocking():
+            if self._blocks_given(step, entity, offered):
                 self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
         self.skip_steps()
         self.after_process(action, entity)
+
+    @staticmethod
+    def _blocks_given(step: Step, entity: Any, offered: list[str]) -> bool:
+        """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
+        entity (the usual case), since listing actions is the costly part of every check."""
+        if type(step).blocking is not Step.blocking:
+            return step.blocking()
+        if not step.blocks:
+            return False
+        ents = step.active_entities()
+        if len(ents) == 1 and ents[0] is entity:
+            return bool(offered)
+        return step.blocking()
 
     def _refuse(self, kind: str, entity: Any, step: Step | None) -> NoReturn:
         acting = self.active_entities()

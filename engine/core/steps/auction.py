@@ -112,6 +112,12 @@ class WaterfallAuction(Step):
                 out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
         return out
 
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        if action["type"] != "bid":
+            return None
+        company = self.game.company(action["company"])
+        return self.min_bid(company), self.max_bid(entity, company)
+
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
         if company not in self.companies:

@@ -356,6 +356,15 @@ class BuyTrain(Step):
                         out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": high})
         return out
 
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        train = self.game.all_trains.get(str(action.get("train")))
+        if action["type"] != "buy_train" or train is None or not isinstance(train.owner, Corporation):
+            return None
+        low, high = self.game.other_train_price_range(entity, train, self.last_sale_price)
+        if high > entity.cash and not self.game.president_may_contribute(entity):
+            high = entity.cash
+        return low, high
+
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         train = self.game.all_trains.get(str(action["train"]))
         if train is None:
@@ -406,11 +415,17 @@ class BuyCompany(Step):
         for comp in self.game.companies.values():
             if not self.game.company_for_sale(comp):
                 continue
-            low = (comp.value + 1) // 2
-            if low <= entity.cash:
+            low, high = self.game.company_price_range(entity, comp)
+            if low <= min(high, entity.cash):
                 out.append({**entity_action(entity, "buy_company"), "company": comp.sym,
-                            "price": min(comp.value, entity.cash)})
+                            "price": max(low, min(comp.value, high, entity.cash))})
         return out
+
+    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+        if action["type"] != "buy_company":
+            return None
+        low, high = self.game.company_price_range(entity, self.game.company(action["company"]))
+        return low, min(high, entity.cash)
 
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])

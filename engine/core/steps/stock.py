@@ -56,8 +56,9 @@ class BuySellParShares(Step):
         # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).
         if self.game.num_certs(player) > self.game.cert_limit:
             return self.can_sell_any(player)
-        return any(not self.holding_ok(player, c, []) and self.can_sell_any(player, c)
-                   for c in self.game.corporations.values())
+        # Only a company the player holds can be over the holding limit.
+        held = [self.game.corporation(sym) for sym in dict.fromkeys(s.corp for s in player.shares)]
+        return any(not self.holding_ok(player, c, []) and self.can_sell_any(player, c) for c in held)
 
     def zone(self, corp: Corporation) -> str:
         cell = self.game.market.location.get(corp.sym)
