@@ -679,6 +679,9 @@ class G1828(Game):
             return False
         return corp.cash >= 1 and any(self.company_for_sale(c) for c in self.companies.values())
 
+    def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
+        return 1, company.value * 2  # rules 13.2: from $1 to twice face value
+
     def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
         """For $1 to twice face value (rules 13.2). A bought C&P brings its treasury, earns $15 and gives the
         buyer a free station in Peterborough; a bought StCT earns $10."""
