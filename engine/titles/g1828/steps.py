@@ -340,6 +340,10 @@ class BuyTrain1828(BuyTrain):
             return super().needs_emergency_sale(corp)
         if not isinstance(player, Player) or not self.game.president_may_contribute(corp):
             return False
+        # Only sales that can complete the purchase: a system with trains is never forced to buy.
+        cheapest = self.game.min_depot_price()
+        if cheapest is None or corp.cash + player.cash + self.game.emergency_liquidity(player, corp) < cheapest:
+            return False
         return bool(self.sellable_bundles(player))
 
     def can_buy(self, corp: Corporation) -> bool:
@@ -362,8 +366,18 @@ class BuyTrain1828(BuyTrain):
             out = [c for c in out if not _minor(self.game.all_trains[c["train"]].owner)]
         if kind != "buy_train" or entity.kind is not CorporationKind.SYSTEM:
             return out
-        return [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)
-                if int(c["price"]) <= entity.cash or not shell.trains]
+        out = [{**c, "shell": shell.name} for c in out for shell in self.game.shells_with_room(entity)
+               if int(c["price"]) <= entity.cash or not shell.trains]
+        empty = [s for s in self.game.shells.get(entity.sym, []) if not s.trains]
+        depot = self.game.available_depot_trains()
+        owner = entity.owner
+        if empty and depot and isinstance(owner, Player):
+            # With its president's money, the cheapest new train for an empty shell.
+            cheapest = min(depot, key=lambda t: t.price)
+            if entity.cash < cheapest.price <= entity.cash + owner.cash:
+                offer = {**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}
+                out += [{**offer, "shell": s.name} for s in empty if {**offer, "shell": s.name} not in out]
+        return out
 
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         shell = None
