@@ -6,9 +6,9 @@ from typing import Any
 
 from .core.errors import ErrorCode, GameError
 from .core.game import Game
-from .titles import TITLES, title_class
+from .titles import TITLES, export_title, title_class
 
-__all__ = ["TITLES", "ErrorCode", "Game", "GameError", "new_game", "title_class"]
+__all__ = ["TITLES", "ErrorCode", "Game", "GameError", "export_title", "new_game", "title_class"]
 
 
 def new_game(title: str, players: list[tuple[int, str]], seed: int = 0,

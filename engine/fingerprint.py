@@ -57,7 +57,7 @@ def _operator(game: Game, corp: Corporation) -> dict[str, Any]:
         "price": cell.price if cell is not None else None,
         "coords": [cell.row, cell.col] if cell is not None else None,
         "trains": sorted(train_id(t) for t in corp.trains),
-        "ipo": corp.percent_of(corp.sym),
+        "ipo": corp.percent_of(corp.sym) + corp.treasury.percent_of(corp.sym),  # IPO and treasury, as specified
         "pool": game.pool.percent_of(corp.sym),
         "president": entity_id(corp.owner),
         "floated": bool(corp.floated),

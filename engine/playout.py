@@ -19,7 +19,7 @@ from .core import query
 from .core.errors import GameError, malformed
 from .core.game import Game
 from .core.invariants import problems
-from .titles import title_class
+from .titles import export_title, title_class
 
 # Relative weights: keep games moving (buying, building, running) rather than passing forever.
 WEIGHTS = {
@@ -95,7 +95,7 @@ def game_document(title: str, game: Game, seed: int, optional_rules: list[str]) 
     """The game as the 18xx.games JSON document (the shape the bot's ``export`` writes)."""
     doc: dict[str, Any] = {
         "id": f"playout-{seed}",
-        "title": title,
+        "title": export_title(title),
         "players": [{"id": pid, "name": name} for pid, name in game.player_specs],
         "settings": {"seed": seed, "optional_rules": list(optional_rules)},
         "status": "finished" if game.finished else "active",

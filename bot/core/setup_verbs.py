@@ -33,7 +33,7 @@ from bot.storage import (
     SeatTakenError,
     StatusConflictError,
 )
-from engine import TITLES, GameError, title_class
+from engine import TITLES, GameError, export_title, title_class
 
 
 class SetupVerbs(ServiceCore):
@@ -427,7 +427,7 @@ def export_document(
         "id": record.id,
         "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})"
         + (f". {label}" if (label := _title_label(record.title)) else ""),
-        "title": record.title,
+        "title": export_title(record.title),
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
         "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or [])},

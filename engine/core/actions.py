@@ -169,12 +169,13 @@ def filter_undo(actions: list[Action]) -> list[Action]:
 
 
 def entity_ref(entity: Any) -> tuple[str, str | int]:
-    """How actions name an entity: ("player", id), ("company", sym) or ("corporation", sym)."""
+    """How actions name an entity: ("player", id), ("company", sym) or ("corporation", sym); a corporation may
+    name its own type (1828's C&P is a "minor", its systems are "system"s, as 18xx.games names them)."""
     if isinstance(entity, Player):
         return "player", entity.id
     if isinstance(entity, Company):
         return "company", entity.sym
-    return "corporation", entity.sym
+    return str(getattr(entity, "entity_type", "corporation")), entity.sym
 
 
 def entity_action(entity: Any, kind: str) -> Action:

@@ -70,6 +70,10 @@ class RouteRules(Protocol):
 
     def route_bonus(self, route: Route) -> int: ...
 
+    def route_needs_station(self, corp: Corporation) -> bool: ...
+
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None: ...
+
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
@@ -274,7 +278,7 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
             return got
         hx = board.hexes[ref[0]]
         ndef = hx.tile.tdef.nodes[ref[1]]
-        token = node_is_token(hx, ref[1], sym)
+        token = node_is_token(hx, ref[1], sym) if anchors is None else ref in anchors
         blocked = ndef.kind == "city" and not token and city_blocks(hx, ref[1], sym)
         passable = ndef.kind != "offboard" and not blocked
         nodes.append(Node(ref, ndef.kind, board.node_revenue(hx, ref[1], colour), token, passable,
@@ -287,6 +291,10 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
         for node in hx.tile.tokens:
             if hx.tile.holds_station(node, sym):
                 starts.append((hx.id, node))
+    # A title may anchor routes elsewhere than at stations (1828's C&P: the stops its new tile reaches).
+    anchors = game.route_anchors(corp)
+    if anchors is not None:
+        starts = list(anchors)
     links: list[Link] = []
     seen: set[tuple[int, int, int]] = set()
     stack = [add(r) for r in sorted(starts)]
@@ -297,6 +305,9 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
             continue
         expanded.add(i)
         for ref, mask, chain in walker.links_from(nodes[i].ref):
+            closed = board.hexes[ref[0]].passable_only_by
+            if closed is not None and sym not in closed:
+                continue  # the hex is closed to this company's routes altogether
             j = add(ref)
             a, b = (i, j) if i < j else (j, i)
             key = (a, b, mask)
@@ -890,7 +901,7 @@ def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict
                 raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
             if kind == "city" and city_blocks(hx, node, corp.sym):
                 raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
-    if not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
+    if game.route_needs_station(corp) and not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
         who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
         raise illegal(f"a route must include {who}")
     if spec.limit is not None and not spec.express:

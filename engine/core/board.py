@@ -73,6 +73,8 @@ class Hex:
     sealed: frozenset[int] = frozenset()
     borders: dict[int, Border] = field(default_factory=dict)  # still unpaid/impassable, by edge
     printed_borders: dict[int, Border] = field(default_factory=dict)  # as on the map, for downgrades
+    # Companies that may route through or to this hex's cities; None: all (1828's coalfields: marker holders).
+    passable_only_by: frozenset[str] | None = None
 
     @property
     def blank(self) -> bool:

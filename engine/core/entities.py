@@ -229,6 +229,10 @@ class Corporation(Holder):
         self.loans = 0  # loans taken from the bank, each of the title's loan size (``[loans]`` in game.toml)
         self.debt = 0  # other money owed to the bank (1862's debt certificates)
         self.markers: list[str] = []  # named markers it holds, as 1828's coal marker
+        # A company without certificates (1828's C&P minor, run by the owner of a private) has no share to sum.
+        self.issues_shares: bool = bool(data.get("shares", True))
+        # How 18xx.games documents name its type in actions ("corporation"; 1828: "minor", "system").
+        self.entity_type: str = str(data.get("entity_type", "corporation"))
         self.data = data
 
     def __repr__(self) -> str:

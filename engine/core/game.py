@@ -191,6 +191,8 @@ class Game(PlayRules):
                             for name, count in tdata["manifest"].items()}
 
     def _init_shares(self, corp: Corporation) -> None:
+        if not corp.issues_shares:
+            return
         pres, share = corp.president_percent, corp.share_percent
         corp.shares.append(Share(f"{corp.sym}_0", corp.sym, pres, True, corp))
         for i in range(1, (100 - pres) // share + 1):

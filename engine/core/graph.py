@@ -23,7 +23,10 @@ class Network:
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
-    """A city whose every slot holds another company's token cannot be passed through."""
+    """A city whose every slot holds another company's token cannot be passed through, nor one its hex closes to
+    the company (``Hex.passable_only_by``)."""
+    if hx.passable_only_by is not None and corp not in hx.passable_only_by:
+        return True
     return hx.tile.blocks(node, corp)
 
 

@@ -41,7 +41,7 @@ def problems(game: Game, money: int) -> list[str]:
         if loan_limit and corp.loans > loan_limit:
             out.append(f"{corp.sym} holds {corp.loans} loans, over the limit of {loan_limit}")
         held = sum(h.percent_of(corp.sym) for h in game._holders())
-        if held != 100:
+        if held != (100 if corp.issues_shares else 0):
             out.append(f"{corp.sym} shares sum to {held}%")
         for holder in game._holders():
             for share in holder.shares:

@@ -153,7 +153,7 @@ class PlayRules(_Base):
         return tile
 
     def lay_tile(self, corp: Corporation, action: dict[str, Any], *, extra_cost: int = 0,
-                 check_connection: bool = True, payer: Corporation | None = None) -> None:
+                 check_connection: bool = True, payer: Corporation | None = None, free_terrain: bool = False) -> None:
         hx = self.board[action["hex"]]
         rotation = int(action["rotation"])
         if not 0 <= rotation <= 5:
@@ -174,7 +174,7 @@ class PlayRules(_Base):
             raise illegal(f"tile {tile.name} cannot be laid on {hx.id} at rotation {rotation}; "
                           f"legal rotations: {', '.join(map(str, rotations))}")
         payer = payer or corp
-        terrain = self.upgrade_cost(corp, hx, tile)
+        terrain = 0 if free_terrain else self.upgrade_cost(corp, hx, tile)
         old = hx.tile
         tile.rotation = rotation
         cost = terrain + extra_cost
@@ -366,6 +366,14 @@ class PlayRules(_Base):
         except ImportError:
             return []
         return best_routes_for(self, corp)
+
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None:
+        """Title hook: the stops a route of ``corp`` must include one of, when not its stations (None)."""
+        return None
+
+    def route_needs_station(self, corp: Corporation) -> bool:
+        """Title hook: whether each route must include one of the company's stations (1828's C&P need not)."""
+        return True
 
     def has_route_bonus(self) -> bool:
         """Title hook: True when ``route_bonus`` can be more than 0 (the route finder then prices every candidate)."""

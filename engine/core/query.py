@@ -56,6 +56,10 @@ def deciding_entities(game: Game) -> list[Any]:
     for ent in list(out):
         if isinstance(ent, Corporation) and ent.owner is not None and game.actions_for(ent.owner):
             out.append(ent.owner)
+    step = game.round.active_step() if any(isinstance(ent, Player) for ent in out) else None
+    if step is not None:
+        # A company acting for an acting player (1828: the company that starts a merger names the other).
+        out += [c for c in game.corporations.values() if c not in out and not c.closed and step.actions(c)]
     for comp in game.companies.values():
         if not comp.closed and game.actions_for(comp):
             out.append(comp)

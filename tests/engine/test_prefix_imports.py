@@ -25,7 +25,7 @@ from engine.core import actions as act
 from engine.core.game import Game
 from engine.fingerprint import fingerprint
 from engine.importer import read_game_file
-from engine.titles import TITLES
+from engine.titles import TITLES, title_class
 from tests.conftest import recorded_games
 
 GAMES = [path for title in TITLES for path in recorded_games(title)]
@@ -76,7 +76,7 @@ def test_walker_restores_to_what_a_fresh_import_gives() -> None:
     if not GAMES:
         pytest.skip("no recorded games")
     gf = read_game_file(GAMES[0])
-    cls = TITLES[gf.title]
+    cls = title_class(gf.title)
     standing = act.filter_undo(gf.actions)[:3 * SNAPSHOT_EVERY + 5]
     walker = PrefixWalker(cls(gf.players, gf.seed, gf.options))
     walker.move_to(standing)
@@ -88,7 +88,7 @@ def test_walker_restores_to_what_a_fresh_import_gives() -> None:
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_prefix_imports_and_takes_the_next_recorded_action(path: Path) -> None:
     gf = read_game_file(path)
-    cls = TITLES[gf.title]
+    cls = title_class(gf.title)
     raw = gf.actions
     walker = PrefixWalker(cls(gf.players, gf.seed, gf.options))
     fresh_at = {len(raw) * (i + 1) // (FRESH_CHECKS + 1) for i in range(FRESH_CHECKS)}

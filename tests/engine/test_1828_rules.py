@@ -1,0 +1,128 @@
+"""1828's own rules on states of the recorded games: a merger into a system and its shells, a merger that fails
+and is recorded as failed, coal markers and the coalfields, and the C&P minor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core import actions as act
+from engine.core import query
+from engine.core.entities import CorporationKind
+from engine.core.errors import GameError
+from engine.importer import read_game_file
+from engine.titles import title_class
+from engine.titles.g1828.game import G1828
+from engine.titles.g1828.merger import Merger
+from tests.conftest import SHARED_FIXTURES
+
+GAME_A = SHARED_FIXTURES / "1828" / "23366.json"
+GAME_B = SHARED_FIXTURES / "1828" / "1828Games_game_end_stock_market.json"
+pytestmark = pytest.mark.skipif(not (GAME_A.exists() and GAME_B.exists()), reason="1828 recorded games absent")
+
+
+def before(path: Path, action_id: int) -> G1828:
+    """The game of a recorded file with every standing action before ``action_id`` applied."""
+    gf = read_game_file(path)
+    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
+    for action in act.filter_undo(gf.actions):
+        if int(action["id"]) >= action_id:
+            break
+        game.process(action)
+    assert isinstance(game, G1828)
+    return game
+
+
+def test_merger_forms_a_system_with_two_shells() -> None:
+    game = before(GAME_A, 236)  # Player 4 started GT + IC (ids 234, 235); Player 1 now picks an odd share
+    system = game.corporations["GT-IC"]
+    assert system.kind is CorporationKind.SYSTEM and system.ipoed
+    assert game.market.location["GT-IC"].price == 109  # 18xx.games' log: "New share price is $109"
+    shells = {s.name: [t.id for t in s.trains] for s in game.shells["GT-IC"]}
+    assert shells == {"GT": ["2-0", "2-2", "3-3"], "IC": ["2-3", "3-4"]}
+    assert all(t.owner is system for t in system.trains)
+    assert game.acting() == [game.player_by_id(648)]
+    assert {c["choice"] for c in query.choices(game, game.player_by_id(648), "choose")} == {"GT", "IC"}
+    game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "IC"})
+    assert game.corporations["GT"].closed and game.corporations["IC"].closed
+    assert system.treasury.percent_of("GT-IC") == 10  # the president's donated share
+    assert sum(h.percent_of("GT-IC") for h in game._holders()) == 100
+    assert system.owner is game.player_by_id(5518)
+
+
+def test_system_moves_trains_between_shells_and_names_the_shell_of_a_new_train() -> None:
+    game = before(GAME_A, 474)
+    system = game.corporations["CPR-MC"]
+    train = game.all_trains["6-0"]
+    old = game.shell_of(system, train)
+    game.process({"type": "swap_train", "entity": "CPR-MC", "entity_type": "system", "train": "6-0"})
+    new = game.shell_of(system, train)
+    assert old is not None and new is not None and new is not old
+    assert sorted(s.name for s in game.shells["CPR-MC"]) == ["CPR", "MC"]
+
+
+def test_buying_a_train_for_a_system_needs_a_shell_with_room() -> None:
+    game = before(GAME_A, 324)  # CPR-MC buys a 3+D for its CPR shell
+    action = {"type": "buy_train", "entity": "CPR-MC", "entity_type": "system", "train": "3+D-1", "price": 350}
+    with pytest.raises(GameError, match="shell"):
+        game.process(dict(action))
+    game.process({**action, "shell": "CPR"})
+    cpr = next(s for s in game.shells["CPR-MC"] if s.name == "CPR")
+    assert game.all_trains["3+D-1"] in cpr.trains
+
+
+def test_failed_merger_is_undone_and_recorded() -> None:
+    game = before(GAME_B, 192)
+    player = game.player_by_id(11345)
+    game.process({"type": "choose", "entity": 11345, "entity_type": "player", "choice": "NYH"})
+    game.process({"type": "merge", "entity": "NYH", "entity_type": "corporation", "corporation": "OSH"})
+    merger = next(s for s in game.round.steps if isinstance(s, Merger))
+    while merger.state != "failed":
+        decider = query.deciding_entities(game)[0]
+        game.process(query.all_choices(game, decider)[0])
+    assert game.actions_for(player) == ["failed_merge"]
+    [undo] = query.choices(game, player, "failed_merge")
+    assert undo["type"] == "undo"
+    game.process(undo)
+    player = game.player_by_id(11345)  # the state was rebuilt from the log
+    assert "NYH-OSH" not in game.corporations
+    assert not game.corporations["NYH"].closed and not game.corporations["OSH"].closed
+    assert query.choices(game, player, "choose") == []
+    [failed] = query.choices(game, player, "failed_merge")
+    assert failed["corporations"] == ["NYH", "OSH"]
+    game.process(failed)
+    # The failed merger was the turn's action: no other merger, and only the gray zone's second buy remains.
+    assert "choose" not in game.actions_for(player)
+    for choice in query.choices(game, player, "buy_shares"):
+        corp = game.corporations[choice["shares"][0].rsplit("_", 1)[0]]
+        assert corp.owner is player and game.market.location[corp.sym].zone == "gray"
+
+
+def test_coal_marker_opens_the_coalfields() -> None:
+    game = before(GAME_A, 164)  # IC buys a coal marker
+    ic = game.corporations["IC"]
+    coalfields = game.board["K11"]
+    assert coalfields.passable_only_by is not None and "IC" not in coalfields.passable_only_by
+    with pytest.raises(GameError, match="coal marker"):
+        game.check_route(ic, {"K11", "J10"}, {"K11"}, [])
+    on_fields = game.coal_on_fields
+    game.process({"type": "special_buy", "entity": "IC", "entity_type": "corporation", "description": "Coal Marker",
+                  "cost": 120})
+    assert game.has_coal(ic) and game.coal_on_fields == on_fields - 1
+    assert coalfields.passable_only_by is not None and "IC" in coalfields.passable_only_by
+    game.check_route(ic, {"K11", "J10"}, {"K11"}, [])
+    with pytest.raises(GameError):
+        game.process({"type": "special_buy", "entity": "IC", "entity_type": "corporation",
+                      "description": "Coal Marker", "cost": 120})
+
+
+def test_the_cp_minor_runs_from_its_new_tile_and_pays_half() -> None:
+    game = before(GAME_A, 54)
+    minor = game.corporations["C&P"]
+    owner = minor.owner
+    assert owner is not None and minor.kind is CorporationKind.MINOR and not minor.shares
+    cash = owner.cash
+    game.process({"type": "run_routes", "entity": "C&P", "entity_type": "minor", "routes": [
+        {"train": "2-1", "connections": [["C15", "C17", "C19"]], "hexes": ["C19", "C15"], "revenue": 30}]})
+    assert minor.cash == 15 and owner.cash == cash + 15
