@@ -36,7 +36,7 @@ def end_reasons(title: str) -> set[str]:
 FEWER_GAMES = {
     "1822": ([(s, 3 + s % 5) for s in range(7)], [(100, 3)]),
     # 1828: bankruptcies in the random games, the $500 price (s404) and the purple phase (s411, s415) in steady ones.
-    "1828": ([(412, 3), (413, 4), (408, 5), (5, 6)], [(415, 3), (404, 4), (411, 5)]),
+    "1828": ([(412, 3), (413, 4), (408, 5)], [(415, 3), (404, 4), (411, 5)]),
 }
 SEEDS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     "1862": ((0, 8, 60), (100, 101, 102, 103)),
