@@ -3,40 +3,19 @@ majors, privates' powers, London) behave as on 18xx.games."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.core import actions as act
 from engine.core.errors import GameError
-from engine.core.invariants import problems
-from engine.importer import read_game_file, replay
+from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1822.game import G1822
 from tests.conftest import recorded_games
 
 GAMES = recorded_games("1822")
 PLUS_GAME = next((p for p in GAMES if p.stem == "33845"), None)
-
-
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
-def test_replays_to_recorded_result(path: Path) -> None:
-    gf = read_game_file(path)
-    game = replay(gf)
-    assert game.result() == {str(k): v for k, v in gf.raw["result"].items()}
-    assert game.game_end_reason == gf.raw["game_end_reason"]
-
-
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
-def test_invariants_hold_after_every_action(path: Path) -> None:
-    gf = read_game_file(path)
-    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
-    money = game.total_cash()
-    for action in act.filter_undo(gf.actions):
-        game._apply(action)
-        found = problems(game, money)
-        assert not found, f"after action {action.get('id')}: {found}"
 
 
 def plus_game_until(action_id: int) -> G1822:

@@ -1,4 +1,5 @@
-"""Every recorded 1882 game replays to exactly its final result, with invariants after each action."""
+"""Every recorded game of every title replays to exactly its final result and end reason, with invariants after each
+action."""
 
 from __future__ import annotations
 
@@ -14,14 +15,20 @@ from engine.core import actions as act
 from engine.core.invariants import problems
 from engine.core.viewbuild import board_view, market_view, status_view
 from engine.importer import read_game_file, replay
-from engine.titles import title_class
+from engine.titles import TITLES, title_class
 from tests.conftest import ROOT, SHARED_FIXTURES, recorded_games
 
 GAMES_1882 = recorded_games("1882")
 pytestmark = pytest.mark.skipif(not GAMES_1882, reason=f"{SHARED_FIXTURES / '1882'} is absent")
+#: Every title's recorded games (the other tests here use 1882's).
+ALL_GAMES = [path for title in sorted(TITLES) for path in recorded_games(title)]
 
 
-@pytest.mark.parametrize("path", GAMES_1882, ids=lambda p: p.stem)
+def _game_id(path: Path) -> str:
+    return f"{path.parent.name}-{path.stem}"
+
+
+@pytest.mark.parametrize("path", ALL_GAMES, ids=_game_id)
 def test_replays_to_recorded_result(path: Path) -> None:
     gf = read_game_file(path)
     game = replay(gf)
@@ -29,7 +36,7 @@ def test_replays_to_recorded_result(path: Path) -> None:
     assert game.game_end_reason == gf.raw["game_end_reason"]
 
 
-@pytest.mark.parametrize("path", GAMES_1882, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_GAMES, ids=_game_id)
 def test_invariants_hold_after_every_action(path: Path) -> None:
     gf = read_game_file(path)
     game = title_class(gf.title)(gf.players, gf.seed, gf.options)
