@@ -40,9 +40,12 @@ class StockMarket:
 
     def __init__(self, data: dict[str, Any]) -> None:
         rows: list[list[int]] = data["rows"]
+        # ``gap``: the number that marks a place in the grid that is not a cell (markets aligned on the right).
+        # It must be stated, since 0 is a real price in some markets (1862's closing cell).
+        gap = data.get("gap")
         self.rows: list[list[Cell | None]] = [
-            # 0 (or nothing) marks a place in the grid that is not a cell, as in markets aligned on the right.
-            [Cell(p, r, c) if p else None for c, p in enumerate(row)] for r, row in enumerate(rows)
+            [Cell(p, r, c) if p is not None and p != gap else None for c, p in enumerate(row)]
+            for r, row in enumerate(rows)
         ]
         for zone, cells in data.get("zones", {}).items():
             for r, c in cells:
