@@ -167,7 +167,9 @@ def test_bankruptcy_only_from_the_train_step() -> None:
     assert "bankrupt" in g.actions_for(gt)
 
 
-def test_train_from_another_company_after_a_sale_must_need_that_sale() -> None:
+def cy_sold_for_a_train_cpr_owns() -> tuple[Game, Corporation, Player, Train]:
+    """GT must buy a train; its president Cy, also CPR's president, has sold a CPR share to pay for one.
+    CPR owns an $80 train; before the sale GT and Cy had $70."""
     g, gt, cy = gt_must_buy()
     make_president(g, "CPR", cy)
     give(g, cy, "CPR", 1)
@@ -179,6 +181,11 @@ def test_train_from_another_company_after_a_sale_must_need_that_sale() -> None:
     gt.cash, cy.cash = 10, 60  # $10 short of the $80 depot train
     edited(g)
     g.process(sell(cy, ["CPR_1"], 10))
+    return g, g.corporations["GT"], player(g, "Cy"), g.all_trains[train.id]
+
+
+def test_train_from_another_company_after_a_sale_must_need_that_sale() -> None:
+    g, gt, cy, train = cy_sold_for_a_train_cpr_owns()
     assert cy.cash == 160
     # Before the sale GT and Cy had $70, so the price must be above $70, and at most the face value $80.
     offered = [c for c in query.choices(g, gt, "buy_train") if c["train"] == train.id]

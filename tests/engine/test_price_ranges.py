@@ -9,12 +9,12 @@ import pytest
 
 from engine import new_game
 from engine.core import query
-from engine.core.entities import Company, Corporation, Train
+from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
 from engine.core.game import Game
 from engine.titles.g1882.game import G1882
 
-from .test_1882_emergency import corp_action, edited, give, gt_must_buy, make_president, player, sell
+from .test_1882_emergency import corp_action, cy_sold_for_a_train_cpr_owns, edited, gt_must_buy
 
 
 def test_a_bid_ranges_from_the_minimum_to_the_cash_not_already_committed() -> None:
@@ -67,18 +67,7 @@ def test_a_title_hook_sets_the_private_price_range_for_choices_and_for_legality(
 
 
 def test_a_train_from_another_company_ranges_up_to_what_the_sale_made_necessary() -> None:
-    g, gt, cy = gt_must_buy()
-    make_president(g, "CPR", cy)
-    give(g, cy, "CPR", 1)
-    cpr = g.corporations["CPR"]
-    train: Train = g.available_depot_trains()[0]
-    g.depot.remove(train)
-    train.owner = cpr
-    cpr.trains.append(train)
-    gt.cash, cy.cash = 10, 60
-    edited(g)
-    g.process(sell(cy, ["CPR_1"], 10))
-    gt, cy = g.corporations["GT"], player(g, "Cy")
+    g, gt, _cy, train = cy_sold_for_a_train_cpr_owns()
     offered: dict[str, Any] = next(c for c in query.choices(g, gt, "buy_train") if c["train"] == train.id)
     assert query.price_range(g, gt, offered) == (71, 80)
     depot = next(c for c in query.choices(g, gt, "buy_train") if c["train"] != train.id)
