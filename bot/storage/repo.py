@@ -70,6 +70,13 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _checked_game(seed: int, options: Mapping[str, Any]) -> str:
+    """The options of a new game as JSON, once its seed is known to fit the database (else ValueError)."""
+    if not _INT64_MIN <= seed <= _INT64_MAX:
+        raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+    return _dumps_object(options, "options")
+
+
 def _dumps_object(value: Mapping[str, Any], what: str) -> str:
     if not isinstance(value, Mapping):
         raise TypeError(f"{what} must be a JSON object (a mapping), got {type(value).__name__}")
@@ -315,33 +322,27 @@ class Storage:
             ChannelBusyError: if the channel already has an open or active game (and ``status`` is live).
             ValueError: if ``seed`` does not fit in a signed 64-bit integer.
         """
-        if not _INT64_MIN <= seed <= _INT64_MAX:
-            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
-        options_json = _dumps_object(options, "options")
+        options_json = _checked_game(seed, options)
         now = self._clock()
         async with self._session():
             try:
-                row = await self._one(
-                    "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
-                    " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        platform,
-                        channel,
-                        title,
-                        seed,
-                        options_json,
-                        engine_version,
-                        GameStatus(status),
-                        created_by,
-                        now,
-                        now,
-                    ),
+                return await self._insert_game(
+                    (platform, channel, title, seed, options_json, engine_version, GameStatus(status), created_by),
+                    now,
                 )
             except sqlite3.IntegrityError:
                 existing = await self._live_game_id(platform, channel)
                 if existing is None:
                     raise
                 raise ChannelBusyError(platform, channel, existing) from None
+
+    async def _insert_game(self, fields: tuple[Any, ...], now: float) -> int:
+        """Insert a game row (platform, channel, title, seed, options, engine version, status, creator)."""
+        row = await self._one(
+            "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
+            " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (*fields, now, now),
+        )
         assert row is not None
         return int(row[0])
 
@@ -365,21 +366,16 @@ class Storage:
         leaves no half game behind). Raises like :meth:`create_game`, and TypeError/ValueError for an action
         that is not a JSON object (NaN included).
         """
-        if not _INT64_MIN <= seed <= _INT64_MAX:
-            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
-        options_json = _dumps_object(options, "options")
+        options_json = _checked_game(seed, options)
         rows = [_dumps_object(action, f"action {n}") for n, action in enumerate(actions, start=1)]
         now = self._clock()
         async with self._write():
-            if await self._live_game_id(platform, channel) is not None:
-                raise ChannelBusyError(platform, channel, await self._live_game_id(platform, channel))
-            row = await self._one(
-                "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
-                " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
-                (platform, channel, title, seed, options_json, engine_version, created_by, now, now),
+            busy = await self._live_game_id(platform, channel)
+            if busy is not None:
+                raise ChannelBusyError(platform, channel, busy)
+            game_id = await self._insert_game(
+                (platform, channel, title, seed, options_json, engine_version, GameStatus.OPEN, created_by), now
             )
-            assert row is not None
-            game_id = int(row[0])
             await self._db.executemany(
                 "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, seq, data, actor, now) for seq, data in enumerate(rows, start=1)],
