@@ -150,23 +150,21 @@ class Round:
 
     def choices_for(self, entity: Any, kind: str) -> list[Action]:
         """The concrete actions of one type ``entity`` may take now, from the step that would take them."""
-        for step in self.steps:
-            if not step.active():
-                continue
-            if kind in step.actions(entity):
-                return step.choices(entity, kind)
-            if step.blocking():
-                break
-        return []
+        step = self.step_taking(entity, kind)
+        return step.choices(entity, kind) if step is not None else []
 
     def price_range_for(self, entity: Any, action: Action) -> tuple[int, int] | None:
         """The price range of one choice, from the step that would take it."""
-        kind = action["type"]
+        step = self.step_taking(entity, action["type"])
+        return step.price_range(entity, action) if step is not None else None
+
+    def step_taking(self, entity: Any, kind: str) -> Step | None:
+        """The step that would take an action of type ``kind`` from ``entity`` now (None: no step would)."""
         for step in self.steps:
             if not step.active():
                 continue
             if kind in step.actions(entity):
-                return step.price_range(entity, action)
+                return step
             if step.blocking():
                 break
         return None
