@@ -28,6 +28,8 @@ class RoundState(Protocol):
     entity_index: int
     entities: list[Any]
     last_to_act: Any
+    # Privates bought with a president's certificate whose par the buyer must set: (private, corporation).
+    pending_par: list[tuple[Any, str]]
 
     @property
     def steps(self) -> Sequence[StepState]: ...

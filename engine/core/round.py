@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action, entity_action
+from .entities import Company
 from .errors import illegal, not_your_turn
 
 if TYPE_CHECKING:
@@ -104,6 +105,9 @@ class Round:
         self.steps: list[Step] = [cls(game, self) for cls in step_classes]
         self.done = False
         self.last_to_act: Any = None
+        # Privates bought with a president's certificate whose par the buyer must set (the auction's
+        # CompanyPendingPar step works through it).
+        self.pending_par: list[tuple[Company, str]] = []
 
     def select_entities(self) -> list[Any]:
         return [p for p in self.game.players if not p.bankrupt]

@@ -84,3 +84,26 @@ def test_the_graph_sees_type_only_and_function_level_imports() -> None:
 
 def test_engine_has_no_import_circle() -> None:
     assert circles(import_graph()) == []
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for w in graph[todo.pop()]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+def test_state_and_rules_stand_below_the_facade_and_the_rounds() -> None:
+    """The state knows no rule, the rules know no round, step or facade, and nothing below the facade imports it."""
+    graph = import_graph()
+    rule_layers = ["engine.core.play_shares", "engine.core.play_track", "engine.core.play_trains", "engine.core.play"]
+    assert not reachable(graph, "engine.core.state") & {*rule_layers, "engine.core.game"}
+    for layer in rule_layers:
+        below = reachable(graph, layer)
+        assert "engine.core.game" not in below, layer
+        assert not {m for m in below if m == "engine.core.round" or m.startswith("engine.core.steps")}, layer
+    assert "engine.core.play" in graph["engine.core.game"]

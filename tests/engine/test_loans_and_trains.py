@@ -10,8 +10,8 @@ from engine.core import loans
 from engine.core.config import LoanRules, TitleConfig
 from engine.core.entities import Corporation, Token, Train
 from engine.core.errors import GameError
-from engine.core.game import train_variants
 from engine.core.invariants import problems, total_money, total_owed
+from engine.core.play_trains import train_variants
 from engine.core.tiles import TokenKind
 from engine.fingerprint import train_id
 from engine.titles.g1882.game import G1882

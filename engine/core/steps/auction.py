@@ -16,10 +16,10 @@ class CompanyPendingPar(InterruptStep):
     name = "Choose par price"
 
     def round_setup(self) -> None:
-        self.round.pending_par = []  # type: ignore[attr-defined]
+        self.round.pending_par = []
 
     def pending(self) -> list[tuple[Company, str]]:
-        return self.round.pending_par  # type: ignore[attr-defined,no-any-return]
+        return self.round.pending_par
 
     def actions(self, entity: Any) -> list[str]:
         if self.pending() and entity is self.pending()[0][0].owner:

@@ -44,6 +44,7 @@ def _current(step: Step, entity: Any) -> bool:
 class PendingToken(HomeToken):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
+    game: Any  # the G1822 game, whose module imports this one
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "place_token":

@@ -45,6 +45,7 @@ def num_shares(holder: Holder, corp: Corporation | None) -> int:
 
 class Merger(Step):
     """The merger in progress, started by a ``choose`` in BuySellParShares1828."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Merger"
 

@@ -27,6 +27,7 @@ class Track1828(Track):
     """One lay or upgrade (rules 8.1); a system has two; B&M and NYH, and systems holding them, one more yellow
     lay for $40 when nothing was upgraded. A hex laid this turn is not upgraded again. A company owning the
     E&K keeps its track step open for that private's extra lay."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def setup(self) -> None:
         super().setup()
@@ -100,6 +101,7 @@ class SpecialTrack1828(Step):
     """Lays a private gives its owning company (the ``special_lays`` of game.toml): C&StL at Burlington, any time
     in the company's turn; E&K at Adrian & Ann Arbor at once when bought, then one more yellow tile for $20 in
     the track step; D&H in Scranton."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Lay track for a private"
     blocks = False
@@ -201,6 +203,7 @@ class SpecialTrack1828(Step):
 class SpecialToken1828(Step):
     """A company that buys the C&P places a station in Peterborough for free, or the space gets a blocking
     marker (rules 13.2)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Place the C&P's station"
 
@@ -244,6 +247,7 @@ class SpecialToken1828(Step):
 
 class SpecialBuy1828(Step):
     """A company connected to the Virginia Coalfields buys one of its coal markers for $120 (rules 16)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Buy a coal marker"
     blocks = False
@@ -276,6 +280,7 @@ class SpecialBuy1828(Step):
 
 class SwapTrain(Step):
     """A system moves trains between its two shells, each within the train limit (rules 7.5.4)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Arrange trains between shells"
 

@@ -38,6 +38,7 @@ class StockRound1828(StockRound):
 class BuySellParShares1828(BuySellParShares):
     """No certificate limit; in the gray zone shares may be held above 60% and the president may buy two at a
     time (rules 12.1); a par needs cash for the president's certificate (twice the par)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     GRAY = "gray"
 
@@ -184,6 +185,7 @@ class RemoveTokens(Step):
 class Exchange1828(Step):
     """The M&H's owner exchanges it for a 10% share of any company from the IPO or the market (rules 13.2): in
     a stock round on their turn, instead of buying; in an operating round at any time."""
+    game: Any  # the G1828 game, whose module imports this one
 
     name = "Exchange a private for a share"
     blocks = False
@@ -239,6 +241,7 @@ class HomeToken1828(HomeToken):
 
 class DiscardTrain1828(DiscardTrain):
     """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
@@ -255,6 +258,7 @@ class DiscardTrain1828(DiscardTrain):
 
 class Dividend1828(Dividend):
     """The C&P pays half its run to its owner and keeps half, without a decision (rules 13.2)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR:
@@ -273,6 +277,7 @@ class Dividend1828(Dividend):
 
 class RouteStep1828(RouteStep):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def actions(self, entity: Any) -> list[str]:
         if _minor(entity) and not getattr(self.round, "laid_hexes", None):
@@ -291,6 +296,7 @@ class RouteStep1828(RouteStep):
 class TokenStep1828(TokenStep):
     """No station in the Virginia Coalfields (rules 16); a company places one station a turn, the C&P's
     included."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Corporation) and entity.sym in self.game.tokened_this_round:
@@ -316,6 +322,7 @@ def _minor(entity: Any) -> bool:
 class BuyTrain1828(BuyTrain):
     """The C&P never buys trains; a system keeps its trains in two shells, each within the limit, and names the
     shell a new train goes to (rules 7.5.4)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def setup(self) -> None:
         super().setup()
@@ -416,6 +423,7 @@ class BuyCompany1828(BuyCompany):
 class BlockingBuyCompany1828(BlockingBuyCompany):
     """The last chance of the turn to buy privates, or to use a private's lay that may come any time in the
     company's turn (the C&StL's): the company passes it explicitly (18xx.games)."""
+    game: Any  # the G1828 game, whose module imports this one
 
     def actions(self, entity: Any) -> list[str]:
         if _minor(entity):

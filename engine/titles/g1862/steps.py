@@ -198,6 +198,7 @@ class RockyMountainTile(Step):
 class Routes1862(RouteStep):
     """Routes may not include the same tile twice, except New York's two separate stations, and include at most
     one of the two Mexico hexes (§7.4)."""
+    game: Any  # the G1862 game, whose module imports this one
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         g = self.game
@@ -241,6 +242,7 @@ class Redeem(Step):
 class ClosePrivate(InterruptStep):
     """A player closes one of his privates (all but ERIE) in his stock turn or a turn of a company he presides
     (§6); closing B&O takes its marker off Baltimore. Never blocks."""
+    game: Any  # the G1862 game, whose module imports this one
 
     name = "Close a private"
     blocks = False

@@ -1,0 +1,251 @@
+"""Rules for certificates and money between players and companies: par, buying and selling, presidency,
+floating, privates' payouts and closing, and what players are worth.
+"""
+
+from __future__ import annotations
+
+from . import loans
+from . import shares as units
+from .abilities import (
+    Exchange,
+    Shares,
+)
+from .entities import Company, Corporation, Holder, Player, Share
+from .errors import illegal, insufficient, malformed
+from .market import Cell, parse_price_text
+from .state import GameState
+
+
+class ShareRules(GameState):
+    MIN_BID_INCREMENT = 5
+
+    SELL_AFTER_FIRST_SR = True
+
+    def payout_companies(self) -> None:
+        for comp in self.companies.values():
+            if comp.closed or comp.owner is None or comp.revenue <= 0:
+                continue
+            self.bank.spend(comp.revenue, comp.owner)
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
+
+    def close_company(self, comp: Company) -> None:
+        if comp.closed:
+            return
+        comp.closed = True
+        owner = comp.owner
+        if isinstance(owner, Player | Corporation) and comp in owner.companies:
+            owner.companies.remove(comp)
+        self.log(f"{comp.sym} closes")
+
+    def set_par(self, corp: Corporation, cell: Cell) -> None:
+        corp.par_price = cell.price
+        corp.ipoed = True
+        self.market.place(corp.sym, cell)
+
+    def num_certs(self, player: Player) -> float:
+        total = 0.0
+        for s in player.shares:
+            cell = self.market.location.get(s.corp)
+            if cell is not None and cell.zone in ("yellow", "orange", "brown"):
+                continue
+            total += 1
+        return total + len(player.companies)
+
+    def transfer_share(self, share: Share, to: Holder) -> None:
+        share.owner.shares.remove(share)
+        to.shares.append(share)
+        share.owner = to
+
+    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
+        corp = self.corporation(shares[0].corp)
+        if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
+            receiver = corp
+        if price:
+            buyer.cash -= price
+            (receiver or self.bank).cash += price
+        for s in shares:
+            self.transfer_share(s, buyer)
+        self._check_float(corp)
+        self.check_presidency(corp, previous=corp.owner)
+
+    def _check_float(self, corp: Corporation) -> None:
+        if corp.floated or not corp.ipoed:
+            return
+        if corp.sold_percent() >= corp.float_percent:
+            self.float_corporation(corp)
+
+    def float_corporation(self, corp: Corporation) -> None:
+        corp.floated = True
+        capital = units.float_capital(self.config.shares, corp)
+        if capital:
+            self.bank.spend(capital, corp)
+            self.log(f"{corp.sym} floats and receives {self.format_money(capital)}")
+        else:
+            self.log(f"{corp.sym} floats")
+
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        """Hand the president's certificate to the largest holder if the president no longer is one.
+
+        Ties keep the president; otherwise the first in seat order after the seller (or president). The new
+        president hands back ordinary certificates worth the president's certificate's percent, whatever their
+        size (two 5% shares for a 10% president's certificate).
+        """
+        holdings = {p: p.percent_of(corp.sym) for p in self.players}
+        top = max(holdings.values(), default=0)
+        if top == 0 or (previous is not None and holdings.get(previous, 0) == top):
+            return
+        anchor = seller or previous
+        start = self.players.index(anchor) + 1 if anchor in self.players else 0
+        order = self.players[start:] + self.players[:start]
+        new = next(p for p in order if holdings[p] == top)
+        pres = next((s for h in self._holders() for s in h.shares if s.corp == corp.sym and s.president), None)
+        corp.owner = new
+        if pres is None or pres.owner is new:
+            return
+        self.log(f"{new.name} becomes the president of {corp.sym}")
+        if pres.owner is self.pool and seller is not None:
+            swap_to: Holder = seller if seller.percent_of(corp.sym) >= pres.percent else self.pool
+        else:
+            swap_to = pres.owner
+        for share in units.certificates_worth(new.shares_of(corp.sym), pres.percent):
+            self.transfer_share(share, swap_to)
+        self.transfer_share(pres, new)
+
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        """Sell certificates to the pool at the current price, then drop the price (a row per share, or a row
+        per sale, as the title says).
+
+        ``percent`` below the certificates' total means part of the president's certificate is sold;
+        the seller gets ordinary certificates back for the rest.
+        """
+        corp = self.corporation(shares[0].corp)
+        cell = self.market.location[corp.sym]
+        total = sum(s.percent for s in shares)
+        sold = total if percent is None else int(percent)
+        price = units.value(corp, cell.price, sold)
+        previous = corp.owner
+        for s in shares:
+            self.transfer_share(s, self.pool)
+        self.bank.spend(price, seller)
+        self.check_presidency(corp, previous, seller)
+        for back in units.certificates_worth(self.pool.shares_of(corp.sym), total - sold):
+            self.transfer_share(back, seller)
+        for _ in range(units.price_drops(self.config.shares, corp, sold)):
+            self.market.down(corp.sym)
+        self.log(f"{seller.name} sells {sold}% of {corp.sym} for {self.format_money(price)}")
+        return price
+
+    def parse_price(self, text: str, *, par: bool = False) -> Cell:
+        price, row, col = parse_price_text(text)
+        cell = self.market.at(row, col)
+        if cell is None or cell.price != price:
+            raise malformed(f"there is no share price {self.format_money(price)} at row {row}, column {col}")
+        if par and not cell.par:
+            pars = ", ".join(self.format_money(c.price) for c in self.market.par_cells())
+            raise illegal(f"{self.format_money(price)} is not a par price; par prices: {pars}")
+        return cell
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        if corp.ipoed or corp.closed:
+            return False
+        # A corporation a private converts into starts only by that exchange, by the private's owner.
+        source = self.par_exchange(corp)
+        return source is None or (bool(source.active(Exchange)) and source.owner is player)
+
+    def par_exchange(self, corp: Corporation) -> Company | None:
+        """The private whose exchange ability starts ``corp`` (``from = "par"``), open or not."""
+        return self.par_exchanges.get(corp.sym)
+
+    def par_cost(self, corp: Corporation, price: int) -> int:
+        percent = corp.shares[0].percent
+        if self.par_exchange(corp) is not None:
+            percent -= corp.share_percent  # the private counts as one share of the president's certificate
+        return units.value(corp, price, percent)
+
+    def par_corporation(self, player: Player, corp: Corporation, cell: Cell) -> None:
+        cost = self.par_cost(corp, cell.price)
+        if cost > player.cash:
+            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at {self.format_money(cell.price)}: "
+                               f"cash {self.format_money(player.cash)}, cost {self.format_money(cost)}")
+        self.set_par(corp, cell)
+        self.buy_shares(player, [corp.shares[0]], cost)
+        self.log(f"{player.name} pars {corp.sym} at {self.format_money(cell.price)}")
+        source = self.par_exchange(corp)
+        if source is not None:
+            self.close_company(source)  # exchanged for the president's certificate
+
+    def can_dump(self, player: Player, shares: list[Share]) -> bool:
+        """A sale that includes the president's certificate needs another player able to take it."""
+        pres = next((s for s in shares if s.president), None)
+        if pres is None:
+            return True
+        others = max((p.percent_of(pres.corp) for p in self.players if p is not player), default=0)
+        return others >= pres.percent
+
+    def sell_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """What a player may offer for sale of one company, as (certificates, percent), smallest first.
+
+        One, two, ... ordinary certificates; then all of them with the president's certificate; and,
+        as 18xx.games offers, all of them with only part of the president's certificate sold: the new
+        president hands back ordinary certificates, and the seller keeps the unsold part as those.
+        """
+        mine = player.shares_of(corp.sym)
+        plain = [s for s in mine if not s.president]
+        out = [(plain[:n], sum(s.percent for s in plain[:n])) for n in range(1, len(plain) + 1)]
+        pres = next((s for s in mine if s.president), None)
+        if pres is not None:
+            total = sum(s.percent for s in mine)
+            unit = self.share_unit(corp)
+            out += [([*plain, pres], total - unit * k) for k in range(pres.percent // unit)]
+        return sorted(out, key=lambda bundle: bundle[1])
+
+    def share_unit(self, corp: Corporation) -> int:
+        return corp.share_percent
+
+    def valid_bundle(self, player: Player, shares: list[Share], percent: int) -> bool:
+        """A bundle the sale rules know: ordinary certificates sold whole, or every certificate the
+        seller holds with part of the president's certificate kept (in whole ordinary shares)."""
+        if not shares or len({s.id for s in shares}) != len(shares) or any(s.owner is not player for s in shares):
+            return False
+        total = sum(s.percent for s in shares)
+        pres = next((s for s in shares if s.president), None)
+        if pres is None:
+            return percent == total
+        unit = self.share_unit(self.corporations[pres.corp])
+        kept = total - percent
+        return (set(shares) == set(player.shares_of(pres.corp)) and 0 <= kept < pres.percent
+                and kept % unit == 0)
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        """A private bought in the auction brings its certificates: a president's certificate makes the buyer set
+        the par at once (the auction's CompanyPendingPar step), another one is handed over."""
+        for ability in company.abilities_of(Shares):
+            for share_id in ability.certificates:
+                share = self.share_by_id(share_id)
+                if share.president:
+                    self.round.pending_par.append((company, share.corp))
+                    continue
+                self.transfer_share(share, player)
+                self.log(f"{player.name} receives {share_id} with {company.sym}")
+
+    def player_value(self, player: Player) -> int:
+        """Cash, shares at their price and privates at face value, less what the player owes the bank."""
+        value = player.cash - player.debt
+        for s in player.shares:
+            cell = self.market.location.get(s.corp)
+            if cell is not None:
+                value += units.value(self.corporations[s.corp], cell.price, s.percent)
+        value += sum(c.value for c in player.companies if not c.closed)
+        return value
+
+    def liabilities(self, corp: Corporation) -> int:
+        """What ``corp`` owes the bank (its loans at the title's loan size and its debts)."""
+        return loans.liabilities(corp, self.config.loans)
+
+    def corporation_value(self, corp: Corporation) -> int:
+        """Title hook: what a company's treasury is worth to its holders, its cash less what it owes (titles whose
+        scoring counts companies, or whose share price falls with debt, read this; 1882's does not)."""
+        return corp.cash - self.liabilities(corp)
+
+    def result(self) -> dict[str, int]:
+        return {str(p.id): self.player_value(p) for p in self.players}
