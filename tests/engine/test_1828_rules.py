@@ -126,3 +126,24 @@ def test_the_cp_minor_runs_from_its_new_tile_and_pays_half() -> None:
     game.process({"type": "run_routes", "entity": "C&P", "entity_type": "minor", "routes": [
         {"train": "2-1", "connections": [["C15", "C17", "C19"]], "hexes": ["C19", "C15"], "revenue": 30}]})
     assert minor.cash == 15 and owner.cash == cash + 15
+
+
+def test_a_system_keeps_its_members_home_reservations_until_it_places_them() -> None:
+    """NW and WAB merge before either operated: WAB's home space in H6 stays reserved for the system (no other
+    company may take it) until the system first operates and places both homes (as 18xx.games does)."""
+    game = title_class("1828")([(1, "a"), (2, "b"), (3, "c")], 5, {})
+    assert isinstance(game, G1828)
+    nw, wab, prr = game.corporations["NW"], game.corporations["WAB"], game.corporations["PRR"]
+    for corp in (nw, wab):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+    system = game.create_system([nw, wab])
+    for corp in (nw, wab):
+        game.close_corporation(corp)
+    h6 = game.board["H6"]
+    city = h6.tile.tdef.cities[0]
+    assert game.reserved_slots(h6, city) == {0: "NW-WAB"}
+    assert not game.can_token_city(prr, h6, city)
+    game.place_system_homes(system)
+    assert h6.tile.tokens[city] == ["NW-WAB"]
+    assert game.reserved_slots(h6, city) == {}

@@ -135,6 +135,43 @@ class G1828(Game):
         if system.tokens and not system.tokens[0].used:
             system.tokens.sort(key=lambda t: not t.used)
 
+    def unplaced_system_homes(self, hex_id: str) -> list[tuple[Corporation, Corporation]]:
+        """(system, member) for each member whose home is ``hex_id`` and which the system has yet to place: the
+        member's reservation outlives it until the system first operates (18xx.games keeps it on the city)."""
+        out = []
+        for system in self.corporations.values():
+            if system.kind is not CorporationKind.SYSTEM or system.closed or not system.tokens \
+                    or system.tokens[0].used:
+                continue
+            for shell in self.shells.get(system.sym, []):
+                member = self.corporations[shell.name]
+                if member.home == hex_id:
+                    out.append((system, member))
+        return out
+
+    def reserved_slots(self, hx: Any, node: int) -> dict[int, str]:
+        out = super().reserved_slots(hx, node)
+        for system, member in self.unplaced_system_homes(hx.id):
+            if self.home_reserved_on_tile(member, hx):
+                continue
+            cities = hx.tile.tdef.cities
+            if (cities[member.home_city] if member.home_city is not None else cities[0]) != node:
+                continue
+            free = next((i for i, s in enumerate(hx.tile.tokens[node]) if s is None and i not in out), None)
+            if free is not None:
+                out[free] = system.sym
+        return out
+
+    def token_blocked_by_reservation(self, hx: Any, corp: str) -> bool:
+        if super().token_blocked_by_reservation(hx, corp):
+            return True
+        holders = [s for s, m in self.unplaced_system_homes(hx.id)
+                   if s.sym != corp and self.home_reserved_on_tile(m, hx)]
+        if not holders:
+            return False
+        free = sum(1 for slots in hx.tile.tokens.values() for s in slots if s is None)
+        return free <= len(holders)
+
     def reorder_players(self) -> None:
         finished = self.round
         if finished.kind == "auction":

@@ -268,6 +268,8 @@ class Merger(Step):
         while True:
             if num_shares(entity, merger) + num_shares(entity, target) < 2 or self.player_choice is not None:
                 return
+            if self._pool_out_of_system_shares(entity):
+                return
             merger_p = next((s for s in self._shares(entity, merger) if s.president), None)
             target_p = next((s for s in self._shares(entity, target) if s.president), None)
             needed = 2 if merger_p or target_p else 1
@@ -342,6 +344,8 @@ class Merger(Step):
         assert merger is not None and target is not None and system is not None
         if not num_shares(entity, merger) and not num_shares(entity, target):
             return
+        if self._pool_out_of_system_shares(entity):
+            return
         if self.exchange_selection is None and self.player_selection is not None:
             self.exchange_selection = self.player_selection
             self.player_selection = None
@@ -384,6 +388,17 @@ class Merger(Step):
             self.game.log(f"{self.game.describe(entity)} exchanges 1 {corp.sym} share{paid} for 1 system share")
             self._give_system_shares(self._system_shares()[:1], entity)
             self.exchange_selection = None
+
+    def _pool_out_of_system_shares(self, entity: Holder) -> bool:
+        """Rules 7.5.2.1: once no system share is left, the market's shares still to trade are discarded.
+        (18xx.games stops with an error there: a departure listed in docs/conformance.md.)"""
+        if entity is not self.game.pool or self._system_shares():
+            return False
+        for corp in (self.merger, self.target):
+            for share in list(self._shares(entity, corp)):
+                self._move(share, self.discard)
+        self.game.log("No system share is left: the market's shares of the merging companies are discarded")
+        return True
 
     def _exchange_source(self, entity: Holder, needed: int = 1) -> Holder | None:
         merger, target = self.merger, self.target
