@@ -152,3 +152,29 @@ def test_destination_bonus_doubles_the_destination_once() -> None:
     assert route.revenue == 60
     game.add_route_bonuses(corp, [route])
     assert route.revenue == 80
+
+
+def test_only_p2_replaces_a_town_tile_by_plain_track() -> None:
+    game = new_game()
+    hx = game.board["G34"]
+    town = game.tile_from_supply("3-0")
+    town.rotation = 1
+    hx.tile = town
+    corp = game.corporations["21"]
+    plain = game.tile_from_supply("80-0").tdef
+    # A company's own lay must keep the town's paths, which plain track cannot.
+    assert game.tile_rotations(corp, hx, plain, None) == []
+    game.laying_private = game.companies["P2"]
+    try:
+        assert game.tile_rotations(corp, hx, plain, None) != []
+    finally:
+        game.laying_private = None
+
+
+def test_another_companys_train_is_paid_from_the_treasury_alone() -> None:
+    game = new_game()
+    buyer = game.corporations["21"]
+    buyer.cash = 20
+    train = game.all_trains["L-0"]
+    assert game.other_train_price_range(buyer, train) == (1, 20)
+    assert game.other_train_price_range(buyer, train, last_sale_price=50) == (1, 20)

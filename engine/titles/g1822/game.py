@@ -116,6 +116,7 @@ class G1822(Game):
         self.acquired_this_round: set[str] = set()
         self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
         self.track_left: dict[str, dict[str, int]] = {}
+        self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -731,11 +732,15 @@ class G1822(Game):
         if future and tdef.colour == "yellow" and tdef.label is not None:
             return []
         if hx.tile.name in TRACK_TOWN and tdef.name in TRACK_PLAIN:
+            # Only P2's lay removes a town: the company's own lays must keep the town's paths (18xx.games).
+            remover = self.laying_private
+            if remover is None or not self.track_power(remover).get("remove_town"):
+                return []
             return self._town_to_plain(hx, tdef, edges)
         return legal_rotations(self, hx, tdef, edges)
 
     def _town_to_plain(self, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
-        """A town tile may be replaced by plain track of the next colour that keeps its exits (18xx.games)."""
+        """P2 replaces a town tile by plain track of the next colour that keeps its exits."""
         order = ("white", "yellow", "green", "brown", "gray")
         if order.index(tdef.colour) != order.index(hx.tile.colour) + 1:
             return []
@@ -803,6 +808,12 @@ class G1822(Game):
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)
+
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        # 18xx.games: the president never adds money for another company's train, so the treasury alone pays,
+        # at any price from 1 up to all it has (above or below the face value).
+        return 1, corp.cash
 
     def l_upgrade_open(self) -> bool:
         return True

@@ -198,7 +198,11 @@ class SpecialTrack(Step):
             return super().choices(entity, kind)
         corp = entity.owner
         power = self.game.track_power(entity)
-        out = tile_lay_choices(self.game, entity, corp, spec=None)
+        self.game.laying_private = entity
+        try:
+            out = tile_lay_choices(self.game, entity, corp, spec=None)
+        finally:
+            self.game.laying_private = None
         if corp.kind.value == "minor":
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
@@ -227,14 +231,18 @@ class SpecialTrack(Step):
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
         if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
-        if power.get("free"):
-            # The lay itself is free (estuary crossings are still paid).
-            hx = self.game.board[action["hex"]]
-            self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
-        elif power.get("estuary"):
-            self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
-        else:
-            self.game.lay_tile(corp, action)
+        self.game.laying_private = entity
+        try:
+            if power.get("free"):
+                # The lay itself is free (estuary crossings are still paid).
+                hx = self.game.board[action["hex"]]
+                self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+            elif power.get("estuary"):
+                self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
+            else:
+                self.game.lay_tile(corp, action)
+        finally:
+            self.game.laying_private = None
         self.game.use_track_power(entity, corp, upgrade)
         if not power.get("extra"):
             # Every private but P12 lays in place of one of the company's own lays.
@@ -631,7 +639,11 @@ class BuyTrain1822(BuyTrain):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
         owner = entity.owner if isinstance(entity, Corporation) else None
-        if kind == "buy_train" and "can_buy_trains" not in self.game.phase.get("status", []):
+        lowest = self.game.min_depot_price()
+        if kind == "buy_train" and ("can_buy_trains" not in self.game.phase.get("status", []) or (
+                self.last_sale_price is not None and lowest is not None and entity.cash < lowest)):
+            # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
+            # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
