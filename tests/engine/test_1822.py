@@ -178,3 +178,15 @@ def test_another_companys_train_is_paid_from_the_treasury_alone() -> None:
     train = game.all_trains["L-0"]
     assert game.other_train_price_range(buyer, train) == (1, 20)
     assert game.other_train_price_range(buyer, train, last_sale_price=50) == (1, 20)
+
+
+def test_emergency_sales_wait_for_the_company_to_have_operated() -> None:
+    game = new_game()
+    player = game.players[0]
+    buyer, lnwr = game.corporations["21"], game.corporations["LNWR"]
+    share = game.share_by_id("LNWR_1")
+    # LNWR has not operated: its shares cannot be sold, for any company's train.
+    assert not game.emergency_bundle_legal(player, buyer, [share], 10)
+    # The company buying the train must have finished a turn before the current one.
+    game.history["LNWR"] = 1
+    assert not game.emergency_bundle_legal(player, lnwr, [share], 10)

@@ -815,6 +815,16 @@ class G1822(Game):
         # at any price from 1 up to all it has (above or below the face value).
         return 1, corp.cash
 
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Any], percent: int) -> bool:
+        # Shares of a major are sold once it has operated; the company whose train is being bought must have
+        # finished an operating turn before this one (18xx.games' full_or_turn).
+        target = self.corporations.get(shares[0].corp) if shares else None
+        if target is None or target.kind.value != "major":
+            return False
+        if self.turns_operated(target) < (2 if target is corp else 1):
+            return False
+        return super().emergency_bundle_legal(player, corp, shares, percent)
+
     def l_upgrade_open(self) -> bool:
         return True
 
