@@ -190,3 +190,33 @@ def test_emergency_sales_wait_for_the_company_to_have_operated() -> None:
     # The company buying the train must have finished a turn before the current one.
     game.history["LNWR"] = 1
     assert not game.emergency_bundle_legal(player, lnwr, [share], 10)
+
+
+def test_p17_moves_a_card_under_the_bid_boxes_or_to_the_bottom() -> None:
+    game = new_game()
+    p17, corp = game.companies["P17"], game.corporations["LNWR"]
+    p17.owner = corp
+    corp.companies.append(p17)
+    concessions = [c.sym for c in game.bank_companies("C")]
+    boxed = [c.sym for c in game.bidbox_concessions()]
+    choices = game.move_card_choices(p17)
+    # Nothing in a bid box may move.
+    assert not any(c.startswith(f"{sym}_") for sym in boxed for c in choices)
+    last = concessions[-1]
+    game.make_company_choice(p17, f"{last}_top", "issue")
+    assert [c.sym for c in game.bank_companies("C")] == [*boxed, last, *concessions[len(boxed):-1]]
+    assert p17.closed
+
+
+def test_a_company_owning_p17_stops_at_the_issue_step() -> None:
+    game = new_game()
+    corp = game.corporations["LNWR"]
+    from engine.titles.g1822.operating import IssueShares
+    step = IssueShares.__new__(IssueShares)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
+    assert step.actions(corp) == []
+    p17 = game.companies["P17"]
+    p17.owner = corp
+    corp.companies.append(p17)
+    assert "pass" in step.actions(corp)
+    assert step.actions(p17) == ["choose_ability"]

@@ -580,6 +580,51 @@ class G1822(Game):
             self.log(f"{corp.sym} moves an available token to its exchange tokens")
         self.close_company(company)
 
+    def company_choices(self, company: Company, time: str) -> list[str]:
+        """The choose_ability choices of a private at a step of its company's turn (``token``, ``track`` or
+        ``issue``): P5's and P18's token moves, P17's card moves."""
+        if company.sym == "P17":
+            return self.move_card_choices(company)
+        if (company.sym == "P18" and time in ("token", "track")) or (company.sym == "P5" and time == "token"):
+            return self.token_choices(company)
+        return []
+
+    def make_company_choice(self, company: Company, choice: str, time: str) -> None:
+        if choice not in self.company_choices(company, time):
+            raise illegal("that choice is not available now")
+        if company.sym == "P17":
+            self.move_card(company, choice)
+        else:
+            self.make_token_choice(company, choice)
+
+    def move_card_choices(self, company: Company) -> list[str]:
+        """P17 moves a minor, concession or private of the bank's stacks (not one in a bid box) to the top of
+        its stack, under the bid boxes, or to the bottom: choices ``<sym>_top`` and ``<sym>_bottom``."""
+        if company.sym != "P17" or company.closed or not isinstance(company.owner, Corporation):
+            return []
+        out = []
+        for prefix, boxed in (("M", self.bidbox_minors()), ("C", self.bidbox_concessions()),
+                              ("P", self.bidbox_privates())):
+            for comp in self.bank_companies(prefix):
+                if comp not in boxed:
+                    out += [f"{comp.sym}_top", f"{comp.sym}_bottom"] if boxed else [f"{comp.sym}_bottom"]
+        return out
+
+    def move_card(self, company: Company, choice: str) -> None:
+        if choice not in self.move_card_choices(company):
+            raise illegal(f"{company.sym} cannot make the move {choice}")
+        sym, where = choice.rsplit("_", 1)
+        moved = self.companies[sym]
+        order = [c for c in self.companies.values() if c is not moved]
+        if where == "top":
+            boxed = {"M": self.bidbox_minors, "C": self.bidbox_concessions}.get(sym[0], self.bidbox_privates)()
+            order.insert(order.index(boxed[-1]) + 1, moved)
+        else:
+            order.append(moved)
+        self.companies = {c.sym: c for c in order}
+        self.log(f"{self.describe(company.owner)} moves {moved.name} to the {where} of its stack")
+        self.close_company(company)
+
     # ------------------------------------------------------------------ majors
     def concession_of(self, corp: Corporation) -> Company | None:
         """The concession that starts ``corp`` (until concessions close in phase 5)."""

@@ -37,6 +37,12 @@ def operating_round(game: Any, number: int) -> OperatingRound:
                                  MinorAcquisition, IssueShares], number)
 
 
+def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
+    """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
+    comps = [entity] if isinstance(entity, Company) else list(getattr(entity, "companies", []))
+    return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in game.company_choices(c, time)]
+
+
 def _current(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
@@ -271,10 +277,11 @@ class Token1822(TokenStep):
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
-            return ["choose_ability"] if entity.owner is corp and self.game.token_choices(entity) else []
+            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "token") else []
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
+        # Only the token moves keep the step open for a company that could not place a station otherwise.
         if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
             out.append("choose_ability")
         if out and "pass" not in out:
@@ -283,15 +290,13 @@ class Token1822(TokenStep):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose_ability":
-            comps = [entity] if isinstance(entity, Company) else list(entity.companies)
-            return [{**entity_action(c, "choose_ability"), "choice": k}
-                    for c in comps for k in self.game.token_choices(c)]
+            return company_choice_actions(self.game, entity, "token")
         return super().choices(entity, kind)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
-        if not isinstance(entity, Company) or str(action["choice"]) not in self.game.token_choices(entity):
-            raise illegal("that choice is not available now")
-        self.game.make_token_choice(entity, str(action["choice"]))
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "token")
 
 
 class SpecialChoose(Step):
@@ -328,9 +333,9 @@ class Track1822(Track):
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
-            # P18's station swap may also be made during the track step.
-            return ["choose_ability"] if (entity.sym == "P18" and entity.owner is self.round.entity()
-                                          and self.game.token_choices(entity)) else []
+            # P18's station swap and P17's card move may also be made during the track step.
+            return ["choose_ability"] if (entity.owner is self.round.entity()
+                                          and self.game.company_choices(entity, "track")) else []
         if not _current(self, entity):
             return []
         if entity.sym == "14" and not self.game.turns_operated(entity):
@@ -340,10 +345,15 @@ class Track1822(Track):
             return ["pass"]
         return out
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            return company_choice_actions(self.game, entity, "track")
+        return super().choices(entity, kind)
+
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
-        if str(action["choice"]) not in self.game.token_choices(entity):
-            raise illegal("that choice is not available now")
-        self.game.make_token_choice(entity, str(action["choice"]))
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "track")
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = self.round.entity()
@@ -581,6 +591,9 @@ class IssueShares(Step):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            corp = self.round.entity()
+            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "issue") else []
         if not _current(self, entity):
             return []
         out = []
@@ -588,9 +601,15 @@ class IssueShares(Step):
             out.append("buy_shares")
         if self.game.issuable(entity):
             out.append("sell_shares")
+        if any(c.sym == "P17" for c in entity.companies):
+            # 18xx.games stops here for a company that owns P17, even with no card to move.
+            out.append("choose_ability")
         return [*out, "pass"] if out else []
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            # P17 itself acts; its company only waits here.
+            return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
         if kind == "sell_shares":
             return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
                 s.percent for s in b), "share_price": price} for b, price in self.game.issuable(entity)]
@@ -598,6 +617,11 @@ class IssueShares(Step):
             return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
                      "percent": sum(s.percent for s in b)} for b in self.game.redeemable(entity)]
         return super().choices(entity, kind)
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "issue")
 
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         ids = [str(s) for s in action["shares"]]
