@@ -114,7 +114,6 @@ class G1822(Game):
         self.history: dict[str, int] = {}  # operating turns each company has completed
         self.egr_choice: dict[str, str] = {}  # P8's choice: "token" (a free lay) or "discount"
         self.acquired_this_round: set[str] = set()
-        self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self._setup_companies()
@@ -735,33 +734,24 @@ class G1822(Game):
         return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
     def rights_holders(self, hex_id: str) -> set[Player]:
-        """Players whose concession or company holds the building rights to a London approach hex, while the
-        hex is still empty."""
+        """Players whose company still holds the building rights to a London approach hex.
+
+        18xx.games withdraws the rights of concessions (and minor 14's) at the first lay on the hex, before it
+        checks the lay, so only the rights of the companies themselves (once they have a director) count."""
         out: set[Player] = set()
         for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
-            comp = self.companies.get(sym)
-            if comp is not None:
-                if not comp.closed and isinstance(comp.owner, Player):
-                    out.add(comp.owner)
-                continue
             corp = self.corporations.get(sym)
             if corp is not None and not corp.closed and isinstance(corp.owner, Player):
                 out.add(corp.owner)
-        if hex_id == self.m14_rights_hex:
-            m14 = self.corporations.get("14")
-            if m14 is not None and not m14.closed and isinstance(m14.owner, Player):
-                out.add(m14.owner)
         return out
 
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         stubs = self.map_extras(hx.id)["stubs"]
-        if hx.tile.colour == "white" and (stubs or hx.id == self.m14_rights_hex):
-            holders = self.rights_holders(hx.id)
-            if holders and corp.owner not in holders:
-                return []  # the rights' holders consent to nobody else
-            if not holders or corp.owner not in holders:
-                return [r for r in self._tile_rotations(corp, hx, tdef, edges)
-                        if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
+        if hx.tile.colour == "white" and stubs and not self.rights_holders(hx.id):
+            # Without a holder of the rights, a lay must use the hex's stubs; with one, any company may lay there
+            # freely (18xx.games neither asks for consent nor refuses others).
+            return [r for r in self._tile_rotations(corp, hx, tdef, edges)
+                    if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
         return self._tile_rotations(corp, hx, tdef, edges)
 
     def _tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
