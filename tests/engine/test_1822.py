@@ -234,3 +234,19 @@ def test_london_approach_stubs_bind_until_the_major_has_a_director() -> None:
     assert bound and all(all(e in {(x + r) % 6 for x in plain.edges()} for e in stubs) for r in bound)
     game.corporations["LNWR"].owner = game.players[1]
     assert set(game.tile_rotations(corp, hx, plain, None)) > set(bound)
+
+
+def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
+    game = new_game()
+    p1 = game.players[0]
+    p1.debt = 30
+    assert "bid" not in game.actions_for(p1)
+    assert {"payoff_player_debt", "payoff_player_debt_partial"} <= set(game.actions_for(p1))
+    cash = p1.cash
+    game.process({"type": "payoff_player_debt_partial", "entity": 1, "entity_type": "player", "amount": 10})
+    p1 = game.player_by_id(1)
+    assert (p1.cash, p1.debt) == (cash - 10, 20)
+    game.process({"type": "payoff_player_debt", "entity": 1, "entity_type": "player"})
+    p1 = game.player_by_id(1)
+    assert (p1.cash, p1.debt) == (cash - 30, 0)
+    assert "bid" in game.actions_for(p1) and game.acting() == [p1]

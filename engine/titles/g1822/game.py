@@ -275,7 +275,7 @@ class G1822(Game):
         self.bids = {}
         for p in self.players:
             if p.debt:
-                p.debt += p.debt // 2  # 50% interest on player loans
+                p.debt += (p.debt + 1) // 2  # 50% interest on player loans, rounded up
 
     def _win_company(self, comp: Company, player: Player, price: int) -> None:
         comp.owner = player
