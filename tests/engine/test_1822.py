@@ -250,3 +250,13 @@ def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
     p1 = game.player_by_id(1)
     assert (p1.cash, p1.debt) == (cash - 30, 0)
     assert "bid" in game.actions_for(p1) and game.acting() == [p1]
+
+
+def test_a_privates_train_is_never_sold_to_another_company() -> None:
+    from engine.titles.g1822.operating import BuyTrain1822
+    game = new_game()
+    step = BuyTrain1822.__new__(BuyTrain1822)
+    step.game = game
+    pullman, local = game.all_trains["2P-0"], game.all_trains["L-0"]
+    pullman.owner = local.owner = game.corporations["LYR"]
+    assert not step.tradeable(pullman) and step.tradeable(local)

@@ -658,7 +658,11 @@ class BuyTrain1822(BuyTrain):
 
     def other_trains(self, corp: Corporation) -> list[Train]:
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
-        return [t for t in super().other_trains(corp) if t.name not in ("2P", "LP", "P+")]
+        return [t for t in super().other_trains(corp) if self.tradeable(t)]
+
+    def tradeable(self, train: Train) -> bool:
+        """The privates' trains (2P, LP, P+) stay with the company that gained them."""
+        return not isinstance(train.owner, Corporation) or train.name not in ("2P", "LP", "P+")
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
@@ -669,6 +673,8 @@ class BuyTrain1822(BuyTrain):
             # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
+        if kind == "buy_train":
+            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
@@ -695,6 +701,8 @@ class BuyTrain1822(BuyTrain):
                 self.pass_()
             return
         train = self.game.all_trains.get(str(action["train"]))
+        if train is not None and train.owner is not entity and not self.tradeable(train):
+            raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
                 "can_buy_trains" not in self.game.phase.get("status", []):
             raise illegal(f"trains cannot be bought from other companies in phase {self.game.phase['name']}")
