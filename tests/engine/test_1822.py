@@ -152,3 +152,111 @@ def test_destination_bonus_doubles_the_destination_once() -> None:
     assert route.revenue == 60
     game.add_route_bonuses(corp, [route])
     assert route.revenue == 80
+
+
+def test_only_p2_replaces_a_town_tile_by_plain_track() -> None:
+    game = new_game()
+    hx = game.board["G34"]
+    town = game.tile_from_supply("3-0")
+    town.rotation = 1
+    hx.tile = town
+    corp = game.corporations["21"]
+    plain = game.tile_from_supply("80-0").tdef
+    # A company's own lay must keep the town's paths, which plain track cannot.
+    assert game.tile_rotations(corp, hx, plain, None) == []
+    game.laying_private = game.companies["P2"]
+    try:
+        assert game.tile_rotations(corp, hx, plain, None) != []
+    finally:
+        game.laying_private = None
+
+
+def test_another_companys_train_is_paid_from_the_treasury_alone() -> None:
+    game = new_game()
+    buyer = game.corporations["21"]
+    buyer.cash = 20
+    train = game.all_trains["L-0"]
+    assert game.other_train_price_range(buyer, train) == (1, 20)
+    assert game.other_train_price_range(buyer, train, last_sale_price=50) == (1, 20)
+
+
+def test_emergency_sales_wait_for_the_company_to_have_operated() -> None:
+    game = new_game()
+    player = game.players[0]
+    buyer, lnwr = game.corporations["21"], game.corporations["LNWR"]
+    share = game.share_by_id("LNWR_1")
+    # LNWR has not operated: its shares cannot be sold, for any company's train.
+    assert not game.emergency_bundle_legal(player, buyer, [share], 10)
+    # The company buying the train must have finished a turn before the current one.
+    game.history["LNWR"] = 1
+    assert not game.emergency_bundle_legal(player, lnwr, [share], 10)
+
+
+def test_p17_moves_a_card_under_the_bid_boxes_or_to_the_bottom() -> None:
+    game = new_game()
+    p17, corp = game.companies["P17"], game.corporations["LNWR"]
+    p17.owner = corp
+    corp.companies.append(p17)
+    concessions = [c.sym for c in game.bank_companies("C")]
+    boxed = [c.sym for c in game.bidbox_concessions()]
+    choices = game.move_card_choices(p17)
+    # Nothing in a bid box may move.
+    assert not any(c.startswith(f"{sym}_") for sym in boxed for c in choices)
+    last = concessions[-1]
+    game.make_company_choice(p17, f"{last}_top", "issue")
+    assert [c.sym for c in game.bank_companies("C")] == [*boxed, last, *concessions[len(boxed):-1]]
+    assert p17.closed
+
+
+def test_a_company_owning_p17_stops_at_the_issue_step() -> None:
+    game = new_game()
+    corp = game.corporations["LNWR"]
+    from engine.titles.g1822.operating import IssueShares
+    step = IssueShares.__new__(IssueShares)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
+    assert step.actions(corp) == []
+    p17 = game.companies["P17"]
+    p17.owner = corp
+    corp.companies.append(p17)
+    assert "pass" in step.actions(corp)
+    assert step.actions(p17) == ["choose_ability"]
+
+
+def test_london_approach_stubs_bind_until_the_major_has_a_director() -> None:
+    game = new_game()
+    hx = game.board["M36"]
+    stubs = game.map_extras("M36")["stubs"]
+    corp = game.corporations["21"]
+    plain = game.tile_from_supply("58-0").tdef
+    # C1's holder has no rights of its own in the lay: every lay must use the stub.
+    game.companies["C1"].owner = game.players[0]
+    bound = game.tile_rotations(corp, hx, plain, None)
+    assert bound and all(all(e in {(x + r) % 6 for x in plain.edges()} for e in stubs) for r in bound)
+    game.corporations["LNWR"].owner = game.players[1]
+    assert set(game.tile_rotations(corp, hx, plain, None)) > set(bound)
+
+
+def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
+    game = new_game()
+    p1 = game.players[0]
+    p1.debt = 30
+    assert "bid" not in game.actions_for(p1)
+    assert {"payoff_player_debt", "payoff_player_debt_partial"} <= set(game.actions_for(p1))
+    cash = p1.cash
+    game.process({"type": "payoff_player_debt_partial", "entity": 1, "entity_type": "player", "amount": 10})
+    p1 = game.player_by_id(1)
+    assert (p1.cash, p1.debt) == (cash - 10, 20)
+    game.process({"type": "payoff_player_debt", "entity": 1, "entity_type": "player"})
+    p1 = game.player_by_id(1)
+    assert (p1.cash, p1.debt) == (cash - 30, 0)
+    assert "bid" in game.actions_for(p1) and game.acting() == [p1]
+
+
+def test_a_privates_train_is_never_sold_to_another_company() -> None:
+    from engine.titles.g1822.operating import BuyTrain1822
+    game = new_game()
+    step = BuyTrain1822.__new__(BuyTrain1822)
+    step.game = game
+    pullman, local = game.all_trains["2P-0"], game.all_trains["L-0"]
+    pullman.owner = local.owner = game.corporations["LYR"]
+    assert not step.tradeable(pullman) and step.tradeable(local)

@@ -114,8 +114,8 @@ class G1822(Game):
         self.history: dict[str, int] = {}  # operating turns each company has completed
         self.egr_choice: dict[str, str] = {}  # P8's choice: "token" (a free lay) or "discount"
         self.acquired_this_round: set[str] = set()
-        self.m14_rights_hex: str | None = None  # the hex beside minor 14's London station, its to build
         self.track_left: dict[str, dict[str, int]] = {}
+        self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -275,7 +275,7 @@ class G1822(Game):
         self.bids = {}
         for p in self.players:
             if p.debt:
-                p.debt += p.debt // 2  # 50% interest on player loans
+                p.debt += (p.debt + 1) // 2  # 50% interest on player loans, rounded up
 
     def _win_company(self, comp: Company, player: Player, price: int) -> None:
         comp.owner = player
@@ -579,6 +579,51 @@ class G1822(Game):
             self.log(f"{corp.sym} moves an available token to its exchange tokens")
         self.close_company(company)
 
+    def company_choices(self, company: Company, time: str) -> list[str]:
+        """The choose_ability choices of a private at a step of its company's turn (``token``, ``track`` or
+        ``issue``): P5's and P18's token moves, P17's card moves."""
+        if company.sym == "P17":
+            return self.move_card_choices(company)
+        if (company.sym == "P18" and time in ("token", "track")) or (company.sym == "P5" and time == "token"):
+            return self.token_choices(company)
+        return []
+
+    def make_company_choice(self, company: Company, choice: str, time: str) -> None:
+        if choice not in self.company_choices(company, time):
+            raise illegal("that choice is not available now")
+        if company.sym == "P17":
+            self.move_card(company, choice)
+        else:
+            self.make_token_choice(company, choice)
+
+    def move_card_choices(self, company: Company) -> list[str]:
+        """P17 moves a minor, concession or private of the bank's stacks (not one in a bid box) to the top of
+        its stack, under the bid boxes, or to the bottom: choices ``<sym>_top`` and ``<sym>_bottom``."""
+        if company.sym != "P17" or company.closed or not isinstance(company.owner, Corporation):
+            return []
+        out = []
+        for prefix, boxed in (("M", self.bidbox_minors()), ("C", self.bidbox_concessions()),
+                              ("P", self.bidbox_privates())):
+            for comp in self.bank_companies(prefix):
+                if comp not in boxed:
+                    out += [f"{comp.sym}_top", f"{comp.sym}_bottom"] if boxed else [f"{comp.sym}_bottom"]
+        return out
+
+    def move_card(self, company: Company, choice: str) -> None:
+        if choice not in self.move_card_choices(company):
+            raise illegal(f"{company.sym} cannot make the move {choice}")
+        sym, where = choice.rsplit("_", 1)
+        moved = self.companies[sym]
+        order = [c for c in self.companies.values() if c is not moved]
+        if where == "top":
+            boxed = {"M": self.bidbox_minors, "C": self.bidbox_concessions}.get(sym[0], self.bidbox_privates)()
+            order.insert(order.index(boxed[-1]) + 1, moved)
+        else:
+            order.append(moved)
+        self.companies = {c.sym: c for c in order}
+        self.log(f"{self.describe(company.owner)} moves {moved.name} to the {where} of its stack")
+        self.close_company(company)
+
     # ------------------------------------------------------------------ majors
     def concession_of(self, corp: Corporation) -> Company | None:
         """The concession that starts ``corp`` (until concessions close in phase 5)."""
@@ -689,33 +734,24 @@ class G1822(Game):
         return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
     def rights_holders(self, hex_id: str) -> set[Player]:
-        """Players whose concession or company holds the building rights to a London approach hex, while the
-        hex is still empty."""
+        """Players whose company still holds the building rights to a London approach hex.
+
+        18xx.games withdraws the rights of concessions (and minor 14's) at the first lay on the hex, before it
+        checks the lay, so only the rights of the companies themselves (once they have a director) count."""
         out: set[Player] = set()
         for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
-            comp = self.companies.get(sym)
-            if comp is not None:
-                if not comp.closed and isinstance(comp.owner, Player):
-                    out.add(comp.owner)
-                continue
             corp = self.corporations.get(sym)
             if corp is not None and not corp.closed and isinstance(corp.owner, Player):
                 out.add(corp.owner)
-        if hex_id == self.m14_rights_hex:
-            m14 = self.corporations.get("14")
-            if m14 is not None and not m14.closed and isinstance(m14.owner, Player):
-                out.add(m14.owner)
         return out
 
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         stubs = self.map_extras(hx.id)["stubs"]
-        if hx.tile.colour == "white" and (stubs or hx.id == self.m14_rights_hex):
-            holders = self.rights_holders(hx.id)
-            if holders and corp.owner not in holders:
-                return []  # the rights' holders consent to nobody else
-            if not holders or corp.owner not in holders:
-                return [r for r in self._tile_rotations(corp, hx, tdef, edges)
-                        if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
+        if hx.tile.colour == "white" and stubs and not self.rights_holders(hx.id):
+            # Without a holder of the rights, a lay must use the hex's stubs; with one, any company may lay there
+            # freely (18xx.games neither asks for consent nor refuses others).
+            return [r for r in self._tile_rotations(corp, hx, tdef, edges)
+                    if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
         return self._tile_rotations(corp, hx, tdef, edges)
 
     def _tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
@@ -731,11 +767,15 @@ class G1822(Game):
         if future and tdef.colour == "yellow" and tdef.label is not None:
             return []
         if hx.tile.name in TRACK_TOWN and tdef.name in TRACK_PLAIN:
+            # Only P2's lay removes a town: the company's own lays must keep the town's paths (18xx.games).
+            remover = self.laying_private
+            if remover is None or not self.track_power(remover).get("remove_town"):
+                return []
             return self._town_to_plain(hx, tdef, edges)
         return legal_rotations(self, hx, tdef, edges)
 
     def _town_to_plain(self, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
-        """A town tile may be replaced by plain track of the next colour that keeps its exits (18xx.games)."""
+        """P2 replaces a town tile by plain track of the next colour that keeps its exits."""
         order = ("white", "yellow", "green", "brown", "gray")
         if order.index(tdef.colour) != order.index(hx.tile.colour) + 1:
             return []
@@ -803,6 +843,22 @@ class G1822(Game):
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)
+
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        # 18xx.games: the president never adds money for another company's train, so the treasury alone pays,
+        # at any price from 1 up to all it has (above or below the face value).
+        return 1, corp.cash
+
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Any], percent: int) -> bool:
+        # Shares of a major are sold once it has operated; the company whose train is being bought must have
+        # finished an operating turn before this one (18xx.games' full_or_turn).
+        target = self.corporations.get(shares[0].corp) if shares else None
+        if target is None or target.kind.value != "major":
+            return False
+        if self.turns_operated(target) < (2 if target is corp else 1):
+            return False
+        return super().emergency_bundle_legal(player, corp, shares, percent)
 
     def l_upgrade_open(self) -> bool:
         return True

@@ -37,6 +37,12 @@ def operating_round(game: Any, number: int) -> OperatingRound:
                                  MinorAcquisition, IssueShares], number)
 
 
+def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
+    """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
+    comps = [entity] if isinstance(entity, Company) else list(getattr(entity, "companies", []))
+    return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in game.company_choices(c, time)]
+
+
 def _current(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
@@ -199,7 +205,11 @@ class SpecialTrack(Step):
             return super().choices(entity, kind)
         corp = entity.owner
         power = self.game.track_power(entity)
-        out = tile_lay_choices(self.game, entity, corp, spec=None)
+        self.game.laying_private = entity
+        try:
+            out = tile_lay_choices(self.game, entity, corp, spec=None)
+        finally:
+            self.game.laying_private = None
         if corp.kind.value == "minor":
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
@@ -228,14 +238,18 @@ class SpecialTrack(Step):
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
         if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
-        if power.get("free"):
-            # The lay itself is free (estuary crossings are still paid).
-            hx = self.game.board[action["hex"]]
-            self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
-        elif power.get("estuary"):
-            self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
-        else:
-            self.game.lay_tile(corp, action)
+        self.game.laying_private = entity
+        try:
+            if power.get("free"):
+                # The lay itself is free (estuary crossings are still paid).
+                hx = self.game.board[action["hex"]]
+                self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+            elif power.get("estuary"):
+                self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
+            else:
+                self.game.lay_tile(corp, action)
+        finally:
+            self.game.laying_private = None
         self.game.use_track_power(entity, corp, upgrade)
         if not power.get("extra"):
             # Every private but P12 lays in place of one of the company's own lays.
@@ -264,10 +278,11 @@ class Token1822(TokenStep):
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
-            return ["choose_ability"] if entity.owner is corp and self.game.token_choices(entity) else []
+            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "token") else []
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
+        # Only the token moves keep the step open for a company that could not place a station otherwise.
         if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
             out.append("choose_ability")
         if out and "pass" not in out:
@@ -276,15 +291,13 @@ class Token1822(TokenStep):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose_ability":
-            comps = [entity] if isinstance(entity, Company) else list(entity.companies)
-            return [{**entity_action(c, "choose_ability"), "choice": k}
-                    for c in comps for k in self.game.token_choices(c)]
+            return company_choice_actions(self.game, entity, "token")
         return super().choices(entity, kind)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
-        if not isinstance(entity, Company) or str(action["choice"]) not in self.game.token_choices(entity):
-            raise illegal("that choice is not available now")
-        self.game.make_token_choice(entity, str(action["choice"]))
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "token")
 
 
 class SpecialChoose(Step):
@@ -321,9 +334,9 @@ class Track1822(Track):
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
-            # P18's station swap may also be made during the track step.
-            return ["choose_ability"] if (entity.sym == "P18" and entity.owner is self.round.entity()
-                                          and self.game.token_choices(entity)) else []
+            # P18's station swap and P17's card move may also be made during the track step.
+            return ["choose_ability"] if (entity.owner is self.round.entity()
+                                          and self.game.company_choices(entity, "track")) else []
         if not _current(self, entity):
             return []
         if entity.sym == "14" and not self.game.turns_operated(entity):
@@ -333,10 +346,15 @@ class Track1822(Track):
             return ["pass"]
         return out
 
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            return company_choice_actions(self.game, entity, "track")
+        return super().choices(entity, kind)
+
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
-        if str(action["choice"]) not in self.game.token_choices(entity):
-            raise illegal("that choice is not available now")
-        self.game.make_token_choice(entity, str(action["choice"]))
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "track")
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = self.round.entity()
@@ -574,6 +592,9 @@ class IssueShares(Step):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            corp = self.round.entity()
+            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "issue") else []
         if not _current(self, entity):
             return []
         out = []
@@ -581,9 +602,15 @@ class IssueShares(Step):
             out.append("buy_shares")
         if self.game.issuable(entity):
             out.append("sell_shares")
+        if any(c.sym == "P17" for c in entity.companies):
+            # 18xx.games stops here for a company that owns P17, even with no card to move.
+            out.append("choose_ability")
         return [*out, "pass"] if out else []
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            # P17 itself acts; its company only waits here.
+            return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
         if kind == "sell_shares":
             return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
                 s.percent for s in b), "share_price": price} for b, price in self.game.issuable(entity)]
@@ -591,6 +618,11 @@ class IssueShares(Step):
             return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
                      "percent": sum(s.percent for s in b)} for b in self.game.redeemable(entity)]
         return super().choices(entity, kind)
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        if not isinstance(entity, Company):
+            raise illegal("a private makes that choice")
+        self.game.make_company_choice(entity, str(action["choice"]), "issue")
 
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         ids = [str(s) for s in action["shares"]]
@@ -627,13 +659,23 @@ class BuyTrain1822(BuyTrain):
 
     def other_trains(self, corp: Corporation) -> list[Train]:
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
-        return [t for t in super().other_trains(corp) if t.name not in ("2P", "LP", "P+")]
+        return [t for t in super().other_trains(corp) if self.tradeable(t)]
+
+    def tradeable(self, train: Train) -> bool:
+        """The privates' trains (2P, LP, P+) stay with the company that gained them."""
+        return not isinstance(train.owner, Corporation) or train.name not in ("2P", "LP", "P+")
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
         owner = entity.owner if isinstance(entity, Corporation) else None
-        if kind == "buy_train" and "can_buy_trains" not in self.game.phase.get("status", []):
+        lowest = self.game.min_depot_price()
+        if kind == "buy_train" and ("can_buy_trains" not in self.game.phase.get("status", []) or (
+                self.last_sale_price is not None and lowest is not None and entity.cash < lowest)):
+            # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
+            # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
+        if kind == "buy_train":
+            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
@@ -660,6 +702,8 @@ class BuyTrain1822(BuyTrain):
                 self.pass_()
             return
         train = self.game.all_trains.get(str(action["train"]))
+        if train is not None and train.owner is not entity and not self.tradeable(train):
+            raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
                 "can_buy_trains" not in self.game.phase.get("status", []):
             raise illegal(f"trains cannot be bought from other companies in phase {self.game.phase['name']}")

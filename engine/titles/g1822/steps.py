@@ -6,14 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import shares as units
-from ...core.actions import Action, entity_action
+from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, Player, Share
 from ...core.errors import illegal, insufficient, malformed
+from ...core.loans import repay_debt
 from ...core.round import Round, Step, StockRound
 from ...core.steps.stock import BuySellParShares
 
 # The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
 # builds their rounds.
+
+# A player repays an emergency loan in a stock turn, all of it that their cash allows or a part.
+register_action("payoff_player_debt")
+register_action("payoff_player_debt_partial", "amount")
 
 
 class BidBoxStockRound(StockRound):
@@ -53,6 +58,8 @@ class BidSellParShares(BuySellParShares):
             out.append("sell_shares")
         if debt_free:
             out.append("bid")
+        elif entity.cash > 0:
+            out += ["payoff_player_debt", "payoff_player_debt_partial"]
         if out:
             out.append("pass")
         return out
@@ -135,6 +142,11 @@ class BidSellParShares(BuySellParShares):
             return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
                     for corp in self.parable(entity) for cell in self.major_pars()
                     if self.par_cost(entity, corp, cell) <= self.available_cash(entity)]
+        if kind == "payoff_player_debt":
+            return [entity_action(entity, kind)]
+        if kind == "payoff_player_debt_partial":
+            half = self.repayment(entity, None) // 2
+            return [{**entity_action(entity, kind), "amount": half}] if half > 0 else []
         return super().choices(entity, kind)
 
     def can_bid(self, player: Player, comp: Company) -> bool:
@@ -148,7 +160,38 @@ class BidSellParShares(BuySellParShares):
         mine = any(who is player for who, _ in self.game.bids.get(comp.sym, ()))
         return mine or self.game.bids_placed(player) < self.game.bid_tokens
 
+    def repayment(self, player: Player, amount: int | None) -> int:
+        """What a repayment of ``amount`` (None: as much as possible) takes: never more than the player's cash or
+        debt."""
+        most = min(player.cash, player.debt)
+        return most if amount is None else min(amount, most)
+
     # --- processing
+    def process_payoff_player_debt(self, action: dict[str, Any], entity: Any) -> None:
+        self._repay(entity, None)
+
+    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Any) -> None:
+        try:
+            amount = int(action["amount"])
+        except (TypeError, ValueError):
+            raise malformed("a partial repayment names a whole amount") from None
+        if amount <= 0:
+            raise illegal("a repayment must be of a positive amount")
+        self._repay(entity, amount)
+
+    def _repay(self, player: Any, amount: int | None) -> None:
+        if not isinstance(player, Player) or player.debt <= 0:
+            raise illegal("only a player with a loan repays it")
+        paid = self.repayment(player, amount)
+        if paid <= 0:
+            raise insufficient(f"{player.name} has no cash to repay the loan with")
+        repay_debt(self.game.bank, player, paid)
+        money = self.game.format_money
+        self.game.log(f"{player.name} repays {money(paid)} of their loan"
+                      + (f"; {money(player.debt)} is still owed" if player.debt else ""))
+        self.current.append({"type": "payoff_player_debt"})
+        self.round.last_to_act = player
+
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         game = self.game
         comp = game.company(action["company"])
