@@ -15,14 +15,19 @@ The search (see ``shared/reference/routes.md``):
 
 1. **Graph.** The track is reduced to revenue centres joined by *links*: maximal chains of plain track
    between two nodes, each with a bitmask (a Python int) of the track units it uses and its hex chain.
-2. **Candidates.** For each distinct train kind, a depth-first search over simple paths of the reduced
-   graph lists every legal route, deduplicated by track mask (equal masks visit the same stops), priced by the
-   stop values plus route-level bonuses, sorted by value.
-3. **Combination.** Branch and bound over trains: candidates in value order, conflicts by ``mask & used``,
-   and two bounds on what the remaining trains can add: the exact optimum of those trains on their own
-   (solved first, last train upwards), and each one's best candidate still compatible with the track in
-   use. Identical trains take candidates in increasing index order. A deadline makes it anytime: the best
-   found is returned, flagged ``proven=False``.
+2. **Candidates.** For each distinct train kind (kinds that weigh stops alike share one walk), a depth-first
+   search lists every legal route once, from its lowest-numbered station outwards in two arms, deduplicated
+   by track mask (equal masks visit the same stops), priced by the stop values plus route-level bonuses,
+   sorted by value. A route is dropped when the route without an end stop is legal and pays as much (an
+   express train's long routes mostly), and, with several trains, when even the best routes of the other
+   trains cannot lift it over a greedy set.
+3. **Combination.** Branch and bound over trains: candidates in value order, and two bounds on what the
+   remaining trains can add: the exact optimum of those trains on their own (solved first, last train
+   upwards), and each one's best candidates still compatible with the track in use. Each train's
+   candidates are a bitset, with for every link the bitset of those whose track meets it, so the compatible
+   ones are a big-int expression and the best of them its lowest set bit. Identical trains take candidates
+   in increasing index order. A deadline makes it anytime: the best found is returned, flagged
+   ``proven=False``.
 
 The values are the engine's: ``board.node_revenue`` per stop plus ``game.route_bonus`` per candidate, the
 same code that prices the routes players enter (a title may supply faster equivalent rules, see
@@ -43,6 +48,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -139,6 +145,7 @@ class Node:
     passable: bool  # a route may run through it (not an off-board, not a blocked city)
     free: bool  # never counts against a train's range (1882 fishing exit)
     tags: frozenset[str]
+    hexbit: int = 0  # its hex, where a route may include each tile only once (1862); 0 otherwise
 
 
 @dataclass(slots=True)
@@ -149,6 +156,7 @@ class Link:
     b: int
     mask: int
     hexes: tuple[str, ...]  # from a's hex to b's hex
+    inner: int = 0  # the hexes between its ends, where a route may include each tile only once (1862)
 
 
 @dataclass(slots=True)
@@ -317,6 +325,9 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
                 links.append(Link(a, b, mask, hexes))
             if nodes[j].passable and j not in expanded:
                 stack.append(j)
+    once = _tile_once(game)
+    if once is not None:
+        links = _mark_tiles(nodes, links, once)
     links = _drop_dominated_links(links)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in nodes]
     # Neighbours in decreasing value order find good routes early (helps anytime answers).
@@ -326,6 +337,43 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
     for lst in adj:
         lst.sort(key=lambda t: -nodes[t[0]].value)
     return RouteGraph(sym, nodes, links, adj, walker.units, index)
+
+
+def _tile_once(game: RouteRules) -> frozenset[str] | None:
+    """The hexes exempt from a title's rule that a route includes each tile once (None: no such rule)."""
+    hook = getattr(game, "autoroute_tile_once", None)
+    if not callable(hook):
+        return None
+    got = hook()
+    return None if got is None else frozenset(got)
+
+
+def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str]) -> list[Link]:
+    """Give nodes and links their hex bits; a link that passes some tile twice can never be run."""
+    bit: dict[str, int] = {}
+
+    def of(hex_id: str) -> int:
+        if hex_id in exempt:
+            return 0
+        got = bit.get(hex_id)
+        if got is None:
+            got = bit[hex_id] = 1 << len(bit)
+        return got
+
+    for node in nodes:
+        node.hexbit = of(node.ref[0])
+    out = []
+    for link in links:
+        mask = 0
+        twice = False
+        for hex_id in link.hexes[1:-1]:
+            b = of(hex_id)
+            twice = twice or bool(mask & b)
+            mask |= b
+        if not twice:
+            link.inner = mask
+            out.append(link)
+    return out
 
 
 def _drop_dominated_links(links: list[Link]) -> list[Link]:
@@ -423,32 +471,6 @@ class Deadline:
         return self.expired
 
 
-def _token_distance(graph: RouteGraph, weight: list[int]) -> list[int]:
-    """Fewest counted stops to add after a node to include a station token (a lower bound)."""
-    n = len(graph.nodes)
-    inf = UNLIMITED
-    dist = [inf] * n
-    for i, node in enumerate(graph.nodes):
-        if node.token:
-            dist[i] = 0
-    changed = True
-    while changed:  # Bellman-Ford on a tiny graph
-        changed = False
-        for j in range(n):
-            for k, _m, _l in graph.adj[j]:
-                nk = graph.nodes[k]
-                if nk.token:
-                    d = weight[k]
-                elif nk.passable and dist[k] < inf:
-                    d = weight[k] + dist[k]
-                else:
-                    continue
-                if d < dist[j]:
-                    dist[j] = d
-                    changed = True
-    return dist
-
-
 def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
                          deadline: Deadline | None = None,
                          train: Train | None = None) -> tuple[list[Candidate], bool]:
@@ -457,74 +479,194 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     ``train`` (one train of this kind) is handed to the pricing hook.
     Returns (candidates, complete): complete is False when the deadline cut the enumeration short.
     """
+    lists, complete = enumerate_shared(graph, [spec], pricing, deadline, [train])
+    return lists[0], complete
+
+
+def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str]]:
+    """Train kinds with the same key weigh and pay stops alike, so one walk over the track serves them all."""
+    return spec.free_kinds, spec.unpaid_kinds
+
+
+def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
+                     deadline: Deadline | None = None, trains: Sequence[Train | None] | None = None,
+                     trim: bool | None = None) -> tuple[list[list[Candidate]], bool]:
+    """:func:`enumerate_candidates` for several train kinds of one :func:`walk_key`, in one walk.
+
+    The walk goes as far as the longest-running kind; each path found is priced for every kind it suits.
+    With ``trim`` (the default when no title hook or set-level effect prices the routes), a route is dropped
+    when the route without its first or last stop is legal and pays at least as much: that shorter route
+    uses a subset of its track, so any set of routes with the longer one stays legal and pays no less with
+    the shorter one instead. Express trains make most of their long routes this way redundant.
+    """
     nodes = graph.nodes
     n = len(nodes)
-    # An express train may visit any number of stops: nothing is pruned for range while walking.
-    limit = UNLIMITED if spec.limit is None or spec.express else spec.limit
-    weight = [1 if spec.counts(nd.kind, nd.free) else 0 for nd in nodes]
-    value = [0 if nd.kind in spec.unpaid_kinds else nd.value for nd in nodes]
-    token = [nd.token for nd in nodes]
+    key = walk_key(specs[0])
+    if any(walk_key(s) != key for s in specs):
+        raise ValueError("enumerate_shared needs train kinds that weigh stops alike")
+    trains = list(trains) if trains is not None else [None] * len(specs)
+    hook = pricing.route_hook
+    if trim is None:
+        trim = hook is None and pricing.set_bonus is None
+    limits = [UNLIMITED if s.limit is None or s.express else s.limit for s in specs]
+    limit = max(limits)
+    # An express train may visit any number of stops; it earns its ``limit`` best counted ones.
+    tops = [s.limit if s.express and s.limit is not None else -1 for s in specs]
+    weight = [1 if specs[0].counts(nd.kind, nd.free) else 0 for nd in nodes]
+    value = [0 if nd.kind in specs[0].unpaid_kinds else nd.value for nd in nodes]
+    token = [1 if nd.token else 0 for nd in nodes]
     passable = [nd.passable for nd in nodes]
-    tokdist = _token_distance(graph, weight)
+    hexbit = [nd.hexbit for nd in nodes]
+    inner = [lk.inner for lk in graph.links]
     adj = graph.adj
     rules = [(r.groups, r.amount) for r in pricing.route_rules]
-    hook = pricing.route_hook
-    best: dict[int, tuple[int, int, tuple[int, ...]]] = {}  # mask -> (value, start, links)
-    path: list[int] = []
+    nspec = len(specs)
+    best: list[dict[int, tuple[int, int, tuple[int, ...]]]] = [{} for _ in specs]  # mask -> (value, start, links)
+    # A route is walked once, from the first of its stations (lowest node index, ``anchor``): the first arm
+    # runs from the anchor to the route's start, the second from the anchor to its end. The second arm's
+    # first link has a higher index than the first arm's, so each route is met in one orientation only.
+    arm1: list[int] = []  # links from the anchor outwards (the route's start is its far end)
+    ends1: list[int] = []  # the nodes reached along arm1
+    arm2: list[int] = []
+    ends2: list[int] = []
+    cvals: list[int] = []  # values of the counted stops on the route, in increasing order
     steps = [0]
     dl = deadline if deadline is not None and deadline.at is not None else None
     stopped = [False]
+    # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
+    # passable), so the walk reads one tuple per step.
+    steps_from = [[(j, m, li, inner[li], hexbit[j], weight[j], token[j], value[j], passable[j])
+                   for j, m, li in adj[i]] for i in range(n)]
 
-    def record(start: int, visited: int, mask: int, val: int) -> None:
-        if spec.express:  # which stops it earns depends on all of them, not on a running sum
-            route = Candidate(0, mask, start, tuple(path)).nodes(graph)
-            val = spec.earnings([(nodes[k].kind, nodes[k].value, nodes[k].free) for k in route])
-        if rules:
-            for groups, amount in rules:
-                if all(visited & g for g in groups):
-                    val += amount
-        if hook is not None:
-            cand = Candidate(0, mask, start, tuple(path))
-            val += hook(train, [nodes[k].ref for k in cand.nodes(graph)])
-        got = best.get(mask)
-        if got is None or got[0] < val:
-            best[mask] = (val, start, tuple(path))
+    rule_nodes = 0
+    for groups, _amount in rules:
+        for g in groups:
+            rule_nodes |= g
 
-    def dfs(start: int, i: int, visited: int, used: int, val: int, counted: int, has_tok: bool) -> None:
+    def rule_bonus(visited: int) -> int:
+        if not visited & rule_nodes:
+            return 0
+        return sum(amount for groups, amount in rules if all(visited & g for g in groups))
+
+    def removable(end: int, rest_tokens: int, cut: int, visited: int, bonus: int) -> bool:
+        # Whether the route without stop ``end`` is legal and pays at least as much (see ``trim``); ``cut``
+        # is the best counted stop an express train leaves out (-1: none), which replaces ``end`` if it is
+        # worth no more.
+        if not rest_tokens:
+            return False
+        x = value[end]
+        if x > 0 and not (weight[end] and x <= cut):
+            return False
+        return not rules or rule_bonus(visited & ~(1 << end)) >= bonus
+
+    def record(anchor: int, visited: int, mask: int, val: int, counted: int, tokens: int) -> None:
+        start = ends1[-1] if ends1 else anchor
+        end = ends2[-1]
+        bonus = rule_bonus(visited) if rules else 0
+        longer = len(arm1) + len(arm2) > 1
+        refs: list[NodeRef] | None = None
+        for s in range(nspec):
+            if counted > limits[s]:
+                continue
+            top = tops[s]
+            v = val
+            cut = -1
+            if top >= 0 and len(cvals) > top:
+                cut = cvals[-top - 1]
+                v = val - sum(cvals[:-top])
+            if trim and longer and (removable(end, tokens - token[end], cut, visited, bonus)
+                                    or removable(start, tokens - token[start], cut, visited, bonus)):
+                continue
+            v += bonus
+            if hook is not None:
+                if refs is None:
+                    refs = [nodes[k].ref for k in route_nodes(anchor)]
+                v += hook(trains[s], refs)
+            got = best[s].get(mask)
+            if got is None or got[0] < v:
+                best[s][mask] = (v, start, (*reversed(arm1), *arm2))
+
+    def route_nodes(anchor: int) -> list[int]:
+        return [*reversed(ends1), anchor, *ends2] if ends1 else [anchor, *ends2]
+
+    def walk2(anchor: int, i: int, after: int, visited: int, used: int, hexes: int, val: int, counted: int,
+              tokens: int) -> None:
         if dl is not None:
             steps[0] += 1
             if steps[0] & 1023 == 0 and dl.check():
                 stopped[0] = True
             if stopped[0]:
                 return
-        for j, m, li in adj[i]:
-            if visited >> j & 1 or used & m:
+        for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
+            if visited >> j & 1 or used & m or li <= after or (tk and j < anchor):
                 continue
-            c = counted + weight[j]
+            if hb & hexes:
+                continue
+            hb |= hexes
+            if hj & hb:
+                continue
+            c = counted + w
             if c > limit:
                 continue
-            t = has_tok or token[j]
-            if not t and c + tokdist[j] > limit:
+            arm2.append(li)
+            ends2.append(j)
+            if w:
+                insort(cvals, vj)
+            record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
+            if pj:
+                walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if w:
+                del cvals[bisect_left(cvals, vj)]
+            ends2.pop()
+            arm2.pop()
+
+    def walk1(anchor: int, i: int, visited: int, used: int, hexes: int, val: int, counted: int,
+              tokens: int) -> None:
+        if stopped[0]:
+            return
+        for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
+            if visited >> j & 1 or used & m or (tk and j < anchor):
                 continue
-            v = val + value[j]
-            path.append(li)
-            if t and start < j:
-                record(start, visited | (1 << j), used | m, v)
-            if passable[j]:
-                dfs(start, j, visited | (1 << j), used | m, v, c, t)
-            path.pop()
+            if hb & hexes:
+                continue
+            hb |= hexes
+            if hj & hb:
+                continue
+            c = counted + w
+            if c > limit:
+                continue
+            arm1.append(li)
+            ends1.append(j)
+            if w:
+                insort(cvals, vj)
+            # The anchor is now inside the route: the second arm leaves it.
+            walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if pj:
+                walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if w:
+                del cvals[bisect_left(cvals, vj)]
+            ends1.pop()
+            arm1.pop()
 
     for s in range(n):
-        if weight[s] > limit:
+        if not token[s] or weight[s] > limit:
             continue
-        if not token[s] and weight[s] + tokdist[s] > limit:
-            continue
-        dfs(s, s, 1 << s, 0, value[s], weight[s], token[s])
+        if weight[s]:
+            cvals.append(value[s])
+        walk2(s, s, -1, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
+        if passable[s]:
+            walk1(s, s, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
+        cvals.clear()
         if stopped[0]:
             break
-    mult = spec.multiplier
-    out = [Candidate(v * mult, m, s, links) for m, (v, s, links) in best.items()]
-    out.sort(key=lambda c: -c.value)
+    out: list[list[Candidate]] = []
+    keep_all = pricing.set_bonus is not None
+    for s, spec in enumerate(specs):
+        mult = spec.multiplier
+        # A route that pays nothing is never better than running no train (unless a set-level effect pays it).
+        cands = [Candidate(v * mult, m, st, links) for m, (v, st, links) in best[s].items() if keep_all or v > 0]
+        cands.sort(key=lambda c: -c.value)
+        out.append(cands)
     return out, not stopped[0]
 
 
@@ -569,22 +711,60 @@ class Solution:
 
 
 class _Combiner:
-    """Branch and bound over trains with exact suffix bounds."""
+    """Branch and bound over trains with exact suffix bounds.
+
+    Each train's candidates are a bitset in value order (bit k: candidate k), and for every link the set of
+    the train's candidates whose track meets that link's is precomputed, so the candidates still compatible
+    with the routes chosen so far are one big-int expression and the best of them is the lowest set bit.
+    """
 
     def __init__(self, lists: list[list[Candidate]], specs: list[TrainSpec], deadline: Deadline,
-                 set_bound: int = 0, set_bonus: Callable[[list[Candidate]], int] | None = None) -> None:
-        self.lists = [[(c.value, c.mask) for c in lst] for lst in lists]
+                 set_bound: int = 0, set_bonus: Callable[[list[Candidate]], int] | None = None,
+                 links: Sequence[Link] = ()) -> None:
+        self.vals = [[c.value for c in lst] for lst in lists]
+        self.cand_links = [[c.links for c in lst] for lst in lists]
         self.cands = lists
         self.n = len(lists)
         self.groups = sorted({s.group for s in specs})
         self.group_of = [self.groups.index(s.group) for s in specs]
         self.same_as_prev = [i > 0 and specs[i] == specs[i - 1] and lists[i] is lists[i - 1]
                              for i in range(self.n)]
+        self.full = [(1 << len(lst)) - 1 for lst in lists]
+        self.link_list = list(links)
         self.deadline = deadline
         self.set_bound = set_bound
         self.set_bonus = set_bonus
         self.nodes_visited = 0
         self.timed_out = False
+        self.meets: list[list[int]] = []
+        if self.n > 1:
+            cache: dict[int, list[int]] = {}
+            for lst in lists:
+                got = cache.get(id(lst))
+                if got is None:
+                    got = cache[id(lst)] = self._meets(lst)
+                self.meets.append(got)
+
+    def _meets(self, lst: list[Candidate]) -> list[int]:
+        """For each link, the bitset of the candidates whose track shares a unit with it."""
+        links = self.link_list
+        nl = len(links)
+        size = (len(lst) + 7) // 8
+        uses = [bytearray(size) for _ in range(nl)]
+        for k, cand in enumerate(lst):
+            byte = k >> 3
+            bit = 1 << (k & 7)
+            for li in cand.links:
+                uses[li][byte] |= bit
+        sets = [int.from_bytes(u, "little") for u in uses]
+        out = []
+        for a in links:
+            acc = 0
+            for li, b in enumerate(links):
+                if a.mask & b.mask:
+                    acc |= sets[li]
+            out.append(acc)
+        return out
 
     def solve(self) -> tuple[int, list[int]]:
         n = self.n
@@ -600,37 +780,41 @@ class _Combiner:
 
     def _search(self, first: int, bound: list[int]) -> tuple[int, list[int]]:
         n = self.n
-        lists = self.lists
+        vals = self.vals
+        cand_links = self.cand_links
+        meets = self.meets
+        full = self.full
         same = self.same_as_prev
         group_of = self.group_of
-        ngroups = len(self.groups)
         chosen = [-1] * n
         best_choice = [-1] * n
         state = {"best": -1}
-        # Greedy incumbent: each train takes its best compatible candidate.
-        used = [0] * ngroups
+        # Greedy incumbent: each train takes its best candidate compatible with those taken before.
+        conf = [0] * n
         total = 0
         prev = -1
         for i in range(first, n):
-            g = group_of[i]
             lo = prev + 1 if same[i] and i > first else 0
+            ok = full[i] & ~conf[i]
+            ok = ok >> lo << lo
             pick = -1
-            for k in range(lo, len(lists[i])):
-                if not lists[i][k][1] & used[g]:
-                    pick = k
-                    break
-            if pick >= 0:
-                used[g] |= lists[i][pick][1]
-                total += lists[i][pick][0]
+            if ok:
+                pick = (ok & -ok).bit_length() - 1
+                total += vals[i][pick]
+                self._take(i, pick, conf)
             chosen[i] = pick
-            prev = pick if pick >= 0 else len(lists[i])
+            prev = pick if pick >= 0 else len(vals[i])
         state["best"] = self._exact(chosen, first, total)
         best_choice[:] = chosen
+        conf = [0] * n
         extra = self.set_bound
         deadline = self.deadline
         counter = [0]
+        leaf_shortcut = self.set_bonus is None
+        # Trains after i in i's group: their compatible sets shrink when i takes a route.
+        later = [[j for j in range(i + 1, n) if group_of[j] == group_of[i]] for i in range(n)]
 
-        def rest_bound(i: int, used: list[int], lo: int) -> int:
+        def rest_bound(i: int, lo: int) -> int:
             # Each remaining train takes its best candidates compatible with the track already used
             # (identical trains: the best r distinct ones), ignoring conflicts among themselves.
             total = 0
@@ -639,21 +823,21 @@ class _Combiner:
                 r = 1
                 while j + r < n and same[j + r]:
                     r += 1
-                lst = lists[j]
-                u = used[group_of[j]]
-                k = lo if j == i and same[j] and j > first else 0
-                got = 0
-                size = len(lst)
-                while got < r and k < size:
-                    v, m = lst[k]
-                    if not m & u:
-                        total += v
-                        got += 1
-                    k += 1
-                j += r
+                ok = full[j] & ~conf[j]
+                if j == i and same[j] and j > first:
+                    ok = ok >> lo << lo
+                vj = vals[j]
+                while r and ok:
+                    low = ok & -ok
+                    total += vj[low.bit_length() - 1]
+                    ok ^= low
+                    r -= 1
+                j = j + 1
+                while j < n and same[j]:
+                    j += 1
             return total
 
-        def rec(i: int, used: list[int], acc: int, lo: int) -> None:
+        def rec(i: int, acc: int, lo: int) -> None:
             if i == n:
                 val = self._exact(chosen, first, acc)
                 if val > state["best"]:
@@ -664,33 +848,64 @@ class _Combiner:
             if deadline.expired or (counter[0] & 63 == 0 and deadline.check()):
                 self.timed_out = True
                 return
-            if i + 1 < n and acc + extra + rest_bound(i, used, lo) <= state["best"]:
+            if i + 1 < n and acc + extra + rest_bound(i, lo) <= state["best"]:
                 return
-            lst = lists[i]
+            vi = vals[i]
             nxt = bound[i + 1] + extra
-            g = group_of[i]
-            u = used[g]
             start = lo if same[i] and i > first else 0
+            ok = full[i] & ~conf[i]
+            ok = ok >> start << start
             follows = i + 1 < n and same[i + 1]
-            for k in range(start, len(lst)):
-                v, m = lst[k]
+            if i + 1 == n and leaf_shortcut:
+                # The last train: its best compatible candidate is all it can do.
+                if ok:
+                    k = (ok & -ok).bit_length() - 1
+                    if acc + vi[k] > state["best"]:
+                        chosen[i] = k
+                        state["best"] = acc + vi[k]
+                        best_choice[:] = chosen
+                        chosen[i] = -1
+                elif acc > state["best"]:
+                    state["best"] = acc
+                    best_choice[:] = chosen
+                return
+            after = later[i]
+            links_i = cand_links[i]
+            while ok:
+                low = ok & -ok
+                k = low.bit_length() - 1
+                v = vi[k]
                 if acc + v + nxt <= state["best"]:
                     break
-                if m & u:
-                    continue
+                ok ^= low
                 chosen[i] = k
-                used[g] = u | m
-                rec(i + 1, used, acc + v, k + 1 if follows else 0)
-                used[g] = u
+                saved = [conf[j] for j in after]
+                for j in after:
+                    mj = meets[j]
+                    x = conf[j]
+                    for li in links_i[k]:
+                        x |= mj[li]
+                    conf[j] = x
+                rec(i + 1, acc + v, k + 1 if follows else 0)
+                for j, x in zip(after, saved, strict=True):
+                    conf[j] = x
             # This train runs nothing (then neither do identical trains after it).
             if acc + nxt > state["best"]:
                 chosen[i] = -1
-                rec(i + 1, used, acc, len(lst))
+                rec(i + 1, acc, len(vi))
             chosen[i] = -1
 
-        rec(first, [0] * ngroups, 0, 0)
+        rec(first, 0, 0)
         self.nodes_visited += counter[0]
         return state["best"], list(best_choice)
+
+    def _take(self, i: int, k: int, conf: list[int]) -> None:
+        g = self.group_of[i]
+        for j in range(i + 1, self.n):
+            if self.group_of[j] == g:
+                mj = self.meets[j]
+                for li in self.cand_links[i][k]:
+                    conf[j] |= mj[li]
 
     def _exact(self, chosen: list[int], first: int, acc: int) -> int:
         if self.set_bonus is None:
@@ -722,23 +937,62 @@ def _engine_agrees(game: RouteRules, sol: Solution) -> bool:
     return all(route_value(game, sol.stops(cand), train_spec(game, train)) == cand.value for train, cand in sol.routes)
 
 
+def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
+                   specs: list[TrainSpec]) -> dict[TrainSpec, list[Candidate]]:
+    """Each kind's candidates without those that cannot be part of a better set than a greedy one.
+
+    A greedy set (each train in ``specs`` order takes its best route free of the track taken before) is worth
+    ``low``. A route worth ``v`` for a train is part of sets worth at most ``v`` plus the best route of every
+    other train, so below ``low`` minus those it is hopeless. The greedy routes themselves stay.
+    """
+    tops = {spec: (cands[0].value if cands else 0) for spec, cands in by_spec.items()}
+    used: dict[str, int] = {}
+    taken: dict[TrainSpec, int] = {}
+    low = 0
+    for spec in specs:
+        mask = used.get(spec.group, 0)
+        for k in range(taken.get(spec, 0), len(by_spec[spec])):
+            cand = by_spec[spec][k]
+            if not cand.mask & mask:
+                used[spec.group] = mask | cand.mask
+                low += cand.value
+                taken[spec] = k + 1
+                break
+    everything = sum(tops[spec] for spec in specs)
+    out = {}
+    for spec, cands in by_spec.items():
+        floor = low - (everything - tops[spec])
+        keep = len(cands)
+        while keep and cands[keep - 1].value < floor:
+            keep -= 1
+        out[spec] = cands[:keep]
+    return out
+
+
 def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Pricing, deadline: Deadline,
            started: float) -> Solution:
     t_graph = time.perf_counter() - started
     specs = [train_spec(game, t) for t in run]
     by_spec: dict[TrainSpec, list[Candidate]] = {}
     complete = True
+    kinds: dict[tuple[frozenset[str], frozenset[str]], list[TrainSpec]] = {}
     for spec in specs:
-        if spec not in by_spec:
-            cands, done = enumerate_candidates(graph, spec, pricing, deadline, run[specs.index(spec)])
-            by_spec[spec] = cands
-            complete = complete and done
+        same = kinds.setdefault(walk_key(spec), [])
+        if spec not in same:
+            same.append(spec)
+    for same in kinds.values():
+        lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same])
+        by_spec.update(zip(same, lists, strict=True))
+        complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
     # Most valuable trains first: they decide most. Identical trains sit next to each other.
     order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
                                                     specs[i].name, run[i].id))
+    if pricing.set_bonus is None and len(run) > 1:
+        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order])
     lists = [by_spec[specs[i]] for i in order]
-    combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus)
+    combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus,
+                         graph.links)
     total, choice = combiner.solve() if run else (0, [])
     routes = [(run[order[pos]], lists[pos][k]) for pos, k in enumerate(choice) if k >= 0]
     routes.sort(key=lambda r: run.index(r[0]))

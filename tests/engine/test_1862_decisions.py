@@ -76,6 +76,8 @@ def test_d11_routes_may_not_join_both_mexico_hexes_nor_take_a_tile_twice() -> No
     assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "G22", "H21"]]}) is not None
     assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "E22"]]}) is None
     assert g.route_problem({"connections": [["F29", "F31"], ["F31", "F33"]]}) is None  # NY's two stations
+    # The route finder applies the same rule, with the same exemption (tests/engine/test_train_kinds.py).
+    assert g.autoroute_tile_once() == frozenset({"F31"})
 
 
 def test_d14_a_removed_companys_certificates_leave_play_but_add_up() -> None:

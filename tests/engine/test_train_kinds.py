@@ -14,7 +14,7 @@ import pytest
 from engine.core.autoroute import Candidate, Pricing, TrainSpec, solve, validate_route
 from engine.core.errors import GameError
 from engine.core.routes import build_route
-from tests.engine.test_autoroute import check_solution, city, fork_map, small_game, stop_names
+from tests.engine.test_autoroute import check_solution, city, fork_map, small_game, stop_names, track
 
 TOWNS = frozenset({"town"})
 
@@ -122,3 +122,51 @@ def test_a_set_level_bonus_changes_which_routes_are_best() -> None:
     # Without the bonus: A3-B2 + B2-G1 = 120. With it: A3-B2 (40) + B2-F2 (70) + 100 = 210.
     assert sol.proven and sol.total == 210
     assert sorted(map(sorted, stop_names(sol))) == [["A3", "B2"], ["B2", "F2"]]
+
+
+def loop_map() -> dict[str, dict[str, Any]]:
+    # A3 station (20) - C3 - E3 (10), then E3 - D2 - C3 again on C3's other track piece - B4 (50).
+    return {"A3": city(20, 0), "C3": track("0-3", "1-4"), "E3": city(10, 3, 2), "D2": track("4-5"),
+            "B4": city(50, 1)}
+
+
+@pytest.mark.parametrize(("exempt", "optimum"), [(None, 80), (frozenset(), 30), (frozenset({"C3"}), 80)],
+                         ids=["no rule", "each tile once", "C3 exempt"])
+def test_a_route_that_includes_a_tile_twice(exempt: frozenset[str] | None, optimum: int) -> None:
+    """1862 (§7.4): a route may not include the same tile twice, even on its separate pieces of track."""
+    game, corp = small_game(loop_map(), [("3", 3)], tokens={"A3": ["CPR"]})
+    if exempt is not None:
+        game.autoroute_tile_once = lambda: exempt
+    sol = solve(game, corp)
+    assert sol.proven and sol.total == optimum
+    check_solution(game, corp, sol)
+    legs = [leg for _, c in sol.routes for leg in sol.connections(c)]
+    hexes = [h for leg in legs for h in leg[1:]] + [legs[0][0]]
+    assert (len(hexes) != len(set(hexes))) == (optimum == 80)
+
+
+@pytest.mark.parametrize("limits", [(2,), (3, 2), (4, 4), (2, 3, 5)])
+def test_dropping_redundant_routes_keeps_the_optimum(limits: tuple[int, ...]) -> None:
+    """Express trains: the search without an end stop that pays nothing extra, and without routes that cannot
+    beat a greedy set, finds what an exhaustive search over every route finds."""
+    from engine.core import autoroute
+
+    hexes = {**fork_map(), "G1": city(50, 3, 0), "I1": city(30, 3, 0), "K1": city(10, 3), "F2": city(40, 2, 5),
+             "G3": city(20, 2)}
+    game, corp = small_game(hexes, [(f"{n}E", n) for n in limits], tokens={"A1": ["CPR"], "B2": ["CPR"]})
+    with_specs(game, **{f"{n}E": TrainSpec(f"{n}E", n, express=True) for n in limits})
+    graph = autoroute.build_graph(game, corp)
+    specs = [autoroute.train_spec(game, t) for t in corp.trains]
+    full = [autoroute.enumerate_shared(graph, [s], Pricing(), trim=False)[0][0] for s in specs]
+    trimmed = [autoroute.enumerate_shared(graph, [s], Pricing())[0][0] for s in specs]
+    assert sum(map(len, trimmed)) < sum(map(len, full))
+
+    def exhaustive(i: int, used: int) -> int:
+        if i == len(full):
+            return 0
+        return max([exhaustive(i + 1, used)] + [c.value + exhaustive(i + 1, used | c.mask)
+                                                for c in full[i] if not c.mask & used])
+
+    sol = solve(game, corp)
+    assert sol.proven and sol.total == exhaustive(0, 0)
+    check_solution(game, corp, sol)

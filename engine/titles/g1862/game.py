@@ -514,8 +514,11 @@ class G1862(Game):
             return Pricing(route_rules=[BonusRule(groups, -10**7)])
         return Pricing()
 
-    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        return [r for r in super().best_routes(corp) if not self.route_problem(r)]
+    def autoroute_tile_once(self) -> frozenset[str]:
+        # A route includes each tile once, except New York while its two stations are separate (§7.4); the
+        # exemption is the one route_problem makes.
+        hx = self.board.hexes[NEW_YORK]
+        return frozenset({NEW_YORK}) if len(hx.tile.tdef.cities) == 2 else frozenset()
 
     def route_problem(self, data: dict[str, Any]) -> str | None:
         """Why a route breaks 1862's own rules (the same tile twice, both Mexico hexes), or None (§7.4)."""
