@@ -74,7 +74,7 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     centres = {k: (x + ox, y + oy) for k, (x, y) in centres.items()}
 
     canvas = Canvas(width, height, scale=scale)
-    ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency, view.title))
+    ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency))
 
     _draw_header(ctx, width)
     for h in view.hexes:

@@ -125,7 +125,7 @@ _PANEL_PAD = 16.0
 
 
 def _game_over_panel(c: Canvas, view: MarketView, max_w: float) -> _Panel:
-    cur = theme.currency_sign(view.currency, view.title)
+    cur = theme.currency_sign(view.currency)
     text = _TEXT + 2  # the news of the picture: larger than the grid's text
     lines: list[tuple[str, str, str, float, bool]] = [("Game over", "", _ALERT, 26, True)]
     if view.game_end_reason:

@@ -38,8 +38,8 @@ def _bank(cur: str, cash: int) -> str:
 
 
 def _currency(view: StatusView) -> str:
-    """The money sign: the view's own format ("$%d", "£%d"), else what the title is known to use."""
-    return theme.currency_sign(view.currency, view.title)
+    """The money sign of the view's own format ("$%d", "£%d")."""
+    return theme.currency_sign(view.currency)
 
 
 def _holder(comp: CompanyStatus) -> str:

@@ -93,15 +93,14 @@ FONT_TEXT = 16
 ROUTE_WIDTH = 0.15  # fraction of HEX_SIZE
 
 
-def currency_sign(money_format: str, title: str) -> str:
-    """The sign in front of amounts: from a view's money format ("£%d" gives "£"), else guessed from the title."""
-    sign = money_format.split("%d")[0] if "%d" in money_format else ""
-    return sign or currency_for(title)
+def currency_sign(money_format: str) -> str:
+    """The sign in front of amounts, from a view's money format ("£%d" gives "£"; "%d ¥" gives "¥").
 
-
-def currency_for(title: str) -> str:
-    """Money sign of a title (the views carry no currency yet)."""
-    return "£" if title.startswith("1822") else "$"
+    Pictures put the sign before the amount in every title, to keep labels short and aligned."""
+    if "%d" not in money_format:
+        return money_format.strip()
+    before, after = money_format.split("%d", 1)
+    return before.strip() or after.strip()
 
 
 @lru_cache(maxsize=512)

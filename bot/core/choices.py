@@ -161,7 +161,7 @@ def _label_train(game: Any, words: Words) -> str:
         None,
     )
     where = " (pool)" if "pool" in words else ""
-    return f"Buy {name}-train{where}" + (f" ${price}" if price is not None and not where else "")
+    return f"Buy {name}-train{where}" + (f" {game.format_money(price)}" if price is not None and not where else "")
 
 
 def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
@@ -209,7 +209,7 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
             elif kind == "bid" and words[0] == "buy":  # an auctioned private at its price
                 if len(auction) < MAX_AUCTION_BUTTONS:
                     price = game.companies[words[1]].min_bid
-                    auction.append(Button(f"Buy {words[1]} ${price}", command, "primary"))
+                    auction.append(Button(f"Buy {words[1]} {game.format_money(price)}", command, "primary"))
             elif kind == "pass" and not _prefixed(game, words):
                 passes.append(Button("Pass", command, "secondary"))
     ordered = _dedupe([*primary, *trains, *shares.values(), *auction])

@@ -259,13 +259,13 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     options = query.choices(game, ent, "bid")
     hit = [c for c in options if c["company"] == comp.sym]
     if not hit:
-        open_ = [f"{c['company']} (from ${c['price']})" for c in options]
+        open_ = [f"{c['company']} (from {game.format_money(c['price'])})" for c in options]
         raise illegal(
             f"{comp.sym} is not up for bids now; open: {_listing(open_) or 'nothing you can afford'}"
         )
     low = int(hit[0]["price"])
     if price < low:
-        raise illegal(f"the minimum bid for {comp.sym} is ${low}")
+        raise illegal(f"the minimum bid for {comp.sym} is {game.format_money(low)}")
     return Intent({**hit[0], "price": price}, ent, player)
 
 
@@ -348,11 +348,12 @@ def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
             for c in options
             if c["company"] in game.companies and int(c["price"]) == game.companies[c["company"]].min_bid
         ]
-        hint = f"; you can buy {buyable[0]} (${game.companies[buyable[0]].min_bid})" if buyable else ""
+        cheapest = game.format_money(game.companies[buyable[0]].min_bid) if buyable else ""
+        hint = f"; you can buy {buyable[0]} ({cheapest})" if buyable else ""
         bid_hint = f"; to bid: `bid {comp.sym} {hit['price']}`" if hit is not None else ""
         raise illegal(f"{comp.sym} cannot be bought outright now{hint}{bid_hint}")
     if len(args) > 1 and to_int(args[1], "the price") != int(hit["price"]):
-        raise illegal(f"{comp.sym} costs ${hit['price']}; to pay more, bid")
+        raise illegal(f"{comp.sym} costs {game.format_money(hit['price'])}; to pay more, bid")
     return Intent(hit, ent, player)
 
 
@@ -367,15 +368,16 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
             f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}"
         )
     if len(args) < 2:
-        raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` (${low} to ${high})")
+        span = f"{game.format_money(low)} to {game.format_money(high)}"
+        raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` ({span})")
     price = to_int(args[1], "the price")
     if not low <= price <= high:
-        raise illegal(f"{comp.sym} may be bought for ${low} to ${high}")
+        raise illegal(f"{comp.sym} may be bought for {game.format_money(low)} to {game.format_money(high)}")
     if price > ent.cash:
-        raise illegal(f"{ent.sym} has only ${ent.cash}")
+        raise illegal(f"{ent.sym} has only {game.format_money(ent.cash)}")
     seller = comp.owner if isinstance(comp.owner, Player) else None
     other = seller if seller is not None and seller is not player else None
-    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for ${price}"
+    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for {game.format_money(price)}"
     return Intent({**hit, "price": price}, ent, player, other, deal)
 
 
@@ -435,12 +437,14 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if not mine:
         raise illegal(f"you cannot start {corp.sym} now; you can start: {_listing(startable) or 'none'}")
     prices = [int(str(c["share_price"]).split(",")[0]) for c in mine]
-    listing = ", ".join(f"${p}" for p in sorted(set(prices)))
+    listing = ", ".join(game.format_money(p) for p in sorted(set(prices)))
     if len(args) < 2:
         raise malformed(f"name a par price: `par {corp.sym} PRICE` ({listing})")
     price = to_int(args[1], "the par price")
     if price not in prices:
-        raise illegal(f"${price} is not a par price you can pay for {corp.sym}; par prices: {listing}")
+        raise illegal(
+            f"{game.format_money(price)} is not a par price you can pay for {corp.sym}; par prices: {listing}"
+        )
     return Intent(mine[prices.index(price)], ent, player)
 
 
@@ -620,10 +624,12 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         # president may contribute); the engine checks the price itself when the action is applied.
         top = max((int(o["price"]) for o in options if o.get("train") == train.id), default=ent.cash)
         if i + 2 >= len(rest):
-            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${top})")
+            span = f"{game.format_money(1)} to {game.format_money(top)}"
+            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ({span})")
         price = to_int(args[1 + i + 2], "the price")
         if not 1 <= price <= top:
-            raise illegal(f"the price must be $1 to ${top} for {seller.sym}'s {train.name} train")
+            span = f"{game.format_money(1)} to {game.format_money(top)}"
+            raise illegal(f"the price must be {span} for {seller.sym}'s {train.name} train")
         if not _room_for_train(game, ent):
             raise illegal(f"{ent.sym} has no room for another train")
         action = {
@@ -635,7 +641,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         }
         pres = seller.owner
         other = pres if isinstance(pres, Player) and pres is not player else None
-        deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for ${price}"
+        deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for {game.format_money(price)}"
         return Intent(action, ent, player, other, deal)
     trade = None
     if "trade" in rest or "exchange" in rest:
@@ -660,7 +666,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if not pick:
         offers = sorted(
             {
-                f"{_train_name(game, c['train'])} (${c['price']})"
+                f"{_train_name(game, c['train'])} ({game.format_money(c['price'])})"
                 for c in options
                 if game.all_trains[c["train"]].owner in (None, game.pool)
             }

@@ -405,8 +405,10 @@ def status_view(game: Game) -> StatusView:
 # ----------------------------------------------------------------------------- text
 
 
-def hex_text(h: HexView) -> str:
-    """One line about a hex for chat: what is laid there and who has stations in it."""
+def hex_text(h: HexView, currency: str = "$%d") -> str:
+    """One line about a hex for chat: what is laid there and who has stations in it.
+
+    ``currency`` is the title's money format (the board view's ``currency``)."""
     head = f"{h.id} {h.name}".strip() + ": "
     head += f"tile {h.tile} ({h.colour}, rotation {h.rotation})" if h.tile else f"printed {h.colour}"
     parts = []
@@ -417,11 +419,11 @@ def hex_text(h: HexView) -> str:
                 tok = n.tokens[i] if i < len(n.tokens) else None
                 res = n.reserved[i] if i < len(n.reserved) else None
                 slots.append(tok or (f"{res} home" if res else "empty"))
-            value = f" ${n.revenue}" if n.revenue else ""
+            value = f" {currency % n.revenue}" if n.revenue else ""
             plural = "s" if n.slots != 1 else ""
             parts.append(f"city{value} ({n.slots} slot{plural}: {', '.join(slots)})")
         elif n.kind in ("town", "offboard") and (n.revenue or n.kind == "offboard"):
-            parts.append(f"{n.kind} ${n.revenue}")
+            parts.append(f"{n.kind} {currency % n.revenue}")
         elif n.kind == "town":
             parts.append("town")
     if h.blocked_by:

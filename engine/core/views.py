@@ -84,7 +84,7 @@ class BoardView:
     corporation_text_colours: dict[str, str] = field(default_factory=dict)
     highlight_hexes: tuple[str, ...] = ()  # hexes to mark, e.g. where the acting company may lay track
     highlight_note: str = ""  # what the marked hexes mean, for the legend
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class MarketView:
     finished: bool = False
     game_end_reason: str | None = None
     ranking: tuple[tuple[str, int], ...] = ()  # once finished: (player name, final value), best first
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,4 +179,4 @@ class StatusView:
     finished: bool = False
     game_end_reason: str | None = None
     companies: tuple[CompanyStatus, ...] = ()
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
