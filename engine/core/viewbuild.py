@@ -309,7 +309,7 @@ def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
         id=str(p.id), name=p.name, cash=p.cash, shares=shares,
         privates=tuple(c.sym for c in p.companies if not c.closed),
         certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
-        value=game.player_value(p), priority=p is game.players[0], acting=p in acting,
+        value=game.player_value(p), priority=p is game.players[0], acting=p in acting, debt=int(p.debt),
     )
 
 
@@ -329,6 +329,11 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
         operated=corp.sym in operated,
         token_hexes=tuple(str(t.hex) for t in own if t.used and t.hex is not None),
         token_prices=tuple(int(t.price) for t in own if not t.used),
+        kind=corp.kind.value,
+        shells=tuple((str(sh.name), tuple(t.name for t in sh.trains))
+                     for sh in getattr(game, "shells", {}).get(corp.sym, [])),
+        loans=int(corp.loans),
+        markers=tuple(str(m) for m in corp.markers),
     )
 
 
@@ -336,7 +341,8 @@ def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
     """Per private in an auction, the highest bid and its bidder (steps that keep ``bids`` per company)."""
     out: dict[str, tuple[int, str]] = {}
     steps: list[Any] = list(getattr(game.round, "steps", ()))
-    for step in steps:
+    # 1822 keeps the bids in its bid boxes on the game, from one stock round to the next.
+    for step in [*steps, game]:
         bids = getattr(step, "bids", None)
         if not isinstance(bids, dict):
             continue
@@ -347,13 +353,20 @@ def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
     return out
 
 
-def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]]) -> CompanyStatus:
+def _bid_boxes(game: Game) -> set[str]:
+    """The companies in 1822's bid boxes now (titles without bid boxes have none)."""
+    boxes = getattr(game, "bidbox_companies", None)
+    return {str(c.sym) for c in boxes()} if callable(boxes) else set()
+
+
+def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set[str]) -> CompanyStatus:
     owner = comp.owner
     holder = owner.name if isinstance(owner, Player) else owner.sym if isinstance(owner, Corporation) else None
     bid = bids.get(comp.sym)
     return CompanyStatus(
         sym=comp.sym, name=comp.name, value=int(comp.value), revenue=int(comp.revenue), description=comp.desc,
         owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,
+        bid_box=comp.sym in boxes,
     )
 
 
@@ -384,6 +397,7 @@ def status_view(game: Game) -> StatusView:
                      key=lambda c: game.market.order_key(c.sym))
     waiting = [c for c in live if c.sym not in game.market.location]
     bids = _high_bids(game)
+    boxes = _bid_boxes(game)
     return StatusView(
         title=_title(game),
         round_name=game.round.name(),
@@ -397,7 +411,7 @@ def status_view(game: Game) -> StatusView:
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
-        companies=tuple(_company(game, c, bids) for c in game.companies.values()),
+        companies=tuple(_company(game, c, bids, boxes) for c in game.companies.values()),
         currency=game.config.currency,
     )
 

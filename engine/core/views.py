@@ -118,6 +118,7 @@ class PlayerStatus:
     value: int
     priority: bool = False
     acting: bool = False
+    debt: int = 0  # owed to the bank (1822's loans, 1862's unpaid rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,10 @@ class CorporationStatus:
     operated: bool = False
     token_hexes: tuple[str, ...] = ()  # where its stations stand, home first
     token_prices: tuple[int, ...] = ()  # price of each station not yet placed
+    kind: str = "major"  # major, minor or system
+    shells: tuple[tuple[str, tuple[str, ...]], ...] = ()  # 1828 system: each shell's company and its trains
+    loans: int = 0
+    markers: tuple[str, ...] = ()  # e.g. 1828's coal marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +160,7 @@ class CompanyStatus:
     high_bid: int | None = None  # during an auction: the highest bid and who made it
     high_bidder: str | None = None
     closed: bool = False
+    bid_box: bool = False  # 1822: in a bid box now, open for bids
 
 
 @dataclass(frozen=True, slots=True)
