@@ -127,3 +127,26 @@ def test_a_company_buys_a_coal_marker(tmp_path: Path) -> None:
     assert "IC: buy coal" in text
     assert "`buy coal` buys your company a coal marker" in text
     assert stored_actions(db)[-1][1]["type"] == "special_buy"
+
+
+def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
+    from bot.core.choices import move_buttons
+    from engine.core import query
+
+    require_recorded("1828")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:391]}))
+    alice = next(p for p in game.players if p.name == "Player 3")
+    game.process({"type": "choose", "entity": alice.id, "entity_type": "player", "choice": "MP"})
+    game.process({"type": "merge", "entity": "MP", "entity_type": "corporation", "corporation": "NYC"})
+    [deciding] = query.deciding_entities(game)
+    buttons = move_buttons(game, [deciding], at=len(game.raw_actions))
+    assert [(b.label, b.command) for b in buttons] == [
+        ("Player 4", "@393 choose Player_4"),
+        ("Player 1", "@393 choose Player_1"),
+        ("Player 3", "@393 choose Player_3"),
+    ]
+    coal = replay(parse_game_json({**raw, "actions": raw["actions"][:159]}))
+    ic = coal.corporations["IC"].owner
+    labels = [b.label for b in move_buttons(coal, [ic], at=159)]
+    assert "Buy coal marker" in labels and labels[-1] == "Pass"
