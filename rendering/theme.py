@@ -92,6 +92,11 @@ FONT_TEXT = 16
 
 ROUTE_WIDTH = 0.15  # fraction of HEX_SIZE
 
+DESTINATION_RING = "#d4a017"  # 1822's destination stations
+COAL = "#222222"  # 1828's coal markers
+COAL_TEXT = "#5a3a1a"
+INSET_FRAME = "#3f6fb5"  # the frame of an enlarged hex and of its place on the map
+
 
 def currency_sign(money_format: str) -> str:
     """The sign in front of amounts, from a view's money format ("£%d" gives "£"; "%d ¥" gives "¥").

@@ -90,9 +90,13 @@ def _nodes(game: Game, hx: Hex, colour: str) -> tuple[NodeView, ...]:
                            for s, k in zip(slots, kinds, strict=False))
             held = game.reserved_slots(hx, i)
             reserved = tuple(held.get(k) for k in range(len(slots)))
+        token_kinds: tuple[str, ...] = ()
+        if ndef.kind == "city":
+            token_kinds = tuple(str(k) if s is not None else "" for s, k in zip(slots, kinds, strict=False))
         out.append(NodeView(
             index=i, kind=ndef.kind, revenue=revenue, slots=ndef.slots if ndef.kind == "city" else 0,
             tokens=tokens, reserved=reserved, revenues_by_colour=_by_colour(hx.revenue) if from_table else (),
+            token_kinds=token_kinds,
         ))
     return tuple(out)
 
@@ -115,7 +119,15 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
         tags=tuple(sorted(hx.tags)),
         blocked_by=blocker.sym if blocker is not None else None,
         home_reserved=_home_reserved(game, hx),
+        markers=_hex_markers(game, hx),
+        passable_only_by=tuple(sorted(hx.passable_only_by)) if hx.passable_only_by is not None else None,
     )
+
+
+def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
+    """Markers a title lays on hexes (``hex_markers``; 1828's coal), none for titles without."""
+    markers = getattr(game, "hex_markers", None)
+    return tuple(markers(hx.id)) if callable(markers) else ()
 
 
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
@@ -266,6 +278,7 @@ def market_view(game: Game) -> MarketView:
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
         ranking=tuple(sorted(((p.name, game.player_value(p)) for p in game.players), key=lambda nv: -nv[1]))
         if game.finished else (),
+        kinds={c.sym: c.kind.value for c in game.corporations.values() if c.kind.value != "major"},
         currency=game.config.currency,
     )
 
@@ -385,6 +398,7 @@ _END_REASONS = {
     "stock_market": "a share price reached the end of the market",
     "bankrupt": "a player went bankrupt",
     "manually_ended": "ended by the players",
+    "final_phase": "the last phase's rounds were played",
 }
 
 

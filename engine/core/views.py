@@ -23,6 +23,7 @@ class NodeView:
     slots: int = 0  # token slots (cities only)
     tokens: tuple[str | None, ...] = ()  # per slot: corporation symbol, "CN" for neutral tokens, or None
     reserved: tuple[str | None, ...] = ()  # per slot: corporation whose home it is, or None
+    token_kinds: tuple[str, ...] = ()  # per slot: "normal", "neutral", "blocking" (1828), "destination" (1822)
     revenues_by_colour: tuple[tuple[str, int], ...] = ()  # off-boards: ("yellow", 30), ("brown", 60)
     name: str = ""
 
@@ -52,6 +53,8 @@ class HexView:
     tags: tuple[str, ...] = ()  # title markers: "nwr", "fishing", "hudson-bay", ...
     blocked_by: str | None = None  # private company symbol that blocks building here
     home_reserved: tuple[str, ...] = ()  # companies whose home is here but in no one city yet (home_city choice)
+    markers: tuple[str, ...] = ()  # markers lying on the hex, e.g. 1828's coal markers on the Coalfields
+    passable_only_by: tuple[str, ...] | None = None  # a hex closed but to these companies (1828's coalfields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,7 @@ class MarketView:
     finished: bool = False
     game_end_reason: str | None = None
     ranking: tuple[tuple[str, int], ...] = ()  # once finished: (player name, final value), best first
+    kinds: dict[str, str] = field(default_factory=dict)  # symbol -> "minor" or "system" (majors are left out)
     currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
 
 

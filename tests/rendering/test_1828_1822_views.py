@@ -9,9 +9,10 @@ import json
 from functools import cache
 from typing import Any
 
-from engine.core.viewbuild import board_view, hex_text, status_view
+from engine.core.viewbuild import board_view, hex_text, market_view, status_view
 from engine.importer import parse_game_json, replay
-from rendering import render_status
+from rendering import render_map, render_status, theme
+from rendering.map import crowded_hexes
 from rendering.status import status_text
 from tests.conftest import SHARED_FIXTURES, require_recorded
 
@@ -56,3 +57,35 @@ def test_1828_systems_show_both_shells_and_their_coal() -> None:
     assert system.shells == (("PRR", ("3+D", "6")), ("MP", ()))
     assert system.markers == ("coal",)
     assert "system; shells PRR: 3+D, 6 / MP: none; coal" in status_text(view)
+
+
+def test_1828_map_view_has_blocking_markers_coal_and_the_closed_coalfields() -> None:
+    game = _game("1828", "23366.json", 984)
+    board = board_view(game)
+    kinds = {k for h in board.hexes for n in h.nodes for k in n.token_kinds}
+    assert "blocking" in kinds
+    coalfields = next(h for h in board.hexes if h.name == "Virginia Coalfields")
+    assert coalfields.passable_only_by is not None and "PRR-MP" in coalfields.passable_only_by
+    tunnel = next(h for h in board.hexes if h.name == "Virginia Tunnel")
+    assert tunnel.markers == ("coal",)
+    systems = {sym for h in board.hexes for n in h.nodes for sym in n.tokens if sym and "-" in sym}
+    assert {"PRR-MP", "GT-IC"} <= systems  # a system's stations carry its own symbol and colour
+    assert all(sym in board.corporation_colours for sym in systems)
+    market = market_view(game)
+    assert market.kinds["PRR-MP"] == "system" and "B&O" not in market.kinds
+
+
+def test_1822_london_gets_an_inset_and_destinations_are_marked() -> None:
+    game = _game("1822", "33845.json", 1497)
+    board = board_view(game)
+    assert [h.id for h in crowded_hexes(board)] == ["M38"]
+    destinations = [(h.id, sym) for h in board.hexes for n in h.nodes
+                    for sym, kind in zip(n.tokens, n.token_kinds, strict=False) if kind == "destination"]
+    assert ("M42", "LBSCR") in destinations
+    market = market_view(game)
+    assert market.kinds["23"] == "minor" and "LNWR" not in market.kinds
+    image = render_map(board)
+    # The inset sits in the open sea at the top right: its frame colour is there, and London's hex is framed too.
+    frame = theme.rgb(theme.INSET_FRAME)
+    top_right = image.crop((image.width - 460, 60, image.width - 30, 520))
+    assert frame in {colour for _, colour in top_right.getcolors(1 << 20) or []}
