@@ -50,7 +50,8 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
 
     Args:
         view: the board snapshot.
-        scale: output size factor; 1.0 draws hexes 144 px across (about 1500 px for 1882).
+        scale: output size factor; 1.0 draws hexes 144 px across (about 1500 px for 1882). The picture's long
+            side is capped at ``theme.MAP_MAX_SIDE`` whatever the scale.
         highlight: overlay the last laid tile and the last routes (one colour per train).
 
     Returns:
@@ -73,6 +74,9 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     oy = theme.MAP_HEADER + theme.MAP_MARGIN - min_y
     centres = {k: (x + ox, y + oy) for k, (x, y) in centres.items()}
 
+    # A board as big as 1822's would come out near 3000 px tall: capped, it draws and uploads faster, and
+    # chat clients show it no smaller (crowded hexes have their inset).
+    scale = min(scale, theme.MAP_MAX_SIDE / max(width, height))
     canvas = Canvas(width, height, scale=scale)
     ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency))
 

@@ -78,6 +78,7 @@ TOWN_DOT = 0.085
 REVENUE_RADIUS = 0.165
 MAP_MARGIN = 34  # coordinate band around the hexes
 MAP_HEADER = 48
+MAP_MAX_SIDE = 2400.0  # the map's long side at most, in output pixels
 MAP_FOOTER = 40
 
 FONT_COORD = 18
