@@ -12,7 +12,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
@@ -50,7 +50,8 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
 
     Args:
         view: the board snapshot.
-        scale: output size factor; 1.0 draws hexes 144 px across (about 1500 px for 1882).
+        scale: output size factor; 1.0 draws hexes 144 px across (about 1500 px for 1882). The picture's long
+            side is capped at ``theme.MAP_MAX_SIDE`` whatever the scale.
         highlight: overlay the last laid tile and the last routes (one colour per train).
 
     Returns:
@@ -73,8 +74,11 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     oy = theme.MAP_HEADER + theme.MAP_MARGIN - min_y
     centres = {k: (x + ox, y + oy) for k, (x, y) in centres.items()}
 
+    # A board as big as 1822's would come out near 3000 px tall: capped, it draws and uploads faster, and
+    # chat clients show it no smaller (crowded hexes have their inset).
+    scale = min(scale, theme.MAP_MAX_SIDE / max(width, height))
     canvas = Canvas(width, height, scale=scale)
-    ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency, view.title))
+    ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency))
 
     _draw_header(ctx, width)
     for h in view.hexes:
@@ -105,11 +109,48 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     for label in costs:
         _draw_hexside_cost(ctx, label)
     _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
+    _draw_insets(ctx, centres, width)
     if highlight:
         _draw_route_legend(ctx, height)
     if view.highlight_hexes:
         _draw_lay_key(ctx, width, height)
     return canvas.finish()
+
+
+# ----------------------------------------------------------------------------- insets
+
+#: A hex with this many cities (1822's London has six) is drawn again, larger, in a corner of the map.
+INSET_CITIES = 4
+INSET_SCALE = 2.7
+
+
+def crowded_hexes(view: BoardView) -> list[HexView]:
+    """Hexes too full to read at the map's scale: their cities, stations and numbers get an inset."""
+    return [h for h in view.hexes if sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES]
+
+
+def _draw_insets(ctx: _Ctx, centres: dict[str, Point], width: float) -> None:
+    """Each crowded hex enlarged in a framed box at the top right (1822's corner is open sea), tied to its
+    place on the map by a frame of the same colour."""
+    c = ctx.canvas
+    right = width - theme.MAP_MARGIN - 8
+    top = float(theme.MAP_HEADER + theme.MAP_MARGIN + 8)
+    for h in crowded_hexes(ctx.view):
+        layout = HexLayout(ctx.view.layout, theme.HEX_SIZE * INSET_SCALE)
+        hw, hh = layout.half_extent()
+        box = (right - 2 * hw - 24, top, right, top + 2 * hh + 52)
+        c.rect(box, fill="#ffffff", outline=theme.INSET_FRAME, width=3, radius=10)
+        title = f"{h.name} ({h.id})" if h.name else h.id
+        c.text(((box[0] + box[2]) / 2, top + 20), title, size=theme.FONT_TEXT + 2, bold=True)
+        centre = ((box[0] + box[2]) / 2, top + 40 + hh)
+        c.polygon(layout.polygon(centre), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE, width=1.5)
+        inset = _Ctx(ctx.view, layout, c, ctx.currency)
+        plan = _plan_hex(inset, replace(h, name=""), centre, ())
+        _draw_track(inset, plan)
+        _draw_hex_top(inset, plan)
+        if h.id in centres:
+            c.polygon(ctx.layout.polygon(centres[h.id], 0.97), outline=theme.INSET_FRAME, width=3)
+        top = box[3] + 12
 
 
 # ----------------------------------------------------------------------------- context
@@ -488,11 +529,15 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         place = places[n.index]
         if n.kind == "city":
             _draw_city(ctx, n, at((place.x, place.y)))
-            if len(city_nodes) > 1:
-                # `token HEX N` numbers a hex's cities in node order; show N beside each city.
-                _draw_city_number(ctx, n, at((place.x, place.y)), city_nodes.index(n.index) + 1)
         elif n.kind == "town":
             _draw_town(c, place, at, size)
+    if len(city_nodes) > 1:
+        # `token HEX N` numbers a hex's cities in node order; show N beside each city, over all the cities
+        # (in a crowded hex a neighbour would cover it).
+        for n in h.nodes:
+            if n.kind == "city":
+                place = places[n.index]
+                _draw_city_number(ctx, n, at((place.x, place.y)), city_nodes.index(n.index) + 1)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
@@ -529,6 +574,8 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         _draw_terrain(ctx, h, spots, at, fill)
     if h.blocked_by:
         _draw_blocked(ctx, h.blocked_by, spots, at)
+    if h.markers or h.passable_only_by is not None:
+        _draw_markers(ctx, h, spots, at)
     if "nwr" in h.tags:
         nw = c.text_width("NWR", size=theme.FONT_SMALL, condensed=True) / size + 0.1
         nh = (theme.FONT_SMALL + 5) / size
@@ -641,8 +688,11 @@ def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
         c.circle(p, r, fill=theme.CITY_FILL, outline=theme.INK, width=line_w)
         token = n.tokens[i] if i < len(n.tokens) else None
         reserved = n.reserved[i] if i < len(n.reserved) else None
-        if token:
-            _draw_token(ctx, p, r * 0.86, token)
+        kind = n.token_kinds[i] if i < len(n.token_kinds) else ""
+        if token and kind == "blocking":
+            _draw_blocking(ctx, p, r * 0.86)
+        elif token:
+            _draw_token(ctx, p, r * 0.86, token, destination=kind == "destination")
         elif reserved:
             _draw_reserved(ctx, p, r * 0.8, reserved)
 
@@ -651,7 +701,7 @@ def _draw_city_number(ctx: _Ctx, n: NodeView, centre: Point, number: int) -> Non
     r = theme.CITY_RADIUS * ctx.size
     wide = 2.0 if n.slots == 2 else _city_extent(n) / theme.CITY_RADIUS
     p = (centre[0] - wide * r * 0.8, centre[1] - r * 1.05)
-    ctx.canvas.circle(p, r * 0.42, fill=theme.INK)
+    ctx.canvas.circle(p, min(r * 0.42, 13.0), fill=theme.INK)
     ctx.canvas.text(p, str(number), size=theme.FONT_SMALL, bold=True, fill="#ffffff")
 
 
@@ -667,8 +717,19 @@ def _fit_font(c: Canvas, text: str, max_w: float, sizes: Sequence[int]) -> int:
     return sizes[-1]
 
 
-def _draw_token(ctx: _Ctx, p: Point, r: float, sym: str) -> None:
+def _draw_blocking(ctx: _Ctx, p: Point, r: float) -> None:
+    """A blocking marker (1828: a merged company's second station in one city): a dark disc, crossed out."""
     c = ctx.canvas
+    c.circle(p, r, fill=theme.INK, outline="#000000", width=1.2)
+    d = r * 0.5
+    for sx in (-1, 1):
+        c.line([(p[0] - d, p[1] - sx * d), (p[0] + d, p[1] + sx * d)], "#ffffff", r * 0.22, round_ends=True)
+
+
+def _draw_token(ctx: _Ctx, p: Point, r: float, sym: str, *, destination: bool = False) -> None:
+    c = ctx.canvas
+    if destination:  # 1822: the station a major reached as its destination, ringed in gold
+        c.circle(p, r * 1.16, fill=theme.DESTINATION_RING)
     if sym == "CN":  # neutral station: grey with a double ring
         c.circle(p, r, fill=theme.NEUTRAL_TOKEN, outline=theme.INK, width=1.6)
         c.circle(p, r * 0.72, outline=theme.INK, width=0.8)
@@ -830,6 +891,30 @@ def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
     c.circle(disc, 0.065 * size, fill="#e53935")
     c.line([(disc[0] - 0.04 * size, disc[1]), (disc[0] + 0.04 * size, disc[1])], "#ffffff", 0.025 * size)
     c.text(at((p[0] + 0.06, p[1])), sym, size=theme.FONT_SMALL + 1, bold=True, fill=theme.BLOCKED_TEXT)
+
+
+def _draw_markers(ctx: _Ctx, h: HexView, spots: _Spots, at: _At) -> None:
+    """Markers on the hex (1828's coal: one black cube each) and, for a hex closed to companies without a
+    coal marker, who may pass."""
+    c, size = ctx.canvas, ctx.size
+    if h.markers:
+        counts: dict[str, int] = {}
+        for m in h.markers:
+            counts[m] = counts.get(m, 0) + 1
+        text = "  ".join(f"{m} ×{n}" for m, n in counts.items())
+        w = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size + 0.12
+        p = spots.place(w, 0.22, [(0.0, 0.42), (0.0, -0.42), *_corner_spots(ctx.o, 0.55, (0, 5, 1, 2, 3, 4))])
+        a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
+        c.rect((a[0], a[1], b[0], b[1]), fill=theme.COAL, outline="#ffffff", width=1, radius=3)
+        c.text(at(p), text, size=theme.FONT_SMALL + 1, bold=True, fill="#ffffff")
+    if h.passable_only_by is not None:
+        who = ", ".join(h.passable_only_by) if h.passable_only_by else "nobody yet"
+        text = f"coal only: {who}"
+        fs = _fit_font(c, text, size * 1.6, _shrinking(theme.FONT_SMALL + 1, 9))
+        w = c.text_width(text, size=fs, condensed=True) / size + 0.08
+        p = spots.place(w, 0.18, [(0.0, -0.45), (0.0, 0.45), *_ANYWHERE])
+        c.text(at(p), text, size=fs, condensed=True, fill=theme.COAL_TEXT, stroke=1.5,
+               stroke_fill=theme.hex_fill(h.colour))
 
 
 def _draw_fish(c: Canvas, p: Point, size: float) -> None:

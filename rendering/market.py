@@ -125,7 +125,7 @@ _PANEL_PAD = 16.0
 
 
 def _game_over_panel(c: Canvas, view: MarketView, max_w: float) -> _Panel:
-    cur = theme.currency_sign(view.currency, view.title)
+    cur = theme.currency_sign(view.currency)
     text = _TEXT + 2  # the news of the picture: larger than the grid's text
     lines: list[tuple[str, str, str, float, bool]] = [("Game over", "", _ALERT, 26, True)]
     if view.game_end_reason:
@@ -195,10 +195,31 @@ def _empty_area(
 
 
 def _marker(c: Canvas, view: MarketView, p: tuple[float, float], r: float, sym: str) -> None:
+    """A company's price marker: a disc for a major, a square for a minor (1822), a wide two-line pill for a
+    system (1828), which names both of its companies."""
     fill = view.corporation_colours.get(sym, "#888888")
     text = view.corporation_text_colours.get(sym) or theme.readable_on(fill)
-    c.circle(p, r + 1.5, fill="#ffffff")
-    c.circle(p, r, fill=fill, outline=theme.mix(fill, "#000000", 0.5), width=1.3)
+    edge = theme.mix(fill, "#000000", 0.5)
+    kind = view.kinds.get(sym, "major")
+    x, y = p
+    if kind == "system" and "-" in sym:
+        w = r * 1.3
+        c.rect((x - w - 1.5, y - r - 1.5, x + w + 1.5, y + r + 1.5), fill="#ffffff", radius=r * 0.6)
+        c.rect((x - w, y - r, x + w, y + r), fill=fill, outline=edge, width=1.6, radius=r * 0.55)
+        lines = sym.split("-", 1)
+        size = 16.0
+        while size > 8 and max(c.text_width(t, size=size, condensed=True) for t in lines) > w * 1.8:
+            size -= 1
+        c.text((x, y - size * 0.5), lines[0], size=size, condensed=True, fill=text)
+        c.text((x, y + size * 0.5), lines[1], size=size, condensed=True, fill=text)
+        return
+    if kind == "minor":
+        h = r * 0.88
+        c.rect((x - h - 1.5, y - h - 1.5, x + h + 1.5, y + h + 1.5), fill="#ffffff", radius=4)
+        c.rect((x - h, y - h, x + h, y + h), fill=fill, outline=edge, width=1.3, radius=3)
+    else:
+        c.circle(p, r + 1.5, fill="#ffffff")
+        c.circle(p, r, fill=fill, outline=edge, width=1.3)
     size = 18.0
     while size > 8 and c.text_width(sym, size=size, condensed=True) > r * 1.75:
         size -= 1
@@ -234,5 +255,18 @@ def _draw_legend(c: Canvas, view: MarketView, width: float, top: float) -> None:
         c.rect((x, y - 8, x + 22, y + 8), fill=theme.END_FILL, radius=2)
         c.text((x + 28, y), "game ends", size=theme.FONT_TEXT, anchor="lm")
         x += 28 + c.text_width("game ends", size=theme.FONT_TEXT) + 22
+    on_market = {view.kinds.get(sym, "major") for stack in view.stacks.values() for sym in stack}
+    shown = on_market & {"minor", "system"}
+    for kind in sorted(shown):
+        if kind == "minor":
+            c.rect((x + 3, y - 8, x + 19, y + 8), fill=theme.MUTED, radius=2)
+        else:
+            c.rect((x, y - 8, x + 26, y + 8), fill=theme.MUTED, radius=7)
+        label = "minor company" if kind == "minor" else "system (two companies merged)"
+        c.text((x + 32, y), label, size=theme.FONT_TEXT, anchor="lm")
+        x += 32 + c.text_width(label, size=theme.FONT_TEXT) + 22
+    if shown:
+        c.circle((x + 11, y), 8, fill=theme.MUTED)
+        c.text((x + 26, y), "major", size=theme.FONT_TEXT, anchor="lm")
     c.text((width - _MARGIN, y), "shared cell: first to operate is top left", size=theme.FONT_TEXT - 1,
            fill=theme.MUTED, anchor="rm")

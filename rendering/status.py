@@ -38,24 +38,40 @@ def _bank(cur: str, cash: int) -> str:
 
 
 def _currency(view: StatusView) -> str:
-    """The money sign: the view's own format ("$%d", "£%d"), else what the title is known to use."""
-    return theme.currency_sign(view.currency, view.title)
+    """The money sign of the view's own format ("$%d", "£%d")."""
+    return theme.currency_sign(view.currency)
 
 
 def _holder(comp: CompanyStatus) -> str:
     if comp.closed:
         return "closed"
+    where = "in a bid box" if comp.bid_box else "for sale"
     if comp.high_bid is not None:
-        return f"for sale, high bid {comp.high_bidder} {{cur}}{comp.high_bid:,}"
+        return f"{where}, high bid {comp.high_bidder} {{cur}}{comp.high_bid:,}"
+    if comp.bid_box:
+        return "in a bid box, no bid yet"
     return f"owned by {comp.owner}" if comp.owner else "for sale"
+
+
+def _waiting_for_box(view: StatusView) -> list[CompanyStatus]:
+    """Companies the bank holds back until a bid box frees up (1822): listed by symbol only, they are many."""
+    if not any(comp.bid_box for comp in view.companies):
+        return []
+    return [comp for comp in view.companies
+            if not comp.closed and not comp.bid_box and comp.owner is None and comp.high_bid is None]
+
+
+def _not_started(view: StatusView) -> list[CorporationStatus]:
+    return [c for c in view.corporations if not c.floated and c.share_price is None]
 
 
 def company_lines(view: StatusView, *, details: bool = True) -> list[str]:
     """Private companies, one line each (with its ability text when ``details``)."""
     cur = _currency(view)
     out = []
+    later = [] if details else _waiting_for_box(view)
     for comp in view.companies:
-        if comp.closed and not details:
+        if (comp.closed and not details) or comp in later:
             continue
         head = (
             f"  {comp.sym} {comp.name}: value {_money(cur, comp.value)}, revenue {_money(cur, comp.revenue)}, "
@@ -64,6 +80,8 @@ def company_lines(view: StatusView, *, details: bool = True) -> list[str]:
         out.append(head)
         if details and comp.description and not comp.closed:
             out.append(f"      {comp.description}")
+    if later:
+        out.append(f"  waiting for a bid box: {', '.join(comp.sym for comp in later)}")
     return out
 
 
@@ -86,6 +104,20 @@ def corporation_lines(view: StatusView) -> list[str]:
             + (f", owns {', '.join(c.privates)}" if c.privates else "")
         )
     return out
+
+
+def _extras(cur: str, c: CorporationStatus) -> str:
+    """What only some titles have: a system's two shells (1828), loans, a kind other than major."""
+    parts = []
+    if c.kind not in ("major", ""):
+        parts.append(c.kind)
+    if c.shells:
+        parts.append("shells " + " / ".join(f"{name}: {_trains(trains)}" for name, trains in c.shells))
+    if c.loans:
+        parts.append(f"loans {c.loans}")
+    if c.markers:
+        parts.append(", ".join(c.markers))
+    return ("  " + "; ".join(parts)) if parts else ""
 
 
 def _trains(trains: Sequence[str]) -> str:
@@ -131,6 +163,7 @@ def status_text(view: StatusView) -> str:
                 f"{s} {pct}%{'*' if presidents.get(s) == p.name else ''}" for s, pct in p.shares
             )
             privates = f" | {', '.join(p.privates)}" if p.privates else ""
+            privates += f" | debt {_money(cur, p.debt)}" if p.debt else ""
             lines.append(
                 f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
                 f"  certs {p.certificates:>2}/{p.certificate_limit}"
@@ -138,10 +171,10 @@ def status_text(view: StatusView) -> str:
             )
     if view.corporations:
         lines += ["", "Companies"]
+        idle = _not_started(view)
         sym_w = max(len(c.sym) for c in view.corporations)
         for c in view.corporations:
-            if not c.floated and c.share_price is None:
-                lines.append(f"  {c.sym:<{sym_w}}  not started")
+            if c in idle:
                 continue
             price = _money(cur, c.share_price)
             state = "" if c.floated else " (not floated)"
@@ -151,8 +184,10 @@ def status_text(view: StatusView) -> str:
                 f"  trains {_trains(c.trains)}  tokens {c.tokens_left}/{c.tokens_total}{where}"
                 f"  IPO {c.ipo_percent}% pool {c.pool_percent}%"
                 f"  last {_money(cur, c.last_revenue)}"
-                f"  pres. {c.president or '–'}{state}"
+                f"  pres. {c.president or '–'}{state}{_extras(cur, c)}"
             )
+        if idle:
+            lines.append(f"  not started: {', '.join(c.sym for c in idle)}")
     private_lines = company_lines(view, details=False)
     if private_lines:
         lines += ["", "Private companies", *private_lines]
@@ -242,16 +277,29 @@ def render_status(view: StatusView) -> Image.Image:
              for p in view.players}
     row_h = {pid: _ROW + (len(lines) - 1) * _CHIP_LINE for pid, lines in chips.items()}
 
-    n_c = len(view.corporations)
+    # Companies not started yet and those waiting for a bid box (1822 has dozens) are one wrapped line each;
+    # minors get a table of their own.
+    idle = _not_started(view)
+    active = [corp for corp in view.corporations if corp not in idle]
+    majors = [corp for corp in active if corp.kind != "minor"]
+    minors = [corp for corp in active if corp.kind == "minor"]
+    later = _waiting_for_box(view)
+    boxed = [comp for comp in view.companies if comp.bid_box and not comp.closed]
+    held = [comp for comp in view.companies if not comp.closed and not comp.bid_box and comp not in later]
+    idle_lines = _wrap(measure, [corp.sym for corp in idle], _WIDTH - 2 * _MARGIN - 140)
+    later_lines = _wrap(measure, [comp.sym for comp in later], _WIDTH - 2 * _MARGIN - 140)
     height = (
         60 + 40  # header + acting line
         + 26 + _HEAD_ROW + (sum(row_h.values()) if view.players else _ROW) + _SECTION_GAP
-        + 26 + _HEAD_ROW + max(1, n_c) * _ROW + _SECTION_GAP
+        + 26 + _HEAD_ROW + max(1, len(majors)) * _ROW + len(idle_lines) * 26 + _SECTION_GAP
         + 26 + 3 * 26 + _MARGIN
     )
-    open_privates = [comp for comp in view.companies if not comp.closed]
-    if open_privates:
-        height += 26 + _HEAD_ROW + len(open_privates) * _ROW + _SECTION_GAP
+    if minors:
+        height += 26 + _HEAD_ROW + len(minors) * _ROW + _SECTION_GAP
+    if boxed:
+        height += 26 + _HEAD_ROW + len(boxed) * _ROW + len(later_lines) * 26 + _SECTION_GAP
+    if held:
+        height += 26 + _HEAD_ROW + len(held) * _ROW + _SECTION_GAP
     c = Canvas(_WIDTH, height)
 
     # Header.
@@ -305,9 +353,10 @@ def render_status(view: StatusView) -> Image.Image:
 
     # Companies.
     y = _section_title(c, y, "Companies")
+    wide = 40 if any(corp.shells for corp in view.corporations) else 0  # a system's trains come shell by shell
     ccols = [
-        _Col("", 70), _Col("Name", 290), _Col("President", 130), _Col("Price", 70, "r"),
-        _Col("Treasury", 100, "r"), _Col("", 16), _Col("Trains", 150), _Col("Tokens", 70, "c"),
+        _Col("", 70), _Col("Name", 290 - wide), _Col("President", 130), _Col("Price", 70, "r"),
+        _Col("Treasury", 100, "r"), _Col("", 16), _Col("Trains", 150 + wide), _Col("Tokens", 70, "c"),
         _Col("IPO/pool", 100, "c"), _Col("Last run", 90, "r"), _Col("", 14), _Col("", 110),
     ]
     y = _table_head(c, y, ccols)
@@ -316,14 +365,16 @@ def render_status(view: StatusView) -> Image.Image:
 
     def corp_cells(corp: CorporationStatus) -> list[_Painter]:
         state = _corp_state(corp, operating)
+        notes = [*corp.markers, *([f"{corp.loans} loans"] if corp.loans else [])]
+        name = corp.name + (f" ({', '.join(notes)})" if notes else "")
         return [
             _swatch(corp),
-            _txt(corp.name, clip=True),
+            _txt(name, clip=True),
             _txt(corp.president or "–", colour=theme.INK if corp.president else theme.MUTED, clip=True),
             _txt(_money(cur, corp.share_price), bold=True),
             _txt(_money(cur, corp.treasury)),
             _txt(""),
-            _train_chips(corp.trains),
+            _shell_chips(corp.shells) if corp.shells else _train_chips(corp.trains),
             _txt(f"{corp.tokens_left}/{corp.tokens_total}"),
             _txt(f"{corp.ipo_percent}% / {corp.pool_percent}%"),
             _txt(_money(cur, corp.last_revenue)),
@@ -331,18 +382,41 @@ def render_status(view: StatusView) -> Image.Image:
             _txt(state, colour=_GOOD if state == "to operate" else theme.MUTED, bold=state == "to operate"),
         ]
 
-    for i, corp in enumerate(view.corporations):
+    for i, corp in enumerate(majors):
         y = _table_row(c, y, ccols, corp_cells(corp), _STRIPE if i % 2 else None)
-    if not view.corporations:
-        y = _table_row(c, y, ccols, [_txt(""), _txt("no companies", colour=theme.MUTED)], None)
+    if not majors:
+        y = _table_row(c, y, ccols, [_txt(""), _txt("no companies started", colour=theme.MUTED)], None)
+    for i, text in enumerate(idle_lines):
+        y = _key_value(c, y, "Not started" if i == 0 else "", text, muted=True)
     y += _SECTION_GAP
 
-    if open_privates:
+    if minors:
+        y = _section_title(c, y, "Minor companies")
+        y = _table_head(c, y, ccols)
+        for i, corp in enumerate(minors):
+            y = _table_row(c, y, ccols, corp_cells(corp), _STRIPE if i % 2 else None)
+        y += _SECTION_GAP
+
+    kcols = [_Col("", 70), _Col("Name", 330), _Col("Value", 90, "r"), _Col("Revenue", 100, "r"), _Col("", 24),
+             _Col("Held by", 600)]
+    if boxed:
+        y = _section_title(c, y, "Bid boxes")
+        y = _table_head(c, y, [*kcols[:-1], _Col("Current bid", 600)])
+        for i, comp in enumerate(boxed):
+            bid = (f"{comp.high_bidder} {_money(cur, comp.high_bid)}" if comp.high_bid is not None
+                   else "no bid yet")
+            cells = [_txt(comp.sym, bold=True), _txt(comp.name, clip=True), _txt(_money(cur, comp.value)),
+                     _txt(_money(cur, comp.revenue)), _txt(""),
+                     _txt(bid, bold=comp.high_bid is not None,
+                          colour=theme.INK if comp.high_bid is not None else theme.MUTED, clip=True)]
+            y = _table_row(c, y, kcols, cells, _STRIPE if i % 2 else None)
+        for i, text in enumerate(later_lines):
+            y = _key_value(c, y, "Still to come" if i == 0 else "", text, muted=True)
+        y += _SECTION_GAP
+    if held:
         y = _section_title(c, y, "Private companies")
-        kcols = [_Col("", 70), _Col("Name", 330), _Col("Value", 90, "r"), _Col("Revenue", 100, "r"), _Col("", 24),
-                 _Col("Held by", 600)]
         y = _table_head(c, y, kcols)
-        for i, comp in enumerate(open_privates):
+        for i, comp in enumerate(held):
             cells = [_txt(comp.sym, bold=True), _txt(comp.name, clip=True), _txt(_money(cur, comp.value)),
                      _txt(_money(cur, comp.revenue)), _txt(""), _txt(_holder(comp).replace("{cur}", cur), clip=True)]
             y = _table_row(c, y, kcols, cells, _STRIPE if i % 2 else None)
@@ -459,7 +533,36 @@ def _table_row(
     return y + height
 
 
-def _key_value(c: Canvas, y: float, key: str, value: str) -> float:
+def _key_value(c: Canvas, y: float, key: str, value: str, *, muted: bool = False) -> float:
     c.text((_MARGIN, y + 13), key, size=_TEXT, bold=True, anchor="lm")
-    c.text((_MARGIN + 140, y + 13), value, size=_TEXT, anchor="lm")
+    c.text((_MARGIN + 140, y + 13), value, size=_TEXT, anchor="lm", fill=theme.MUTED if muted else theme.INK)
     return y + 26
+
+
+def _wrap(c: Canvas, words: Sequence[str], width: float) -> list[str]:
+    """``words`` joined by commas into lines no wider than ``width``."""
+    lines: list[str] = []
+    for word in words:
+        if lines and c.text_width(lines[-1] + ", " + word, size=_TEXT) <= width:
+            lines[-1] += ", " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _shell_chips(shells: Sequence[tuple[str, Sequence[str]]]) -> _Painter:
+    """A system's trains shell by shell (1828): each shell's company, then its train chips."""
+    def paint(c: Canvas, x: float, y: float, w: float, align: str) -> None:
+        cx = x
+        for name, trains in shells:
+            c.text((cx, y), name, size=_CHIP - 2, condensed=True, fill=theme.MUTED, anchor="lm")
+            cx += c.text_width(name, size=_CHIP - 2, condensed=True) + 4
+            for t in trains or ("–",):
+                tw = max(20.0, c.text_width(t, size=_CHIP, condensed=True) + 10)
+                c.rect((cx, y - _CHIP_H / 2, cx + tw, y + _CHIP_H / 2), fill="#ffffff", outline=theme.INK,
+                       width=1.2, radius=3)
+                c.text((cx + tw / 2, y), t, size=_CHIP, condensed=True)
+                cx += tw + 4
+            cx += 8
+
+    return paint

@@ -78,6 +78,7 @@ TOWN_DOT = 0.085
 REVENUE_RADIUS = 0.165
 MAP_MARGIN = 34  # coordinate band around the hexes
 MAP_HEADER = 48
+MAP_MAX_SIDE = 2400.0  # the map's long side at most, in output pixels
 MAP_FOOTER = 40
 
 FONT_COORD = 18
@@ -92,16 +93,20 @@ FONT_TEXT = 16
 
 ROUTE_WIDTH = 0.15  # fraction of HEX_SIZE
 
+DESTINATION_RING = "#d4a017"  # 1822's destination stations
+COAL = "#222222"  # 1828's coal markers
+COAL_TEXT = "#5a3a1a"
+INSET_FRAME = "#3f6fb5"  # the frame of an enlarged hex and of its place on the map
 
-def currency_sign(money_format: str, title: str) -> str:
-    """The sign in front of amounts: from a view's money format ("£%d" gives "£"), else guessed from the title."""
-    sign = money_format.split("%d")[0] if "%d" in money_format else ""
-    return sign or currency_for(title)
 
+def currency_sign(money_format: str) -> str:
+    """The sign in front of amounts, from a view's money format ("£%d" gives "£"; "%d ¥" gives "¥").
 
-def currency_for(title: str) -> str:
-    """Money sign of a title (the views carry no currency yet)."""
-    return "£" if title.startswith("1822") else "$"
+    Pictures put the sign before the amount in every title, to keep labels short and aligned."""
+    if "%d" not in money_format:
+        return money_format.strip()
+    before, after = money_format.split("%d", 1)
+    return before.strip() or after.strip()
 
 
 @lru_cache(maxsize=512)

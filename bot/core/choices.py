@@ -161,7 +161,7 @@ def _label_train(game: Any, words: Words) -> str:
         None,
     )
     where = " (pool)" if "pool" in words else ""
-    return f"Buy {name}-train{where}" + (f" ${price}" if price is not None and not where else "")
+    return f"Buy {name}-train{where}" + (f" {game.format_money(price)}" if price is not None and not where else "")
 
 
 def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
@@ -171,7 +171,8 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
     counts only while the game is still at that step. Tile lays and tokens are left to typed commands and
     autocomplete: there are too many to click through.
     """
-    kinds = ("pass", "dividend", "run_routes", "buy_train", "buy_shares", "bid", "discard_train")
+    kinds = ("pass", "dividend", "run_routes", "buy_train", "buy_shares", "bid", "discard_train", "choose",
+             "special_buy")
     primary: list[Button] = []
     shares: dict[str, Button] = {}
     trains: list[Button] = []
@@ -187,6 +188,12 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
                 )
             elif kind == "run_routes" and not _prefixed(game, words):
                 primary.append(Button("Run auto", command, "primary"))
+            elif kind == "choose" and words[0] == "choose" and not _prefixed(game, words):
+                # A decision the game waits for (an 1828 merger's trade-up, an 1822 acquisition's payment):
+                # each option is one click.
+                primary.append(Button(" ".join(words[1:]).replace("_", " ").capitalize(), command, "primary"))
+            elif kind == "special_buy":
+                primary.append(Button("Buy coal marker", command, "primary"))
             elif kind == "discard_train":
                 primary.append(Button(f"Discard {words[1]}-train", command, "danger"))
             elif kind == "buy_train" and len(words) <= 3 and "trade" not in words and "from" not in words:
@@ -202,7 +209,7 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
             elif kind == "bid" and words[0] == "buy":  # an auctioned private at its price
                 if len(auction) < MAX_AUCTION_BUTTONS:
                     price = game.companies[words[1]].min_bid
-                    auction.append(Button(f"Buy {words[1]} ${price}", command, "primary"))
+                    auction.append(Button(f"Buy {words[1]} {game.format_money(price)}", command, "primary"))
             elif kind == "pass" and not _prefixed(game, words):
                 passes.append(Button("Pass", command, "secondary"))
     ordered = _dedupe([*primary, *trains, *shares.values(), *auction])

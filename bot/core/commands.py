@@ -240,18 +240,20 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "buy",
         "move",
-        "buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE]",
+        "buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE] | buy coal",
         "buy a share (from the IPO unless you say pool), the cheapest private in the auction, or "
         "(for your company) a private from a player",
-        examples=("buy CPR", "buy QLL pool", "buy HB", "buy NWR 100"),
+        "In 1828 `buy coal` buys your company a coal marker from the Virginia Coalfields (it must reach them).",
+        examples=("buy CPR", "buy QLL pool", "buy HB", "buy NWR 100", "buy coal"),
     ),
     Verb(
         "buyprivate",
         "move",
-        "buyprivate PRIVATE PRICE",
+        "buyprivate PRIVATE [PRICE]",
         "your company buys a private from a player",
-        "If another player owns it, they must approve.",
-        ("buyprivate NWR 100",),
+        "If another player owns it, they must approve. In 1822 a major acquires a private at the price the "
+        "rules fix, so no price is typed (`buyprivate P3`).",
+        ("buyprivate NWR 100", "buyprivate P3"),
     ),
     Verb("sell", "move", "sell CORP [N]", "sell N shares (default 1)", examples=("sell HBR 2",)),
     Verb("par", "move", "par CORP PRICE", "start a company at a par price", examples=("par CPR 100",)),
@@ -272,12 +274,12 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "token",
         "move",
-        "token HEX [CITY] [neutral]",
+        "token HEX [CITY] [neutral|destination]",
         "place a station token",
         "Name the city (1, 2, ...) in a hex with more than one; the map numbers them. `token` alone lists "
         "where you may place one and what it costs. `neutral` places the company's neutral station (one "
-        "that blocks no other company), when it has one.",
-        ("token G11", "token I5 2"),
+        "that blocks no other company), when it has one; `destination` an 1822 major's destination station.",
+        ("token G11", "token I5 2", "token M42 destination"),
     ),
     Verb(
         "run",
@@ -291,7 +293,8 @@ VERBS: tuple[Verb, ...] = (
         ("run auto", "run 3 I1-I5-J8 2 E5-D4", "run 2 G11-F12-E11"),
         aliases=("routes",),
     ),
-    Verb("pay", "move", "pay", "pay the revenue out as dividends", aliases=("payout",)),
+    Verb("pay", "move", "pay [half]", "pay the revenue out as dividends (`pay half`: half of it, 1822)",
+         examples=("pay", "pay half"), aliases=("payout",)),
     Verb("withhold", "move", "withhold", "keep the revenue in the treasury"),
     Verb(
         "train",
@@ -320,17 +323,48 @@ VERBS: tuple[Verb, ...] = (
         "from the treasury only when it holds the whole payment.",
         ("redeem debt", "redeem treasury"),
     ),
+    Verb(
+        "merge",
+        "move",
+        "merge CORP",
+        "merge two companies (1828: into a system) or take over a minor (1822)",
+        "1828, in a stock round: `merge PRR` starts a merger with your company PRR, then `merge MP` names the "
+        "company it merges with; if another player presides over that one, they must approve. Every holder "
+        "then chooses in turn (`choose`). 1822, in a major's turn: `merge 6` acquires minor 6 (its owner "
+        "approves when it is another player), then `choose` how it is paid and what becomes of its station.",
+        ("merge PRR", "merge MP", "merge 6"),
+    ),
+    Verb(
+        "choose",
+        "move",
+        "choose OPTION",
+        "make the decision the game asks of you; `moves` lists the options",
+        "1828 mergers: which odd share to keep (`choose PRR`), trade up or sell a single share "
+        "(`choose exchange` / `choose sell`), whose share to trade with. 1822: how an acquired minor is paid "
+        "(`choose money`, `choose one_share`, `choose two_shares`) and its station (`choose replace` / "
+        "`choose exchange`), a private's choice (`p8 choose token`).",
+        ("choose exchange", "choose sell", "choose two_shares"),
+    ),
+    Verb(
+        "swap",
+        "move",
+        "swap TRAIN",
+        "an 1828 system moves a train to its other shell",
+        "Each of a system's two shells runs its own trains, within the train limit per shell.",
+        ("swap 6", "swap 3+D"),
+    ),
     Verb("close", "move", "close PRIVATE", "close one of your privates (1862; closing B&O lifts its marker)",
          examples=("close B&O",)),
 )
 
 ABILITY_HELP = (
     "Private companies with powers act through their symbol, e.g. for 1882's North West Rebellion: "
-    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`; for 1862's Erie tile: `erie lay E28 ERIE 0`."
+    "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`; for 1862's Erie tile: `erie lay E28 ERIE 0`; "
+    "for an 1822 private's choice: `p18 choose exchange`."
 )
 
 #: Discord's subcommand groups; typed before a verb elsewhere, they are skipped.
-GROUP_WORDS = frozenset({"info", "game", "prefs"})
+GROUP_WORDS = frozenset({"info", "game", "prefs", "special"})
 
 _BY_NAME: dict[str, Verb] = {}
 for _verb in VERBS:

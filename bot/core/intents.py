@@ -23,13 +23,13 @@ Action = dict[str, Any]
 #: Action types each move verb may produce, in the order they are tried.
 VERB_TYPES: dict[str, tuple[str, ...]] = {
     "bid": ("bid", "choose"),
-    "buy": ("buy_shares", "bid", "buy_company"),
-    "buyprivate": ("buy_company",),
+    "buy": ("buy_shares", "bid", "buy_company", "special_buy"),
+    "buyprivate": ("buy_company", "acquire_company"),
     "sell": ("sell_shares",),
     "par": ("par",),
     "pass": ("pass",),
     "lay": ("lay_tile",),
-    "token": ("place_token",),
+    "token": ("place_token", "hex_token"),
     "remove": ("remove_token",),
     "run": ("run_routes",),
     "pay": ("dividend",),
@@ -39,6 +39,9 @@ VERB_TYPES: dict[str, tuple[str, ...]] = {
     "bankrupt": ("bankrupt",),
     "redeem": ("redeem_shares",),
     "close": ("close_company",),
+    "choose": ("choose", "choose_ability"),
+    "merge": ("merge", "choose"),
+    "swap": ("swap_train",),
 }
 
 #: How to say each action type in the command language (for "you can: ..." hints).
@@ -56,9 +59,15 @@ TYPE_WORDS: dict[str, str] = {
     "discard_train": "discard",
     "buy_company": "buyprivate",
     "bankrupt": "bankrupt",
-    "choose": "bid keep/withdraw",
+    "choose": "choose",
     "redeem_shares": "redeem",
     "close_company": "close",
+    "acquire_company": "buyprivate",
+    "special_buy": "buy coal",
+    "hex_token": "token",
+    "merge": "merge",
+    "swap_train": "swap",
+    "choose_ability": "choose",
     "pass": "pass",
 }
 
@@ -250,13 +259,13 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     options = query.choices(game, ent, "bid")
     hit = [c for c in options if c["company"] == comp.sym]
     if not hit:
-        open_ = [f"{c['company']} (from ${c['price']})" for c in options]
+        open_ = [f"{c['company']} (from {game.format_money(c['price'])})" for c in options]
         raise illegal(
             f"{comp.sym} is not up for bids now; open: {_listing(open_) or 'nothing you can afford'}"
         )
     low = int(hit[0]["price"])
     if price < low:
-        raise illegal(f"the minimum bid for {comp.sym} is ${low}")
+        raise illegal(f"the minimum bid for {comp.sym} is {game.format_money(low)}")
     return Intent({**hit[0], "price": price}, ent, player)
 
 
@@ -264,6 +273,8 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     _need(args, 1, "buy CORP [pool] | buy PRIVATE")
     word = args[0]
     kinds = [t for _, t in candidates]
+    if word.lower() == "coal" and "special_buy" in kinds:
+        return _special(game, player, _first(candidates, "special_buy"), args)
     is_corp = any(sym.lower() == word.lower() for sym in game.corporations)
     is_private = any(sym.lower() == word.lower() for sym in game.companies)
     if "buy_shares" in kinds and is_corp:
@@ -337,11 +348,12 @@ def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
             for c in options
             if c["company"] in game.companies and int(c["price"]) == game.companies[c["company"]].min_bid
         ]
-        hint = f"; you can buy {buyable[0]} (${game.companies[buyable[0]].min_bid})" if buyable else ""
+        cheapest = game.format_money(game.companies[buyable[0]].min_bid) if buyable else ""
+        hint = f"; you can buy {buyable[0]} ({cheapest})" if buyable else ""
         bid_hint = f"; to bid: `bid {comp.sym} {hit['price']}`" if hit is not None else ""
         raise illegal(f"{comp.sym} cannot be bought outright now{hint}{bid_hint}")
     if len(args) > 1 and to_int(args[1], "the price") != int(hit["price"]):
-        raise illegal(f"{comp.sym} costs ${hit['price']}; to pay more, bid")
+        raise illegal(f"{comp.sym} costs {game.format_money(hit['price'])}; to pay more, bid")
     return Intent(hit, ent, player)
 
 
@@ -356,15 +368,16 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
             f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}"
         )
     if len(args) < 2:
-        raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` (${low} to ${high})")
+        span = f"{game.format_money(low)} to {game.format_money(high)}"
+        raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` ({span})")
     price = to_int(args[1], "the price")
     if not low <= price <= high:
-        raise illegal(f"{comp.sym} may be bought for ${low} to ${high}")
+        raise illegal(f"{comp.sym} may be bought for {game.format_money(low)} to {game.format_money(high)}")
     if price > ent.cash:
-        raise illegal(f"{ent.sym} has only ${ent.cash}")
+        raise illegal(f"{ent.sym} has only {game.format_money(ent.cash)}")
     seller = comp.owner if isinstance(comp.owner, Player) else None
     other = seller if seller is not None and seller is not player else None
-    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for ${price}"
+    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for {game.format_money(price)}"
     return Intent({**hit, "price": price}, ent, player, other, deal)
 
 
@@ -372,7 +385,23 @@ def _buyprivate(
     game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
 ) -> Intent:
     _need(args, 1, "buyprivate PRIVATE PRICE")
+    acquire = _first(candidates, "acquire_company")
+    if acquire is not None:
+        return _acquire(game, player, acquire, args)
     return _buy_company(game, player, candidates[0][0], args)
+
+
+def _acquire(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    """1822: a major takes over a private at the price the rules fix, so no price is typed."""
+    comp = match_private(game, args[0])
+    options = query.choices(game, ent, "acquire_company")
+    hit = next((c for c in options if c["company"] == comp.sym), None)
+    if hit is None:
+        names = [c["company"] for c in options]
+        raise illegal(f"{ent.sym} cannot acquire {comp.sym} now; it can acquire: {_listing(names) or 'none'}")
+    if len(args) > 1:
+        raise malformed(f"{ent.sym} acquires {comp.sym} at the price the rules fix: send `buyprivate {comp.sym}`")
+    return Intent(hit, ent, player)
 
 
 def _sell(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -408,12 +437,14 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if not mine:
         raise illegal(f"you cannot start {corp.sym} now; you can start: {_listing(startable) or 'none'}")
     prices = [int(str(c["share_price"]).split(",")[0]) for c in mine]
-    listing = ", ".join(f"${p}" for p in sorted(set(prices)))
+    listing = ", ".join(game.format_money(p) for p in sorted(set(prices)))
     if len(args) < 2:
         raise malformed(f"name a par price: `par {corp.sym} PRICE` ({listing})")
     price = to_int(args[1], "the par price")
     if price not in prices:
-        raise illegal(f"${price} is not a par price you can pay for {corp.sym}; par prices: {listing}")
+        raise illegal(
+            f"{game.format_money(price)} is not a par price you can pay for {corp.sym}; par prices: {listing}"
+        )
     return Intent(mine[prices.index(price)], ent, player)
 
 
@@ -491,12 +522,30 @@ def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: s
 
 def _token(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
+    dest = _first(candidates, "hex_token")
+    if dest is not None and (not args or _first(candidates, "place_token") is None
+                             or any(a.lower() == "destination" for a in args[1:])):
+        return _hex_token(game, player, dest, args)
     if not args:
         offers = token_offers(game, ent)
         raise malformed(
             "say where: `token HEX [CITY]`; you can place: " + (_listing(offers, 30) or "nothing")
         )
     return Intent(_city_choice(game, ent, "place_token", args, "token HEX [CITY]"), ent, player)
+
+
+def _hex_token(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    options = query.choices(game, ent, "hex_token")
+    hexes = [str(c["hex"]) for c in options]
+    if not args:
+        raise malformed(f"say where: `token HEX destination`; {ent.sym} may place its destination station on "
+                        f"{_listing(hexes) or 'no hex now'}")
+    hex_id = match_hex(game, args[0])
+    hit = next((c for c in options if c["hex"] == hex_id), None)
+    if hit is None:
+        raise illegal(f"{ent.sym} cannot place its destination station on {hex_id}; it can on: "
+                      f"{_listing(hexes) or 'no hex now'}")
+    return Intent(hit, ent, player)
 
 
 def token_offers(game: Any, ent: Any) -> list[str]:
@@ -575,10 +624,12 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         # president may contribute); the engine checks the price itself when the action is applied.
         top = max((int(o["price"]) for o in options if o.get("train") == train.id), default=ent.cash)
         if i + 2 >= len(rest):
-            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ($1 to ${top})")
+            span = f"{game.format_money(1)} to {game.format_money(top)}"
+            raise malformed(f"name the price: `train {train.name} from {seller.sym} PRICE` ({span})")
         price = to_int(args[1 + i + 2], "the price")
         if not 1 <= price <= top:
-            raise illegal(f"the price must be $1 to ${top} for {seller.sym}'s {train.name} train")
+            span = f"{game.format_money(1)} to {game.format_money(top)}"
+            raise illegal(f"the price must be {span} for {seller.sym}'s {train.name} train")
         if not _room_for_train(game, ent):
             raise illegal(f"{ent.sym} has no room for another train")
         action = {
@@ -590,7 +641,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         }
         pres = seller.owner
         other = pres if isinstance(pres, Player) and pres is not player else None
-        deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for ${price}"
+        deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for {game.format_money(price)}"
         return Intent(action, ent, player, other, deal)
     trade = None
     if "trade" in rest or "exchange" in rest:
@@ -615,7 +666,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if not pick:
         offers = sorted(
             {
-                f"{_train_name(game, c['train'])} (${c['price']})"
+                f"{_train_name(game, c['train'])} ({game.format_money(c['price'])})"
                 for c in options
                 if game.all_trains[c["train"]].owner in (None, game.pool)
             }
@@ -660,6 +711,113 @@ def _bankrupt(game: Any, player: Player, candidates: list[tuple[Any, str]], args
     return Intent(options[0], ent, player)
 
 
+def choice_word(action: Action) -> str:
+    """A ``choose`` option as one typed word (player names may hold spaces)."""
+    return str(action["choice"]).replace(" ", "_")
+
+
+def choice_question(game: Any, entity: Any, kind: str = "choose") -> str:
+    """What a ``choose`` decides, from the step that asks it (``Merger - Trade up or sell share``)."""
+    step = query.step_for(game, entity, kind)
+    text = str(step.description()) if step is not None else ""
+    return text if text and text != "step" else "a decision"
+
+
+def merge_start(game: Any, action: Action) -> bool:
+    """An 1828 stock-round ``choose`` that names the company starting a merger (said ``merge PRR``)."""
+    if action.get("type") != "choose" or action.get("entity_type") != "player":
+        return False
+    if str(action.get("choice")) not in game.corporations or not hasattr(game, "merge_candidates"):
+        return False
+    step = query.step_for(game, game.resolve_entity(action), "choose")
+    return step is not None and getattr(step, "name", "") != "Merger"
+
+
+def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    options = [
+        (ent, c)
+        for ent, kind in candidates
+        for c in query.choices(game, ent, kind)
+        if kind in ("choose", "choose_ability") and not merge_start(game, c)
+    ]
+    if not options:
+        raise illegal(f"there is nothing to choose now; you can: {_words(_allowed(game, candidates))}")
+    ent = options[0][0]
+    words = list(dict.fromkeys(choice_word(c) for _, c in options))
+    question = choice_question(game, ent, options[0][1]["type"])
+    if not args:
+        raise malformed(f"{question}: say `choose OPTION`, one of: {', '.join(words)}")
+    want = "_".join(args).lower()
+    hit = next(((e, c) for e, c in options if choice_word(c).lower() == want), None)
+    if hit is None:
+        raise illegal(f"{' '.join(args)} is not a choice here ({question}); choose one of: {', '.join(words)}")
+    return Intent(hit[1], hit[0], player)
+
+
+def _allowed(game: Any, candidates: list[tuple[Any, str]]) -> list[str]:
+    return [t for ent in dict.fromkeys(e for e, _ in candidates) for t in game.actions_for(ent)]
+
+
+def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    """``merge CORP``: 1828 names the company starting a merger (a ``choose``), then the company it merges with;
+    1822 names the minor a major acquires. Merging with another player's company needs that player's consent."""
+    merges = [(ent, c) for ent, kind in candidates if kind == "merge" for c in query.choices(game, ent, "merge")]
+    starts = [
+        (ent, c) for ent, kind in candidates if kind == "choose"
+        for c in query.choices(game, ent, "choose") if merge_start(game, c)
+    ]
+    if not merges and not starts:
+        raise illegal(f"there is no merger to make now; you can: {_words(_allowed(game, candidates))}")
+    names = [c["corporation"] for _, c in merges] or [c["choice"] for _, c in starts]
+    if not args:
+        raise malformed(f"say which company: `merge CORP`, one of: {_listing(names)}")
+    corp = match_corporation(game, args[0], among=names)
+    if starts:
+        hit = next(((e, c) for e, c in starts if c["choice"] == corp.sym), None)
+        if hit is None:
+            raise illegal(f"{corp.sym} cannot start a merger now; companies that can: {_listing(names)}")
+        return Intent(hit[1], hit[0], player)
+    hit = next(((e, c) for e, c in merges if c["corporation"] == corp.sym), None)
+    if hit is None:
+        who = game.describe(merges[0][0])
+        raise illegal(f"{who} cannot merge with {corp.sym}; it can merge with: {_listing(names)}")
+    ent = hit[0]
+    owners = [o for o in (deciding_player(corp), deciding_player(ent)) if isinstance(o, Player)]
+    other = next((o for o in owners if o is not player), None)
+    deal = f"{ent.sym} merges with {corp.sym}"
+    return Intent(hit[1], ent, player, other, deal)
+
+
+def _swap(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "swap_train")
+    labels = [_swap_word(game, options, c) for c in options]
+    if not args:
+        raise malformed(f"say which train moves to the other shell: `swap TRAIN`, one of: {_listing(labels)}")
+    want = args[0].lower()
+    hit = next((c for c, label in zip(options, labels, strict=True) if label.lower() == want), None)
+    if hit is None:
+        hit = next((c for c in options if str(c["train"]).lower() == want), None)
+    if hit is None:
+        raise illegal(f"{ent.sym} cannot move a {args[0]} train between its shells; it can move: "
+                      f"{_listing(labels) or 'none'}")
+    return Intent(hit, ent, player)
+
+
+def _swap_word(game: Any, options: list[Action], action: Action) -> str:
+    """The train's name, or its id when two trains of that name could move."""
+    name = _train_name(game, action["train"])
+    same = [c for c in options if _train_name(game, c["train"]) == name]
+    return name if len(same) == 1 else str(action["train"])
+
+
+def _special(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    options = query.choices(game, ent, "special_buy")
+    if not options:
+        raise illegal(f"{game.describe(ent)} cannot buy a coal marker now")
+    return Intent(options[0], ent, player)
+
+
 _HANDLERS = {
     "bid": _bid,
     "buy": _buy,
@@ -671,7 +829,8 @@ _HANDLERS = {
     "token": _token,
     "remove": _remove,
     "run": _run,
-    "pay": _dividend("payout"),
+    "pay": lambda game, player, candidates, args: _dividend(
+        "half" if args and args[0].lower() == "half" else "payout")(game, player, candidates, args),
     "withhold": _dividend("withhold"),
     "train": _train,
     "discard": _discard,
@@ -680,6 +839,9 @@ _HANDLERS = {
         "redeem_shares", {"kind": (args[0].lower() if args else "debt")})(game, player, candidates, args),
     "close": lambda game, player, candidates, args: _simple(
         "close_company", {"company": (args[0].upper() if args else "")})(game, player, candidates, args),
+    "choose": _choose,
+    "merge": _merge,
+    "swap": _swap,
 }
 
 
@@ -695,7 +857,9 @@ def to_command(game: Any, action: Action) -> str:
     elif kind == "bid":
         comp = game.companies[action["company"]]
         price = int(action["price"])
-        text = f"buy {comp.sym}" if price == comp.min_bid else f"bid {comp.sym} {price}"
+        # A bid box (1822) is bid into even at its lowest price: it can still be outbid.
+        outright = price == comp.min_bid and not hasattr(game, "resolve_bid_boxes")
+        text = f"buy {comp.sym}" if outright else f"bid {comp.sym} {price}"
     elif kind == "par":
         text = f"par {action['corporation']} {str(action['share_price']).split(',')[0]}"
     elif kind == "buy_shares":
@@ -718,7 +882,7 @@ def to_command(game: Any, action: Action) -> str:
     elif kind == "run_routes":
         text = "run auto"
     elif kind == "dividend":
-        text = "pay" if action["kind"] == "payout" else "withhold"
+        text = {"payout": "pay", "half": "pay half"}.get(str(action["kind"]), "withhold")
     elif kind == "buy_train":
         train = game.all_trains[action["train"]]
         if isinstance(train.owner, Corporation):
@@ -735,6 +899,21 @@ def to_command(game: Any, action: Action) -> str:
         text = "bankrupt confirm"
     elif kind == "choose" and action.get("choice") in ("keep", "withdraw"):
         text = f"bid {action['choice']}"
+    elif kind == "choose" and merge_start(game, action):
+        text = f"merge {action['choice']}"
+    elif kind in ("choose", "choose_ability"):
+        text = f"choose {choice_word(action)}"
+    elif kind == "merge":
+        text = f"merge {action['corporation']}"
+    elif kind == "swap_train":
+        options = query.choices(game, game.resolve_entity(action), "swap_train")
+        text = f"swap {_swap_word(game, options, action)}"
+    elif kind == "special_buy":
+        text = "buy coal"
+    elif kind == "acquire_company":
+        text = f"buyprivate {action['company']}"
+    elif kind == "hex_token":
+        text = f"token {action['hex']} destination"
     elif kind == "redeem_shares":
         text = f"redeem {action['kind']}"
     elif kind == "close_company":

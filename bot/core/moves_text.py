@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.intents import _city_hex, _tile_name, entities_of, to_command, token_offers
+from bot.core.intents import _city_hex, _tile_name, choice_question, entities_of, merge_start, to_command, token_offers
 from engine.core import query
 from engine.core.entities import Corporation, Player
 
@@ -192,7 +192,10 @@ def move_lines(game: Any, player: Player, *, only: str | None = None, complete: 
                 continue
             shown = texts if limit is None else texts[:limit]
             more = f" (+{len(texts) - len(shown)} more: `moves all`)" if len(texts) > len(shown) else ""
-            lines.append(head + " | ".join(shown) + more)
+            asks = ""
+            if kind in ("choose", "choose_ability") and not any(merge_start(game, c) for c in choices):
+                asks = f"{choice_question(game, ent, kind)}: "  # the options alone do not say what is decided
+            lines.append(head + asks + " | ".join(shown) + more)
     return lines
 
 

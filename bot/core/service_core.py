@@ -638,6 +638,11 @@ def _quiet_move(game: Any, action: dict[str, Any]) -> str:
         who = str(ref)
     if kind == "pass":
         return f"{who} passes"
+    if kind in ("choose", "choose_ability"):
+        initiator = getattr(game.round, "merge_initiator", None)
+        if initiator is not None and getattr(initiator, "sym", None) == action.get("choice"):
+            return f"{who} starts a merger with {initiator.sym}: `merge CORP` names the company it merges with"
+        return f"{who} chooses {action.get('choice')}"
     return f"{who}: {kind.replace('_', ' ')}"
 
 

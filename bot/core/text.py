@@ -10,13 +10,14 @@ from bot.storage import GameRecord, ReplayFailure
 from engine.core import query
 
 
-def money(n: int) -> str:
-    return f"-${-n:,}" if n < 0 else f"${n:,}"
+def money(game: Any, n: int) -> str:
+    """An amount in the game's currency (the title's ``currency`` format), with a minus sign in front."""
+    return f"-{game.format_money(-n)}" if n < 0 else str(game.format_money(n))
 
 
-def bank_text(cash: int) -> str:
+def bank_text(game: Any, cash: int) -> str:
     # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
-    return f"bank broken ({money(cash)})" if cash < 0 else f"bank {money(cash)}"
+    return f"bank broken ({money(game, cash)})" if cash < 0 else f"bank {money(game, cash)}"
 
 
 def round_name(game: Any) -> str:
@@ -30,7 +31,7 @@ def headline(live: LiveGame) -> str:
     game = live.game
     state = "finished" if game.finished else round_name(game)
     phase = game.phase["name"]
-    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank_text(game.bank.cash)}"
+    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank_text(game, game.bank.cash)}"
 
 
 def board_text(live: LiveGame) -> str:
@@ -134,7 +135,7 @@ def status_lines(live: LiveGame) -> list[str]:
         seat = live.user_of(p.id)
         name = seat.display_name if seat else p.name
         lines.append(
-            f"  {name}: {money(p.cash)}"
+            f"  {name}: {money(game, p.cash)}"
             + (f" · {extra}" if extra else "")
             + (" · bankrupt" if p.bankrupt else "")
         )
@@ -143,16 +144,16 @@ def status_lines(live: LiveGame) -> list[str]:
         lines.append("Companies:")
         for c in corps:
             cell = game.market.location.get(c.sym)
-            price = money(cell.price) if cell is not None else "-"
+            price = money(game, cell.price) if cell is not None else "-"
             pres = c.owner.name if c.owner is not None else "-"
             trains = ", ".join(t.name for t in c.trains) or "no trains"
             lines.append(
-                f"  {c.sym}: {price} · president {pres} · treasury {money(c.cash)} · {trains}"
+                f"  {c.sym}: {price} · president {pres} · treasury {money(game, c.cash)} · {trains}"
                 + ("" if c.floated else " · not floated")
             )
     depot = game.available_depot_trains()
     if depot:
-        lines.append("Trains for sale: " + ", ".join(f"{t.name} ({money(t.price)})" for t in depot))
+        lines.append("Trains for sale: " + ", ".join(f"{t.name} ({money(game, t.price)})" for t in depot))
     return lines
 
 

@@ -23,11 +23,15 @@ from bot.core.commands import VERBS
 #: Subgroup of each service verb group; None means directly under /18xx.
 GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "game": "game", "info": "info"}
 OTHER_GROUP = "prefs"  # verbs of any other group (notification preferences and whatever comes next)
+#: Moves only some titles have, grouped so that /18xx keeps within Discord's 25 entries.
+SPECIAL_GROUP = "special"
+SPECIAL_VERBS = frozenset({"merge", "swap", "redeem", "close"})
 
 GROUP_DESCRIPTIONS: dict[str, str] = {
     "game": "create, join, start, import or export a game",
     "info": "look at the game: status, who acts, legal moves, log, map, market",
     "prefs": "your pings: channel or DM, reminders, quiet hours, away",
+    SPECIAL_GROUP: "moves of some titles: merge, swap (1828, 1822), redeem, close (1862)",
 }
 
 NOTIFY_MODES = ("channel", "dm", "both", "off", "test")
@@ -163,6 +167,11 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     ),
     "discard": (Option("train", "the train to discard", required=True, suggest=True),),
     "bankrupt": (Option("confirm", "true: you are sure (without it you are asked first)", bool, render="confirm"),),
+    "pay": (Option("half", "pay out half the revenue (1822)", bool, render="half"),),
+    "choose": (Option("option", "what you decide; the options are offered", required=True, suggest=True),),
+    "merge": (Option("corporation", "the company to merge with, or the minor to acquire", required=True,
+                     suggest=True),),
+    "swap": (Option("train", "the train that moves to the other shell", required=True, suggest=True),),
     "run": (Option("routes", "auto (the best routes), or per train: TRAIN STOP-STOP-... (e.g. 2 I1-I5-J8)"),),
 }
 
@@ -253,7 +262,7 @@ def build(titles: list[str], privates: list[str]) -> CommandSet:
         if verb.name in taken:
             continue  # the service learnt a verb we already offer with our own options
         options = specs.get(verb.name) or _free_text(verb.usage)
-        group = GROUP_OF.get(verb.group, OTHER_GROUP)
+        group = SPECIAL_GROUP if verb.name in SPECIAL_VERBS else GROUP_OF.get(verb.group, OTHER_GROUP)
         sub = Subcommand(
             verb.name,
             verb.name,

@@ -90,9 +90,13 @@ def _nodes(game: Game, hx: Hex, colour: str) -> tuple[NodeView, ...]:
                            for s, k in zip(slots, kinds, strict=False))
             held = game.reserved_slots(hx, i)
             reserved = tuple(held.get(k) for k in range(len(slots)))
+        token_kinds: tuple[str, ...] = ()
+        if ndef.kind == "city":
+            token_kinds = tuple(str(k) if s is not None else "" for s, k in zip(slots, kinds, strict=False))
         out.append(NodeView(
             index=i, kind=ndef.kind, revenue=revenue, slots=ndef.slots if ndef.kind == "city" else 0,
             tokens=tokens, reserved=reserved, revenues_by_colour=_by_colour(hx.revenue) if from_table else (),
+            token_kinds=token_kinds,
         ))
     return tuple(out)
 
@@ -115,7 +119,15 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
         tags=tuple(sorted(hx.tags)),
         blocked_by=blocker.sym if blocker is not None else None,
         home_reserved=_home_reserved(game, hx),
+        markers=_hex_markers(game, hx),
+        passable_only_by=tuple(sorted(hx.passable_only_by)) if hx.passable_only_by is not None else None,
     )
+
+
+def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
+    """Markers a title lays on hexes (``hex_markers``; 1828's coal), none for titles without."""
+    markers = getattr(game, "hex_markers", None)
+    return tuple(markers(hx.id)) if callable(markers) else ()
 
 
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
@@ -266,6 +278,7 @@ def market_view(game: Game) -> MarketView:
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
         ranking=tuple(sorted(((p.name, game.player_value(p)) for p in game.players), key=lambda nv: -nv[1]))
         if game.finished else (),
+        kinds={c.sym: c.kind.value for c in game.corporations.values() if c.kind.value != "major"},
         currency=game.config.currency,
     )
 
@@ -309,7 +322,7 @@ def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
         id=str(p.id), name=p.name, cash=p.cash, shares=shares,
         privates=tuple(c.sym for c in p.companies if not c.closed),
         certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
-        value=game.player_value(p), priority=p is game.players[0], acting=p in acting,
+        value=game.player_value(p), priority=p is game.players[0], acting=p in acting, debt=int(p.debt),
     )
 
 
@@ -329,6 +342,11 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
         operated=corp.sym in operated,
         token_hexes=tuple(str(t.hex) for t in own if t.used and t.hex is not None),
         token_prices=tuple(int(t.price) for t in own if not t.used),
+        kind=corp.kind.value,
+        shells=tuple((str(sh.name), tuple(t.name for t in sh.trains))
+                     for sh in getattr(game, "shells", {}).get(corp.sym, [])),
+        loans=int(corp.loans),
+        markers=tuple(str(m) for m in corp.markers),
     )
 
 
@@ -336,7 +354,8 @@ def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
     """Per private in an auction, the highest bid and its bidder (steps that keep ``bids`` per company)."""
     out: dict[str, tuple[int, str]] = {}
     steps: list[Any] = list(getattr(game.round, "steps", ()))
-    for step in steps:
+    # 1822 keeps the bids in its bid boxes on the game, from one stock round to the next.
+    for step in [*steps, game]:
         bids = getattr(step, "bids", None)
         if not isinstance(bids, dict):
             continue
@@ -347,13 +366,20 @@ def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
     return out
 
 
-def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]]) -> CompanyStatus:
+def _bid_boxes(game: Game) -> set[str]:
+    """The companies in 1822's bid boxes now (titles without bid boxes have none)."""
+    boxes = getattr(game, "bidbox_companies", None)
+    return {str(c.sym) for c in boxes()} if callable(boxes) else set()
+
+
+def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set[str]) -> CompanyStatus:
     owner = comp.owner
     holder = owner.name if isinstance(owner, Player) else owner.sym if isinstance(owner, Corporation) else None
     bid = bids.get(comp.sym)
     return CompanyStatus(
         sym=comp.sym, name=comp.name, value=int(comp.value), revenue=int(comp.revenue), description=comp.desc,
         owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,
+        bid_box=comp.sym in boxes,
     )
 
 
@@ -372,6 +398,7 @@ _END_REASONS = {
     "stock_market": "a share price reached the end of the market",
     "bankrupt": "a player went bankrupt",
     "manually_ended": "ended by the players",
+    "final_phase": "the last phase's rounds were played",
 }
 
 
@@ -384,6 +411,7 @@ def status_view(game: Game) -> StatusView:
                      key=lambda c: game.market.order_key(c.sym))
     waiting = [c for c in live if c.sym not in game.market.location]
     bids = _high_bids(game)
+    boxes = _bid_boxes(game)
     return StatusView(
         title=_title(game),
         round_name=game.round.name(),
@@ -397,7 +425,7 @@ def status_view(game: Game) -> StatusView:
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
         game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
-        companies=tuple(_company(game, c, bids) for c in game.companies.values()),
+        companies=tuple(_company(game, c, bids, boxes) for c in game.companies.values()),
         currency=game.config.currency,
     )
 
@@ -405,8 +433,10 @@ def status_view(game: Game) -> StatusView:
 # ----------------------------------------------------------------------------- text
 
 
-def hex_text(h: HexView) -> str:
-    """One line about a hex for chat: what is laid there and who has stations in it."""
+def hex_text(h: HexView, currency: str = "$%d") -> str:
+    """One line about a hex for chat: what is laid there and who has stations in it.
+
+    ``currency`` is the title's money format (the board view's ``currency``)."""
     head = f"{h.id} {h.name}".strip() + ": "
     head += f"tile {h.tile} ({h.colour}, rotation {h.rotation})" if h.tile else f"printed {h.colour}"
     parts = []
@@ -417,11 +447,11 @@ def hex_text(h: HexView) -> str:
                 tok = n.tokens[i] if i < len(n.tokens) else None
                 res = n.reserved[i] if i < len(n.reserved) else None
                 slots.append(tok or (f"{res} home" if res else "empty"))
-            value = f" ${n.revenue}" if n.revenue else ""
+            value = f" {currency % n.revenue}" if n.revenue else ""
             plural = "s" if n.slots != 1 else ""
             parts.append(f"city{value} ({n.slots} slot{plural}: {', '.join(slots)})")
         elif n.kind in ("town", "offboard") and (n.revenue or n.kind == "offboard"):
-            parts.append(f"{n.kind} ${n.revenue}")
+            parts.append(f"{n.kind} {currency % n.revenue}")
         elif n.kind == "town":
             parts.append("town")
     if h.blocked_by:

@@ -23,6 +23,7 @@ class NodeView:
     slots: int = 0  # token slots (cities only)
     tokens: tuple[str | None, ...] = ()  # per slot: corporation symbol, "CN" for neutral tokens, or None
     reserved: tuple[str | None, ...] = ()  # per slot: corporation whose home it is, or None
+    token_kinds: tuple[str, ...] = ()  # per slot: "normal", "neutral", "blocking" (1828), "destination" (1822)
     revenues_by_colour: tuple[tuple[str, int], ...] = ()  # off-boards: ("yellow", 30), ("brown", 60)
     name: str = ""
 
@@ -52,6 +53,8 @@ class HexView:
     tags: tuple[str, ...] = ()  # title markers: "nwr", "fishing", "hudson-bay", ...
     blocked_by: str | None = None  # private company symbol that blocks building here
     home_reserved: tuple[str, ...] = ()  # companies whose home is here but in no one city yet (home_city choice)
+    markers: tuple[str, ...] = ()  # markers lying on the hex, e.g. 1828's coal markers on the Coalfields
+    passable_only_by: tuple[str, ...] | None = None  # a hex closed but to these companies (1828's coalfields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,7 @@ class BoardView:
     corporation_text_colours: dict[str, str] = field(default_factory=dict)
     highlight_hexes: tuple[str, ...] = ()  # hexes to mark, e.g. where the acting company may lay track
     highlight_note: str = ""  # what the marked hexes mean, for the legend
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,8 @@ class MarketView:
     finished: bool = False
     game_end_reason: str | None = None
     ranking: tuple[tuple[str, int], ...] = ()  # once finished: (player name, final value), best first
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    kinds: dict[str, str] = field(default_factory=dict)  # symbol -> "minor" or "system" (majors are left out)
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,7 @@ class PlayerStatus:
     value: int
     priority: bool = False
     acting: bool = False
+    debt: int = 0  # owed to the bank (1822's loans, 1862's unpaid rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +145,10 @@ class CorporationStatus:
     operated: bool = False
     token_hexes: tuple[str, ...] = ()  # where its stations stand, home first
     token_prices: tuple[int, ...] = ()  # price of each station not yet placed
+    kind: str = "major"  # major, minor or system
+    shells: tuple[tuple[str, tuple[str, ...]], ...] = ()  # 1828 system: each shell's company and its trains
+    loans: int = 0
+    markers: tuple[str, ...] = ()  # e.g. 1828's coal marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +164,7 @@ class CompanyStatus:
     high_bid: int | None = None  # during an auction: the highest bid and who made it
     high_bidder: str | None = None
     closed: bool = False
+    bid_box: bool = False  # 1822: in a bid box now, open for bids
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,4 +189,4 @@ class StatusView:
     finished: bool = False
     game_end_reason: str | None = None
     companies: tuple[CompanyStatus, ...] = ()
-    currency: str = ""  # the title's money format ("$%d", "£%d"); empty: the renderer's guess from the title
+    currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")

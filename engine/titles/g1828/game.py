@@ -710,6 +710,14 @@ class G1828(Game):
         self.log(f"{corp.sym} buys a coal marker for {self.format_money(price)}")
         self.board_changed()
 
+    def hex_markers(self, hex_id: str) -> tuple[str, ...]:
+        """Markers lying on a hex, for the map: the coal markers left on the Coalfields and the tunnel's."""
+        if hex_id == self.coal["coalfields"]:
+            return ("coal",) * self.coal_on_fields
+        if hex_id == self.coal["tunnel"] and self.tunnel_coal:
+            return ("coal",)
+        return ()
+
     # ------------------------------------------------------------------ privates bought by companies
     def can_buy_company(self, corp: Corporation) -> bool:
         if not self.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR:

@@ -99,10 +99,11 @@ def public(channel: FakeChannel) -> list[str]:
 
 
 async def new_game(
-    bot: Bot, lobby: FakeChannel, users: dict[str, FakeUser], players: tuple[str, ...] = PLAYERS, seed: int = 5
+    bot: Bot, lobby: FakeChannel, users: dict[str, FakeUser], players: tuple[str, ...] = PLAYERS, seed: int = 5,
+    title: str = "1882",
 ) -> FakeChannel:
     """alice opens a game in a thread, the others join, alice starts it; returns the game's thread."""
-    created = await bot.slash(users[players[0]], "game new", lobby, title="1882", seed=seed)
+    created = await bot.slash(users[players[0]], "game new", lobby, title=title, seed=seed)
     assert created.private == [], created.private_text
     thread = next(c for c in reversed(bot.world.channels.values()) if c.type == discord.ChannelType.public_thread)
     for name in players[1:]:

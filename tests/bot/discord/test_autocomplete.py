@@ -155,3 +155,21 @@ async def test_privates_and_titles_are_autocompleted_not_static_choices(
     privates = [c.value for c in await bot.complete(users["alice"], "ability", "private", thread, "")]
     assert {"NWR", "CP"} <= set(privates) and len(privates) <= 25
     assert [c.value for c in await bot.complete(users["alice"], "ability", "private", thread, "nw")] == ["NWR"]
+
+
+async def test_1822_companies_are_autocompleted_by_what_is_typed(
+    bot: Bot, lobby: FakeChannel, users: dict[str, FakeUser]
+) -> None:
+    """1822 brings over 60 company symbols: options list the legal ones, narrowed by the letters typed."""
+    thread = await new_game(bot, lobby, users, title="1822")
+    everything = [c.value for c in await bot.complete(users["alice"], "bid", "private", thread, "")]
+    assert len(everything) <= 25 and {"M24", "C1", "P1"} <= set(everything)
+    minors = [c.value for c in await bot.complete(users["alice"], "bid", "private", thread, "m")]
+    assert minors and all(v.startswith("M") for v in minors)
+    concessions = [c.value for c in await bot.complete(users["alice"], "bid", "private", thread, "c")]
+    assert concessions and all(v.startswith("C") for v in concessions)
+    first = everything[0]
+    prices = [c.value for c in await bot.complete(users["alice"], "bid", "price", thread, "", private=first)]
+    assert prices and (prices[0] == 100 or not first.startswith(("M", "C")))  # minors and concessions: from £100
+    powers = [c.value for c in await bot.complete(users["alice"], "ability", "private", thread, "p1")]
+    assert all(v.upper().startswith("P1") for v in powers)

@@ -150,3 +150,13 @@ def test_an_option_with_more_static_choices_than_discord_allows_fails_loudly() -
     commands.subcommands["buy"] = wide
     with pytest.raises(ValueError, match="26 choices"):
         build_group(commands, Unwired())
+
+
+def test_title_moves_sit_in_the_special_group_and_autocomplete() -> None:
+    """merge, choose and swap (1828, 1822) keep /18xx within 25 entries; their words come from the game."""
+    [root] = schema()
+    assert len(root["options"]) <= 25
+    for path, option in (("special merge", "corporation"), ("special swap", "train"), ("choose", "option")):
+        found = {o["name"]: o for o in _options(path)}
+        assert found[option]["autocomplete"] and found[option]["required"], path
+    assert {o["name"] for o in _options("special")} >= {"merge", "swap", "redeem", "close"}
