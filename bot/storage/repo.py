@@ -808,7 +808,8 @@ class Storage:
     async def outbox_due(self, now: float | None = None, *, limit: int = 100) -> list[OutboxItem]:
         """Unsent items with ``due_at <= now``, earliest first (ties in enqueue order).
 
-        Delivery is at-least-once: call :meth:`outbox_mark_sent` after sending, or :meth:`outbox_reschedule`
+        Every process may see the same items: claim each with :meth:`outbox_mark_sent` and deliver it only if
+        that returns True, or move it with :meth:`outbox_reschedule`
         after a failure.
         """
         now = self._clock() if now is None else now
@@ -828,15 +829,23 @@ class Storage:
             raise NotFoundError("outbox item", item_id)
         return _outbox(row)
 
-    async def outbox_mark_sent(self, item_id: int, *, now: float | None = None) -> None:
-        """Mark an item delivered. Idempotent (the first ``sent_at`` is kept). Raises: NotFoundError."""
+    async def outbox_mark_sent(self, item_id: int, *, now: float | None = None) -> bool:
+        """Mark an item delivered; True for exactly one caller per item, the one that hands it out.
+
+        This is the claim that makes delivery exactly-once across bot processes: several may find the same
+        item due, and each marks it before delivering; the others get False (the first ``sent_at`` is kept)
+        and drop it. Raises: NotFoundError.
+        """
         now = self._clock() if now is None else now
         async with self._backend.session() as db:
-            updated = await db.all(
-                "UPDATE outbox SET sent_at = coalesce(sent_at, ?) WHERE id = ? RETURNING id", (now, item_id)
+            # One statement: under PostgreSQL's READ COMMITTED a racing UPDATE waits for the row, then finds
+            # sent_at set and updates nothing; SQLite runs one writer at a time anyway.
+            claimed = await db.all(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL RETURNING id", (now, item_id)
             )
-        if not updated:
-            raise NotFoundError("outbox item", item_id)
+            if not claimed and await first(db, "SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+                raise NotFoundError("outbox item", item_id)
+        return bool(claimed)
 
     async def outbox_reschedule(self, item_id: int, due_at: float) -> int:
         """Move an unsent item to ``due_at`` after a failed attempt; returns the new attempt count.
