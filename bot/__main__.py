@@ -1,9 +1,10 @@
-"""``python -m bot [console|discord|slack|check-games] [OPTIONS]``: start the bot, or check its games.
+"""``python -m bot [console|discord|slack|check-games|migrate-db] [OPTIONS]``: start the bot, or look after its data.
 
 Without a mode: Discord when DISCORD_TOKEN is set, else Slack when SLACK_BOT_TOKEN is set, else the console.
 Each mode lives in a module (``bot.<mode>`` for the adapters) that exposes ``main(argv) -> int``; it is
 imported only when chosen, so the console works without the chat adapters' tokens or settings.
-``check-games`` is the operator's command (:mod:`bot.check_games`).
+``check-games`` and ``migrate-db`` (SQLite to PostgreSQL) are the operator's commands (:mod:`bot.check_games`,
+:mod:`bot.migrate_db`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ MODULES = {
     "discord": "bot.discord",
     "slack": "bot.slack",
     "check-games": "bot.check_games",
+    "migrate-db": "bot.migrate_db",
 }
 MODES = tuple(MODULES)
 

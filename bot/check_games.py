@@ -24,7 +24,7 @@ from typing import TextIO
 from bot.config import load_settings
 from bot.core.live import LoadError, replay_stored
 from bot.core.text import refused_action
-from bot.storage import GameRecord, GameStatus, ReplayFailure, Storage
+from bot.storage import GameRecord, GameStatus, ReplayFailure, Storage, is_postgres_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot check-games",
         description="Replay every stored game with this engine and list the ones whose log it refuses.",
     )
-    parser.add_argument("--db", help="SQLite database (default from config: data/roundhouse.db)")
+    parser.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default: $ROUNDHOUSE_DB, else config: data/roundhouse.db)"
+    )
     parser.add_argument(
         "--mark", action="store_true", help="mark the failing games broken and clear games that replay again"
     )
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
     db = args.db or load_settings(args.config).database
-    if not Path(db).is_file():
+    if not is_postgres_url(db) and not Path(db).is_file():
         print(f"check-games: no database at {db}", file=sys.stderr)
         return 2
     return asyncio.run(run(db, mark=args.mark, out=out or sys.stdout))

@@ -16,7 +16,7 @@ DEFAULTS = ROOT / "config" / "defaults.toml"
 @dataclass(frozen=True, slots=True)
 class Settings:
     command_prefix: str = "/18xx"
-    database: str = "data/roundhouse.db"
+    database: str = "data/roundhouse.db"  # or a postgresql:// URL; $ROUNDHOUSE_DB overrides the config files
     images: bool = True
     snapshot_every: int = 50
     cache_games: int = 512
@@ -54,6 +54,10 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     known = {f.name for f in fields(Settings)}
     values = config_sections(("bot", "console"), path)
     kept = {k: v for k, v in values.items() if k in known}
+    # The database may be a postgresql:// URL with a password in it: an environment variable keeps it out of
+    # config files and command lines (which other users of the machine can list).
+    if os.environ.get("ROUNDHOUSE_DB"):
+        kept["database"] = os.environ["ROUNDHOUSE_DB"]
     if "moderators" in kept:
         kept["moderators"] = tuple(str(m) for m in kept["moderators"])
     return Settings(**kept)

@@ -170,7 +170,8 @@ class Pings:
         if due.follow is not None:
             f = due.follow
             await self._enqueue_reminder(f.record, item.user_id, f.turn, f.number, since=f.since, due=f.due)
-        await self.storage.outbox_mark_sent(item.id, now=now)
+        if not await self.storage.outbox_mark_sent(item.id, now=now):
+            return None  # another bot process on the same database claimed it first and delivers it
         return due.note
 
     async def _check(self, item: OutboxItem, now: float, live_of: LiveOf) -> _Due:

@@ -41,6 +41,7 @@ from bot.storage import (
     LIVE_STATUSES,
     GameStatus,
     Storage,
+    is_postgres_url,
 )
 from engine.core import query
 
@@ -99,7 +100,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         cls, path: str | os.PathLike[str], settings: Settings | None = None, **kwargs: Any
     ) -> GameService:
         """Open (creating) the database at ``path`` and a service on it."""
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if not is_postgres_url(path):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         storage = await Storage.open(path, synchronous=settings.synchronous if settings else None)
         await asyncio.to_thread(images.warm_up)
         return cls(storage, settings, **kwargs)

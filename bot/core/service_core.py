@@ -273,6 +273,8 @@ class ServiceCore:
             raise LoadError(await self.storage.get_game(record.id), known[1])
         if record.broken is not None:
             live = None  # marked (maybe by another engine): replay it afresh
+        if live is not None and await self.storage.list_seats(record.id) != live.seats:
+            live = None  # another process handed a seat on: the game in memory has the old players
         if live is not None and last > live.seq:
             try:
                 for _, action in await self.storage.load_actions(record.id, after_seq=live.seq):

@@ -22,7 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="run",
         help="run the bot (default), or print the /18xx application-command definitions as JSON (no login)",
     )
-    parser.add_argument("--db", help="SQLite database (default from config: data/roundhouse.db)")
+    parser.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default: $ROUNDHOUSE_DB, else config: data/roundhouse.db)"
+    )
     parser.add_argument("--no-images", action="store_true", help="do not draw the map and market after moves")
     parser.add_argument("--guild", type=int, help="sync the commands to this server only (instant; for testing)")
     parser.add_argument("--config", help="a TOML file with settings on top of config/defaults.toml")

@@ -1,12 +1,13 @@
 """Persistent state of the bot: games, seats, the append-only action log, outbox, prefs and consents.
 
-Usage::
+Usage (a SQLite file, or a ``postgresql://`` URL for a database several bot processes share)::
 
     async with await Storage.open("data/roundhouse.db") as storage:
         game_id = await storage.create_game(platform="discord", channel="123", title="1882", ...)
         await storage.append_action(game_id, 1, {"type": "pass", "entity": "P1"}, actor="u1")
 """
 
+from bot.storage.backends import is_postgres_url
 from bot.storage.errors import (
     ChannelBusyError,
     ConflictError,
@@ -58,4 +59,5 @@ __all__ = [
     "StatusConflictError",
     "Storage",
     "StorageError",
+    "is_postgres_url",
 ]

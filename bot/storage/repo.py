@@ -7,20 +7,29 @@ names the seq it computed its new state from, and the write is refused if the lo
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
 
 import aiosqlite
 
+from bot.storage.backends import (
+    INTEGRITY_ERRORS,
+    Backend,
+    Db,
+    Row,
+    SqliteBackend,
+    connect_postgres,
+    enable_wal,
+    first,
+    is_foreign_key_error,
+    is_postgres_url,
+)
 from bot.storage.errors import (
     ChannelBusyError,
     GameFullError,
@@ -30,7 +39,7 @@ from bot.storage.errors import (
     StaleStateError,
     StatusConflictError,
 )
-from bot.storage.migrations import MIGRATIONS, Migration, apply_migrations
+from bot.storage.migrations import MIGRATIONS, Migration, apply_migrations, apply_postgres_migrations
 from bot.storage.records import (
     LIVE_STATUSES,
     ActionRecord,
@@ -53,6 +62,8 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 SYNCHRONOUS_MODES = ("FULL", "NORMAL", "EXTRA")
 #: What ``Storage.open`` uses unless told otherwise (see the durability note there).
 DEFAULT_SYNCHRONOUS = "FULL"
+#: PostgreSQL connections one bot process keeps open (commands for different games run side by side).
+DEFAULT_POOL_SIZE = 8
 _GAME_COLUMNS = (
     "id, platform, channel, title, seed, options, engine_version, status, created_by, created_at, updated_at,"
     " broken, broken_noticed_at"
@@ -83,28 +94,7 @@ def _dumps_object(value: Mapping[str, Any], what: str) -> str:
     return _dumps(dict(value))
 
 
-async def _enable_wal(db: aiosqlite.Connection, busy_timeout: float) -> str:
-    """Switch to WAL (persistent in the file) and return the resulting journal mode.
-
-    Converting a fresh file needs an exclusive lock, and SQLite reports "database is locked" at once, without
-    its busy handler, when several connections race to convert the same new file. Retry for up to
-    ``busy_timeout``; once a file is in WAL mode this succeeds on the first try.
-    """
-    deadline = time.monotonic() + busy_timeout
-    delay = 0.005
-    while True:
-        try:
-            rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
-                raise
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.1)
-            continue
-        return str(rows[0][0]).lower() if rows else ""
-
-
-def _game(row: sqlite3.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         platform=row["platform"],
@@ -135,7 +125,7 @@ def _broken(data: str | None, noticed_at: float | None) -> BrokenMark | None:
     return BrokenMark(failure, float(mark["found_at"]), noticed_at)
 
 
-def _seat(row: sqlite3.Row) -> SeatRecord:
+def _seat(row: Row) -> SeatRecord:
     return SeatRecord(
         game_id=row["game_id"],
         seat=row["seat"],
@@ -146,7 +136,7 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
     )
 
 
-def _outbox(row: sqlite3.Row) -> OutboxItem:
+def _outbox(row: Row) -> OutboxItem:
     return OutboxItem(
         id=row["id"],
         game_id=row["game_id"],
@@ -162,7 +152,7 @@ def _outbox(row: sqlite3.Row) -> OutboxItem:
     )
 
 
-def _consent(row: sqlite3.Row) -> ConsentRecord:
+def _consent(row: Row) -> ConsentRecord:
     return ConsentRecord(
         id=row["id"],
         game_id=row["game_id"],
@@ -178,21 +168,25 @@ def _consent(row: sqlite3.Row) -> ConsentRecord:
 
 
 class Storage:
-    """Async access to the bot's SQLite database. Create with :meth:`open`, not the constructor.
+    """Async access to the bot's database (SQLite or PostgreSQL). Create with :meth:`open`, not the constructor.
 
-    One instance owns one connection. Calls from concurrent tasks are serialised by an ``asyncio.Lock`` so a
-    transaction never interleaves with another task's statements; several processes may share the file
-    (SQLite's own locking plus ``busy_timeout`` arbitrate, and ``append_action`` stays race-free across them).
+    On SQLite one instance owns one connection; calls from concurrent tasks are serialised by an
+    ``asyncio.Lock`` so a transaction never interleaves with another task's statements, and several processes
+    may share the file (SQLite's own locking plus ``busy_timeout`` arbitrate). On PostgreSQL an instance holds
+    a pool of connections, and any number of processes on any number of machines may share the database.
+    On both, ``append_action`` and the check-then-act methods stay race-free across processes.
 
     All times are unix seconds. Methods that stamp a time use the injected ``clock``; methods that select by
     time take ``now`` explicitly (defaulting to the clock).
     """
 
-    def __init__(self, db: aiosqlite.Connection, *, path: str, clock: Clock) -> None:
-        self._db = db
+    def __init__(self, backend: Backend, *, path: str, clock: Clock) -> None:
+        self._backend = backend
         self._clock = clock
-        self._lock = asyncio.Lock()
         self.path = path
+        self.dialect = backend.dialect
+        #: Appended to the SELECTs of rows a write transaction checks before it changes them.
+        self._for_update = backend.for_update
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -205,13 +199,20 @@ class Storage:
         busy_timeout: float = 5.0,
         migrations: Collection[Migration] = MIGRATIONS,
         synchronous: str | None = None,
+        pool_size: int = DEFAULT_POOL_SIZE,
     ) -> Self:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+        """Open the database at ``path`` (a SQLite file, created if needed, or a ``postgresql://`` URL) and
+        bring its schema up to date.
+
+        ``synchronous`` applies to SQLite, ``pool_size`` (connections kept open) to PostgreSQL.
 
         Raises:
-            SchemaError: if the file was migrated by newer code, or is not in WAL mode after opening.
-            sqlite3.Error: if the file is not a database or a migration fails (that migration is rolled back).
+            SchemaError: if the database was migrated by newer code, or a SQLite file is not in WAL mode.
+            sqlite3.Error, asyncpg.PostgresError: if the database cannot be used or a migration fails (that
+                migration is rolled back).
         """
+        if is_postgres_url(path):
+            return await cls._open_postgres(str(path), clock, busy_timeout, tuple(migrations), pool_size)
         synchronous = synchronous or DEFAULT_SYNCHRONOUS
         if synchronous not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, not {synchronous!r}")
@@ -221,7 +222,7 @@ class Storage:
         try:
             db.row_factory = sqlite3.Row
             await db.execute("PRAGMA foreign_keys = ON")
-            mode = await _enable_wal(db, busy_timeout)
+            mode = await enable_wal(db, busy_timeout)
             if mode != "wal" and path_str != ":memory:" and path_str:
                 raise SchemaError(f"could not switch {path_str!r} to WAL journal mode (got {mode!r})")
             # Durability: an acknowledged move must survive a power cut, not only a crash of this process.
@@ -237,11 +238,24 @@ class Storage:
         except BaseException:
             await db.close()
             raise
-        return cls(db, path=path_str, clock=clock)
+        return cls(SqliteBackend(db), path=path_str, clock=clock)
+
+    @classmethod
+    async def _open_postgres(
+        cls, url: str, clock: Clock, timeout: float, migrations: tuple[Migration, ...], pool_size: int
+    ) -> Self:
+        backend = await connect_postgres(url, pool_size=pool_size, timeout=timeout)
+        try:
+            async with backend.pool.acquire() as conn:
+                await apply_postgres_migrations(conn, migrations, now=clock())
+        except BaseException:
+            await backend.close()
+            raise
+        return cls(backend, path=url, clock=clock)
 
     async def close(self) -> None:
         """Close the connection. Idempotent."""
-        await self._db.close()
+        await self._backend.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -256,51 +270,14 @@ class Storage:
 
     # ------------------------------------------------------------------ plumbing
     #
-    # Every aiosqlite call is a round trip to its worker thread (~0.1-0.3 ms), so hot paths use one statement
-    # per call: execute_fetchall (no cursor to close) and RETURNING instead of a follow-up SELECT. A single
-    # statement in autocommit mode is its own atomic transaction; multi-statement work uses _write().
-
-    @asynccontextmanager
-    async def _session(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Exclusive use of the connection in autocommit mode (one statement = one transaction)."""
-        async with self._lock:
-            yield self._db
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One ``BEGIN IMMEDIATE`` transaction, committed on success and rolled back on any exception.
-
-        IMMEDIATE takes SQLite's write lock up front, so reads inside the transaction cannot be invalidated by
-        another process before we write (no check-then-act races, no SQLITE_BUSY upgrade deadlocks).
-        """
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # Unconditional: if we were cancelled while BEGIN was queued, in_transaction may not show it
-                # yet. aiosqlite runs queued statements in order, so this ROLLBACK runs after them. (If COMMIT
-                # itself was queued before a cancellation, it still commits and the ROLLBACK is a no-op.)
-                await self._rollback()
-                raise
-
-    async def _rollback(self) -> None:
-        # OperationalError: no transaction is open (BEGIN failed, or SQLite already rolled back: disk full).
-        with contextlib.suppress(sqlite3.OperationalError):
-            await self._db.execute("ROLLBACK")
-
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(sql, params))
-
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._all(sql, params)
-        return rows[0] if rows else None
+    # Every aiosqlite call is a round trip to its worker thread (~0.1-0.3 ms), and every PostgreSQL statement
+    # one over the network, so hot paths use one statement per call, with RETURNING instead of a follow-up
+    # SELECT. A single statement in autocommit mode (``session()``) is its own atomic transaction;
+    # multi-statement work uses ``write()`` (see :mod:`bot.storage.backends`).
 
     async def integrity_check(self) -> list[str]:
-        """Run ``PRAGMA integrity_check``; returns ``["ok"]`` for a healthy database."""
-        async with self._session():
-            return [str(row[0]) for row in await self._all("PRAGMA integrity_check")]
+        """SQLite's ``PRAGMA integrity_check`` (PostgreSQL: the tables can be read); ``["ok"]`` when healthy."""
+        return await self._backend.integrity_check()
 
     # ------------------------------------------------------------------ games
 
@@ -324,21 +301,27 @@ class Storage:
         """
         options_json = _checked_game(seed, options)
         now = self._clock()
-        async with self._session():
-            try:
+        try:
+            async with self._backend.session() as db:
                 return await self._insert_game(
+                    db,
                     (platform, channel, title, seed, options_json, engine_version, GameStatus(status), created_by),
                     now,
                 )
-            except sqlite3.IntegrityError:
-                existing = await self._live_game_id(platform, channel)
-                if existing is None:
-                    raise
-                raise ChannelBusyError(platform, channel, existing) from None
+        except INTEGRITY_ERRORS:
+            await self._raise_if_channel_busy(platform, channel)
+            raise
 
-    async def _insert_game(self, fields: tuple[Any, ...], now: float) -> int:
+    async def _raise_if_channel_busy(self, platform: str, channel: str) -> None:
+        """After a refused games insert: ChannelBusyError if a live game holds the channel (the unique index)."""
+        async with self._backend.session() as db:
+            existing = await self._live_game_id(db, platform, channel)
+        if existing is not None:
+            raise ChannelBusyError(platform, channel, existing) from None
+
+    async def _insert_game(self, db: Db, fields: tuple[Any, ...], now: float) -> int:
         """Insert a game row (platform, channel, title, seed, options, engine version, status, creator)."""
-        row = await self._one(
+        row = await first(db,
             "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
             " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (*fields, now, now),
@@ -369,26 +352,33 @@ class Storage:
         options_json = _checked_game(seed, options)
         rows = [_dumps_object(action, f"action {n}") for n, action in enumerate(actions, start=1)]
         now = self._clock()
-        async with self._write():
-            busy = await self._live_game_id(platform, channel)
-            if busy is not None:
-                raise ChannelBusyError(platform, channel, busy)
-            game_id = await self._insert_game(
-                (platform, channel, title, seed, options_json, engine_version, GameStatus.OPEN, created_by), now
-            )
-            await self._db.executemany(
-                "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seq, data, actor, now) for seq, data in enumerate(rows, start=1)],
-            )
-            if snapshot is not None and rows:
-                await self._db.execute(
-                    "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, len(rows), bytes(snapshot), now),
+        try:
+            async with self._backend.write() as db:
+                busy = await self._live_game_id(db, platform, channel)
+                if busy is not None:
+                    raise ChannelBusyError(platform, channel, busy)
+                game_id = await self._insert_game(
+                    db,
+                    (platform, channel, title, seed, options_json, engine_version, GameStatus.OPEN, created_by),
+                    now,
                 )
+                await db.executemany(
+                    "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, seq, data, actor, now) for seq, data in enumerate(rows, start=1)],
+                )
+                if snapshot is not None and rows:
+                    await db.execute(
+                        "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)",
+                        (game_id, len(rows), bytes(snapshot), now),
+                    )
+        except INTEGRITY_ERRORS:
+            # PostgreSQL: a game created in the channel since our check (SQLite's write lock rules that out).
+            await self._raise_if_channel_busy(platform, channel)
+            raise
         return game_id
 
-    async def _live_game_id(self, platform: str, channel: str) -> int | None:
-        row = await self._one(
+    async def _live_game_id(self, db: Db, platform: str, channel: str) -> int | None:
+        row = await first(db,
             "SELECT id FROM games WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
             (platform, channel),
         )
@@ -396,19 +386,21 @@ class Storage:
 
     async def get_game(self, game_id: int) -> GameRecord:
         """Raises: NotFoundError if there is no such game."""
-        async with self._session():
-            return await self._get_game(game_id)
+        async with self._backend.session() as db:
+            return await self._get_game(db, game_id)
 
-    async def _get_game(self, game_id: int) -> GameRecord:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    async def _get_game(self, db: Db, game_id: int, *, lock: bool = False) -> GameRecord:
+        """The game's row; with ``lock`` (in a write transaction) no other writer changes it until the end."""
+        lock_sql = self._for_update if lock else ""
+        row = await first(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?{lock_sql}", (game_id,))
         if row is None:
             raise NotFoundError("game", game_id)
         return _game(row)
 
     async def find_game(self, platform: str, channel: str) -> GameRecord | None:
         """The open or active game in a channel, or ``None`` if the channel is free."""
-        async with self._session():
-            row = await self._one(
+        async with self._backend.session() as db:
+            row = await first(db,
                 f"SELECT {_GAME_COLUMNS} FROM games"
                 " WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
                 (platform, channel),
@@ -426,11 +418,11 @@ class Storage:
         params: list[Any] = [platform, user_id]
         if statuses is not None:
             wanted = sorted(GameStatus(s) for s in statuses)
-            sql += f" AND g.status IN ({', '.join('?' * len(wanted))})" if wanted else " AND 0"
+            sql += f" AND g.status IN ({', '.join('?' * len(wanted))})" if wanted else " AND 1 = 0"
             params.extend(wanted)
         sql += " ORDER BY g.updated_at DESC, g.id DESC"
-        async with self._session():
-            return [_game(row) for row in await self._all(sql, params)]
+        async with self._backend.session() as db:
+            return [_game(row) for row in await db.all(sql, params)]
 
     async def update_game_status(
         self, game_id: int, status: GameStatus, *, expected: GameStatus | None = None
@@ -447,21 +439,21 @@ class Storage:
         """
         status = GameStatus(status)
         expected = None if expected is None else GameStatus(expected)
-        async with self._session():
+        async with self._backend.session() as db:
             try:
-                row = await self._one(
-                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND (? IS NULL OR status = ?)"
+                row = await first(db,
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status = coalesce(?, status)"
                     f" RETURNING {_GAME_COLUMNS}",
-                    (status, self._clock(), game_id, expected, expected),
+                    (status, self._clock(), game_id, expected),
                 )
-            except sqlite3.IntegrityError:
+            except INTEGRITY_ERRORS:
                 if status not in LIVE_STATUSES:
                     raise
-                game = await self._get_game(game_id)
-                existing = await self._live_game_id(game.platform, game.channel)
+                game = await self._get_game(db, game_id)
+                existing = await self._live_game_id(db, game.platform, game.channel)
                 raise ChannelBusyError(game.platform, game.channel, existing) from None
             if row is None:
-                game = await self._get_game(game_id)  # raises NotFoundError
+                game = await self._get_game(db, game_id)  # raises NotFoundError
                 raise StatusConflictError("game", game_id, str(expected), str(game.status))
         return _game(row)
 
@@ -471,10 +463,10 @@ class Storage:
         params: list[Any] = []
         if statuses is not None:
             wanted = sorted(GameStatus(s) for s in statuses)
-            sql += f" WHERE status IN ({', '.join('?' * len(wanted))})" if wanted else " WHERE 0"
+            sql += f" WHERE status IN ({', '.join('?' * len(wanted))})" if wanted else " WHERE 1 = 0"
             params.extend(wanted)
-        async with self._session():
-            return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+        async with self._backend.session() as db:
+            return [_game(row) for row in await db.all(sql + " ORDER BY id", params)]
 
     # ------------------------------------------------------------------ games whose log no longer replays
 
@@ -493,8 +485,8 @@ class Storage:
             "engine_version": failure.engine_version,
             "found_at": self._clock(),
         }
-        async with self._write():
-            game = await self._get_game(game_id)
+        async with self._backend.write() as db:
+            game = await self._get_game(db, game_id, lock=True)
             old = None if game.broken is None else game.broken.failure
             if old is not None and (old.seq, old.action_type, old.message) == (
                 failure.seq,
@@ -502,7 +494,7 @@ class Storage:
                 failure.message,
             ):
                 return game
-            row = await self._one(
+            row = await first(db,
                 f"UPDATE games SET broken = ?, broken_noticed_at = NULL WHERE id = ? RETURNING {_GAME_COLUMNS}",
                 (_dumps(mark), game_id),
             )
@@ -511,8 +503,8 @@ class Storage:
 
     async def clear_broken(self, game_id: int) -> GameRecord:
         """Drop the mark of a game that replays again (e.g. after an engine fix). Raises: NotFoundError."""
-        async with self._session():
-            row = await self._one(
+        async with self._backend.session() as db:
+            row = await first(db,
                 "UPDATE games SET broken = NULL, broken_noticed_at = NULL WHERE id = ?"
                 f" RETURNING {_GAME_COLUMNS}",
                 (game_id,),
@@ -524,8 +516,8 @@ class Storage:
     async def claim_broken_notice(self, game_id: int, *, now: float | None = None) -> bool:
         """True for exactly one caller per mark: the one that posts the notice in the game's channel."""
         now = self._clock() if now is None else now
-        async with self._session():
-            claimed = await self._all(
+        async with self._backend.session() as db:
+            claimed = await db.all(
                 "UPDATE games SET broken_noticed_at = ?"
                 " WHERE id = ? AND broken IS NOT NULL AND broken_noticed_at IS NULL RETURNING id",
                 (now, game_id),
@@ -557,11 +549,11 @@ class Storage:
             GameFullError: ``max_seats`` users are seated already.
             StatusConflictError: ``open_only`` and the game has started or ended.
         """
-        async with self._write():
-            game = await self._get_game(game_id)
+        async with self._backend.write() as db:
+            game = await self._get_game(db, game_id, lock=True)
             if open_only and game.status != GameStatus.OPEN:
                 raise StatusConflictError("game", game_id, str(GameStatus.OPEN), str(game.status))
-            rows = await self._all("SELECT seat, user_id, player_id FROM seats WHERE game_id = ?", (game_id,))
+            rows = await db.all("SELECT seat, user_id, player_id FROM seats WHERE game_id = ?", (game_id,))
             taken = {row["seat"]: row for row in rows}
             if any(row["user_id"] == user_id for row in rows):
                 raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
@@ -573,23 +565,23 @@ class Storage:
                 seat = next(n for n in range(len(rows) + 1) if n not in taken)
             elif seat in taken:
                 raise SeatTakenError(game_id, f"seat {seat} is taken by {taken[seat]['user_id']!r}")
-            await self._db.execute(
+            await db.execute(
                 "INSERT INTO seats (game_id, seat, platform, user_id, display_name, player_id)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seat, platform, user_id, display_name, player_id),
             )
-            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
         return SeatRecord(game_id, seat, platform, user_id, display_name, player_id)
 
     async def remove_seat(self, game_id: int, user_id: str) -> None:
         """Raises: NotFoundError if the user has no seat at the game."""
-        async with self._write():
-            deleted = await self._all(
+        async with self._backend.write() as db:
+            deleted = await db.all(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat", (game_id, user_id)
             )
             if not deleted:
                 raise NotFoundError("seat", (game_id, user_id))
-            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
 
     async def replace_seat(
         self, game_id: int, old_user: str, *, platform: str, user_id: str, display_name: str
@@ -599,36 +591,36 @@ class Storage:
         Raises: NotFoundError if ``old_user`` has no seat; SeatTakenError if the new user already has one;
         StatusConflictError if the game is finished or abandoned.
         """
-        async with self._write():
-            game = await self._get_game(game_id)
+        async with self._backend.write() as db:
+            game = await self._get_game(db, game_id, lock=True)
             if game.status not in LIVE_STATUSES:
                 raise StatusConflictError("game", game_id, "open or active", str(game.status))
-            seats = await self._list_seats(game_id)
+            seats = await self._list_seats(db, game_id)
             if any(s.user_id == user_id for s in seats):
                 raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
-            row = await self._one(
+            row = await first(db,
                 "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
                 " RETURNING game_id, seat, platform, user_id, display_name, player_id",
                 (platform, user_id, display_name, game_id, old_user),
             )
             if row is None:
                 raise NotFoundError("seat", (game_id, old_user))
-            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
         return _seat(row)
 
     async def last_action_at(self, game_id: int) -> float | None:
         """When the last action of a game was stored (None for an empty log)."""
-        async with self._session():
-            row = await self._one("SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
+        async with self._backend.session() as db:
+            row = await first(db, "SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
         return None if row is None or row[0] is None else float(row[0])
 
     async def list_seats(self, game_id: int) -> list[SeatRecord]:
         """Seats ordered by seat number (empty for an unknown game)."""
-        async with self._session():
-            return await self._list_seats(game_id)
+        async with self._backend.session() as db:
+            return await self._list_seats(db, game_id)
 
-    async def _list_seats(self, game_id: int) -> list[SeatRecord]:
-        rows = await self._all(
+    async def _list_seats(self, db: Db, game_id: int) -> list[SeatRecord]:
+        rows = await db.all(
             "SELECT game_id, seat, platform, user_id, display_name, player_id FROM seats"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
@@ -641,8 +633,10 @@ class Storage:
         Seats not in the mapping keep their id. Raises: NotFoundError for an unknown seat;
         SeatTakenError if two seats would share a player id.
         """
-        async with self._write():
-            rows = await self._all("SELECT seat, player_id FROM seats WHERE game_id = ?", (game_id,))
+        async with self._backend.write() as db:
+            # Hold the game's row (PostgreSQL) so racing assignments and joins take turns.
+            await db.all(f"SELECT 1 FROM games WHERE id = ?{self._for_update}", (game_id,))
+            rows = await db.all("SELECT seat, player_id FROM seats WHERE game_id = ?", (game_id,))
             current = {row["seat"]: row["player_id"] for row in rows}
             for seat in player_ids:
                 if seat not in current:
@@ -652,15 +646,15 @@ class Storage:
             if len(assigned) != len(set(assigned)):
                 raise SeatTakenError(game_id, f"player ids would not be unique: {final}")
             # Clear first so swapping two ids does not trip UNIQUE(game_id, player_id) midway.
-            await self._db.executemany(
+            await db.executemany(
                 "UPDATE seats SET player_id = NULL WHERE game_id = ? AND seat = ?",
                 [(game_id, seat) for seat in player_ids],
             )
-            await self._db.executemany(
+            await db.executemany(
                 "UPDATE seats SET player_id = ? WHERE game_id = ? AND seat = ?",
                 [(pid, game_id, seat) for seat, pid in player_ids.items()],
             )
-            return await self._list_seats(game_id)
+            return await self._list_seats(db, game_id)
 
     # ------------------------------------------------------------------ action log
 
@@ -681,29 +675,32 @@ class Storage:
             TypeError, ValueError: ``data`` is not a JSON-serialisable object.
         """
         data_json = _dumps_object(data, "action data")
-        async with self._session():
+        async with self._backend.session() as db:
             try:
                 # The status test is part of the same statement: no action can land in a game that was
                 # finished or abandoned a moment ago (a request approved late, another process).
-                inserted = await self._all(
+                # The casts tell PostgreSQL the parameters' types (SQLite takes them as they come); there, the
+                # game's row stays locked until the insert commits, so a racing status change waits for it.
+                inserted = await db.all(
                     "INSERT INTO actions (game_id, seq, data, actor, created_at)"
-                    " SELECT ?, ?, ?, ?, ? WHERE EXISTS"
-                    " (SELECT 1 FROM games WHERE id = ? AND status IN ('open', 'active')) RETURNING seq",
+                    " SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
+                    " CAST(? AS DOUBLE PRECISION) WHERE EXISTS (SELECT 1 FROM games WHERE id = ?"
+                    f" AND status IN ('open', 'active'){self._for_update}) RETURNING seq",
                     (game_id, expected_seq, data_json, actor, self._clock(), game_id),
                 )
-            except sqlite3.IntegrityError:
+            except INTEGRITY_ERRORS:
                 # Slow path: explain the refusal. The log only grows, so reading it now is conclusive.
-                last = await self._last_seq(game_id)  # NotFoundError if the game does not exist
+                last = await self._last_seq(db, game_id)  # NotFoundError if the game does not exist
                 if expected_seq != last + 1:
                     raise StaleStateError(game_id, expected_seq, last) from None
                 raise
             if not inserted:
-                game = await self._get_game(game_id)  # NotFoundError if the game does not exist
+                game = await self._get_game(db, game_id)  # NotFoundError if the game does not exist
                 raise StatusConflictError("game", game_id, "open or active", str(game.status))
         return expected_seq
 
-    async def _last_seq(self, game_id: int) -> int:
-        row = await self._one(
+    async def _last_seq(self, db: Db, game_id: int) -> int:
+        row = await first(db,
             "SELECT (SELECT 1 FROM games WHERE id = ?),"
             " (SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?)",
             (game_id, game_id),
@@ -714,32 +711,32 @@ class Storage:
 
     async def last_seq(self, game_id: int) -> int:
         """Seq of the last stored action (0 if none). Raises: NotFoundError if there is no such game."""
-        async with self._session():
-            return await self._last_seq(game_id)
+        async with self._backend.session() as db:
+            return await self._last_seq(db, game_id)
 
     async def load_actions(self, game_id: int, after_seq: int = 0) -> list[tuple[int, JsonObject]]:
         """Actions with seq > ``after_seq`` as ``(seq, data)`` in log order.
 
         Raises: NotFoundError if there is no such game.
         """
-        async with self._session():
-            rows = await self._all(
+        async with self._backend.session() as db:
+            rows = await db.all(
                 "SELECT seq, data FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
                 (game_id, after_seq),
             )
             if not rows:
-                await self._last_seq(game_id)  # raises NotFoundError for an unknown game
+                await self._last_seq(db, game_id)  # raises NotFoundError for an unknown game
         return [(seq, json.loads(data)) for seq, data in rows]
 
     async def load_action_records(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
         """Like :meth:`load_actions` but with actor and timestamp. Raises: NotFoundError."""
-        async with self._session():
-            rows = await self._all(
+        async with self._backend.session() as db:
+            rows = await db.all(
                 "SELECT seq, data, actor, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
                 (game_id, after_seq),
             )
             if not rows:
-                await self._last_seq(game_id)
+                await self._last_seq(db, game_id)
         return [ActionRecord(game_id, seq, json.loads(data), actor, at) for seq, data, actor, at in rows]
 
     # ------------------------------------------------------------------ snapshots
@@ -754,11 +751,11 @@ class Storage:
             ValueError: ``seq`` is negative or beyond the end of the log.
         """
         payload = bytes(data)
-        async with self._write():
-            last = await self._last_seq(game_id)
+        async with self._backend.write() as db:
+            last = await self._last_seq(db, game_id)
             if not 0 <= seq <= last:
                 raise ValueError(f"game {game_id}: snapshot seq {seq} outside the log 0..{last}")
-            await self._db.execute(
+            await db.execute(
                 "INSERT INTO snapshots (game_id, seq, data, created_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, data = excluded.data,"
                 " created_at = excluded.created_at WHERE excluded.seq >= snapshots.seq",
@@ -767,8 +764,8 @@ class Storage:
 
     async def load_snapshot(self, game_id: int) -> SnapshotRecord | None:
         """The latest snapshot of a game, or ``None`` if none was saved."""
-        async with self._session():
-            row = await self._one("SELECT seq, data, created_at FROM snapshots WHERE game_id = ?", (game_id,))
+        async with self._backend.session() as db:
+            row = await first(db, "SELECT seq, data, created_at FROM snapshots WHERE game_id = ?", (game_id,))
         if row is None:
             return None
         return SnapshotRecord(game_id, row["seq"], bytes(row["data"]), row["created_at"])
@@ -794,16 +791,16 @@ class Storage:
         if not math.isfinite(due_at):
             raise ValueError(f"due_at must be finite, got {due_at}")
         payload_json = _dumps_object(payload, "payload")
-        async with self._session():
+        async with self._backend.session() as db:
             try:
-                row = await self._one(
+                row = await first(db,
                     "INSERT INTO outbox (game_id, platform, user_id, kind, payload, due_at, dedupe_key,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
                     (game_id, platform, user_id, kind, payload_json, due_at, dedupe_key, self._clock()),
                 )
-            except sqlite3.IntegrityError as exc:
-                if "FOREIGN KEY" in str(exc):
+            except INTEGRITY_ERRORS as exc:
+                if is_foreign_key_error(exc):
                     raise NotFoundError("game", game_id) from None
                 raise
         return None if row is None else int(row[0])
@@ -811,12 +808,13 @@ class Storage:
     async def outbox_due(self, now: float | None = None, *, limit: int = 100) -> list[OutboxItem]:
         """Unsent items with ``due_at <= now``, earliest first (ties in enqueue order).
 
-        Delivery is at-least-once: call :meth:`outbox_mark_sent` after sending, or :meth:`outbox_reschedule`
+        Every process may see the same items: claim each with :meth:`outbox_mark_sent` and deliver it only if
+        that returns True, or move it with :meth:`outbox_reschedule`
         after a failure.
         """
         now = self._clock() if now is None else now
-        async with self._session():
-            rows = await self._all(
+        async with self._backend.session() as db:
+            rows = await db.all(
                 f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND due_at <= ?"
                 " ORDER BY due_at, id LIMIT ?",
                 (now, limit),
@@ -825,21 +823,29 @@ class Storage:
 
     async def outbox_get(self, item_id: int) -> OutboxItem:
         """Raises: NotFoundError."""
-        async with self._session():
-            row = await self._one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
+        async with self._backend.session() as db:
+            row = await first(db, f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
         if row is None:
             raise NotFoundError("outbox item", item_id)
         return _outbox(row)
 
-    async def outbox_mark_sent(self, item_id: int, *, now: float | None = None) -> None:
-        """Mark an item delivered. Idempotent (the first ``sent_at`` is kept). Raises: NotFoundError."""
+    async def outbox_mark_sent(self, item_id: int, *, now: float | None = None) -> bool:
+        """Mark an item delivered; True for exactly one caller per item, the one that hands it out.
+
+        This is the claim that makes delivery exactly-once across bot processes: several may find the same
+        item due, and each marks it before delivering; the others get False (the first ``sent_at`` is kept)
+        and drop it. Raises: NotFoundError.
+        """
         now = self._clock() if now is None else now
-        async with self._session():
-            updated = await self._all(
-                "UPDATE outbox SET sent_at = coalesce(sent_at, ?) WHERE id = ? RETURNING id", (now, item_id)
+        async with self._backend.session() as db:
+            # One statement: under PostgreSQL's READ COMMITTED a racing UPDATE waits for the row, then finds
+            # sent_at set and updates nothing; SQLite runs one writer at a time anyway.
+            claimed = await db.all(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL RETURNING id", (now, item_id)
             )
-        if not updated:
-            raise NotFoundError("outbox item", item_id)
+            if not claimed and await first(db, "SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+                raise NotFoundError("outbox item", item_id)
+        return bool(claimed)
 
     async def outbox_reschedule(self, item_id: int, due_at: float) -> int:
         """Move an unsent item to ``due_at`` after a failed attempt; returns the new attempt count.
@@ -848,14 +854,14 @@ class Storage:
         """
         if not math.isfinite(due_at):
             raise ValueError(f"due_at must be finite, got {due_at}")
-        async with self._session():
-            row = await self._one(
+        async with self._backend.session() as db:
+            row = await first(db,
                 "UPDATE outbox SET due_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL"
                 " RETURNING attempts",
                 (due_at, item_id),
             )
             if row is None:
-                if await self._one("SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+                if await first(db, "SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
                     raise NotFoundError("outbox item", item_id)
                 raise StatusConflictError("outbox item", item_id, "unsent", "sent")
         return int(row[0])
@@ -867,22 +873,22 @@ class Storage:
         if user_id is not None:
             sql += " AND user_id = ?"
             params.append(user_id)
-        async with self._session():
-            rows = await self._all(sql + " ORDER BY due_at, id", params)
+        async with self._backend.session() as db:
+            rows = await db.all(sql + " ORDER BY due_at, id", params)
         return [_outbox(row) for row in rows]
 
     async def outbox_cancel(self, dedupe_key: str) -> bool:
         """Drop an unsent item (e.g. a reminder made moot); True if one was dropped. Frees the key."""
-        async with self._session():
-            deleted = await self._all(
+        async with self._backend.session() as db:
+            deleted = await db.all(
                 "DELETE FROM outbox WHERE dedupe_key = ? AND sent_at IS NULL RETURNING id", (dedupe_key,)
             )
         return bool(deleted)
 
     async def outbox_purge_sent(self, before: float) -> int:
         """Delete items sent before ``before``; returns how many. Their dedupe keys become reusable."""
-        async with self._session():
-            deleted = await self._all(
+        async with self._backend.session() as db:
+            deleted = await db.all(
                 "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ? RETURNING id", (before,)
             )
         return len(deleted)
@@ -891,8 +897,8 @@ class Storage:
 
     async def get_prefs(self, platform: str, user_id: str) -> JsonObject:
         """A user's preferences (``{}`` if never set)."""
-        async with self._session():
-            row = await self._one(
+        async with self._backend.session() as db:
+            row = await first(db,
                 "SELECT data FROM user_prefs WHERE platform = ? AND user_id = ?", (platform, user_id)
             )
         return {} if row is None else dict(json.loads(row[0]))
@@ -900,8 +906,8 @@ class Storage:
     async def set_prefs(self, platform: str, user_id: str, data: Mapping[str, Any]) -> None:
         """Replace a user's preferences."""
         data_json = _dumps_object(data, "prefs")
-        async with self._session():
-            await self._db.execute(
+        async with self._backend.session() as db:
+            await db.execute(
                 "INSERT INTO user_prefs (platform, user_id, data, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (platform, user_id) DO UPDATE SET data = excluded.data,"
                 " updated_at = excluded.updated_at",
@@ -926,15 +932,15 @@ class Storage:
         """
         votes: dict[str, bool | None] = dict.fromkeys(approvers)
         payload_json = _dumps_object(payload, "payload")
-        async with self._session():
+        async with self._backend.session() as db:
             try:
-                row = await self._one(
+                row = await first(db,
                     "INSERT INTO consents (game_id, kind, requested_by, payload, approvers, status,"
                     " expires_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING id",
                     (game_id, kind, requested_by, payload_json, _dumps(votes), expires_at, self._clock()),
                 )
-            except sqlite3.IntegrityError as exc:
-                if "FOREIGN KEY" in str(exc):
+            except INTEGRITY_ERRORS as exc:
+                if is_foreign_key_error(exc):
                     raise NotFoundError("game", game_id) from None
                 raise
         assert row is not None
@@ -942,11 +948,12 @@ class Storage:
 
     async def get_consent(self, consent_id: int) -> ConsentRecord:
         """Raises: NotFoundError."""
-        async with self._session():
-            return await self._get_consent(consent_id)
+        async with self._backend.session() as db:
+            return await self._get_consent(db, consent_id)
 
-    async def _get_consent(self, consent_id: int) -> ConsentRecord:
-        row = await self._one(f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE id = ?", (consent_id,))
+    async def _get_consent(self, db: Db, consent_id: int, *, lock: bool = False) -> ConsentRecord:
+        lock_sql = self._for_update if lock else ""
+        row = await first(db, f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE id = ?{lock_sql}", (consent_id,))
         if row is None:
             raise NotFoundError("consent", consent_id)
         return _consent(row)
@@ -960,8 +967,8 @@ class Storage:
         if status is not None:
             sql += " AND status = ?"
             params.append(ConsentStatus(status))
-        async with self._session():
-            return [_consent(row) for row in await self._all(sql + " ORDER BY id", params)]
+        async with self._backend.session() as db:
+            return [_consent(row) for row in await db.all(sql + " ORDER BY id", params)]
 
     async def record_vote(
         self, consent_id: int, user_id: str, approve: bool, *, now: float | None = None
@@ -976,8 +983,8 @@ class Storage:
             StatusConflictError: the consent is no longer pending, or has passed ``expires_at``.
         """
         now = self._clock() if now is None else now
-        async with self._write():
-            consent = await self._get_consent(consent_id)
+        async with self._backend.write() as db:
+            consent = await self._get_consent(db, consent_id, lock=True)
             if consent.status != ConsentStatus.PENDING:
                 raise StatusConflictError("consent", consent_id, "pending", str(consent.status))
             if now >= consent.expires_at:
@@ -985,7 +992,7 @@ class Storage:
             if user_id not in consent.approvers:
                 raise NotFoundError("approver", (consent_id, user_id))
             votes = consent.approvers | {user_id: bool(approve)}
-            row = await self._one(
+            row = await first(db,
                 f"UPDATE consents SET approvers = ? WHERE id = ? RETURNING {_CONSENT_COLUMNS}",
                 (_dumps(votes), consent_id),
             )
@@ -1004,22 +1011,22 @@ class Storage:
         if status == ConsentStatus.PENDING:
             raise ValueError("resolve_consent needs a final status, not 'pending'")
         now = self._clock() if now is None else now
-        async with self._session():
-            row = await self._one(
+        async with self._backend.session() as db:
+            row = await first(db,
                 "UPDATE consents SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'"
                 f" RETURNING {_CONSENT_COLUMNS}",
                 (status, now, consent_id),
             )
             if row is None:
-                consent = await self._get_consent(consent_id)  # raises NotFoundError
+                consent = await self._get_consent(db, consent_id)  # raises NotFoundError
                 raise StatusConflictError("consent", consent_id, "pending", str(consent.status))
         return _consent(row)
 
     async def expire_consents(self, now: float | None = None) -> list[ConsentRecord]:
         """Mark every pending consent with ``expires_at <= now`` as expired and return them (by id)."""
         now = self._clock() if now is None else now
-        async with self._session():
-            rows = await self._all(
+        async with self._backend.session() as db:
+            rows = await db.all(
                 "UPDATE consents SET status = 'expired', resolved_at = ?"
                 f" WHERE status = 'pending' AND expires_at <= ? RETURNING {_CONSENT_COLUMNS}",
                 (now, now),

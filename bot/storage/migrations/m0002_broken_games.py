@@ -7,5 +7,5 @@ the notice was posted in the game's channel. The action log itself is never touc
 
 SQL = """
 ALTER TABLE games ADD COLUMN broken TEXT CHECK (broken IS NULL OR json_valid(broken));
-ALTER TABLE games ADD COLUMN broken_noticed_at REAL;
+ALTER TABLE games ADD COLUMN broken_noticed_at $REAL;
 """

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import NotFoundError, StaleStateError, Storage
-from tests.bot.storage.conftest import FakeClock, make_game
+from bot.storage.backends import INTEGRITY_ERRORS
+from tests.bot.storage.conftest import FakeClock, make_game, raw
 
 ACTIONS: list[dict[str, Any]] = [
     {"type": "bid", "entity": "P1", "company": "SC", "price": 45},
@@ -87,19 +86,28 @@ async def test_invalid_action_data_is_rejected_before_writing(storage: Storage) 
     assert await storage.append_action(game_id, 1, ACTIONS[0], "u") == 1
 
 
-async def test_log_is_append_only_in_the_database_itself(storage: Storage, db_path: Path) -> None:
+async def test_log_is_append_only_in_the_database_itself(storage: Storage) -> None:
     game_id = await make_game(storage)
     await storage.append_action(game_id, 1, ACTIONS[0], "u")
-    with sqlite3.connect(db_path) as con:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            con.execute("DELETE FROM actions")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            con.execute("UPDATE actions SET actor = 'mallory'")
-        with pytest.raises(sqlite3.IntegrityError, match="last seq"):
-            con.execute(
-                "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, 3, '{}', 'u', 0)",
-                (game_id,),
-            )
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+        await raw(storage, "DELETE FROM actions")
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+        await raw(storage, "UPDATE actions SET actor = 'mallory'")
+    with pytest.raises(INTEGRITY_ERRORS, match="last seq"):
+        await raw(
+            storage,
+            "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, 3, '{}', 'u', 0)",
+            (game_id,),
+        )
+    with pytest.raises(INTEGRITY_ERRORS):  # a gap-free log has a seq once (primary key)
+        await raw(
+            storage,
+            "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, 1, '{}', 'u', 0)",
+            (game_id,),
+        )
+    if storage.dialect == "postgresql":
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+            await raw(storage, "TRUNCATE actions CASCADE")
     assert await storage.load_actions(game_id) == [(1, ACTIONS[0])]
 
 
@@ -119,10 +127,10 @@ async def test_racing_tasks_on_one_connection_exactly_one_wins(storage: Storage)
     assert [seq for seq, _ in await storage.load_actions(game_id)] == list(range(1, 21))
 
 
-async def test_racing_connections_exactly_one_wins(db_path: Path, storage: Storage) -> None:
-    """Separate connections (as separate bot processes would have) race through SQLite's own locking."""
+async def test_racing_connections_exactly_one_wins(db_url: str, storage: Storage) -> None:
+    """Separate connections (as separate bot processes would have) race through the database's own locking."""
     game_id = await make_game(storage)
-    others = [await Storage.open(db_path) for _ in range(3)]
+    others = [await Storage.open(db_url) for _ in range(3)]
     writers = [storage, *others]
     try:
         for seq in range(1, 16):
@@ -157,7 +165,7 @@ async def test_loser_reloads_and_retries(storage: Storage) -> None:
     assert sorted(await asyncio.gather(command("a"), command("b"), command("c"))) == [1, 2, 3]
 
 
-async def test_snapshots_keep_only_the_latest(storage: Storage, db_path: Path, clock: FakeClock) -> None:
+async def test_snapshots_keep_only_the_latest(storage: Storage, clock: FakeClock) -> None:
     game_id = await make_game(storage)
     assert await storage.load_snapshot(game_id) is None
     for seq in (1, 2, 3):
@@ -182,5 +190,4 @@ async def test_snapshots_keep_only_the_latest(storage: Storage, db_path: Path, c
         await storage.save_snapshot(game_id, 4, b"future")
     with pytest.raises(NotFoundError):
         await storage.save_snapshot(404, 0, b"x")
-    with sqlite3.connect(db_path) as con:
-        assert con.execute("SELECT count(*) FROM snapshots").fetchone() == (1,)
+    assert [tuple(row) for row in await raw(storage, "SELECT count(*) FROM snapshots")] == [(1,)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import NotFoundError, StatusConflictError, Storage
@@ -59,8 +61,8 @@ async def test_mark_sent_and_reschedule(storage: Storage) -> None:
     (item,) = await storage.outbox_due(50.0)
     assert (item.attempts, item.due_at, item.sent_at) == (2, 50.0, None)
 
-    await storage.outbox_mark_sent(item_id, now=51.0)
-    await storage.outbox_mark_sent(item_id, now=99.0)  # idempotent, keeps the first time
+    assert await storage.outbox_mark_sent(item_id, now=51.0)
+    assert not await storage.outbox_mark_sent(item_id, now=99.0)  # idempotent, keeps the first time
     assert (await storage.outbox_get(item_id)).sent_at == 51.0
     assert await storage.outbox_due(1e9) == []
     with pytest.raises(StatusConflictError):
@@ -95,3 +97,28 @@ async def test_cancel_and_purge(storage: Storage) -> None:
 async def test_enqueue_for_unknown_game_raises(storage: Storage) -> None:
     with pytest.raises(NotFoundError):
         await _enqueue(storage, "k", 1.0, game_id=404)
+
+
+async def test_racing_processes_claim_each_due_item_exactly_once(storage: Storage, db_url: str) -> None:
+    """Four bot processes (connections) look at the outbox together: each item is handed out by one of them."""
+    keys = [f"remind:{n}" for n in range(60)]
+    for n, key in enumerate(keys):
+        await _enqueue(storage, key, float(n % 7))
+    others = [await Storage.open(db_url) for _ in range(3)]
+    claimed: dict[int, list[int]] = {}
+
+    async def deliver(index: int, worker: Storage) -> None:
+        while items := await worker.outbox_due(100.0, limit=10):
+            for item in items:
+                if await worker.outbox_mark_sent(item.id, now=100.0):
+                    claimed.setdefault(item.id, []).append(index)
+                await asyncio.sleep(0)
+
+    try:
+        await asyncio.gather(*(deliver(i, w) for i, w in enumerate([storage, *others])))
+    finally:
+        for other in others:
+            await other.close()
+    assert len(claimed) == len(keys)
+    assert all(len(by) == 1 for by in claimed.values()), claimed
+    assert len({by[0] for by in claimed.values()}) > 1  # the work was really shared
