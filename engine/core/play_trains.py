@@ -81,8 +81,15 @@ class TrainRules(TrackRules):
             self.depot.append(new)
 
     def on_new_train(self, corp: Corporation, train: Train) -> None:
-        names = [p["name"] for p in self.phases]
-        # The latest phase the train starts (a 3 bought in 1822's phase 1 starts phase 3, not 2).
+        self.phase_from_train(train)
+        self._rust(train)
+        for event in list(train.events):
+            self.run_event(event, corp, train)
+        train.events.clear()
+
+    def phase_from_train(self, train: Train) -> None:
+        """A train leaving the depot (bought, or exported in 1822) starts the latest phase it opens: a 3 bought in
+        1822's phase 1 starts phase 3, not 2."""
         for i in range(len(self.phases) - 1, self.phase_index, -1):
             on = self.phases[i].get("on")
             if train.name == on or (isinstance(on, list) and train.name in on):
@@ -90,11 +97,6 @@ class TrainRules(TrackRules):
                     self.phase_index += 1
                     self.phase_changed()
                 break
-        self._rust(train)
-        for event in list(train.events):
-            self.run_event(event, corp, train)
-        train.events.clear()
-        _ = names
 
     def _rust(self, bought: Train) -> None:
         first = not any(t.name == bought.name and t is not bought and t.owner is not None

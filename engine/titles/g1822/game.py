@@ -334,16 +334,6 @@ class G1822(Game):
         self._replenish_unlimited(train)
         train.owner = None
 
-    def phase_from_train(self, train: Train) -> None:
-        """A train leaving the depot (bought or exported) may start a phase."""
-        for i in range(len(self.phases) - 1, self.phase_index, -1):
-            on = self.phases[i].get("on")
-            if train.name == on or (isinstance(on, list) and train.name in on):
-                while self.phase_index < i:
-                    self.phase_index += 1
-                    self.phase_changed()
-                break
-
     def finish_stock_round(self) -> None:
         if self.nothing_sold:
             # Nothing bought or bid on in the first stock round: 18xx.games ends the game ("dnf").
