@@ -741,6 +741,8 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
         if kind in ("choose", "choose_ability") and not merge_start(game, c)
     ]
     if not options:
+        if any(merge_start(game, c) for ent, kind in candidates for c in query.choices(game, ent, kind)):
+            raise illegal("there is nothing to choose now; to start a merger: `merge CORP` (`moves` lists them)")
         raise illegal(f"there is nothing to choose now; you can: {_words(_allowed(game, candidates))}")
     ent = options[0][0]
     words = list(dict.fromkeys(choice_word(c) for _, c in options))

@@ -41,12 +41,14 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
     db, out = tmp_path / "games.db", tmp_path / "out"
     lines = _seated(_prefix(tmp_path, 391),
         line("alice", "moves"),
+        line("alice", "choose PRR"),
         line("alice", "merge MP"),
         line("alice", "merge"),
         line("alice", "merge GT"),
         line("alice", "merge NYC"),
         line("carol", "approve 1"),
         line("bob", "approve 1"),
+        line("carol", "who"),
         line("bob", "moves"),
         line("bob", "choose Player_9"),
         line("alice", "choose sell"),
@@ -61,12 +63,15 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
     text = "\n".join(output)
     # Proposing: the merger words are listed, and a wrong or missing company is explained.
     assert "Player 3: merge B&O | merge MP | merge NYC | merge NYH | merge PRR" in text
+    assert "[illegal] there is nothing to choose now; to start a merger: `merge CORP`" in text
     assert "Player 3 starts a merger with MP" in text
     assert "[malformed] say which company: `merge CORP`, one of: B&O, NYC, NYH, PRR" in text
     assert "[illegal] MP cannot merge with GT; it can merge with: B&O, NYC, NYH, PRR" in text
     # The other director's consent: only bob may give it, and he is asked directly.
     assert "bot -> @bob: Request 1 from alice in 1828 game #1 (console): MP merges with NYC." in text
     assert "bob approves request 1 (MP merges with NYC)" in text
+    assert "Player 2 must decide (Merger - Trade a NYC share for a MP share): `choose Player_4`, " \
+        "`choose Player_1`, `choose Player_3`" in text  # carol's `who`
     assert "Merging NYC into MP" in text
     # Each holder's turn: the question, the options, the ping, and refusals that store nothing.
     question = "Player 2: Merger - Trade a NYC share for a MP share"
