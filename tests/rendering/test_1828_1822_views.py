@@ -89,3 +89,9 @@ def test_1822_london_gets_an_inset_and_destinations_are_marked() -> None:
     frame = theme.rgb(theme.INSET_FRAME)
     top_right = image.crop((image.width - 460, 60, image.width - 30, 520))
     assert frame in {colour for _, colour in top_right.getcolors(1 << 20) or []}
+
+
+def test_1822_destinations_still_to_reach_are_marked_on_their_hex() -> None:
+    board = board_view(_game("1822", "33845.json", 700))
+    waiting = {h.id: h.destinations for h in board.hexes if h.destinations}
+    assert waiting["H5"] == ("NER",) and "M42" not in waiting  # LBSCR has placed its destination station
