@@ -638,6 +638,10 @@ def _quiet_move(game: Any, action: dict[str, Any]) -> str:
         who = str(ref)
     if kind == "pass":
         return f"{who} passes"
+    if kind == "merge":
+        target = game.corporations.get(action.get("corporation"))
+        verb = "takes over minor" if target is not None and target.kind.value == "minor" else "merges with"
+        return f"{who} {verb} {action.get('corporation')}"
     if kind in ("choose", "choose_ability"):
         initiator = getattr(game.round, "merge_initiator", None)
         if initiator is not None and getattr(initiator, "sym", None) == action.get("choice"):

@@ -110,3 +110,22 @@ def test_a_private_lays_track_for_its_company(tmp_path: Path) -> None:
     last = stored_actions(db)[-1][1]
     assert (last["type"], last["entity"], last["hex"], last["tile"], last["rotation"]) == (
         "lay_tile", "P12", "F5", "58-4", 5)
+
+
+def test_a_minor_paid_for_in_cash(tmp_path: Path) -> None:
+    """NBR (carol) takes over minor 14, which the bank holds: no one to ask; it pays in money."""
+    db, out = tmp_path / "games.db", tmp_path / "out"
+    lines = _seated(
+        tmp_path, 938,
+        line("carol", "merge 14"),
+        line("carol", "who"),
+        line("carol", "choose money"),
+        line("carol", "choose replace"),
+    )
+    text = "\n".join(run_console(db, out, lines))
+    assert "NBR takes over minor 14" in text
+    assert "NBR must decide (Acquire a minor): `choose money`" in text
+    assert "NBR must decide (Acquire a minor): `choose replace`, `choose exchange`" in text
+    assert "NBR acquires 14" in text
+    stored = [a for _, a in stored_actions(db)][938:]
+    assert [a.get("corporation") or a.get("choice") for a in stored] == ["14", "money", "replace"]
