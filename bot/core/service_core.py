@@ -488,7 +488,8 @@ class ServiceCore:
             keep = common_prefix(old_log, game.log_lines)
             gone = old_log[keep:]
             lines = (
-                ["Taken back:", *gone[-10:]]
+                # A move the engine logs nothing for (a choice) leaves no line to list.
+                (["Taken back:", *gone[-10:]] if gone else ["Taken back: the last move."])
                 if kind == "undo"
                 else ["Restored:", *game.log_lines[keep:][-10:]]
             )
