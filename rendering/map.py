@@ -861,7 +861,7 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
     text = f"{ctx.currency}{h.terrain_cost}" if h.terrain_cost else ""
     tw = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size if text else 0.0
     w = 0.26 + tw
-    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5)])
+    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5), *_ANYWHERE])
     ix, iy = p[0] - w / 2 + 0.13, p[1]
     if kind in ("mountain", "hill", "hills"):
         colour = theme.MOUNTAIN
