@@ -129,3 +129,15 @@ def test_a_minor_paid_for_in_cash(tmp_path: Path) -> None:
     assert "NBR acquires 14" in text
     stored = [a for _, a in stored_actions(db)][938:]
     assert [a.get("corporation") or a.get("choice") for a in stored] == ["14", "money", "replace"]
+
+
+def test_the_minors_in_reach_are_one_click_buttons() -> None:
+    from bot.core.choices import move_buttons
+    from engine.importer import parse_game_json, replay
+
+    require_recorded("1822")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:938]}))
+    carol = game.corporations["NBR"].owner
+    buttons = [(b.label, b.command) for b in move_buttons(game, [carol], at=938)]
+    assert buttons[:2] == [("Take over 19", "@938 merge 19"), ("Take over 14", "@938 merge 14")]

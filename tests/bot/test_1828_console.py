@@ -155,3 +155,8 @@ def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
     ic = coal.corporations["IC"].owner
     labels = [b.label for b in move_buttons(coal, [ic], at=159)]
     assert "Buy coal marker" in labels and labels[-1] == "Pass"
+    swapping = replay(parse_game_json({**raw, "actions": raw["actions"][:470]}))
+    owner = swapping.corporations["PRR-MP"].owner
+    swaps = [(b.label, b.command) for b in move_buttons(swapping, [owner], at=470)]
+    assert ("Swap 6 to the other shell", "@470 swap 6") in swaps and ("Swap 3+D to the other shell", "@470 swap 3+D") \
+        in swaps
