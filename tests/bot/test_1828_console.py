@@ -160,3 +160,22 @@ def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
     swaps = [(b.label, b.command) for b in move_buttons(swapping, [owner], at=470)]
     assert ("Swap 6 to the other shell", "@470 swap 6") in swaps and ("Swap 3+D to the other shell", "@470 swap 3+D") \
         in swaps
+
+
+def test_a_system_names_the_shell_that_gets_a_train() -> None:
+    from bot.console.scripted import command_intent
+    from bot.core.commands import CommandError
+
+    require_recorded("1828")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:319]}))
+    owner = game.corporations["CPR-MC"].owner
+    try:
+        command_intent(game, owner, "train 3+D")
+    except CommandError as exc:
+        assert exc.message == ("CPR-MC is a system: say which shell gets the train, `train 3+D shell CPR` or "
+                               "`train 3+D shell MC`")
+    else:
+        raise AssertionError("a system's train went to a shell nobody named")
+    action = command_intent(game, owner, "train 3+D shell MC").action
+    assert (action["entity_type"], action["shell"], action["train"]) == ("system", "MC", "3+D-1")
