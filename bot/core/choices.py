@@ -162,7 +162,9 @@ def _label_train(game: Any, words: Words) -> str:
         None,
     )
     where = " (pool)" if "pool" in words else ""
-    return f"Buy {name}-train{where}" + (f" {game.format_money(price)}" if price is not None and not where else "")
+    shell = f" for {words[words.index('shell') + 1]}" if "shell" in words[:-1] else ""
+    cost = f" {game.format_money(price)}" if price is not None and not where else ""
+    return f"Buy {name}-train{where}{shell}{cost}"
 
 
 def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
@@ -194,6 +196,8 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
                 # A decision the game waits for (an 1828 merger's trade-up, an 1822 acquisition's payment):
                 # each option is one click.
                 primary.append(Button(" ".join(words[1:]).replace("_", " ").capitalize(), command, "primary"))
+            elif kind == "buy_train" and words[2:3] == ("upgrade",):
+                primary.append(Button(f"Upgrade to a {words[1]}-train", command, "primary"))
             elif kind == "special_buy":
                 primary.append(Button("Buy coal marker", command, "primary"))
             elif kind == "swap_train":
@@ -204,7 +208,8 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
                 merges.append(Button(f"{'Take over' if minor else 'Merge with'} {words[1]}", command, "primary"))
             elif kind == "discard_train":
                 primary.append(Button(f"Discard {words[1]}-train", command, "danger"))
-            elif kind == "buy_train" and len(words) <= 3 and "trade" not in words and "from" not in words:
+            elif kind == "buy_train" and (len(words) <= 3 or words[2:3] == ("shell",)) and "trade" not in words \
+                    and "from" not in words and "upgrade" not in words:
                 if len(trains) < MAX_TRAIN_BUTTONS:
                     trains.append(Button(_label_train(game, words), command, "primary"))
             elif kind == "buy_shares" and len(words) <= 3:  # one share: "buy CPR" or "buy CPR pool"

@@ -179,3 +179,8 @@ def test_a_system_names_the_shell_that_gets_a_train() -> None:
         raise AssertionError("a system's train went to a shell nobody named")
     action = command_intent(game, owner, "train 3+D shell MC").action
     assert (action["entity_type"], action["shell"], action["train"]) == ("system", "MC", "3+D-1")
+
+    from bot.core.choices import move_buttons
+
+    labels = [b.label for b in move_buttons(game, [owner], at=319)]
+    assert "Buy 3+D-train for CPR $350" in labels and "Buy 3+D-train for MC $350" in labels
