@@ -275,6 +275,9 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     kinds = [t for _, t in candidates]
     if word.lower() == "coal" and "special_buy" in kinds:
         return _special(game, player, _first(candidates, "special_buy"), args)
+    if word.lower() == "coal" and hasattr(game, "buy_coal_marker"):
+        raise illegal(f"{game.describe(candidates[0][0])} cannot buy a coal marker now: a company may when it "
+                      "reaches the Virginia Coalfields with a marker left there, holds none and has the price")
     is_corp = any(sym.lower() == word.lower() for sym in game.corporations)
     is_private = any(sym.lower() == word.lower() for sym in game.companies)
     if "buy_shares" in kinds and is_corp:

@@ -126,12 +126,14 @@ def _owner_user(count: int, corp: str) -> str:
 def test_a_company_buys_a_coal_marker(tmp_path: Path) -> None:
     db, out = tmp_path / "games.db", tmp_path / "out"
     user = _owner_user(159, "IC")
-    lines = _seated(_prefix(tmp_path, 159),line(user, "moves"), line(user, "help buy"), line(user, "buy coal"))
+    lines = _seated(_prefix(tmp_path, 159),line(user, "moves"), line(user, "help buy"), line(user, "buy coal"),
+                    line(user, "buy coal"))
     output = run_console(db, out, lines)
     text = "\n".join(output)
     assert "IC: buy coal" in text
     assert "`buy coal` buys your company a coal marker" in text
-    assert stored_actions(db)[-1][1]["type"] == "special_buy"
+    assert "[illegal] IC cannot buy a coal marker now: a company may when it reaches the Virginia Coalfields" in text
+    assert [a["type"] for _, a in stored_actions(db)][159:] == ["special_buy"]  # the second was refused
 
 
 def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
