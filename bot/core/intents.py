@@ -816,6 +816,9 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     names = [c["corporation"] for _, c in merges] or [c["choice"] for _, c in starts]
     if not args:
         raise malformed(f"say which company: `merge CORP`, one of: {_listing(names)}")
+    if not any(sym.lower() == args[0].lower() for sym in game.corporations):
+        raise malformed(f"no company {args[0]}{did_you_mean(args[0], names)}; `merge CORP` with one of: "
+                        f"{_listing(names)}")
     corp = match_corporation(game, args[0], among=names)
     if starts:
         hit = next(((e, c) for e, c in starts if c["choice"] == corp.sym), None)
