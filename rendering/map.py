@@ -576,6 +576,8 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         _draw_blocked(ctx, h.blocked_by, spots, at)
     if h.markers or h.passable_only_by is not None:
         _draw_markers(ctx, h, spots, at)
+    for sym in h.destinations:
+        _draw_destination(ctx, sym, spots, at)
     if "nwr" in h.tags:
         nw = c.text_width("NWR", size=theme.FONT_SMALL, condensed=True) / size + 0.1
         nh = (theme.FONT_SMALL + 5) / size
@@ -859,7 +861,7 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
     text = f"{ctx.currency}{h.terrain_cost}" if h.terrain_cost else ""
     tw = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size if text else 0.0
     w = 0.26 + tw
-    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5)])
+    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5), *_ANYWHERE])
     ix, iy = p[0] - w / 2 + 0.13, p[1]
     if kind in ("mountain", "hill", "hills"):
         colour = theme.MOUNTAIN
@@ -915,6 +917,21 @@ def _draw_markers(ctx: _Ctx, h: HexView, spots: _Spots, at: _At) -> None:
         p = spots.place(w, 0.18, [(0.0, -0.45), (0.0, 0.45), *_ANYWHERE])
         c.text(at(p), text, size=fs, condensed=True, fill=theme.COAL_TEXT, stroke=1.5,
                stroke_fill=theme.hex_fill(h.colour))
+
+
+def _draw_destination(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
+    """Where a company's destination station waits for it (1822): its symbol in its colour, framed in the
+    gold of a placed destination station."""
+    c, size = ctx.canvas, ctx.size
+    fill = ctx.view.corporation_colours.get(sym, "#777777")
+    fg = ctx.view.corporation_text_colours.get(sym) or theme.readable_on(fill)
+    text = f"▸{sym}"
+    fs = theme.FONT_SMALL + 3
+    w = c.text_width(text, size=fs, bold=True, condensed=True) / size + 0.12
+    p = spots.place(w, 0.25, [*_corner_spots(ctx.o, 0.55, (4, 5, 3, 0, 2, 1)), (0.0, 0.45), *_ANYWHERE])
+    a, b = at((p[0] - w / 2, p[1] - 0.125)), at((p[0] + w / 2, p[1] + 0.125))
+    c.rect((a[0], a[1], b[0], b[1]), fill=fill, outline=theme.DESTINATION_RING, width=2.5, radius=4)
+    c.text(at(p), text, size=fs, bold=True, condensed=True, fill=fg)
 
 
 def _draw_fish(c: Canvas, p: Point, size: float) -> None:

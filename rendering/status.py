@@ -102,6 +102,7 @@ def corporation_lines(view: StatusView) -> list[str]:
             f"stations {c.tokens_total - c.tokens_left} placed{placed} and {c.tokens_left} left{left}, "
             f"IPO {c.ipo_percent}%, pool {c.pool_percent}%" + ("" if c.floated else ", not floated yet")
             + (f", owns {', '.join(c.privates)}" if c.privates else "")
+            + (f"; {extra}" if (extra := _extras(cur, c).strip()) else "")
         )
     return out
 

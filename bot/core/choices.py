@@ -23,6 +23,7 @@ from engine.core import query
 from engine.core.entities import Company, Player
 
 MAX_BUTTONS = 10
+MAX_MERGE_BUTTONS = 3
 MAX_SHARE_BUTTONS = 4  # "Buy 1 share of X" for at most this many companies
 MAX_TRAIN_BUTTONS = 3
 MAX_AUCTION_BUTTONS = 3
@@ -161,7 +162,9 @@ def _label_train(game: Any, words: Words) -> str:
         None,
     )
     where = " (pool)" if "pool" in words else ""
-    return f"Buy {name}-train{where}" + (f" {game.format_money(price)}" if price is not None and not where else "")
+    shell = f" for {words[words.index('shell') + 1]}" if "shell" in words[:-1] else ""
+    cost = f" {game.format_money(price)}" if price is not None and not where else ""
+    return f"Buy {name}-train{where}{shell}{cost}"
 
 
 def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
@@ -172,12 +175,13 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
     autocomplete: there are too many to click through.
     """
     kinds = ("pass", "dividend", "run_routes", "buy_train", "buy_shares", "bid", "discard_train", "choose",
-             "special_buy")
+             "special_buy", "swap_train", "merge")
     primary: list[Button] = []
     shares: dict[str, Button] = {}
     trains: list[Button] = []
     auction: list[Button] = []
     passes: list[Button] = []
+    merges: list[Button] = []
     for player in players:
         for kind, words in typed_commands(game, player, kinds=kinds):
             command = " ".join(words)
@@ -192,11 +196,20 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
                 # A decision the game waits for (an 1828 merger's trade-up, an 1822 acquisition's payment):
                 # each option is one click.
                 primary.append(Button(" ".join(words[1:]).replace("_", " ").capitalize(), command, "primary"))
+            elif kind == "buy_train" and words[2:3] == ("upgrade",):
+                primary.append(Button(f"Upgrade to a {words[1]}-train", command, "primary"))
             elif kind == "special_buy":
                 primary.append(Button("Buy coal marker", command, "primary"))
+            elif kind == "swap_train":
+                primary.append(Button(f"Swap {words[1]} to the other shell", command, "secondary"))
+            elif kind == "merge" and words[0] == "merge":
+                target = game.corporations.get(words[1])
+                minor = target is not None and target.kind.value == "minor"
+                merges.append(Button(f"{'Take over' if minor else 'Merge with'} {words[1]}", command, "primary"))
             elif kind == "discard_train":
                 primary.append(Button(f"Discard {words[1]}-train", command, "danger"))
-            elif kind == "buy_train" and len(words) <= 3 and "trade" not in words and "from" not in words:
+            elif kind == "buy_train" and (len(words) <= 3 or words[2:3] == ("shell",)) and "trade" not in words \
+                    and "from" not in words and "upgrade" not in words:
                 if len(trains) < MAX_TRAIN_BUTTONS:
                     trains.append(Button(_label_train(game, words), command, "primary"))
             elif kind == "buy_shares" and len(words) <= 3:  # one share: "buy CPR" or "buy CPR pool"
@@ -212,7 +225,9 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
                     auction.append(Button(f"Buy {words[1]} {game.format_money(price)}", command, "primary"))
             elif kind == "pass" and not _prefixed(game, words):
                 passes.append(Button("Pass", command, "secondary"))
-    ordered = _dedupe([*primary, *trains, *shares.values(), *auction])
+    # A merger's partner is one click only when there are few to choose from (1822: the minors in reach).
+    ordered = _dedupe([*primary, *(merges if len(merges) <= MAX_MERGE_BUTTONS else []), *trains, *shares.values(),
+                       *auction])
     room = MAX_BUTTONS - min(len(passes), 1)
     return [replace(b, command=with_position(at, b.command)) for b in [*ordered[:room], *passes[:1]]]
 

@@ -299,10 +299,12 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "train",
         "move",
-        "train NAME [pool] [trade OLD] | train NAME from CORP PRICE",
+        "train NAME [pool] [trade OLD] [shell CORP] | train NAME from CORP PRICE | train NAME upgrade",
         "buy a train",
-        "From another company needs its president's approval unless it is yours.",
-        ("train 3", "train D trade 4", "train 4 from HBR 200"),
+        "From another company needs its president's approval unless it is yours. An 1828 system says which of "
+        "its two shells gets the train (`train 6 shell PRR`). `train 2 upgrade` turns the company's own L train "
+        "into a 2 train (1822).",
+        ("train 3", "train D trade 4", "train 4 from HBR 200", "train 6 shell PRR", "train 2 upgrade"),
     ),
     Verb("discard", "move", "discard NAME", "discard a train over the limit", examples=("discard 2",)),
     Verb(

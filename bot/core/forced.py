@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.intents import to_command
+from bot.core.intents import choice_question, to_command
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
 
@@ -56,6 +56,11 @@ def _hint(game: Any, ent: Any) -> str | None:
         player = game.describe(game.acting_player(ent))
         step_name = getattr(step, "name", "its power")
         return f"{player} must finish {who}'s power ({step_name}): {_first(game, ent, kinds[0])}"
+    if kinds == ["choose"]:
+        # A decision the game waits for (1828's merger trades, 1822's acquisition payment and station).
+        return f"{who} must decide ({choice_question(game, ent)}): {_first(game, ent, 'choose', 6)}"
+    if kinds == ["merge"]:
+        return f"{who} must name the company to merge with: {_first(game, ent, 'merge', 6)}"
     if kinds == ["par"] and isinstance(ent, Player):
         corp = next((c["corporation"] for c in query.choices(game, ent, "par")), None)
         why = _president_private(step, corp)

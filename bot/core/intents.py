@@ -275,6 +275,9 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     kinds = [t for _, t in candidates]
     if word.lower() == "coal" and "special_buy" in kinds:
         return _special(game, player, _first(candidates, "special_buy"), args)
+    if word.lower() == "coal" and hasattr(game, "buy_coal_marker"):
+        raise illegal(f"{game.describe(candidates[0][0])} cannot buy a coal marker now: a company may when it "
+                      "reaches the Virginia Coalfields with a marker left there, holds none and has the price")
     is_corp = any(sym.lower() == word.lower() for sym in game.corporations)
     is_private = any(sym.lower() == word.lower() for sym in game.companies)
     if "buy_shares" in kinds and is_corp:
@@ -361,12 +364,13 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     comp = match_private(game, args[0])
     options = query.choices(game, ent, "buy_company")
     hit = next((c for c in options if c["company"] == comp.sym), None)
-    low, high = (comp.value + 1) // 2, comp.value * 2
     if hit is None:
         names = [c["company"] for c in options]
         raise illegal(
             f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}"
         )
+    # The step's own range where it says (1828 lets C&P go below half its value), else the usual half to double.
+    low, high = query.price_range(game, ent, hit) or ((comp.value + 1) // 2, comp.value * 2)
     if len(args) < 2:
         span = f"{game.format_money(low)} to {game.format_money(high)}"
         raise malformed(f"name the price: `buyprivate {comp.sym} PRICE` ({span})")
@@ -609,6 +613,12 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     name = args[0]
     rest = [a.lower() for a in args[1:]]
     options = query.choices(game, ent, "buy_train")
+    shell = None
+    if "shell" in rest:  # 1828: which of a system's two shells gets the train
+        j = rest.index("shell")
+        if j + 1 >= len(rest):
+            raise malformed("say which shell gets the train: `train NAME shell COMPANY`")
+        shell = args[1 + j + 1]
     if "from" in rest:
         i = rest.index("from")
         if i + 1 >= len(rest):
@@ -630,19 +640,19 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
         if not 1 <= price <= top:
             span = f"{game.format_money(1)} to {game.format_money(top)}"
             raise illegal(f"the price must be {span} for {seller.sym}'s {train.name} train")
-        if not _room_for_train(game, ent):
+        shells = _for_shell(game, ent, [o for o in options if o.get("train") == train.id], shell,
+                            f"train {train.name} from {seller.sym} {price}")
+        if not shells and not _room_for_train(game, ent):
             raise illegal(f"{ent.sym} has no room for another train")
-        action = {
-            "type": "buy_train",
-            "entity": ent.sym,
-            "entity_type": "corporation",
-            "train": train.id,
-            "price": price,
-        }
+        action = {**query.entity_action(game, ent, "buy_train"), "train": train.id, "price": price}
+        if shells:
+            action["shell"] = shells[0]["shell"]
         pres = seller.owner
         other = pres if isinstance(pres, Player) and pres is not player else None
         deal = f"{ent.sym} buys {seller.sym}'s {train.name} train for {game.format_money(price)}"
         return Intent(action, ent, player, other, deal)
+    if "upgrade" in rest:
+        return _upgrade_train(game, player, ent, name, options)
     trade = None
     if "trade" in rest or "exchange" in rest:
         i = rest.index("trade") if "trade" in rest else rest.index("exchange")
@@ -663,6 +673,8 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     in_pool = [c for c in fits if game.all_trains[c["train"]].owner is game.pool]
     depot = [c for c in fits if game.all_trains[c["train"]].owner is None]
     pick = in_pool if pool else depot or in_pool
+    if pick and any(c.get("shell") for c in pick):
+        pick = _for_shell(game, ent, pick, shell, " ".join(("train", *args)))
     if not pick:
         offers = sorted(
             {
@@ -676,6 +688,37 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             f"it can buy: {_listing(offers) or 'none'}"
         )
     return Intent(pick[0], ent, player)
+
+
+def _for_shell(game: Any, ent: Any, options: list[Action], shell: str | None, typed: str) -> list[Action]:
+    """The options for the shell named (1828 systems keep trains in two shells); [] when there are no shells."""
+    shells = list(dict.fromkeys(str(c["shell"]) for c in options if c.get("shell")))
+    if not shells:
+        return []
+    if shell is None:
+        if len(shells) == 1:
+            return [c for c in options if c.get("shell") == shells[0]]
+        ways = " or ".join(f"`{typed} shell {s}`" for s in shells)
+        raise malformed(f"{ent.sym} is a system: say which shell gets the train, {ways}")
+    hit = [c for c in options if str(c.get("shell", "")).lower() == shell.lower()]
+    if not hit:
+        raise illegal(f"{ent.sym} has no shell {shell} that can take the train; shells: {', '.join(shells)}")
+    return hit
+
+
+def _upgrades(game: Any, ent: Any, options: list[Action]) -> list[Action]:
+    """Trains the company turns into another variant of its own (1822: an L train into a 2 train)."""
+    return [c for c in options if c.get("variant") and game.all_trains[c["train"]].owner is ent]
+
+
+def _upgrade_train(game: Any, player: Player, ent: Any, name: str, options: list[Action]) -> Intent:
+    ups = _upgrades(game, ent, options)
+    hit = next((c for c in ups if str(c["variant"]).lower() == name.lower()), None)
+    if hit is None:
+        offers = sorted({f"`train {c['variant']} upgrade` ({game.format_money(int(c['price']))})" for c in ups})
+        raise illegal(f"{ent.sym} cannot upgrade a train into a {name} train now; it can: "
+                      f"{_listing(offers) or 'none'}")
+    return Intent(hit, ent, player)
 
 
 def _room_for_train(game: Any, corp: Any) -> bool:
@@ -741,6 +784,8 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
         if kind in ("choose", "choose_ability") and not merge_start(game, c)
     ]
     if not options:
+        if any(merge_start(game, c) for ent, kind in candidates for c in query.choices(game, ent, kind)):
+            raise illegal("there is nothing to choose now; to start a merger: `merge CORP` (`moves` lists them)")
         raise illegal(f"there is nothing to choose now; you can: {_words(_allowed(game, candidates))}")
     ent = options[0][0]
     words = list(dict.fromkeys(choice_word(c) for _, c in options))
@@ -771,6 +816,9 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     names = [c["corporation"] for _, c in merges] or [c["choice"] for _, c in starts]
     if not args:
         raise malformed(f"say which company: `merge CORP`, one of: {_listing(names)}")
+    if not any(sym.lower() == args[0].lower() for sym in game.corporations):
+        raise malformed(f"no company {args[0]}{did_you_mean(args[0], names)}; `merge CORP` with one of: "
+                        f"{_listing(names)}")
     corp = match_corporation(game, args[0], among=names)
     if starts:
         hit = next(((e, c) for e, c in starts if c["choice"] == corp.sym), None)
@@ -885,12 +933,16 @@ def to_command(game: Any, action: Action) -> str:
         text = {"payout": "pay", "half": "pay half"}.get(str(action["kind"]), "withhold")
     elif kind == "buy_train":
         train = game.all_trains[action["train"]]
-        if isinstance(train.owner, Corporation):
+        if action.get("variant") and train.owner is not None and train.owner.sym == action.get("entity"):
+            text = f"train {action['variant']} upgrade"  # 1822: its own L train becomes a 2 train
+        elif isinstance(train.owner, Corporation):
             text = f"train {train.name} from {train.owner.sym} {action['price']}"
         else:
             text = f"train {train.name}" + (" pool" if train.owner is game.pool else "")
             if action.get("exchange"):
                 text += f" trade {_train_name(game, action['exchange'])}"
+        if action.get("shell"):
+            text += f" shell {action['shell']}"
     elif kind == "discard_train":
         text = f"discard {_train_name(game, action['train'])}"
     elif kind == "buy_company":

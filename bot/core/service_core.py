@@ -490,7 +490,8 @@ class ServiceCore:
             keep = common_prefix(old_log, game.log_lines)
             gone = old_log[keep:]
             lines = (
-                ["Taken back:", *gone[-10:]]
+                # A move the engine logs nothing for (a choice) leaves no line to list.
+                (["Taken back:", *gone[-10:]] if gone else ["Taken back: the last move."])
                 if kind == "undo"
                 else ["Restored:", *game.log_lines[keep:][-10:]]
             )
@@ -640,6 +641,10 @@ def _quiet_move(game: Any, action: dict[str, Any]) -> str:
         who = str(ref)
     if kind == "pass":
         return f"{who} passes"
+    if kind == "merge":
+        target = game.corporations.get(action.get("corporation"))
+        verb = "takes over minor" if target is not None and target.kind.value == "minor" else "merges with"
+        return f"{who} {verb} {action.get('corporation')}"
     if kind in ("choose", "choose_ability"):
         initiator = getattr(game.round, "merge_initiator", None)
         if initiator is not None and getattr(initiator, "sym", None) == action.get("choice"):

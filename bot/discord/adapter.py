@@ -248,8 +248,8 @@ class DiscordAdapter:
             verb, given = given[0], given[1:]
         if sub.verb == "train" and option.name == "seller":
             return await self._sellers(interaction, given, current)
-        if sub.verb == "train" and option.name == "trade":
-            given = [*given, "trade"]
+        if sub.verb == "train" and option.name in ("trade", "shell"):
+            given = [*given, option.name]
         return await self._suggest(interaction, verb, given, current)
 
     async def _suggest(self, interaction: discord.Interaction, verb: str, args: list[str], partial: str) -> list[str]:

@@ -103,7 +103,9 @@ class Subcommand:
 
 
 def _seller(value: str) -> str:
-    return "pool" if value.lower() == "pool" else f"from {value}"
+    if value.lower() in ("pool", "upgrade"):  # upgrade: the company's own train (1822's L to 2)
+        return value.lower()
+    return f"from {value}"
 
 
 #: How Discord asks for each verb's words. Order = order in the command line.
@@ -157,13 +159,15 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("train", "the train to buy", required=True, suggest=True),
         Option(
             "seller",
-            "pool, or the company selling it (default: the depot)",
+            "pool, upgrade (your own train), or the company selling it (default: the depot)",
             suggest=True,
             after=("train",),
             render=_seller,
         ),
         Option("price", "the price, when buying from a company", int, min_value=1),
         Option("trade", "the train you trade in", suggest=True, after=("train",), render="trade {}"),
+        Option("shell", "1828 systems: the shell that gets the train", suggest=True, after=("train",),
+               render="shell {}"),
     ),
     "discard": (Option("train", "the train to discard", required=True, suggest=True),),
     "bankrupt": (Option("confirm", "true: you are sure (without it you are asked first)", bool, render="confirm"),),

@@ -124,6 +124,17 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
     )
 
 
+def _destinations(game: Game) -> dict[str, tuple[str, ...]]:
+    """Per hex, the companies whose destination (``destination`` in their data) it is, their destination
+    station not yet placed."""
+    out: dict[str, list[str]] = {}
+    for corp in game.corporations.values():
+        dest = corp.data.get("destination")
+        if dest and not corp.closed and any(t.kind is TokenKind.DESTINATION and not t.used for t in corp.tokens):
+            out.setdefault(str(dest), []).append(corp.sym)
+    return {hex_id: tuple(syms) for hex_id, syms in out.items()}
+
+
 def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
     """Markers a title lays on hexes (``hex_markers``; 1828's coal), none for titles without."""
     markers = getattr(game, "hex_markers", None)
@@ -204,11 +215,13 @@ def board_view(game: Game) -> BoardView:
     """The map as it stands: tiles, track, stations, reservations, off-board values, last moves."""
     colour = game.phase_colour()
     colours, text = _corp_colours(game)
+    waiting = _destinations(game)
+    hexes = tuple(_hex_view(game, hx, colour) for hx in game.board.hexes.values())
     return BoardView(
         title=_title(game),
         layout=game.board.layout,
         letters=game.board.letters,
-        hexes=tuple(_hex_view(game, hx, colour) for hx in game.board.hexes.values()),
+        hexes=tuple(replace(h, destinations=waiting[h.id]) if h.id in waiting else h for h in hexes),
         hexsides=_hexsides(game),
         phase_colours=tuple(str(c) for c in game.phase["tiles"]),
         current_offboard_colour=colour,

@@ -55,6 +55,7 @@ class HexView:
     home_reserved: tuple[str, ...] = ()  # companies whose home is here but in no one city yet (home_city choice)
     markers: tuple[str, ...] = ()  # markers lying on the hex, e.g. 1828's coal markers on the Coalfields
     passable_only_by: tuple[str, ...] | None = None  # a hex closed but to these companies (1828's coalfields)
+    destinations: tuple[str, ...] = ()  # companies whose destination station still waits for them here (1822)
 
 
 @dataclass(frozen=True, slots=True)

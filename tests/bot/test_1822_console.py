@@ -77,7 +77,7 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     output = run_console(db, out, lines)
     text = "\n".join(output)
     assert "LNWR: merge 7 | merge 12" in text
-    assert "[malformed] no company 99" in text
+    assert "[malformed] no company 99; `merge CORP` with one of: 7, 12" in text
     assert "bot -> @bob: Request 1 from alice in 1822 game #1 (console): LNWR merges with 7." in text
     assert "[illegal] LNWR cannot choose now; you can: merge, pass" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
@@ -110,3 +110,34 @@ def test_a_private_lays_track_for_its_company(tmp_path: Path) -> None:
     last = stored_actions(db)[-1][1]
     assert (last["type"], last["entity"], last["hex"], last["tile"], last["rotation"]) == (
         "lay_tile", "P12", "F5", "58-4", 5)
+
+
+def test_a_minor_paid_for_in_cash(tmp_path: Path) -> None:
+    """NBR (carol) takes over minor 14, which the bank holds: no one to ask; it pays in money."""
+    db, out = tmp_path / "games.db", tmp_path / "out"
+    lines = _seated(
+        tmp_path, 938,
+        line("carol", "merge 14"),
+        line("carol", "who"),
+        line("carol", "choose money"),
+        line("carol", "choose replace"),
+    )
+    text = "\n".join(run_console(db, out, lines))
+    assert "NBR takes over minor 14" in text
+    assert "NBR must decide (Acquire a minor): `choose money`" in text
+    assert "NBR must decide (Acquire a minor): `choose replace`, `choose exchange`" in text
+    assert "NBR acquires 14" in text
+    stored = [a for _, a in stored_actions(db)][938:]
+    assert [a.get("corporation") or a.get("choice") for a in stored] == ["14", "money", "replace"]
+
+
+def test_the_minors_in_reach_are_one_click_buttons() -> None:
+    from bot.core.choices import move_buttons
+    from engine.importer import parse_game_json, replay
+
+    require_recorded("1822")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:938]}))
+    carol = game.corporations["NBR"].owner
+    buttons = [(b.label, b.command) for b in move_buttons(game, [carol], at=938)]
+    assert buttons[:2] == [("Take over 19", "@938 merge 19"), ("Take over 14", "@938 merge 14")]

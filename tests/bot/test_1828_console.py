@@ -41,12 +41,14 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
     db, out = tmp_path / "games.db", tmp_path / "out"
     lines = _seated(_prefix(tmp_path, 391),
         line("alice", "moves"),
+        line("alice", "choose PRR"),
         line("alice", "merge MP"),
         line("alice", "merge"),
         line("alice", "merge GT"),
         line("alice", "merge NYC"),
         line("carol", "approve 1"),
         line("bob", "approve 1"),
+        line("carol", "who"),
         line("bob", "moves"),
         line("bob", "choose Player_9"),
         line("alice", "choose sell"),
@@ -61,12 +63,15 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
     text = "\n".join(output)
     # Proposing: the merger words are listed, and a wrong or missing company is explained.
     assert "Player 3: merge B&O | merge MP | merge NYC | merge NYH | merge PRR" in text
+    assert "[illegal] there is nothing to choose now; to start a merger: `merge CORP`" in text
     assert "Player 3 starts a merger with MP" in text
     assert "[malformed] say which company: `merge CORP`, one of: B&O, NYC, NYH, PRR" in text
     assert "[illegal] MP cannot merge with GT; it can merge with: B&O, NYC, NYH, PRR" in text
     # The other director's consent: only bob may give it, and he is asked directly.
     assert "bot -> @bob: Request 1 from alice in 1828 game #1 (console): MP merges with NYC." in text
     assert "bob approves request 1 (MP merges with NYC)" in text
+    assert "Player 2 must decide (Merger - Trade a NYC share for a MP share): `choose Player_4`, " \
+        "`choose Player_1`, `choose Player_3`" in text  # carol's `who`
     assert "Merging NYC into MP" in text
     # Each holder's turn: the question, the options, the ping, and refusals that store nothing.
     question = "Player 2: Merger - Trade a NYC share for a MP share"
@@ -121,12 +126,14 @@ def _owner_user(count: int, corp: str) -> str:
 def test_a_company_buys_a_coal_marker(tmp_path: Path) -> None:
     db, out = tmp_path / "games.db", tmp_path / "out"
     user = _owner_user(159, "IC")
-    lines = _seated(_prefix(tmp_path, 159),line(user, "moves"), line(user, "help buy"), line(user, "buy coal"))
+    lines = _seated(_prefix(tmp_path, 159),line(user, "moves"), line(user, "help buy"), line(user, "buy coal"),
+                    line(user, "buy coal"))
     output = run_console(db, out, lines)
     text = "\n".join(output)
     assert "IC: buy coal" in text
     assert "`buy coal` buys your company a coal marker" in text
-    assert stored_actions(db)[-1][1]["type"] == "special_buy"
+    assert "[illegal] IC cannot buy a coal marker now: a company may when it reaches the Virginia Coalfields" in text
+    assert [a["type"] for _, a in stored_actions(db)][159:] == ["special_buy"]  # the second was refused
 
 
 def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
@@ -150,3 +157,32 @@ def test_merger_decisions_and_the_coal_marker_are_one_click_buttons() -> None:
     ic = coal.corporations["IC"].owner
     labels = [b.label for b in move_buttons(coal, [ic], at=159)]
     assert "Buy coal marker" in labels and labels[-1] == "Pass"
+    swapping = replay(parse_game_json({**raw, "actions": raw["actions"][:470]}))
+    owner = swapping.corporations["PRR-MP"].owner
+    swaps = [(b.label, b.command) for b in move_buttons(swapping, [owner], at=470)]
+    assert ("Swap 6 to the other shell", "@470 swap 6") in swaps and ("Swap 3+D to the other shell", "@470 swap 3+D") \
+        in swaps
+
+
+def test_a_system_names_the_shell_that_gets_a_train() -> None:
+    from bot.console.scripted import command_intent
+    from bot.core.commands import CommandError
+
+    require_recorded("1828")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:319]}))
+    owner = game.corporations["CPR-MC"].owner
+    try:
+        command_intent(game, owner, "train 3+D")
+    except CommandError as exc:
+        assert exc.message == ("CPR-MC is a system: say which shell gets the train, `train 3+D shell CPR` or "
+                               "`train 3+D shell MC`")
+    else:
+        raise AssertionError("a system's train went to a shell nobody named")
+    action = command_intent(game, owner, "train 3+D shell MC").action
+    assert (action["entity_type"], action["shell"], action["train"]) == ("system", "MC", "3+D-1")
+
+    from bot.core.choices import move_buttons
+
+    labels = [b.label for b in move_buttons(game, [owner], at=319)]
+    assert "Buy 3+D-train for CPR $350" in labels and "Buy 3+D-train for MC $350" in labels

@@ -13,7 +13,7 @@ from engine.core.viewbuild import board_view, hex_text, market_view, status_view
 from engine.importer import parse_game_json, replay
 from rendering import render_map, render_status, theme
 from rendering.map import crowded_hexes
-from rendering.status import status_text
+from rendering.status import corporation_lines, status_text
 from tests.conftest import SHARED_FIXTURES, require_recorded
 
 
@@ -57,6 +57,8 @@ def test_1828_systems_show_both_shells_and_their_coal() -> None:
     assert system.shells == (("PRR", ("3+D", "6")), ("MP", ()))
     assert system.markers == ("coal",)
     assert "system; shells PRR: 3+D, 6 / MP: none; coal" in status_text(view)
+    assert any(line.startswith("  PRR-MP ") and line.endswith("; system; shells PRR: 3+D, 6 / MP: none; coal")
+               for line in corporation_lines(view))  # the `companies` answer
 
 
 def test_1828_map_view_has_blocking_markers_coal_and_the_closed_coalfields() -> None:
@@ -89,3 +91,9 @@ def test_1822_london_gets_an_inset_and_destinations_are_marked() -> None:
     frame = theme.rgb(theme.INSET_FRAME)
     top_right = image.crop((image.width - 460, 60, image.width - 30, 520))
     assert frame in {colour for _, colour in top_right.getcolors(1 << 20) or []}
+
+
+def test_1822_destinations_still_to_reach_are_marked_on_their_hex() -> None:
+    board = board_view(_game("1822", "33845.json", 700))
+    waiting = {h.id: h.destinations for h in board.hexes if h.destinations}
+    assert waiting["H5"] == ("NER",) and "M42" not in waiting  # LBSCR has placed its destination station
