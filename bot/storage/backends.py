@@ -56,14 +56,21 @@ class Db(Protocol):
 
     async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]: ...
 
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row, or None."""
+
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> None: ...
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
 
-async def first(db: Db, sql: str, params: Iterable[Any] = ()) -> Row | None:
-    rows = await db.all(sql, params)
-    return rows[0] if rows else None
+class _FirstRow:
+    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        raise NotImplementedError
+
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        rows = await self.all(sql, params)
+        return rows[0] if rows else None
 
 
 class Backend(Protocol):
@@ -82,7 +89,7 @@ class Backend(Protocol):
 # ---------------------------------------------------------------------------------------------------- SQLite
 
 
-class _SqliteDb:
+class _SqliteDb(_FirstRow):
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
@@ -166,7 +173,7 @@ async def enable_wal(db: aiosqlite.Connection, busy_timeout: float) -> str:
 # ---------------------------------------------------------------------------------------------------- PostgreSQL
 
 
-class _PgDb:
+class _PgDb(_FirstRow):
     def __init__(self, conn: Any) -> None:
         self.conn = conn
 
