@@ -48,6 +48,7 @@ from bot.core.intents import deciding_player, to_command
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
 from bot.storage import StaleStateError, Storage
+from bot.storage.repo import DEFAULT_POOL_SIZE
 from engine import GameError, new_game
 from engine.core import query
 
@@ -354,10 +355,10 @@ class RemoteService:
         self.listener = asyncio.create_task(self._listen())
 
     @classmethod
-    async def start(cls, index: int, db: str, folder: Path) -> RemoteService:
+    async def start(cls, index: int, db: str, folder: Path, pool_size: int) -> RemoteService:
         path = folder / f"bot-{index}.sock"
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--worker", str(path), "--database", db
+            sys.executable, __file__, "--worker", str(path), "--database", db, "--pool-size", str(pool_size)
         )
         for _ in range(600):
             if path.exists():
@@ -388,14 +389,14 @@ class RemoteService:
     async def close(self) -> None:
         with contextlib.suppress(ConnectionError):
             await self.call(op="stop")
-        self.writer.close()
+        self.writer.close()  # the bot process's reader sees the end and finishes
         await self.proc.wait()
         self.listener.cancel()
 
 
-async def worker(socket_path: str, db: str) -> None:
+async def worker(socket_path: str, db: str, pool_size: int) -> None:
     """A bot process: a GameService on ``db`` answering the load run's requests until told to stop."""
-    service = await GameService.open(db, Settings(images=False, database=db))
+    service = GameService(await Storage.open(db, pool_size=pool_size), Settings(images=False, database=db))
     stale = {"n": 0}
     real = service.storage.append_action
 
@@ -408,6 +409,7 @@ async def worker(socket_path: str, db: str) -> None:
 
     service.storage.append_action = counted  # type: ignore[method-assign]
     stop = asyncio.Event()
+    served = asyncio.Event()
 
     async def answer(request: dict[str, Any]) -> dict[str, Any]:
         op = request["op"]
@@ -443,10 +445,13 @@ async def worker(socket_path: str, db: str) -> None:
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         await asyncio.gather(*tasks, return_exceptions=True)
+        served.set()
 
     server = await asyncio.start_unix_server(serve, socket_path, limit=2**24)
     try:
         await stop.wait()
+        with contextlib.suppress(TimeoutError):  # the load run hangs up after "stop"
+            await asyncio.wait_for(served.wait(), 10)
     finally:
         server.close()
         await service.close()
@@ -498,7 +503,7 @@ async def load(args: argparse.Namespace, folder: Path) -> bool:
     stale_counter = {"n": 0}
     services: list[Any]
     if args.processes:
-        services = [await RemoteService.start(i, db, folder) for i in range(args.processes)]
+        services = [await RemoteService.start(i, db, folder, args.pool_size) for i in range(args.processes)]
     else:
         services = [await GameService.open(db, settings) for _ in range(args.services)]
         for service in services:
@@ -574,11 +579,12 @@ def main() -> int:
     parser.add_argument("--reminders", type=int, default=2000, help="load with --processes: due items to claim")
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite", help="the database to use")
     parser.add_argument("--postgres-url", help="with --db postgresql: this server instead of a throwaway one")
+    parser.add_argument("--pool-size", type=int, default=DEFAULT_POOL_SIZE, help="PostgreSQL connections per bot")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: be one bot process on this socket
     parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        asyncio.run(worker(args.worker, args.database))
+        asyncio.run(worker(args.worker, args.database, args.pool_size))
         return 0
     ok = True
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as cleanup:
