@@ -11,13 +11,23 @@ Run from the repository root: ``.venv/bin/python benchmarks/bot.py [--games 200]
    stored as; at the end each game's stored log must equal the actions acknowledged to the players (rebuilt
    command by command on a mirror game), with each seq acknowledged exactly once: nothing lost, nothing
    duplicated.
+
+   ``--processes 4`` runs the bot as four separate processes instead (each its own GameService and database
+   connections), reached over unix sockets; the players stay in this process and send each command to a
+   random bot process. After the load, 2,000 due outbox items (reminders) are claimed by all bot processes at
+   once: each must be claimed by exactly one, none left. ``--db postgresql`` runs all of it on a throwaway
+   PostgreSQL server started here, with fsync on like SQLite's FULL (or ``--postgres-url URL``); the default
+   is a SQLite file. E.g. ``--only load --processes 4 --db postgresql``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
+import json
+import os
 import random
 import statistics
 import sys
@@ -37,7 +47,8 @@ from bot.core.commands import CommandError
 from bot.core.intents import deciding_player, to_command
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
-from bot.storage import Storage
+from bot.storage import StaleStateError, Storage
+from bot.storage.repo import DEFAULT_POOL_SIZE
 from engine import GameError, new_game
 from engine.core import query
 
@@ -101,8 +112,8 @@ async def latency(args: argparse.Namespace, folder: Path) -> bool:
         f"policy game: seed {seed}, {len(users)} players, {len(moves)} moves "
         f"({time.perf_counter() - started:.1f} s to play)"
     )
-    db = folder / "latency.db"
-    settings = Settings(images=False, database=str(db), out_dir=str(folder / "out"))
+    db = await database(args, folder, "latency")
+    settings = Settings(images=False, database=db, out_dir=str(folder / "out"))
 
     service = await GameService.open(db, settings)
     console = Console(service, settings, folder / "out", stdout=io.StringIO())
@@ -221,7 +232,7 @@ def choose(game: Any, policy: Policy, names: dict[int, str]) -> tuple[str, str, 
 class GameDriver:
     """The players of one channel: they start a game, play it out and start the next one."""
 
-    def __init__(self, index: int, services: list[GameService], stats: Stats, rng: random.Random) -> None:
+    def __init__(self, index: int, services: list[Any], stats: Stats, rng: random.Random) -> None:
         self.channel = f"table-{index}"
         self.services = services
         self.stats = stats
@@ -332,38 +343,199 @@ async def verify(storage: Storage, drivers: list[GameDriver]) -> tuple[int, int,
     return games, actions, problems
 
 
+class RemoteService:
+    """One bot process of the load run (``--worker``), reached over a unix socket: a JSON line per request."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader, writer: Any) -> None:
+        self.proc = proc
+        self.reader = reader
+        self.writer = writer
+        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.ids = count()
+        self.listener = asyncio.create_task(self._listen())
+
+    @classmethod
+    async def start(cls, index: int, db: str, folder: Path, pool_size: int) -> RemoteService:
+        path = folder / f"bot-{index}.sock"
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--worker", str(path), "--database", db, "--pool-size", str(pool_size)
+        )
+        for _ in range(600):
+            if path.exists():
+                break
+            if proc.returncode is not None:
+                raise RuntimeError(f"bot process {index} ended with {proc.returncode}")
+            await asyncio.sleep(0.1)
+        reader, writer = await asyncio.open_unix_connection(str(path), limit=2**24)
+        return cls(proc, reader, writer)
+
+    async def _listen(self) -> None:
+        while line := await self.reader.readline():
+            answer = json.loads(line)
+            self.pending.pop(answer["id"]).set_result(answer)
+
+    async def call(self, **request: Any) -> dict[str, Any]:
+        request["id"] = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[request["id"]] = future
+        self.writer.write(json.dumps(request).encode() + b"\n")
+        await self.writer.drain()
+        return await future
+
+    async def handle(self, platform: str, channel: str, user_id: str, user_name: str, text: str) -> list[Reply]:
+        a = await self.call(op="handle", platform=platform, channel=channel, user=user_id, name=user_name, text=text)
+        return [Reply(a["text"], outcome=Outcome(a["outcome"]), game_id=a["game_id"], seq=a["seq"])]
+
+    async def close(self) -> None:
+        with contextlib.suppress(ConnectionError):
+            await self.call(op="stop")
+        self.writer.close()  # the bot process's reader sees the end and finishes
+        await self.proc.wait()
+        self.listener.cancel()
+
+
+async def worker(socket_path: str, db: str, pool_size: int) -> None:
+    """A bot process: a GameService on ``db`` answering the load run's requests until told to stop."""
+    service = GameService(await Storage.open(db, pool_size=pool_size), Settings(images=False, database=db))
+    stale = {"n": 0}
+    real = service.storage.append_action
+
+    async def counted(*a: Any, **k: Any) -> int:
+        try:
+            return await real(*a, **k)
+        except StaleStateError:
+            stale["n"] += 1
+            raise
+
+    service.storage.append_action = counted  # type: ignore[method-assign]
+    stop = asyncio.Event()
+    served = asyncio.Event()
+
+    async def answer(request: dict[str, Any]) -> dict[str, Any]:
+        op = request["op"]
+        if op == "handle":
+            (reply,) = await service.handle(
+                request["platform"], request["channel"], request["user"], request["name"], request["text"]
+            )
+            return {"text": reply.text, "outcome": str(reply.outcome.value), "game_id": reply.game_id, "seq": reply.seq}
+        if op == "claim_due":  # the reminder loop's claim: whatever is due, each item marked sent by one process
+            claimed: list[int] = []
+            while items := await service.storage.outbox_due(request["now"], limit=50):
+                for item in items:
+                    if await service.storage.outbox_mark_sent(item.id, now=request["now"]):
+                        claimed.append(item.id)
+            return {"claimed": claimed}
+        if op == "stats":
+            return {"stale": stale["n"], "pid": os.getpid()}
+        stop.set()
+        return {}
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        lock = asyncio.Lock()
+        tasks: set[asyncio.Task[None]] = set()
+
+        async def one(request: dict[str, Any]) -> None:
+            result = await answer(request)
+            async with lock:
+                writer.write(json.dumps({"id": request["id"], **result}).encode() + b"\n")
+                await writer.drain()
+
+        while line := await reader.readline():
+            task = asyncio.create_task(one(json.loads(line)))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        served.set()
+
+    server = await asyncio.start_unix_server(serve, socket_path, limit=2**24)
+    try:
+        await stop.wait()
+        with contextlib.suppress(TimeoutError):  # the load run hangs up after "stop"
+            await asyncio.wait_for(served.wait(), 10)
+    finally:
+        server.close()
+        await service.close()
+
+
+async def database(args: argparse.Namespace, folder: Path, name: str) -> str:
+    """The load run's database: a SQLite file, or a fresh schema on the PostgreSQL server."""
+    if args.db == "sqlite":
+        return str(folder / f"{name}.db")
+    import asyncpg
+
+    conn = await asyncpg.connect(args.postgres_url)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}")
+    finally:
+        await conn.close()
+    return f"{args.postgres_url}{'&' if '?' in args.postgres_url else '?'}search_path={name}"
+
+
+async def claim_reminders(storage: Storage, services: list[RemoteService], items: int) -> list[str]:
+    """Every bot process claims due reminders at once: each item exactly once, none left behind."""
+    now = time.time()
+    for n in range(items):
+        await storage.outbox_enqueue(
+            f"bench:{n}", platform="load", user_id=f"u{n % 97}", kind="bench", payload={"n": n}, due_at=now - n
+        )
+    started = time.perf_counter()
+    answers = await asyncio.gather(*(s.call(op="claim_due", now=now + 1) for s in services))
+    took = time.perf_counter() - started
+    claims = [item for answer in answers for item in answer["claimed"]]
+    per_process = [len(answer["claimed"]) for answer in answers]
+    problems: list[str] = []
+    twice = len(claims) - len(set(claims))
+    left = await storage.outbox_due(now + 1, limit=items)
+    print(
+        f"  reminders: {items} due items claimed by {len(services)} bot processes at once in {took:.2f} s "
+        f"(per process {per_process}); claimed twice: {twice}; left unclaimed: {len(left)}"
+    )
+    if twice:
+        problems.append(f"{twice} reminders claimed by two processes")
+    if len(set(claims)) != items or left:
+        problems.append(f"{items - len(set(claims))} reminders never claimed")
+    return problems
+
+
 async def load(args: argparse.Namespace, folder: Path) -> bool:
-    db = folder / "load.db"
-    settings = Settings(images=False, database=str(db))
-    services = [await GameService.open(db, settings) for _ in range(args.services)]
+    db = await database(args, folder, "load")
+    settings = Settings(images=False, database=db)
+    stale_counter = {"n": 0}
+    services: list[Any]
+    if args.processes:
+        services = [await RemoteService.start(i, db, folder, args.pool_size) for i in range(args.processes)]
+    else:
+        services = [await GameService.open(db, settings) for _ in range(args.services)]
+        for service in services:
+            real = service.storage.append_action
+
+            async def counted(*a: Any, _real: Any = real, **k: Any) -> int:
+                try:
+                    return int(await _real(*a, **k))
+                except StaleStateError:
+                    stale_counter["n"] += 1
+                    raise
+
+            service.storage.append_action = counted
     stats = Stats()
     rng = random.Random(args.seed)
     drivers = [GameDriver(i, services, stats, random.Random(rng.random())) for i in range(args.games)]
-    stale_counter = {"n": 0}
-    for service in services:
-        real = service.storage.append_action
-
-        async def counted(*a: Any, _real: Any = real, **k: Any) -> int:
-            try:
-                return int(await _real(*a, **k))
-            except Exception as exc:
-                if type(exc).__name__ == "StaleStateError":
-                    stale_counter["n"] += 1
-                raise
-
-        service.storage.append_action = counted  # type: ignore[method-assign]
     started = time.perf_counter()
     deadline = started + args.seconds
     await asyncio.gather(*(d.run(deadline) for d in drivers))
     elapsed = time.perf_counter() - started
-    games, actions, problems = await verify(services[0].storage, drivers)
+    problems: list[str] = []
+    async with await Storage.open(db) as storage:
+        games, actions, problems = await verify(storage, drivers)
+        if args.processes:
+            stale_counter["n"] = sum([(await s.call(op="stats"))["stale"] for s in services])
+            problems += await claim_reminders(storage, services, args.reminders)
     for service in services:
         await service.close()
     lat = stats.latencies
-    print(
-        f"{args.games} channels, {games} games, {args.services} service instances on one database, "
-        f"{elapsed:.1f} s:"
-    )
+    where = f"{args.processes} bot processes" if args.processes else f"{args.services} service instances"
+    kind = "a SQLite file" if args.db == "sqlite" else "PostgreSQL"
+    print(f"{args.games} channels, {games} games, {where} on one database ({kind}), {elapsed:.1f} s:")
     print(
         f"  {stats.commands} commands = {stats.commands / elapsed:.0f} commands/s; "
         f"{actions} actions stored = {actions / elapsed:.0f} actions/s"
@@ -377,8 +549,8 @@ async def load(args: argparse.Namespace, folder: Path) -> bool:
         f"  outcomes: {dict(sorted(stats.outcomes.items()))}; appends refused as stale: {stale_counter['n']}"
     )
     print(
-        f"  latency under load: p50 {ms(statistics.median(lat))}, p95 {ms(percentile(lat, 95))}, "
-        f"max {ms(max(lat))}"
+        f"  latency under load{' (with the unix-socket hop)' if args.processes else ''}: "
+        f"p50 {ms(statistics.median(lat))}, p95 {ms(percentile(lat, 95))}, max {ms(max(lat))}"
     )
     if problems:
         print(f"  FAIL: {len(problems)} problems")
@@ -388,6 +560,7 @@ async def load(args: argparse.Namespace, folder: Path) -> bool:
     print(
         f"  PASS: every game's stored log equals its acknowledged commands; {actions} seqs acknowledged "
         "exactly once each, none lost, none duplicated"
+        + ("; every reminder claimed exactly once" if args.processes else "")
     )
     return True
 
@@ -402,10 +575,27 @@ def main() -> int:
     parser.add_argument("--services", type=int, default=2, help="service instances sharing the database")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=("latency", "load"))
+    parser.add_argument("--processes", type=int, default=0, help="load: run the bot as this many processes")
+    parser.add_argument("--reminders", type=int, default=2000, help="load with --processes: due items to claim")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite", help="the database to use")
+    parser.add_argument("--postgres-url", help="with --db postgresql: this server instead of a throwaway one")
+    parser.add_argument("--pool-size", type=int, default=DEFAULT_POOL_SIZE, help="PostgreSQL connections per bot")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: be one bot process on this socket
+    parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        asyncio.run(worker(args.worker, args.database, args.pool_size))
+        return 0
     ok = True
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as cleanup:
         folder = Path(tmp)
+        if args.db == "postgresql" and not args.postgres_url:
+            from tests import pg_server
+
+            server = folder / "postgres"
+            args.postgres_url = pg_server.start(server, durable=True)
+            cleanup.callback(pg_server.stop, server)
+            print(f"PostgreSQL: a throwaway server with fsync on, at {args.postgres_url}")
         if args.only in (None, "latency"):
             print("== latency ==")
             ok = asyncio.run(latency(args, folder)) and ok

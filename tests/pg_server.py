@@ -62,8 +62,12 @@ def url(directory: str | os.PathLike[str]) -> str:
     return f"postgresql://{USER}@/{DATABASE}?host={os.fspath(directory)}&port={PORT}"
 
 
-def start(directory: str | os.PathLike[str]) -> str:
-    """Create and start a cluster in ``directory`` (created if needed); returns its URL. Raises Unavailable."""
+def start(directory: str | os.PathLike[str], *, durable: bool = False) -> str:
+    """Create and start a cluster in ``directory`` (created if needed); returns its URL. Raises Unavailable.
+
+    ``durable``: fsync every commit as a production server does (benchmarks compare it with SQLite's FULL);
+    tests leave it off, since their data is thrown away.
+    """
     bin_dir = binaries()
     if bin_dir is None:
         raise Unavailable("PostgreSQL is not installed (no initdb/pg_ctl on PATH or in /usr/lib/postgresql/*/bin)")
@@ -88,8 +92,9 @@ def start(directory: str | os.PathLike[str]) -> str:
              "--no-sync", "--locale=C"],
             check=True, capture_output=True, timeout=TIMEOUT,
         )  # fmt: skip
-        options = f"-c listen_addresses='' -k {root} -p {PORT} -c fsync=off -c synchronous_commit=off" \
-            " -c full_page_writes=off -c max_connections=200"  # fmt: skip
+        options = f"-c listen_addresses='' -k {root} -p {PORT} -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         subprocess.run(
             [*run_as, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"), "-o", options,
              "-w", "-t", str(TIMEOUT), "start"],

@@ -1,9 +1,17 @@
-"""The logged-in bot: a discord.py client carrying the /18xx commands, the game buttons and the reminder loop."""
+"""The logged-in bot: a discord.py client carrying the /18xx commands, the game buttons and the reminder loop.
+
+The client is an ``AutoShardedClient``: alone, it runs as many gateway shards as Discord recommends (sharding
+is required from 2,500 servers). Several processes, possibly on several machines, can split the shards
+between them (``shard_ids`` of ``shard_count``) when they share one PostgreSQL database: each answers the
+interactions of its shards' servers, any of them can post anywhere (REST needs no gateway), and a due
+reminder is handed out by exactly one of them (the outbox claim in storage).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -27,11 +35,26 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class RoundhouseClient(discord.Client):
-    """``roundhouse`` is the adapter: game buttons find it there (``interaction.client.roundhouse``)."""
+class RoundhouseClient(discord.AutoShardedClient):
+    """``roundhouse`` is the adapter: game buttons find it there (``interaction.client.roundhouse``).
 
-    def __init__(self, service: GameService, settings: DiscordSettings) -> None:
-        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
+    ``shard_ids`` / ``shard_count``: run only these shards of that many (one process of several); by default
+    all shards, as many as Discord recommends.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        settings: DiscordSettings,
+        *,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+    ) -> None:
+        if shard_ids is not None and shard_count is None:
+            raise ValueError("shard_ids need the total shard_count of all processes")
+        # discord.py's options are typed as always given; None is its documented "Discord decides".
+        sharding: Any = {"shard_ids": None if shard_ids is None else sorted(set(shard_ids)), "shard_count": shard_count}
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.roundhouse = DiscordAdapter(
@@ -47,7 +70,7 @@ class RoundhouseClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(GameButton)  # buttons posted before a restart keep working
-        if self.settings.sync_commands:
+        if self.settings.sync_commands and self.syncs_commands:
             if self.settings.guild_id is not None:
                 guild = discord.Object(id=self.settings.guild_id)
                 self.tree.copy_global_to(guild=guild)
@@ -55,6 +78,12 @@ class RoundhouseClient(discord.Client):
             else:
                 await self.tree.sync()
         self._reminders = asyncio.create_task(self.roundhouse.reminders.run(self.wait_until_ready))
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process pushes the command definitions: one of several (the one with shard 0) is
+        enough, and Discord rate-limits the push."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     async def close(self) -> None:
         if self._reminders is not None:

@@ -26,7 +26,6 @@ from bot.storage.backends import (
     SqliteBackend,
     connect_postgres,
     enable_wal,
-    first,
     is_foreign_key_error,
     is_postgres_url,
 )
@@ -321,7 +320,7 @@ class Storage:
 
     async def _insert_game(self, db: Db, fields: tuple[Any, ...], now: float) -> int:
         """Insert a game row (platform, channel, title, seed, options, engine version, status, creator)."""
-        row = await first(db,
+        row = await db.one(
             "INSERT INTO games (platform, channel, title, seed, options, engine_version, status,"
             " created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (*fields, now, now),
@@ -378,7 +377,7 @@ class Storage:
         return game_id
 
     async def _live_game_id(self, db: Db, platform: str, channel: str) -> int | None:
-        row = await first(db,
+        row = await db.one(
             "SELECT id FROM games WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
             (platform, channel),
         )
@@ -392,7 +391,7 @@ class Storage:
     async def _get_game(self, db: Db, game_id: int, *, lock: bool = False) -> GameRecord:
         """The game's row; with ``lock`` (in a write transaction) no other writer changes it until the end."""
         lock_sql = self._for_update if lock else ""
-        row = await first(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?{lock_sql}", (game_id,))
+        row = await db.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?{lock_sql}", (game_id,))
         if row is None:
             raise NotFoundError("game", game_id)
         return _game(row)
@@ -400,7 +399,7 @@ class Storage:
     async def find_game(self, platform: str, channel: str) -> GameRecord | None:
         """The open or active game in a channel, or ``None`` if the channel is free."""
         async with self._backend.session() as db:
-            row = await first(db,
+            row = await db.one(
                 f"SELECT {_GAME_COLUMNS} FROM games"
                 " WHERE platform = ? AND channel = ? AND status IN ('open', 'active')",
                 (platform, channel),
@@ -441,7 +440,7 @@ class Storage:
         expected = None if expected is None else GameStatus(expected)
         async with self._backend.session() as db:
             try:
-                row = await first(db,
+                row = await db.one(
                     "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status = coalesce(?, status)"
                     f" RETURNING {_GAME_COLUMNS}",
                     (status, self._clock(), game_id, expected),
@@ -494,7 +493,7 @@ class Storage:
                 failure.message,
             ):
                 return game
-            row = await first(db,
+            row = await db.one(
                 f"UPDATE games SET broken = ?, broken_noticed_at = NULL WHERE id = ? RETURNING {_GAME_COLUMNS}",
                 (_dumps(mark), game_id),
             )
@@ -504,7 +503,7 @@ class Storage:
     async def clear_broken(self, game_id: int) -> GameRecord:
         """Drop the mark of a game that replays again (e.g. after an engine fix). Raises: NotFoundError."""
         async with self._backend.session() as db:
-            row = await first(db,
+            row = await db.one(
                 "UPDATE games SET broken = NULL, broken_noticed_at = NULL WHERE id = ?"
                 f" RETURNING {_GAME_COLUMNS}",
                 (game_id,),
@@ -598,7 +597,7 @@ class Storage:
             seats = await self._list_seats(db, game_id)
             if any(s.user_id == user_id for s in seats):
                 raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
-            row = await first(db,
+            row = await db.one(
                 "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
                 " RETURNING game_id, seat, platform, user_id, display_name, player_id",
                 (platform, user_id, display_name, game_id, old_user),
@@ -611,7 +610,7 @@ class Storage:
     async def last_action_at(self, game_id: int) -> float | None:
         """When the last action of a game was stored (None for an empty log)."""
         async with self._backend.session() as db:
-            row = await first(db, "SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
+            row = await db.one("SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
         return None if row is None or row[0] is None else float(row[0])
 
     async def list_seats(self, game_id: int) -> list[SeatRecord]:
@@ -700,7 +699,7 @@ class Storage:
         return expected_seq
 
     async def _last_seq(self, db: Db, game_id: int) -> int:
-        row = await first(db,
+        row = await db.one(
             "SELECT (SELECT 1 FROM games WHERE id = ?),"
             " (SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?)",
             (game_id, game_id),
@@ -765,7 +764,7 @@ class Storage:
     async def load_snapshot(self, game_id: int) -> SnapshotRecord | None:
         """The latest snapshot of a game, or ``None`` if none was saved."""
         async with self._backend.session() as db:
-            row = await first(db, "SELECT seq, data, created_at FROM snapshots WHERE game_id = ?", (game_id,))
+            row = await db.one("SELECT seq, data, created_at FROM snapshots WHERE game_id = ?", (game_id,))
         if row is None:
             return None
         return SnapshotRecord(game_id, row["seq"], bytes(row["data"]), row["created_at"])
@@ -793,7 +792,7 @@ class Storage:
         payload_json = _dumps_object(payload, "payload")
         async with self._backend.session() as db:
             try:
-                row = await first(db,
+                row = await db.one(
                     "INSERT INTO outbox (game_id, platform, user_id, kind, payload, due_at, dedupe_key,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
@@ -824,7 +823,7 @@ class Storage:
     async def outbox_get(self, item_id: int) -> OutboxItem:
         """Raises: NotFoundError."""
         async with self._backend.session() as db:
-            row = await first(db, f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
+            row = await db.one(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
         if row is None:
             raise NotFoundError("outbox item", item_id)
         return _outbox(row)
@@ -843,7 +842,7 @@ class Storage:
             claimed = await db.all(
                 "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL RETURNING id", (now, item_id)
             )
-            if not claimed and await first(db, "SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+            if not claimed and await db.one("SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
                 raise NotFoundError("outbox item", item_id)
         return bool(claimed)
 
@@ -855,13 +854,13 @@ class Storage:
         if not math.isfinite(due_at):
             raise ValueError(f"due_at must be finite, got {due_at}")
         async with self._backend.session() as db:
-            row = await first(db,
+            row = await db.one(
                 "UPDATE outbox SET due_at = ?, attempts = attempts + 1 WHERE id = ? AND sent_at IS NULL"
                 " RETURNING attempts",
                 (due_at, item_id),
             )
             if row is None:
-                if await first(db, "SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
+                if await db.one("SELECT 1 FROM outbox WHERE id = ?", (item_id,)) is None:
                     raise NotFoundError("outbox item", item_id)
                 raise StatusConflictError("outbox item", item_id, "unsent", "sent")
         return int(row[0])
@@ -898,7 +897,7 @@ class Storage:
     async def get_prefs(self, platform: str, user_id: str) -> JsonObject:
         """A user's preferences (``{}`` if never set)."""
         async with self._backend.session() as db:
-            row = await first(db,
+            row = await db.one(
                 "SELECT data FROM user_prefs WHERE platform = ? AND user_id = ?", (platform, user_id)
             )
         return {} if row is None else dict(json.loads(row[0]))
@@ -934,7 +933,7 @@ class Storage:
         payload_json = _dumps_object(payload, "payload")
         async with self._backend.session() as db:
             try:
-                row = await first(db,
+                row = await db.one(
                     "INSERT INTO consents (game_id, kind, requested_by, payload, approvers, status,"
                     " expires_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING id",
                     (game_id, kind, requested_by, payload_json, _dumps(votes), expires_at, self._clock()),
@@ -953,7 +952,7 @@ class Storage:
 
     async def _get_consent(self, db: Db, consent_id: int, *, lock: bool = False) -> ConsentRecord:
         lock_sql = self._for_update if lock else ""
-        row = await first(db, f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE id = ?{lock_sql}", (consent_id,))
+        row = await db.one(f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE id = ?{lock_sql}", (consent_id,))
         if row is None:
             raise NotFoundError("consent", consent_id)
         return _consent(row)
@@ -992,7 +991,7 @@ class Storage:
             if user_id not in consent.approvers:
                 raise NotFoundError("approver", (consent_id, user_id))
             votes = consent.approvers | {user_id: bool(approve)}
-            row = await first(db,
+            row = await db.one(
                 f"UPDATE consents SET approvers = ? WHERE id = ? RETURNING {_CONSENT_COLUMNS}",
                 (_dumps(votes), consent_id),
             )
@@ -1012,7 +1011,7 @@ class Storage:
             raise ValueError("resolve_consent needs a final status, not 'pending'")
         now = self._clock() if now is None else now
         async with self._backend.session() as db:
-            row = await first(db,
+            row = await db.one(
                 "UPDATE consents SET status = ?, resolved_at = ? WHERE id = ? AND status = 'pending'"
                 f" RETURNING {_CONSENT_COLUMNS}",
                 (status, now, consent_id),

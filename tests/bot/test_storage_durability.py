@@ -14,9 +14,9 @@ FULL = 2
 
 async def test_the_bot_s_database_fsyncs_every_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(repo, "DEFAULT_SYNCHRONOUS", "FULL")  # undo the suite's speed-up
-    async with await Storage.open(tmp_path / "bot.db") as storage, storage._session() as db:
-        ((mode,),) = list(await db.execute_fetchall("PRAGMA synchronous"))
-        ((journal,),) = list(await db.execute_fetchall("PRAGMA journal_mode"))
+    async with await Storage.open(tmp_path / "bot.db") as storage, storage._backend.session() as db:
+        ((mode,),) = await db.all("PRAGMA synchronous")
+        ((journal,),) = await db.all("PRAGMA journal_mode")
     assert (mode, journal) == (FULL, "wal")
 
 

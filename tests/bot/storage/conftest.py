@@ -2,11 +2,13 @@
 
 ``storage`` and ``db_url`` are parametrised over both backends. The PostgreSQL server is one per test session:
 the one ./test.sh started (``ROUNDHOUSE_TEST_POSTGRES``), else a throwaway one started here when PostgreSQL is
-installed; without either the PostgreSQL cases are skipped with the reason. Each test gets its own schema.
+installed; without either the PostgreSQL cases are skipped with the reason. Each test gets its own schema,
+dropped afterwards.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -66,20 +68,29 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pg_server.stop(directory)
 
 
-async def fresh_schema(server: str) -> str:
-    """A URL for ``server`` whose connections work in a new, empty schema (one per test, no cleanup)."""
-    schema = f"t_{uuid.uuid4().hex[:16]}"
+async def _admin(server: str, sql: str) -> None:
     conn = await asyncpg.connect(server)
     try:
-        await conn.execute(f"CREATE SCHEMA {schema}")
+        await conn.execute(sql)
     finally:
         await conn.close()
-    return f"{server}&search_path={schema}"
+
+
+@contextlib.asynccontextmanager
+async def fresh_schema(server: str) -> AsyncIterator[str]:
+    """A URL for ``server`` whose connections work in a new, empty schema, dropped afterwards."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    await _admin(server, f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{server}&search_path={schema}"
+    finally:
+        await _admin(server, f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture
-async def postgres_url(postgres_server: str) -> str:
-    return await fresh_schema(postgres_server)
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    async with fresh_schema(postgres_server) as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -88,11 +99,13 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+async def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """An empty database on this test's backend: a SQLite file path or a PostgreSQL URL."""
     if backend == "sqlite":
-        return str(db_path)
-    return await fresh_schema(request.getfixturevalue("postgres_server"))
+        yield str(db_path)
+        return
+    async with fresh_schema(request.getfixturevalue("postgres_server")) as url:
+        yield url
 
 
 @pytest.fixture

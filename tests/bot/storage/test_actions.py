@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
 
-from bot.storage import NotFoundError, StaleStateError, Storage
+from bot.storage import GameStatus, NotFoundError, StaleStateError, StatusConflictError, Storage
 from bot.storage.backends import INTEGRITY_ERRORS
 from tests.bot.storage.conftest import FakeClock, make_game, raw
 
@@ -191,3 +192,36 @@ async def test_snapshots_keep_only_the_latest(storage: Storage, clock: FakeClock
     with pytest.raises(NotFoundError):
         await storage.save_snapshot(404, 0, b"x")
     assert [tuple(row) for row in await raw(storage, "SELECT count(*) FROM snapshots")] == [(1,)]
+
+
+async def _append_until_refused(writer: Storage, game_id: int, who: int) -> None:
+    with contextlib.suppress(StatusConflictError):
+        for _ in range(5):
+            seq = await writer.last_seq(game_id) + 1
+            with contextlib.suppress(StaleStateError):
+                await writer.append_action(game_id, seq, {"type": "pass", "by": who}, f"u{who}")
+
+
+async def _finish(storage: Storage, game_id: int, delay: float) -> int:
+    await asyncio.sleep(delay)
+    await storage.update_game_status(game_id, GameStatus.FINISHED)
+    return await storage.last_seq(game_id)
+
+
+async def test_no_action_lands_after_another_connection_finished_the_game(db_url: str, storage: Storage) -> None:
+    """Appends racing a status change: once ``update_game_status`` has returned, the log is closed for good."""
+    others = [await Storage.open(db_url) for _ in range(3)]
+    try:
+        for round_ in range(8):
+            game_id = await make_game(storage, channel=f"race-{round_}", status=GameStatus.ACTIVE)
+            *_, closed_at = await asyncio.gather(
+                *(_append_until_refused(w, game_id, i) for i, w in enumerate(others)),
+                _finish(storage, game_id, 0.001 * round_),
+            )
+            await asyncio.sleep(0.01)
+            assert await storage.last_seq(game_id) == closed_at
+            with pytest.raises(StatusConflictError):
+                await storage.append_action(game_id, closed_at + 1, {"type": "pass"}, "late")
+    finally:
+        for other in others:
+            await other.close()

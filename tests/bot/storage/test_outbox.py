@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -100,25 +101,30 @@ async def test_enqueue_for_unknown_game_raises(storage: Storage) -> None:
 
 
 async def test_racing_processes_claim_each_due_item_exactly_once(storage: Storage, db_url: str) -> None:
-    """Four bot processes (connections) look at the outbox together: each item is handed out by one of them."""
+    """Four bot processes (connections) find the same items due and all try to claim every one of them:
+    each item is handed out by exactly one."""
     keys = [f"remind:{n}" for n in range(60)]
     for n, key in enumerate(keys):
         await _enqueue(storage, key, float(n % 7))
-    others = [await Storage.open(db_url) for _ in range(3)]
-    claimed: dict[int, list[int]] = {}
+    workers = [storage, *[await Storage.open(db_url) for _ in range(3)]]
+    seen = await asyncio.gather(*(w.outbox_due(100.0, limit=100) for w in workers))
+    assert all(len(items) == len(keys) for items in seen)  # every process sees every item due
 
-    async def deliver(index: int, worker: Storage) -> None:
-        while items := await worker.outbox_due(100.0, limit=10):
-            for item in items:
-                if await worker.outbox_mark_sent(item.id, now=100.0):
-                    claimed.setdefault(item.id, []).append(index)
-                await asyncio.sleep(0)
+    async def claim(index: int) -> list[int]:
+        order = [item.id for item in seen[index]]
+        random.Random(index).shuffle(order)
+        won = []
+        for item_id in order:
+            if await workers[index].outbox_mark_sent(item_id, now=100.0):
+                won.append(item_id)
+            await asyncio.sleep(0)
+        return won
 
     try:
-        await asyncio.gather(*(deliver(i, w) for i, w in enumerate([storage, *others])))
+        won = await asyncio.gather(*(claim(i) for i in range(len(workers))))
     finally:
-        for other in others:
+        for other in workers[1:]:
             await other.close()
-    assert len(claimed) == len(keys)
-    assert all(len(by) == 1 for by in claimed.values()), claimed
-    assert len({by[0] for by in claimed.values()}) > 1  # the work was really shared
+    claimed = [item_id for ids in won for item_id in ids]
+    assert sorted(claimed) == sorted(item.id for item in seen[0])  # each exactly once, none lost
+    assert await storage.outbox_due(1e9) == []
