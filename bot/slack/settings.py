@@ -53,6 +53,9 @@ class SlackSettings:
             return self.requests_db
         if database in ("", ":memory:"):
             return ":memory:"
+        if "://" in database:
+            # A PostgreSQL URL is no place for a file: the log stays a SQLite file of this process.
+            return "slack-requests.db"
         db = Path(database)
         return str(db.with_name(db.stem + "-slack-requests.db"))
 
