@@ -74,7 +74,13 @@ def replay_to(gf: GameFile, index: int) -> Game:
 
 
 def claimed_revenue(game: Game, corp: Corporation, action: dict[str, Any]) -> int:
-    """The engine's price of the routes the players ran (the recorded per-route revenue is ignored)."""
+    """The engine's price of the routes the players ran (the recorded per-route revenue is ignored).
+
+    A title whose routes are traced and priced by its own step (1822) prices them with ``run_revenue``.
+    """
+    hook = getattr(game, "run_revenue", None)
+    if callable(hook):
+        return int(hook(corp, action.get("routes") or []))
     total = 0
     for data in action.get("routes") or []:
         train = game.all_trains[str(data["train"])]

@@ -98,6 +98,10 @@ class TrainSpec:
     (1862 E trains omit stops of the president's choice; the best choice is the one that pays most).
     ``multiplier``: revenue factor (doubling trains, 1828 3+D). ``group``: trains in different groups may
     share track (1822 E trains); trains of one group never do.
+    ``caps``: (kinds, n) pairs, at most n stops of those kinds (1822 L: one city or off-board, one town).
+    ``local``: the train may also run at one of the company's stations alone (1822 L trains), as
+    ``["local", HEX]``; two such runs never share a station.
+    ``stations_only``: only the company's stations pay, and the route starts and ends at them (1822 E).
     """
 
     name: str
@@ -107,6 +111,9 @@ class TrainSpec:
     group: str = ""
     unpaid_kinds: frozenset[str] = frozenset()
     express: bool = False
+    caps: tuple[tuple[frozenset[str], int], ...] = ()
+    local: bool = False
+    stations_only: bool = False
 
     def counts(self, kind: str, free: bool) -> bool:
         """Whether a stop of this kind counts against the range (``free``: the hex makes it free)."""
@@ -167,6 +174,9 @@ class RouteGraph:
     adj: list[list[tuple[int, int, int]]]  # node -> (other node, link mask, link index)
     units: list[Unit]  # bit i of a mask is units[i]
     index: dict[NodeRef, int]
+    # station node -> its own link (in no adjacency list): the track of a local run there, which no other
+    # local run may share
+    locals: dict[int, int] = field(default_factory=dict)
 
     def token_nodes(self) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if n.token]
@@ -326,8 +336,9 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
             if nodes[j].passable and j not in expanded:
                 stack.append(j)
     once = _tile_once(game)
-    if once is not None:
-        links = _mark_tiles(nodes, links, once)
+    single = getattr(game, "autoroute_single_stop_hexes", None)
+    if once is not None or callable(single):
+        links = _mark_tiles(nodes, links, once, frozenset(single()) if callable(single) else frozenset())
     links = _drop_dominated_links(links)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in nodes]
     # Neighbours in decreasing value order find good routes early (helps anytime answers).
@@ -336,7 +347,12 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
         adj[link.b].append((link.a, link.mask, li))
     for lst in adj:
         lst.sort(key=lambda t: -nodes[t[0]].value)
-    return RouteGraph(sym, nodes, links, adj, walker.units, index)
+    local: dict[int, int] = {}
+    for i, station in enumerate(nodes):
+        if station.token:
+            local[i] = len(links)
+            links.append(Link(i, i, walker.bit((station.ref[0], station.ref[1], "local")), (station.ref[0],)))
+    return RouteGraph(sym, nodes, links, adj, walker.units, index, local)
 
 
 def _tile_once(game: RouteRules) -> frozenset[str] | None:
@@ -348,12 +364,17 @@ def _tile_once(game: RouteRules) -> frozenset[str] | None:
     return None if got is None else frozenset(got)
 
 
-def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str]) -> list[Link]:
-    """Give nodes and links their hex bits; a link that passes some tile twice can never be run."""
+def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str] | None,
+                single: frozenset[str]) -> list[Link]:
+    """Give nodes and links their hex bits; a link that passes some tile twice can never be run.
+
+    ``exempt``: every tile but these is included once per route (None: no such rule); ``single``: hexes
+    where a route stops at one node at most (1822 London).
+    """
     bit: dict[str, int] = {}
 
     def of(hex_id: str) -> int:
-        if hex_id in exempt:
+        if (hex_id not in single) if exempt is None else (hex_id in exempt):
             return 0
         got = bit.get(hex_id)
         if got is None:
@@ -362,6 +383,8 @@ def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str]) ->
 
     for node in nodes:
         node.hexbit = of(node.ref[0])
+    if exempt is None:
+        return links
     out = []
     for link in links:
         mask = 0
@@ -411,13 +434,15 @@ class Pricing:
     them against ``route_bonus`` on its answer (which catches rules that overpay, not rules that miss a
     bonus). ``set_bound`` and ``set_bonus`` are for set-level effects (1822 destinations, 1828 coal): an
     optimistic allowance used while searching, and the exact extra revenue of a whole set of routes at
-    the leaves.
+    the leaves; the extra must lie between 0 and ``set_bound``.
     """
 
     route_rules: list[BonusRule] = field(default_factory=list)
     route_hook: Callable[[Train | None, list[NodeRef]], int] | None = None
     set_bound: int = 0
     set_bonus: Callable[[list[Candidate]], int] | None = None
+    set_nodes: int | None = None  # bitmask of the nodes set_bonus reads (None: unknown, nothing is trimmed)
+    verify: bool = True  # solve() checks route_rules against game.route_bonus (off: the title prices runs itself)
 
 
 def pricing_for(game: RouteRules, graph: RouteGraph) -> Pricing:
@@ -449,9 +474,13 @@ class Candidate:
     mask: int
     start: int
     links: tuple[int, ...]
+    train: str = ""  # the kind of train (TrainSpec.name) it was priced for
+    local: bool = False  # a run at the station ``start`` alone; ``links`` holds its station's own link
 
     def nodes(self, graph: RouteGraph) -> list[int]:
         out = [self.start]
+        if self.local:
+            return out
         cur = self.start
         for li in self.links:
             link = graph.links[li]
@@ -483,9 +512,24 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     return lists[0], complete
 
 
-def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str]]:
+def _dead_ends(graph: RouteGraph) -> set[int]:
+    """Nodes without a station that a route from station to station can never visit: those with one
+    neighbour left once such nodes are taken away (a simple route would have to turn back there)."""
+    near = [{j for j, _m, _l in graph.adj[i]} for i in range(len(graph.nodes))]
+    dead: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, node in enumerate(graph.nodes):
+            if i not in dead and not node.token and len(near[i] - dead) <= 1:
+                dead.add(i)
+                changed = True
+    return dead
+
+
+def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
     """Train kinds with the same key weigh and pay stops alike, so one walk over the track serves them all."""
-    return spec.free_kinds, spec.unpaid_kinds
+    return spec.free_kinds, spec.unpaid_kinds, spec.stations_only
 
 
 def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
@@ -507,13 +551,20 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     trains = list(trains) if trains is not None else [None] * len(specs)
     hook = pricing.route_hook
     if trim is None:
-        trim = hook is None and pricing.set_bonus is None
+        trim = hook is None and (pricing.set_bonus is None or pricing.set_nodes is not None)
+    # Stops a set-level bonus reads are never trimmed off a route.
+    keep = pricing.set_nodes or 0
+    caps = [[(sum(1 << i for i, nd in enumerate(nodes) if nd.kind in kinds), most) for kinds, most in s.caps]
+            for s in specs]
     limits = [UNLIMITED if s.limit is None or s.express else s.limit for s in specs]
     limit = max(limits)
     # An express train may visit any number of stops; it earns its ``limit`` best counted ones.
     tops = [s.limit if s.express and s.limit is not None else -1 for s in specs]
+    ranked = any(t >= 0 for t in tops)  # only express trains read the counted stops' values
     weight = [1 if specs[0].counts(nd.kind, nd.free) else 0 for nd in nodes]
-    value = [0 if nd.kind in specs[0].unpaid_kinds else nd.value for nd in nodes]
+    stations_only = specs[0].stations_only
+    value = [0 if nd.kind in specs[0].unpaid_kinds or (stations_only and not nd.token) else nd.value
+             for nd in nodes]
     token = [1 if nd.token else 0 for nd in nodes]
     passable = [nd.passable for nd in nodes]
     hexbit = [nd.hexbit for nd in nodes]
@@ -535,8 +586,9 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     stopped = [False]
     # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
     # passable), so the walk reads one tuple per step.
+    dead = _dead_ends(graph) if stations_only else set()
     steps_from = [[(j, m, li, inner[li], hexbit[j], weight[j], token[j], value[j], passable[j])
-                   for j, m, li in adj[i]] for i in range(n)]
+                   for j, m, li in adj[i] if j not in dead] for i in range(n)]
 
     rule_nodes = 0
     for groups, _amount in rules:
@@ -552,7 +604,7 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
         # Whether the route without stop ``end`` is legal and pays at least as much (see ``trim``); ``cut``
         # is the best counted stop an express train leaves out (-1: none), which replaces ``end`` if it is
         # worth no more.
-        if not rest_tokens:
+        if not rest_tokens or keep >> end & 1:
             return False
         x = value[end]
         if x > 0 and not (weight[end] and x <= cut):
@@ -565,8 +617,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
         bonus = rule_bonus(visited) if rules else 0
         longer = len(arm1) + len(arm2) > 1
         refs: list[NodeRef] | None = None
+        if stations_only and not (token[start] and token[end]):
+            return
         for s in range(nspec):
             if counted > limits[s]:
+                continue
+            if caps[s] and any((visited & kinds).bit_count() > most for kinds, most in caps[s]):
                 continue
             top = tops[s]
             v = val
@@ -610,12 +666,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 continue
             arm2.append(li)
             ends2.append(j)
-            if w:
+            if w and ranked:
                 insort(cvals, vj)
             record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
             if pj:
                 walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if w:
+            if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
             ends2.pop()
             arm2.pop()
@@ -637,13 +693,15 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 continue
             arm1.append(li)
             ends1.append(j)
-            if w:
+            if w and ranked:
                 insort(cvals, vj)
-            # The anchor is now inside the route: the second arm leaves it.
-            walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            # The anchor is now inside the route: the second arm leaves it (a stations-only route starts at a
+            # station).
+            if tk or not stations_only:
+                walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
             if pj:
                 walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if w:
+            if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
             ends1.pop()
             arm1.pop()
@@ -651,7 +709,7 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     for s in range(n):
         if not token[s] or weight[s] > limit:
             continue
-        if weight[s]:
+        if weight[s] and ranked:
             cvals.append(value[s])
         walk2(s, s, -1, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
         if passable[s]:
@@ -664,7 +722,11 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     for s, spec in enumerate(specs):
         mult = spec.multiplier
         # A route that pays nothing is never better than running no train (unless a set-level effect pays it).
-        cands = [Candidate(v * mult, m, st, links) for m, (v, st, links) in best[s].items() if keep_all or v > 0]
+        cands = [Candidate(v * mult, m, st, links, spec.name) for m, (v, st, links) in best[s].items()
+                 if keep_all or v > 0]
+        if spec.local:
+            cands.extend(Candidate(value[t] * mult, graph.links[li].mask, t, (li,), spec.name, True)
+                         for t, li in graph.locals.items())
         cands.sort(key=lambda c: -c.value)
         out.append(cands)
     return out, not stopped[0]
@@ -685,6 +747,8 @@ class Solution:
 
     def connections(self, cand: Candidate) -> list[list[str]]:
         """The route as 18xx.games ``connections``: one hex chain per leg, from stop to stop."""
+        if cand.local:
+            return [["local", self.graph.nodes[cand.start].ref[0]]]
         out: list[list[str]] = []
         cur = cand.start
         for li in cand.links:
@@ -926,7 +990,7 @@ def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = 
     graph = build_graph(game, corp)
     pricing = pricing_for(game, graph)
     sol = _solve(game, graph, run, pricing, deadline, started)
-    if pricing.route_hook is None and pricing.set_bonus is None and not _engine_agrees(game, sol):
+    if pricing.route_hook is None and pricing.set_bonus is None and pricing.verify and not _engine_agrees(game, sol):
         # The title's fast bonus rules disagree with its route_bonus: the engine's word is final.
         sol = _solve(game, graph, run, engine_pricing(game), deadline, started)
     sol.seconds = time.perf_counter() - started
@@ -937,13 +1001,14 @@ def _engine_agrees(game: RouteRules, sol: Solution) -> bool:
     return all(route_value(game, sol.stops(cand), train_spec(game, train)) == cand.value for train, cand in sol.routes)
 
 
-def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
-                   specs: list[TrainSpec]) -> dict[TrainSpec, list[Candidate]]:
+def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]], specs: list[TrainSpec],
+                   set_bound: int = 0) -> dict[TrainSpec, list[Candidate]]:
     """Each kind's candidates without those that cannot be part of a better set than a greedy one.
 
     A greedy set (each train in ``specs`` order takes its best route free of the track taken before) is worth
     ``low``. A route worth ``v`` for a train is part of sets worth at most ``v`` plus the best route of every
-    other train, so below ``low`` minus those it is hopeless. The greedy routes themselves stay.
+    other train and the set-level allowance, so below ``low`` minus those it is hopeless. The greedy routes
+    themselves stay.
     """
     tops = {spec: (cands[0].value if cands else 0) for spec, cands in by_spec.items()}
     used: dict[str, int] = {}
@@ -961,7 +1026,7 @@ def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
     everything = sum(tops[spec] for spec in specs)
     out = {}
     for spec, cands in by_spec.items():
-        floor = low - (everything - tops[spec])
+        floor = low - (everything - tops[spec]) - set_bound
         keep = len(cands)
         while keep and cands[keep - 1].value < floor:
             keep -= 1
@@ -975,7 +1040,7 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
     specs = [train_spec(game, t) for t in run]
     by_spec: dict[TrainSpec, list[Candidate]] = {}
     complete = True
-    kinds: dict[tuple[frozenset[str], frozenset[str]], list[TrainSpec]] = {}
+    kinds: dict[tuple[frozenset[str], frozenset[str], bool], list[TrainSpec]] = {}
     for spec in specs:
         same = kinds.setdefault(walk_key(spec), [])
         if spec not in same:
@@ -988,8 +1053,8 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
     # Most valuable trains first: they decide most. Identical trains sit next to each other.
     order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
                                                     specs[i].name, run[i].id))
-    if pricing.set_bonus is None and len(run) > 1:
-        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order])
+    if len(run) > 1:
+        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order], pricing.set_bound)
     lists = [by_spec[specs[i]] for i in order]
     combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus,
                          graph.links)
