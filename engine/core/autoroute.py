@@ -534,8 +534,11 @@ def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
 
 def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
                      deadline: Deadline | None = None, trains: Sequence[Train | None] | None = None,
-                     trim: bool | None = None) -> tuple[list[list[Candidate]], bool]:
+                     trim: bool | None = None, alone: bool = False) -> tuple[list[list[Candidate]], bool]:
     """:func:`enumerate_candidates` for several train kinds of one :func:`walk_key`, in one walk.
+
+    ``alone``: the train runs alone, so only routes that may beat the best found so far are wanted; a
+    path is not extended when even its best possible stops (the most valuable ones not yet visited) cannot.
 
     The walk goes as far as the longest-running kind; each path found is priced for every kind it suits.
     With ``trim`` (the default when no title hook or set-level effect prices the routes), a route is dropped
@@ -641,6 +644,30 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             got = best[s].get(mask)
             if got is None or got[0] < v:
                 best[s][mask] = (v, start, (*reversed(arm1), *arm2))
+                if bounding and v > floor[0]:
+                    floor[0] = v
+
+    bounding = alone and hook is None and nspec == 1 and limit < UNLIMITED and tops[0] < 0
+    floor = [-UNLIMITED]
+    slack = pricing.set_bound + sum(amount for _groups, amount in rules if amount > 0)
+    by_value = sorted(((value[k], 1 << k) for k in range(n) if weight[k] and value[k] > 0), reverse=True)
+    free_total = sum(value[k] for k in range(n) if not weight[k] and value[k] > 0)
+
+    def hopeless(val: int, counted: int, visited: int) -> bool:
+        room = limit - counted
+        extra = free_total
+        for v, b in by_value:
+            if not room:
+                break
+            if not visited & b:
+                extra += v
+                room -= 1
+        return val + extra + slack <= floor[0]
+
+    # The common case (one kind, priced by its stops alone, nothing to trim) is recorded inline.
+    fast = (nspec == 1 and not caps[0] and hook is None and not rules and not stations_only and tops[0] < 0
+            and not (trim and any(v <= 0 for v in value)))
+    best0 = best[0]
 
     def route_nodes(anchor: int) -> list[int]:
         return [*reversed(ends1), anchor, *ends2] if ends1 else [anchor, *ends2]
@@ -668,8 +695,15 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             ends2.append(j)
             if w and ranked:
                 insort(cvals, vj)
-            record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
-            if pj:
+            if fast:
+                got = best0.get(used | m)
+                if got is None or got[0] < val + vj:
+                    best0[used | m] = (val + vj, ends1[-1] if ends1 else anchor, (*reversed(arm1), *arm2))
+                    if bounding and val + vj > floor[0]:
+                        floor[0] = val + vj
+            else:
+                record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
                 walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
             if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
@@ -697,9 +731,11 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 insort(cvals, vj)
             # The anchor is now inside the route: the second arm leaves it (a stations-only route starts at a
             # station).
-            if tk or not stations_only:
+            if bounding and hopeless(val + vj, c, visited | (1 << j)):
+                pass
+            elif tk or not stations_only:
                 walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if pj:
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
                 walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
             if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
@@ -1046,7 +1082,8 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
         if spec not in same:
             same.append(spec)
     for same in kinds.values():
-        lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same])
+        lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same],
+                                       alone=len(run) == 1)
         by_spec.update(zip(same, lists, strict=True))
         complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
