@@ -14,6 +14,9 @@ import pytest
 from engine.core.autoroute import Candidate, Pricing, TrainSpec, solve, validate_route
 from engine.core.errors import GameError
 from engine.core.routes import build_route
+from engine.importer import read_game_file
+from engine.routes import positions
+from tests.conftest import recorded_games
 from tests.engine.test_autoroute import check_solution, city, fork_map, small_game, stop_names, track
 
 TOWNS = frozenset({"town"})
@@ -170,3 +173,56 @@ def test_dropping_redundant_routes_keeps_the_optimum(limits: tuple[int, ...]) ->
     sol = solve(game, corp)
     assert sol.proven and sol.total == exhaustive(0, 0)
     check_solution(game, corp, sol)
+
+
+GAMES_1822 = recorded_games("1822")
+
+
+@pytest.mark.skipif(not GAMES_1822, reason="../shared/fixtures/1822 is absent")
+def test_a_train_alone_pairs_arms_to_the_best_route_the_full_walk_finds() -> None:
+    """On recorded 1822 positions, the best route of one train found by pairing arms is the best route of
+    the walk over every route, for plain, + , unlimited and station-to-station trains."""
+    from engine.core import autoroute
+
+    specs = [TrainSpec("2", 2), TrainSpec("4", 4), TrainSpec("7", 7), TrainSpec("3+", 3, free_kinds=TOWNS),
+             TrainSpec("D", None), TrainSpec("E", None, group="E", stations_only=True, multiplier=2)]
+    checked = 0
+    for path in GAMES_1822:
+        for n, pos in enumerate(positions(read_game_file(path))):
+            if n % 9:
+                continue
+            graph = autoroute.build_graph(pos.game, pos.corp)
+            for spec in specs:
+                paired = autoroute.enumerate_shared(graph, [spec], Pricing(), alone=True)[0][0]
+                walked = autoroute.enumerate_shared(graph, [spec], Pricing(), trim=False)[0][0]
+                assert (paired[0].value if paired else 0) == (walked[0].value if walked else 0), (n, spec.name)
+                if paired:
+                    best = paired[0]
+                    assert any(c.mask == best.mask and c.value == best.value for c in walked)
+                checked += 1
+    assert checked > 50
+
+
+L_SPEC = TrainSpec("L", 2, caps=((frozenset({"city", "offboard"}), 1), (TOWNS, 1)), local=True)
+
+
+@pytest.mark.parametrize(("hexes", "optimum", "legs"), [
+    (town_line(), 30, [["A1", "C1"]]),  # its station and the town beside it
+    (city_line(), 20, [["local", "A1"]]),  # never two cities: it runs at its station alone
+], ids=["town", "local"])
+def test_an_1822_l_train_runs_to_one_city_and_one_town_or_locally(hexes: dict[str, Any], optimum: int,
+                                                                   legs: list[list[str]]) -> None:
+    game, corp = small_game(hexes, [("L", 2)], tokens={"A1": ["CPR"]})
+    with_specs(game, L=L_SPEC)
+    sol = solve(game, corp)
+    assert sol.proven and sol.total == optimum
+    assert sol.action_routes()[0]["connections"] == legs
+
+
+def test_an_1822_e_train_runs_from_station_to_station_and_earns_double_its_stations() -> None:
+    game, corp = small_game(city_line(), [("E", 99)], tokens={"A1": ["CPR"], "E1": ["CPR"]})
+    with_specs(game, E=TrainSpec("E", None, group="E", stations_only=True, multiplier=2))
+    sol = solve(game, corp)
+    # A1 (20) and E1 (10) are its stations; C1 earns nothing and G1 (50) cannot end the route.
+    assert sol.proven and sol.total == 60
+    assert stop_names(sol) in ([["A1", "C1", "E1"]], [["E1", "C1", "A1"]])
