@@ -97,7 +97,13 @@ def recorded_revenue(action: dict[str, Any]) -> int | None:
 
 
 def check_legal(game: Game, corp: Corporation, routes: list[dict[str, Any]]) -> None:
-    """Raise GameError unless these run_routes routes pass the autoroute validation."""
+    """Raise GameError unless these run_routes routes pass the autoroute validation (and the title's own
+    tracing, for a title that prices runs itself)."""
+    hook = getattr(game, "run_revenue", None)
+    if callable(hook):
+        hook(corp, routes)
+        # Local runs and runs inside one hex ([HEX]) have no hexside to follow: the title traced them.
+        routes = [r for r in routes if all(len(leg) > 1 and leg[0] != "local" for leg in r.get("connections") or [])]
     traced = [validate_route(game, corp, game.all_trains[str(r["train"])], r) for r in routes]
     validate_routes(game, corp, traced)
 

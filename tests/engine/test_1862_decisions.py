@@ -56,6 +56,25 @@ def test_d06_no_erie_tile_inside_an_auction_of_privates() -> None:
     assert g.actions_for(g.companies["ERIE"]) == []
 
 
+def test_d07_the_president_of_the_operating_company_may_close_his_private() -> None:
+    g = new()
+    sell_privates(g)
+    start(g, "CPR", 4, cash=300)
+    operating_round(g)
+    owner = player(g, 4)
+    mine = next(c for c in owner.companies if c.sym != "ERIE" and not c.closed)
+    others = [p for p in g.players if p is not owner and any(c.sym != "ERIE" for c in p.companies)]
+    assert "close_company" in g.actions_for(owner)
+    assert any(a["company"] == mine.sym for a in choices(g, owner, "close_company"))
+    # Only the president of the company whose turn it is (spec §6); the others wait for their turns.
+    assert "close_company" not in g.actions_for(others[0])
+    other_private = next(c for c in others[0].companies if c.sym != "ERIE")
+    with pytest.raises(GameError):
+        act(g, "close_company", others[0].id, company=other_private.sym)
+    act(g, "close_company", 4, company=mine.sym)
+    assert g.companies[mine.sym].closed and g.round.entity() is g.corporations["CPR"]  # CPR's turn goes on
+
+
 def test_d08_the_rocky_mountain_tile_is_free_and_closes_the_private() -> None:
     g = new()
     sell_privates(g)

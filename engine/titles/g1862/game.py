@@ -105,7 +105,7 @@ class G1862(Game):
         return StockRound(self, [HomeToken, ErieTile, ClosePrivate, Shares1862])
 
     def operating_round(self, number: int) -> Round:
-        return OperatingRound(self, [Bankrupt, ErieTile, RockyMountainTile, HomeToken, Track, TokenStep,
+        return OperatingRound(self, [Bankrupt, ErieTile, ClosePrivate, RockyMountainTile, HomeToken, Track, TokenStep,
                                      Routes1862, Dividend, DiscardTrain, BuyTrain, Redeem], number)
 
     def next_in_plan(self, finished: Any) -> Next:
