@@ -226,3 +226,20 @@ def test_an_1822_e_train_runs_from_station_to_station_and_earns_double_its_stati
     # A1 (20) and E1 (10) are its stations; C1 earns nothing and G1 (50) cannot end the route.
     assert sol.proven and sol.total == 60
     assert stop_names(sol) in ([["A1", "C1", "E1"]], [["E1", "C1", "A1"]])
+
+
+LATER_GAMES = [*recorded_games("1828"), *recorded_games("1822")]
+
+
+@pytest.mark.skipif(not LATER_GAMES, reason="no recorded 1828 or 1822 games in ../shared/fixtures")
+@pytest.mark.parametrize("path", LATER_GAMES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_recorded_1828_and_1822_positions_are_proven_legal_and_at_least_what_was_run(path: Any) -> None:
+    from engine.routes import check_legal, claimed_revenue
+
+    for pos in positions(read_game_file(path)):
+        sol = solve(pos.game, pos.corp, time_budget=10)
+        assert sol.proven, pos.action["id"]
+        assert sol.total >= claimed_revenue(pos.game, pos.corp, pos.action), pos.action["id"]
+        check_legal(pos.game, pos.corp, sol.action_routes())
+        if hasattr(pos.game, "run_revenue"):  # 1822 prices runs itself: the same total as the finder's
+            assert pos.game.run_revenue(pos.corp, sol.action_routes()) == sol.total, pos.action["id"]
