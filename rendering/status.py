@@ -84,6 +84,7 @@ def corporation_lines(view: StatusView) -> list[str]:
             f"stations {c.tokens_total - c.tokens_left} placed{placed} and {c.tokens_left} left{left}, "
             f"IPO {c.ipo_percent}%, pool {c.pool_percent}%" + ("" if c.floated else ", not floated yet")
             + (f", owns {', '.join(c.privates)}" if c.privates else "")
+            + (f", debt {_money(cur, c.debt)}" if c.debt else "")
         )
     return out
 
@@ -135,6 +136,7 @@ def status_text(view: StatusView) -> str:
                 f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
                 f"  certs {p.certificates:>2}/{p.certificate_limit}"
                 f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
+                + (f"  debt {_money(cur, p.debt)}" if p.debt else "")
             )
     if view.corporations:
         lines += ["", "Companies"]
@@ -152,6 +154,7 @@ def status_text(view: StatusView) -> str:
                 f"  IPO {c.ipo_percent}% pool {c.pool_percent}%"
                 f"  last {_money(cur, c.last_revenue)}"
                 f"  pres. {c.president or '–'}{state}"
+                + (f"  debt {_money(cur, c.debt)}" if c.debt else "")
             )
     private_lines = company_lines(view, details=False)
     if private_lines:
@@ -284,6 +287,8 @@ def render_status(view: StatusView) -> Image.Image:
     def player_cells(p: PlayerStatus) -> list[_Painter]:
         marker = "▶" if p.acting else ""
         name = p.name + (" (PD)" if p.priority else "")
+        # A debt (1862) is shown with the privates, whose column is mostly empty by then.
+        held = ", ".join([*([f"debt {_money(cur, p.debt)}"] if p.debt else []), *p.privates])
         over = p.certificates > p.certificate_limit
         return [
             _txt(marker, bold=True, colour=_ALERT),
@@ -291,7 +296,7 @@ def render_status(view: StatusView) -> Image.Image:
             _txt(_money(cur, p.cash)),
             _txt(""),
             _chips(chips[p.id]),
-            _txt(", ".join(p.privates) or "–", colour=theme.INK if p.privates else theme.MUTED, clip=True),
+            _txt(held or "–", colour=_ALERT if p.debt else theme.INK if p.privates else theme.MUTED, clip=True),
             _txt(f"{p.certificates}/{p.certificate_limit}", colour=_ALERT if over else theme.INK, bold=over),
             _txt(_money(cur, p.value), bold=True),
         ]
@@ -318,7 +323,8 @@ def render_status(view: StatusView) -> Image.Image:
         state = _corp_state(corp, operating)
         return [
             _swatch(corp),
-            _txt(corp.name, clip=True),
+            # A debt (1862) comes first: a long name may be cut short, the debt is not.
+            _txt((f"debt {_money(cur, corp.debt)} · " if corp.debt else "") + corp.name, clip=True),
             _txt(corp.president or "–", colour=theme.INK if corp.president else theme.MUTED, clip=True),
             _txt(_money(cur, corp.share_price), bold=True),
             _txt(_money(cur, corp.treasury)),

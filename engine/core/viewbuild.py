@@ -115,6 +115,7 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
         tags=tuple(sorted(hx.tags)),
         blocked_by=blocker.sym if blocker is not None else None,
         home_reserved=_home_reserved(game, hx),
+        bonus=tuple(hx.bonus.items()),
     )
 
 
@@ -309,7 +310,7 @@ def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
         id=str(p.id), name=p.name, cash=p.cash, shares=shares,
         privates=tuple(c.sym for c in p.companies if not c.closed),
         certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
-        value=game.player_value(p), priority=p is game.players[0], acting=p in acting,
+        value=game.player_value(p), priority=p is game.players[0], acting=p in acting, debt=p.debt,
     )
 
 
@@ -329,6 +330,7 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
         operated=corp.sym in operated,
         token_hexes=tuple(str(t.hex) for t in own if t.used and t.hex is not None),
         token_prices=tuple(int(t.price) for t in own if not t.used),
+        debt=corp.debt,
     )
 
 

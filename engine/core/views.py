@@ -52,6 +52,7 @@ class HexView:
     tags: tuple[str, ...] = ()  # title markers: "nwr", "fishing", "hudson-bay", ...
     blocked_by: str | None = None  # private company symbol that blocks building here
     home_reserved: tuple[str, ...] = ()  # companies whose home is here but in no one city yet (home_city choice)
+    bonus: tuple[tuple[str, int], ...] = ()  # (tile colour, extra revenue) of a bonus hex (1862), phase order
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,7 @@ class PlayerStatus:
     value: int
     priority: bool = False
     acting: bool = False
+    debt: int = 0  # owed to the bank and deducted from his score (1862)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,7 @@ class CorporationStatus:
     operated: bool = False
     token_hexes: tuple[str, ...] = ()  # where its stations stand, home first
     token_prices: tuple[int, ...] = ()  # price of each station not yet placed
+    debt: int = 0  # face value of its debt certificates (1862)
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,3 +88,20 @@ def test_d21_price_zero_markers_leave_the_map() -> None:
     assert q.closed
     tile = g.board.hexes["F31"].tile
     assert "NYC" not in tile.tokens[0] and TokenKind.BLOCKING not in tile.kinds[0]
+
+
+def test_views_show_bonus_hexes_and_debts() -> None:
+    from engine.core import viewbuild
+    from rendering import status_text
+
+    g = switched()
+    sell_privates(g)
+    nyc = start(g, "NYC", 1)
+    nyc.debt = 300
+    player(g, 2).debt = 120
+    bonus = {h.id: h.bonus for h in viewbuild.board_view(g).hexes if h.bonus}
+    assert bonus == {"G6": (("yellow", 20), ("brown", 30)), "G12": (("yellow", 20), ("brown", 30)),
+                     "F17": (("yellow", 20), ("brown", 30))}
+    assert not any(h.bonus for h in viewbuild.board_view(switched("no_bonus_hexes")).hexes)
+    text = status_text(viewbuild.status_view(g))
+    assert "debt $300" in text and "debt $120" in text
