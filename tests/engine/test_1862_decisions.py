@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import GameError
+from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import act, choices, corp_act, new, operating_round, player, sell_privates, start, stock_round
 
@@ -118,3 +119,33 @@ def test_bids_name_a_price_in_their_range_and_the_lowest_private_has_one_price()
     act(g, "bid", 1, company="ERIE", price=50)
     assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "ERIE", "price": 55}) == (55, 600)
     assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "B&O", "price": 75}) == (75, 600)
+
+
+def test_d11_the_finder_lists_exactly_the_routes_the_tile_rule_allows() -> None:
+    """On a played board, the routes listed with the each-tile-once rule are those listed without it that
+    route_problem (the check of routes entered by hand) accepts."""
+    from engine.core import autoroute
+    from engine.core.autoroute import Pricing, Solution, TrainSpec
+    from engine.playout import random_playout
+
+    g = random_playout("1862", 5, 101, max_actions=1200, policy="steady", check=False).game
+    assert isinstance(g, G1862)
+
+    def listed(graph: autoroute.RouteGraph, spec: TrainSpec) -> dict[frozenset[object], autoroute.Candidate]:
+        cands = autoroute.enumerate_shared(graph, [spec], Pricing(), trim=False)[0][0]
+        return {frozenset(graph.units[i] for i in range(len(graph.units)) if c.mask >> i & 1): c for c in cands}
+
+    checked = dropped = 0
+    for corp in [c for c in g.corporations.values() if c.floated and not c.closed]:
+        ruled = autoroute.build_graph(g, corp)
+        free = autoroute.build_graph(type("Free", (), {"__getattr__": lambda _s, k: getattr(g, k),
+                                                       "autoroute_tile_once": lambda _s: None})(), corp)
+        for spec in (TrainSpec("4", 4), TrainSpec("6E", 6, express=True)):
+            with_rule = listed(ruled, spec)
+            sol = Solution(0, True, [], free)
+            allowed = {k for k, c in listed(free, spec).items()
+                       if g.route_problem({"connections": sol.connections(c)}) is None}
+            assert set(with_rule) == allowed, (corp.sym, spec.name)
+            checked += len(allowed)
+            dropped += len(listed(free, spec)) - len(allowed)
+    assert checked > 100 and dropped > 0
