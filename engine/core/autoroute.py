@@ -84,6 +84,7 @@ class RouteRules(Protocol):
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
 UNLIMITED = 10**6
+CUT_SHORT = 20000  # candidates per train kind kept for the combination when the deadline cut the listing
 
 
 # ---------------------------------------------------------------------------------------------- trains
@@ -1073,6 +1074,9 @@ class _Combiner:
         leaf_shortcut = self.set_bonus is None
         # Trains after i in i's group: their compatible sets shrink when i takes a route.
         later = [[j for j in range(i + 1, n) if group_of[j] == group_of[i]] for i in range(n)]
+        tail = [0] * n  # identical trains right after train i
+        for i in range(n - 2, -1, -1):
+            tail[i] = tail[i + 1] + 1 if same[i + 1] else 0
 
         def rest_bound(i: int, lo: int) -> int:
             # Each remaining train takes its best candidates compatible with the track already used
@@ -1131,11 +1135,14 @@ class _Combiner:
                 return
             after = later[i]
             links_i = cand_links[i]
+            # Identical trains after this one take later candidates, worth no more than this one's.
+            twins = tail[i]
+            beyond = bound[i + 1 + twins] + extra
             while ok:
                 low = ok & -ok
                 k = low.bit_length() - 1
                 v = vi[k]
-                if acc + v + nxt <= state["best"]:
+                if acc + v + min(nxt, v * twins + beyond) <= state["best"]:
                     break
                 ok ^= low
                 chosen[i] = k
@@ -1212,8 +1219,9 @@ def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]], specs: list[TrainS
     low = 0
     for spec in specs:
         mask = used.get(spec.group, 0)
-        for k in range(taken.get(spec, 0), len(by_spec[spec])):
-            cand = by_spec[spec][k]
+        cands = by_spec[spec]
+        for k in range(taken.get(spec, 0), len(cands)):
+            cand = cands[k]
             if not cand.mask & mask:
                 used[spec.group] = mask | cand.mask
                 low += cand.value
@@ -1252,6 +1260,10 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
                                                     specs[i].name, run[i].id))
     if len(run) > 1:
         by_spec = _drop_hopeless(by_spec, [specs[i] for i in order], pricing.set_bound)
+    if not complete:
+        # Out of time: the answer is not proven anyway; the combination gets the best routes listed so far
+        # only, so that it ends soon after the deadline.
+        by_spec = {spec: cands[:CUT_SHORT] for spec, cands in by_spec.items()}
     lists = [by_spec[specs[i]] for i in order]
     combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus,
                          graph.links)
