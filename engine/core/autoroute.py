@@ -765,12 +765,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
         x = value[end]
         if x > 0 and not (weight[end] and x <= cut):
             return False
-        return not rules or rule_bonus(visited & ~(1 << end)) >= bonus
+        return not visited & rule_nodes or rule_bonus(visited & ~(1 << end)) >= bonus
 
     def record(anchor: int, visited: int, mask: int, val: int, counted: int, tokens: int) -> None:
         start = ends1[-1] if ends1 else anchor
         end = ends2[-1]
-        bonus = rule_bonus(visited) if rules else 0
+        bonus = rule_bonus(visited) if visited & rule_nodes else 0
         # Only an express train's unpaid stop or an end worth nothing can come off.
         longer = len(arm1) + len(arm2) > 1 and (ranked or bool(worthless & ((1 << start) | (1 << end))))
         refs: list[NodeRef] | None = None
@@ -782,15 +782,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             if caps[s] and any((visited & kinds).bit_count() > most for kinds, most in caps[s]):
                 continue
             top = tops[s]
-            v = val
-            cut = -1
-            if top >= 0 and len(cvals) > top:
-                cut = cvals[-top - 1]
-                v = val - sum(cvals[:-top])
+            over = top >= 0 and len(cvals) > top  # an express train leaves some counted stops out
+            cut = cvals[-top - 1] if over else -1
             if trim and longer and (removable(end, tokens - token[end], cut, visited, bonus)
                                     or removable(start, tokens - token[start], cut, visited, bonus)):
                 continue
-            v += bonus
+            v = (val - sum(cvals[:-top]) if over else val) + bonus
             if hook is not None:
                 if refs is None:
                     refs = [nodes[k].ref for k in route_nodes(anchor)]
