@@ -74,7 +74,13 @@ def replay_to(gf: GameFile, index: int) -> Game:
 
 
 def claimed_revenue(game: Game, corp: Corporation, action: dict[str, Any]) -> int:
-    """The engine's price of the routes the players ran (the recorded per-route revenue is ignored)."""
+    """The engine's price of the routes the players ran (the recorded per-route revenue is ignored).
+
+    A title whose routes are traced and priced by its own step (1822) prices them with ``run_revenue``.
+    """
+    hook = getattr(game, "run_revenue", None)
+    if callable(hook):
+        return int(hook(corp, action.get("routes") or []))
     total = 0
     for data in action.get("routes") or []:
         train = game.all_trains[str(data["train"])]
@@ -91,7 +97,13 @@ def recorded_revenue(action: dict[str, Any]) -> int | None:
 
 
 def check_legal(game: Game, corp: Corporation, routes: list[dict[str, Any]]) -> None:
-    """Raise GameError unless these run_routes routes pass the autoroute validation."""
+    """Raise GameError unless these run_routes routes pass the autoroute validation (and the title's own
+    tracing, for a title that prices runs itself)."""
+    hook = getattr(game, "run_revenue", None)
+    if callable(hook):
+        hook(corp, routes)
+        # Local runs and runs inside one hex ([HEX]) have no hexside to follow: the title traced them.
+        routes = [r for r in routes if all(len(leg) > 1 and leg[0] != "local" for leg in r.get("connections") or [])]
     traced = [validate_route(game, corp, game.all_trains[str(r["train"])], r) for r in routes]
     validate_routes(game, corp, traced)
 

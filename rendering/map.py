@@ -586,6 +586,16 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         c.rect((box[0][0], box[0][1], box[1][0], box[1][1]), fill="#fff7f0", outline=theme.NWR, width=1.2,
                radius=3)
         c.text(at(p), "NWR", size=theme.FONT_SMALL, condensed=True, fill=theme.NWR)
+    if h.bonus:
+        # A bonus hex (1862): its extra revenue by phase colour, as "+20/30".
+        text = "+" + "/".join(str(v) for _colour, v in h.bonus)
+        bw = c.text_width(text, size=theme.FONT_SMALL, condensed=True) / size + 0.1
+        bh = (theme.FONT_SMALL + 5) / size
+        p = spots.place(bw, bh, _corner_spots(o, 0.6, (0, 5, 1, 4, 2, 3)) + _ANYWHERE)
+        box = (at((p[0] - bw / 2, p[1] - bh / 2)), at((p[0] + bw / 2, p[1] + bh / 2)))
+        c.rect((box[0][0], box[0][1], box[1][0], box[1][1]), fill="#fffbe6", outline=theme.INK, width=1.0,
+               radius=3)
+        c.text(at(p), text, size=theme.FONT_SMALL, condensed=True, fill=theme.INK)
     if "fishing" in h.tags:
         p = spots.place(0.5, 0.3, [(0.0, 0.45), (0.0, -0.45), *_corner_spots(o, 0.55, range(6))])
         _draw_fish(c, at(p), size)

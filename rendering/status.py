@@ -108,7 +108,7 @@ def corporation_lines(view: StatusView) -> list[str]:
 
 
 def _extras(cur: str, c: CorporationStatus) -> str:
-    """What only some titles have: a system's two shells (1828), loans, a kind other than major."""
+    """What only some titles have: a system's two shells (1828), loans, debt (1862), a kind other than major."""
     parts = []
     if c.kind not in ("major", ""):
         parts.append(c.kind)
@@ -118,6 +118,8 @@ def _extras(cur: str, c: CorporationStatus) -> str:
         parts.append(f"loans {c.loans}")
     if c.markers:
         parts.append(", ".join(c.markers))
+    if c.debt:
+        parts.append(f"debt {_money(cur, c.debt)}")
     return ("  " + "; ".join(parts)) if parts else ""
 
 
@@ -169,6 +171,7 @@ def status_text(view: StatusView) -> str:
                 f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
                 f"  certs {p.certificates:>2}/{p.certificate_limit}"
                 f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
+                + (f"  debt {_money(cur, p.debt)}" if p.debt else "")
             )
     if view.corporations:
         lines += ["", "Companies"]
@@ -333,6 +336,8 @@ def render_status(view: StatusView) -> Image.Image:
     def player_cells(p: PlayerStatus) -> list[_Painter]:
         marker = "▶" if p.acting else ""
         name = p.name + (" (PD)" if p.priority else "")
+        # A debt (1862) is shown with the privates, whose column is mostly empty by then.
+        held = ", ".join([*([f"debt {_money(cur, p.debt)}"] if p.debt else []), *p.privates])
         over = p.certificates > p.certificate_limit
         return [
             _txt(marker, bold=True, colour=_ALERT),
@@ -340,7 +345,7 @@ def render_status(view: StatusView) -> Image.Image:
             _txt(_money(cur, p.cash)),
             _txt(""),
             _chips(chips[p.id]),
-            _txt(", ".join(p.privates) or "–", colour=theme.INK if p.privates else theme.MUTED, clip=True),
+            _txt(held or "–", colour=_ALERT if p.debt else theme.INK if p.privates else theme.MUTED, clip=True),
             _txt(f"{p.certificates}/{p.certificate_limit}", colour=_ALERT if over else theme.INK, bold=over),
             _txt(_money(cur, p.value), bold=True),
         ]
@@ -370,7 +375,8 @@ def render_status(view: StatusView) -> Image.Image:
         name = corp.name + (f" ({', '.join(notes)})" if notes else "")
         return [
             _swatch(corp),
-            _txt(name, clip=True),
+            # A debt (1862) comes first: a long name may be cut short, the debt is not.
+            _txt((f"debt {_money(cur, corp.debt)} · " if corp.debt else "") + name, clip=True),
             _txt(corp.president or "–", colour=theme.INK if corp.president else theme.MUTED, clip=True),
             _txt(_money(cur, corp.share_price), bold=True),
             _txt(_money(cur, corp.treasury)),

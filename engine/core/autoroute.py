@@ -84,6 +84,7 @@ class RouteRules(Protocol):
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
 UNLIMITED = 10**6
+CUT_SHORT = 20000  # candidates per train kind kept for the combination when the deadline cut the listing
 
 
 # ---------------------------------------------------------------------------------------------- trains
@@ -98,6 +99,10 @@ class TrainSpec:
     (1862 E trains omit stops of the president's choice; the best choice is the one that pays most).
     ``multiplier``: revenue factor (doubling trains, 1828 3+D). ``group``: trains in different groups may
     share track (1822 E trains); trains of one group never do.
+    ``caps``: (kinds, n) pairs, at most n stops of those kinds (1822 L: one city or off-board, one town).
+    ``local``: the train may also run at one of the company's stations alone (1822 L trains), as
+    ``["local", HEX]``; two such runs never share a station.
+    ``stations_only``: only the company's stations pay, and the route starts and ends at them (1822 E).
     """
 
     name: str
@@ -107,6 +112,9 @@ class TrainSpec:
     group: str = ""
     unpaid_kinds: frozenset[str] = frozenset()
     express: bool = False
+    caps: tuple[tuple[frozenset[str], int], ...] = ()
+    local: bool = False
+    stations_only: bool = False
 
     def counts(self, kind: str, free: bool) -> bool:
         """Whether a stop of this kind counts against the range (``free``: the hex makes it free)."""
@@ -167,6 +175,9 @@ class RouteGraph:
     adj: list[list[tuple[int, int, int]]]  # node -> (other node, link mask, link index)
     units: list[Unit]  # bit i of a mask is units[i]
     index: dict[NodeRef, int]
+    # station node -> its own link (in no adjacency list): the track of a local run there, which no other
+    # local run may share
+    locals: dict[int, int] = field(default_factory=dict)
 
     def token_nodes(self) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if n.token]
@@ -326,8 +337,9 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
             if nodes[j].passable and j not in expanded:
                 stack.append(j)
     once = _tile_once(game)
-    if once is not None:
-        links = _mark_tiles(nodes, links, once)
+    single = getattr(game, "autoroute_single_stop_hexes", None)
+    if once is not None or callable(single):
+        links = _mark_tiles(nodes, links, once, frozenset(single()) if callable(single) else frozenset())
     links = _drop_dominated_links(links)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in nodes]
     # Neighbours in decreasing value order find good routes early (helps anytime answers).
@@ -336,7 +348,12 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
         adj[link.b].append((link.a, link.mask, li))
     for lst in adj:
         lst.sort(key=lambda t: -nodes[t[0]].value)
-    return RouteGraph(sym, nodes, links, adj, walker.units, index)
+    local: dict[int, int] = {}
+    for i, station in enumerate(nodes):
+        if station.token:
+            local[i] = len(links)
+            links.append(Link(i, i, walker.bit((station.ref[0], station.ref[1], "local")), (station.ref[0],)))
+    return RouteGraph(sym, nodes, links, adj, walker.units, index, local)
 
 
 def _tile_once(game: RouteRules) -> frozenset[str] | None:
@@ -348,12 +365,17 @@ def _tile_once(game: RouteRules) -> frozenset[str] | None:
     return None if got is None else frozenset(got)
 
 
-def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str]) -> list[Link]:
-    """Give nodes and links their hex bits; a link that passes some tile twice can never be run."""
+def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str] | None,
+                single: frozenset[str]) -> list[Link]:
+    """Give nodes and links their hex bits; a link that passes some tile twice can never be run.
+
+    ``exempt``: every tile but these is included once per route (None: no such rule); ``single``: hexes
+    where a route stops at one node at most (1822 London).
+    """
     bit: dict[str, int] = {}
 
     def of(hex_id: str) -> int:
-        if hex_id in exempt:
+        if (hex_id not in single) if exempt is None else (hex_id in exempt):
             return 0
         got = bit.get(hex_id)
         if got is None:
@@ -362,6 +384,8 @@ def _mark_tiles(nodes: list[Node], links: list[Link], exempt: frozenset[str]) ->
 
     for node in nodes:
         node.hexbit = of(node.ref[0])
+    if exempt is None:
+        return links
     out = []
     for link in links:
         mask = 0
@@ -411,13 +435,15 @@ class Pricing:
     them against ``route_bonus`` on its answer (which catches rules that overpay, not rules that miss a
     bonus). ``set_bound`` and ``set_bonus`` are for set-level effects (1822 destinations, 1828 coal): an
     optimistic allowance used while searching, and the exact extra revenue of a whole set of routes at
-    the leaves.
+    the leaves; the extra must lie between 0 and ``set_bound``.
     """
 
     route_rules: list[BonusRule] = field(default_factory=list)
     route_hook: Callable[[Train | None, list[NodeRef]], int] | None = None
     set_bound: int = 0
     set_bonus: Callable[[list[Candidate]], int] | None = None
+    set_nodes: int | None = None  # bitmask of the nodes set_bonus reads (None: unknown, nothing is trimmed)
+    verify: bool = True  # solve() checks route_rules against game.route_bonus (off: the title prices runs itself)
 
 
 def pricing_for(game: RouteRules, graph: RouteGraph) -> Pricing:
@@ -449,9 +475,13 @@ class Candidate:
     mask: int
     start: int
     links: tuple[int, ...]
+    train: str = ""  # the kind of train (TrainSpec.name) it was priced for
+    local: bool = False  # a run at the station ``start`` alone; ``links`` holds its station's own link
 
     def nodes(self, graph: RouteGraph) -> list[int]:
         out = [self.start]
+        if self.local:
+            return out
         cur = self.start
         for li in self.links:
             link = graph.links[li]
@@ -483,15 +513,185 @@ def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
     return lists[0], complete
 
 
-def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str]]:
+# An arm: value, counted stops, stops, track, tiles, links, end node, whether it ends at a station.
+Arm = tuple[int, int, int, int, int, tuple[int, ...], int, int]
+Step = tuple[int, int, int, int, int, int, int, int, bool]
+
+
+def _arms(a: int, hexbit: int, room: int, steps_from: list[list[Step]]) -> list[Arm]:
+    """Every arm from station ``a``: a simple path that never meets a lower-numbered station, by value."""
+    arms: list[Arm] = [(0, 0, 0, 0, 0, (), a, 1)]
+    path: list[int] = []
+
+    def grow(i: int, val: int, counted: int, stops: int, used: int, hexes: int) -> None:
+        for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
+            if j == a or stops >> j & 1 or used & m or (tk and j < a) or hb & hexes:
+                continue
+            hb |= hexes
+            if hj & hb:
+                continue
+            c = counted + w
+            if c > room:
+                continue
+            path.append(li)
+            arms.append((val + vj, c, stops | (1 << j), used | m, (hb | hj) & ~hexbit, tuple(path), j, tk))
+            if pj:
+                grow(j, val + vj, c, stops | (1 << j), used | m, hb | hj)
+            path.pop()
+
+    grow(a, 0, 0, 0, 0, hexbit)
+    arms.sort(key=lambda arm: -arm[0])
+    return arms
+
+
+class _ArmTable:
+    """The arms of one station with, for each stop, link, tile and count, the bitset of the arms using it."""
+
+    def __init__(self, arms: list[Arm], links: list[Link], room: int, through: bool, stations_only: bool) -> None:
+        self.arms = arms
+        self.room = room
+        self.through = through
+        width = (len(arms) + 7) // 8
+        by_stop: dict[int, bytearray] = {}
+        by_link: dict[int, bytearray] = {}
+        by_tile: dict[int, bytearray] = {}
+        by_count: dict[int, bytearray] = {}
+        ends_ok = bytearray(width)
+        self.empty = 0
+        for k, (_v, c, stops, _used, tiles, path_k, _end, tk) in enumerate(arms):
+            byte, bit = k >> 3, 1 << (k & 7)
+            for table, mask in ((by_stop, stops), (by_tile, tiles)):
+                while mask:
+                    low = mask & -mask
+                    table.setdefault(low, bytearray(width))[byte] |= bit
+                    mask ^= low
+            for li in path_k:
+                by_link.setdefault(li, bytearray(width))[byte] |= bit
+            by_count.setdefault(c, bytearray(width))[byte] |= bit
+            if tk or not stations_only:
+                ends_ok[byte] |= bit
+            if not path_k:
+                self.empty = 1 << k
+        self.stop_sets = {b: int.from_bytes(v, "little") for b, v in by_stop.items()}
+        self.tile_sets = {b: int.from_bytes(v, "little") for b, v in by_tile.items()}
+        link_sets = {li: int.from_bytes(v, "little") for li, v in by_link.items()}
+        self.meets: dict[int, int] = {}
+        for li in link_sets:
+            acc = 0
+            for other, arms_using in link_sets.items():
+                if links[other].mask & links[li].mask:
+                    acc |= arms_using
+            self.meets[li] = acc
+        self.counts = sorted(by_count)
+        self.upto: dict[int, int] = {}
+        acc = 0
+        for c in self.counts:
+            acc |= int.from_bytes(by_count[c], "little")
+            self.upto[c] = acc
+        self.valid = int.from_bytes(ends_ok, "little")
+
+    def partners(self, k: int) -> int:
+        """The bitset of the arms that make a legal route with arm ``k``."""
+        _v, c, stops, _used, tiles, path_k, _end, _tk = self.arms[k]
+        fits = max((x for x in self.counts if x <= self.room - c), default=None)
+        if fits is None:
+            return 0
+        ok = self.upto[fits] & self.valid & ~(1 << k)
+        if path_k and not self.through:
+            ok &= self.empty  # the station cannot be passed through: the route ends there
+        conf = 0
+        for table, mask in ((self.stop_sets, stops), (self.tile_sets, tiles)):
+            while mask:
+                low = mask & -mask
+                conf |= table[low]
+                mask ^= low
+        for li in path_k:
+            conf |= self.meets[li]
+        return ok & ~conf
+
+
+def _alone(graph: RouteGraph, spec: TrainSpec, pricing: Pricing, value: list[int], weight: list[int],
+           steps_from: list[list[Step]]) -> list[Candidate]:
+    """The routes of a train that runs alone and earns the sum of its stops: the best one, and with a
+    set-level bonus every one within ``set_bound`` of it.
+
+    A route is two *arms* from its first station (its lowest-numbered one) that share no stop, track or
+    tile; every arm is listed once, and the best partner of an arm is the lowest set bit of a bitset (arms
+    in value order, less those that meet it), instead of walking every route.
+    """
+    nodes = graph.nodes
+    limit = UNLIMITED if spec.limit is None else spec.limit
+    slack = pricing.set_bound
+    best = -UNLIMITED
+    pairs: list[tuple[int, Arm, Arm]] = []
+    for a, node in enumerate(nodes):
+        if not node.token or weight[a] > limit:
+            continue
+        room = limit - weight[a]
+        table = _ArmTable(_arms(a, node.hexbit, room, steps_from), graph.links, room, node.passable,
+                          spec.stations_only)
+        arms = table.arms
+        top = arms[0][0]
+        va = value[a]
+        for k in range(len(arms)):
+            if not table.valid >> k & 1:
+                continue
+            if arms[k][0] + top + va < best - slack or (not slack and arms[k][0] + top + va <= best):
+                break
+            ok = table.partners(k)
+            while ok:
+                low = ok & -ok
+                j = low.bit_length() - 1
+                total = arms[k][0] + arms[j][0] + va
+                if total < best - slack:
+                    break
+                ok ^= low
+                pairs.append((total, arms[k], arms[j]))
+                best = max(best, total)
+                if not slack:
+                    break
+    found: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+    for total, arm1, arm2 in pairs:
+        if total < best - slack or total <= 0:
+            continue
+        mask = arm1[3] | arm2[3]
+        got = found.get(mask)
+        if got is None or got[0] < total:
+            found[mask] = (total, arm1[6], (*reversed(arm1[5]), *arm2[5]))
+    mult = spec.multiplier
+    out = [Candidate(total * mult, mask, start, path_links, spec.name)
+           for mask, (total, start, path_links) in found.items()]
+    out.sort(key=lambda c: -c.value)
+    return out
+
+
+def _dead_ends(graph: RouteGraph) -> set[int]:
+    """Nodes without a station that a route from station to station can never visit: those with one
+    neighbour left once such nodes are taken away (a simple route would have to turn back there)."""
+    near = [{j for j, _m, _l in graph.adj[i]} for i in range(len(graph.nodes))]
+    dead: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, node in enumerate(graph.nodes):
+            if i not in dead and not node.token and len(near[i] - dead) <= 1:
+                dead.add(i)
+                changed = True
+    return dead
+
+
+def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
     """Train kinds with the same key weigh and pay stops alike, so one walk over the track serves them all."""
-    return spec.free_kinds, spec.unpaid_kinds
+    return spec.free_kinds, spec.unpaid_kinds, spec.stations_only
 
 
 def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
                      deadline: Deadline | None = None, trains: Sequence[Train | None] | None = None,
-                     trim: bool | None = None) -> tuple[list[list[Candidate]], bool]:
+                     trim: bool | None = None, alone: bool = False) -> tuple[list[list[Candidate]], bool]:
     """:func:`enumerate_candidates` for several train kinds of one :func:`walk_key`, in one walk.
+
+    ``alone``: the train runs alone, so only routes that may beat the best found so far are wanted; a
+    path is not extended when even its best possible stops (the most valuable ones not yet visited) cannot.
 
     The walk goes as far as the longest-running kind; each path found is priced for every kind it suits.
     With ``trim`` (the default when no title hook or set-level effect prices the routes), a route is dropped
@@ -507,13 +707,20 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     trains = list(trains) if trains is not None else [None] * len(specs)
     hook = pricing.route_hook
     if trim is None:
-        trim = hook is None and pricing.set_bonus is None
+        trim = hook is None and (pricing.set_bonus is None or pricing.set_nodes is not None)
+    # Stops a set-level bonus reads are never trimmed off a route.
+    keep = pricing.set_nodes or 0
+    caps = [[(sum(1 << i for i, nd in enumerate(nodes) if nd.kind in kinds), most) for kinds, most in s.caps]
+            for s in specs]
     limits = [UNLIMITED if s.limit is None or s.express else s.limit for s in specs]
     limit = max(limits)
     # An express train may visit any number of stops; it earns its ``limit`` best counted ones.
     tops = [s.limit if s.express and s.limit is not None else -1 for s in specs]
+    ranked = any(t >= 0 for t in tops)  # only express trains read the counted stops' values
     weight = [1 if specs[0].counts(nd.kind, nd.free) else 0 for nd in nodes]
-    value = [0 if nd.kind in specs[0].unpaid_kinds else nd.value for nd in nodes]
+    stations_only = specs[0].stations_only
+    value = [0 if nd.kind in specs[0].unpaid_kinds or (stations_only and not nd.token) else nd.value
+             for nd in nodes]
     token = [1 if nd.token else 0 for nd in nodes]
     passable = [nd.passable for nd in nodes]
     hexbit = [nd.hexbit for nd in nodes]
@@ -535,8 +742,9 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     stopped = [False]
     # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
     # passable), so the walk reads one tuple per step.
+    dead = _dead_ends(graph) if stations_only else set()
     steps_from = [[(j, m, li, inner[li], hexbit[j], weight[j], token[j], value[j], passable[j])
-                   for j, m, li in adj[i]] for i in range(n)]
+                   for j, m, li in adj[i] if j not in dead] for i in range(n)]
 
     rule_nodes = 0
     for groups, _amount in rules:
@@ -552,32 +760,34 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
         # Whether the route without stop ``end`` is legal and pays at least as much (see ``trim``); ``cut``
         # is the best counted stop an express train leaves out (-1: none), which replaces ``end`` if it is
         # worth no more.
-        if not rest_tokens:
+        if not rest_tokens or keep >> end & 1:
             return False
         x = value[end]
         if x > 0 and not (weight[end] and x <= cut):
             return False
-        return not rules or rule_bonus(visited & ~(1 << end)) >= bonus
+        return not visited & rule_nodes or rule_bonus(visited & ~(1 << end)) >= bonus
 
     def record(anchor: int, visited: int, mask: int, val: int, counted: int, tokens: int) -> None:
         start = ends1[-1] if ends1 else anchor
         end = ends2[-1]
-        bonus = rule_bonus(visited) if rules else 0
-        longer = len(arm1) + len(arm2) > 1
+        bonus = rule_bonus(visited) if visited & rule_nodes else 0
+        # Only an express train's unpaid stop or an end worth nothing can come off.
+        longer = len(arm1) + len(arm2) > 1 and (ranked or bool(worthless & ((1 << start) | (1 << end))))
         refs: list[NodeRef] | None = None
+        if stations_only and not (token[start] and token[end]):
+            return
         for s in range(nspec):
             if counted > limits[s]:
                 continue
+            if caps[s] and any((visited & kinds).bit_count() > most for kinds, most in caps[s]):
+                continue
             top = tops[s]
-            v = val
-            cut = -1
-            if top >= 0 and len(cvals) > top:
-                cut = cvals[-top - 1]
-                v = val - sum(cvals[:-top])
+            over = top >= 0 and len(cvals) > top  # an express train leaves some counted stops out
+            cut = cvals[-top - 1] if over else -1
             if trim and longer and (removable(end, tokens - token[end], cut, visited, bonus)
                                     or removable(start, tokens - token[start], cut, visited, bonus)):
                 continue
-            v += bonus
+            v = (val - sum(cvals[:-top]) if over else val) + bonus
             if hook is not None:
                 if refs is None:
                     refs = [nodes[k].ref for k in route_nodes(anchor)]
@@ -585,6 +795,31 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             got = best[s].get(mask)
             if got is None or got[0] < v:
                 best[s][mask] = (v, start, (*reversed(arm1), *arm2))
+                if bounding and v > floor[0]:
+                    floor[0] = v
+
+    bounding = alone and hook is None and nspec == 1 and limit < UNLIMITED and tops[0] < 0
+    floor = [-UNLIMITED]
+    slack = pricing.set_bound + sum(amount for _groups, amount in rules if amount > 0)
+    by_value = sorted(((value[k], 1 << k) for k in range(n) if weight[k] and value[k] > 0), reverse=True)
+    free_total = sum(value[k] for k in range(n) if not weight[k] and value[k] > 0)
+
+    def hopeless(val: int, counted: int, visited: int) -> bool:
+        room = limit - counted
+        extra = free_total
+        for v, b in by_value:
+            if not room:
+                break
+            if not visited & b:
+                extra += v
+                room -= 1
+        return val + extra + slack <= floor[0]
+
+    worthless = sum(1 << k for k in range(n) if value[k] <= 0)
+    # The common case (one kind, priced by its stops alone, nothing to trim) is recorded inline.
+    fast = (nspec == 1 and not caps[0] and hook is None and not rules and not stations_only and tops[0] < 0
+            and not (trim and any(v <= 0 for v in value)))
+    best0 = best[0]
 
     def route_nodes(anchor: int) -> list[int]:
         return [*reversed(ends1), anchor, *ends2] if ends1 else [anchor, *ends2]
@@ -610,12 +845,19 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 continue
             arm2.append(li)
             ends2.append(j)
-            if w:
+            if w and ranked:
                 insort(cvals, vj)
-            record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
-            if pj:
+            if fast:
+                got = best0.get(used | m)
+                if got is None or got[0] < val + vj:
+                    best0[used | m] = (val + vj, ends1[-1] if ends1 else anchor, (*reversed(arm1), *arm2))
+                    if bounding and val + vj > floor[0]:
+                        floor[0] = val + vj
+            else:
+                record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
                 walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if w:
+            if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
             ends2.pop()
             arm2.pop()
@@ -637,21 +879,29 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 continue
             arm1.append(li)
             ends1.append(j)
-            if w:
+            if w and ranked:
                 insort(cvals, vj)
-            # The anchor is now inside the route: the second arm leaves it.
-            walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if pj:
+            # The anchor is now inside the route: the second arm leaves it (a stations-only route starts at a
+            # station).
+            if bounding and hopeless(val + vj, c, visited | (1 << j)):
+                pass
+            elif tk or not stations_only:
+                walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
                 walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if w:
+            if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
             ends1.pop()
             arm1.pop()
 
-    for s in range(n):
+    # A train alone that earns the sum of its stops pairs arms instead of walking every route.
+    paired = (bounding and not caps[0] and not rules and not specs[0].local) or (
+        alone and nspec == 1 and hook is None and not rules and not caps[0] and tops[0] < 0 and limit >= UNLIMITED)
+    alone_cands = _alone(graph, specs[0], pricing, value, weight, steps_from) if paired else []
+    for s in range(n if not paired else 0):
         if not token[s] or weight[s] > limit:
             continue
-        if weight[s]:
+        if weight[s] and ranked:
             cvals.append(value[s])
         walk2(s, s, -1, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
         if passable[s]:
@@ -664,7 +914,13 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     for s, spec in enumerate(specs):
         mult = spec.multiplier
         # A route that pays nothing is never better than running no train (unless a set-level effect pays it).
-        cands = [Candidate(v * mult, m, st, links) for m, (v, st, links) in best[s].items() if keep_all or v > 0]
+        cands = [Candidate(v * mult, m, st, links, spec.name) for m, (v, st, links) in best[s].items()
+                 if keep_all or v > 0]
+        if paired:
+            cands = alone_cands
+        if spec.local:
+            cands.extend(Candidate(value[t] * mult, graph.links[li].mask, t, (li,), spec.name, True)
+                         for t, li in graph.locals.items())
         cands.sort(key=lambda c: -c.value)
         out.append(cands)
     return out, not stopped[0]
@@ -685,6 +941,8 @@ class Solution:
 
     def connections(self, cand: Candidate) -> list[list[str]]:
         """The route as 18xx.games ``connections``: one hex chain per leg, from stop to stop."""
+        if cand.local:
+            return [["local", self.graph.nodes[cand.start].ref[0]]]
         out: list[list[str]] = []
         cur = cand.start
         for li in cand.links:
@@ -813,6 +1071,9 @@ class _Combiner:
         leaf_shortcut = self.set_bonus is None
         # Trains after i in i's group: their compatible sets shrink when i takes a route.
         later = [[j for j in range(i + 1, n) if group_of[j] == group_of[i]] for i in range(n)]
+        tail = [0] * n  # identical trains right after train i
+        for i in range(n - 2, -1, -1):
+            tail[i] = tail[i + 1] + 1 if same[i + 1] else 0
 
         def rest_bound(i: int, lo: int) -> int:
             # Each remaining train takes its best candidates compatible with the track already used
@@ -871,11 +1132,14 @@ class _Combiner:
                 return
             after = later[i]
             links_i = cand_links[i]
+            # Identical trains after this one take later candidates, worth no more than this one's.
+            twins = tail[i]
+            beyond = bound[i + 1 + twins] + extra
             while ok:
                 low = ok & -ok
                 k = low.bit_length() - 1
                 v = vi[k]
-                if acc + v + nxt <= state["best"]:
+                if acc + v + min(nxt, v * twins + beyond) <= state["best"]:
                     break
                 ok ^= low
                 chosen[i] = k
@@ -926,7 +1190,7 @@ def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = 
     graph = build_graph(game, corp)
     pricing = pricing_for(game, graph)
     sol = _solve(game, graph, run, pricing, deadline, started)
-    if pricing.route_hook is None and pricing.set_bonus is None and not _engine_agrees(game, sol):
+    if pricing.route_hook is None and pricing.set_bonus is None and pricing.verify and not _engine_agrees(game, sol):
         # The title's fast bonus rules disagree with its route_bonus: the engine's word is final.
         sol = _solve(game, graph, run, engine_pricing(game), deadline, started)
     sol.seconds = time.perf_counter() - started
@@ -937,13 +1201,14 @@ def _engine_agrees(game: RouteRules, sol: Solution) -> bool:
     return all(route_value(game, sol.stops(cand), train_spec(game, train)) == cand.value for train, cand in sol.routes)
 
 
-def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
-                   specs: list[TrainSpec]) -> dict[TrainSpec, list[Candidate]]:
+def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]], specs: list[TrainSpec],
+                   set_bound: int = 0) -> dict[TrainSpec, list[Candidate]]:
     """Each kind's candidates without those that cannot be part of a better set than a greedy one.
 
     A greedy set (each train in ``specs`` order takes its best route free of the track taken before) is worth
     ``low``. A route worth ``v`` for a train is part of sets worth at most ``v`` plus the best route of every
-    other train, so below ``low`` minus those it is hopeless. The greedy routes themselves stay.
+    other train and the set-level allowance, so below ``low`` minus those it is hopeless. The greedy routes
+    themselves stay.
     """
     tops = {spec: (cands[0].value if cands else 0) for spec, cands in by_spec.items()}
     used: dict[str, int] = {}
@@ -951,8 +1216,9 @@ def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
     low = 0
     for spec in specs:
         mask = used.get(spec.group, 0)
-        for k in range(taken.get(spec, 0), len(by_spec[spec])):
-            cand = by_spec[spec][k]
+        cands = by_spec[spec]
+        for k in range(taken.get(spec, 0), len(cands)):
+            cand = cands[k]
             if not cand.mask & mask:
                 used[spec.group] = mask | cand.mask
                 low += cand.value
@@ -961,7 +1227,7 @@ def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]],
     everything = sum(tops[spec] for spec in specs)
     out = {}
     for spec, cands in by_spec.items():
-        floor = low - (everything - tops[spec])
+        floor = low - (everything - tops[spec]) - set_bound
         keep = len(cands)
         while keep and cands[keep - 1].value < floor:
             keep -= 1
@@ -975,21 +1241,26 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
     specs = [train_spec(game, t) for t in run]
     by_spec: dict[TrainSpec, list[Candidate]] = {}
     complete = True
-    kinds: dict[tuple[frozenset[str], frozenset[str]], list[TrainSpec]] = {}
+    kinds: dict[tuple[frozenset[str], frozenset[str], bool], list[TrainSpec]] = {}
     for spec in specs:
         same = kinds.setdefault(walk_key(spec), [])
         if spec not in same:
             same.append(spec)
     for same in kinds.values():
-        lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same])
+        lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same],
+                                       alone=len(run) == 1)
         by_spec.update(zip(same, lists, strict=True))
         complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
     # Most valuable trains first: they decide most. Identical trains sit next to each other.
     order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
                                                     specs[i].name, run[i].id))
-    if pricing.set_bonus is None and len(run) > 1:
-        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order])
+    if len(run) > 1:
+        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order], pricing.set_bound)
+    if not complete:
+        # Out of time: the answer is not proven anyway; the combination gets the best routes listed so far
+        # only, so that it ends soon after the deadline.
+        by_spec = {spec: cands[:CUT_SHORT] for spec, cands in by_spec.items()}
     lists = [by_spec[specs[i]] for i in order]
     combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus,
                          graph.links)

@@ -121,6 +121,7 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
         home_reserved=_home_reserved(game, hx),
         markers=_hex_markers(game, hx),
         passable_only_by=tuple(sorted(hx.passable_only_by)) if hx.passable_only_by is not None else None,
+        bonus=tuple(hx.bonus.items()),
     )
 
 
@@ -360,6 +361,7 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
                      for sh in getattr(game, "shells", {}).get(corp.sym, [])),
         loans=int(corp.loans),
         markers=tuple(str(m) for m in corp.markers),
+        debt=corp.debt,
     )
 
 

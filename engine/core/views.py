@@ -56,6 +56,7 @@ class HexView:
     markers: tuple[str, ...] = ()  # markers lying on the hex, e.g. 1828's coal markers on the Coalfields
     passable_only_by: tuple[str, ...] | None = None  # a hex closed but to these companies (1828's coalfields)
     destinations: tuple[str, ...] = ()  # companies whose destination station still waits for them here (1822)
+    bonus: tuple[tuple[str, int], ...] = ()  # (tile colour, extra revenue) of a bonus hex (1862), phase order
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,7 @@ class CorporationStatus:
     shells: tuple[tuple[str, tuple[str, ...]], ...] = ()  # 1828 system: each shell's company and its trains
     loans: int = 0
     markers: tuple[str, ...] = ()  # e.g. 1828's coal marker
+    debt: int = 0  # face value of its debt certificates (1862)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import GameError
+from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import act, choices, corp_act, new, operating_round, player, sell_privates, start, stock_round
 
@@ -56,6 +57,25 @@ def test_d06_no_erie_tile_inside_an_auction_of_privates() -> None:
     assert g.actions_for(g.companies["ERIE"]) == []
 
 
+def test_d07_the_president_of_the_operating_company_may_close_his_private() -> None:
+    g = new()
+    sell_privates(g)
+    start(g, "CPR", 4, cash=300)
+    operating_round(g)
+    owner = player(g, 4)
+    mine = next(c for c in owner.companies if c.sym != "ERIE" and not c.closed)
+    others = [p for p in g.players if p is not owner and any(c.sym != "ERIE" for c in p.companies)]
+    assert "close_company" in g.actions_for(owner)
+    assert any(a["company"] == mine.sym for a in choices(g, owner, "close_company"))
+    # Only the president of the company whose turn it is (spec §6); the others wait for their turns.
+    assert "close_company" not in g.actions_for(others[0])
+    other_private = next(c for c in others[0].companies if c.sym != "ERIE")
+    with pytest.raises(GameError):
+        act(g, "close_company", others[0].id, company=other_private.sym)
+    act(g, "close_company", 4, company=mine.sym)
+    assert g.companies[mine.sym].closed and g.round.entity() is g.corporations["CPR"]  # CPR's turn goes on
+
+
 def test_d08_the_rocky_mountain_tile_is_free_and_closes_the_private() -> None:
     g = new()
     sell_privates(g)
@@ -99,3 +119,33 @@ def test_bids_name_a_price_in_their_range_and_the_lowest_private_has_one_price()
     act(g, "bid", 1, company="ERIE", price=50)
     assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "ERIE", "price": 55}) == (55, 600)
     assert query.price_range(g, player(g, 2), {**bom, "entity": 2, "company": "B&O", "price": 75}) == (75, 600)
+
+
+def test_d11_the_finder_lists_exactly_the_routes_the_tile_rule_allows() -> None:
+    """On a played board, the routes listed with the each-tile-once rule are those listed without it that
+    route_problem (the check of routes entered by hand) accepts."""
+    from engine.core import autoroute
+    from engine.core.autoroute import Pricing, Solution, TrainSpec
+    from engine.playout import random_playout
+
+    g = random_playout("1862", 5, 101, max_actions=1200, policy="steady", check=False).game
+    assert isinstance(g, G1862)
+
+    def listed(graph: autoroute.RouteGraph, spec: TrainSpec) -> dict[frozenset[object], autoroute.Candidate]:
+        cands = autoroute.enumerate_shared(graph, [spec], Pricing(), trim=False)[0][0]
+        return {frozenset(graph.units[i] for i in range(len(graph.units)) if c.mask >> i & 1): c for c in cands}
+
+    checked = dropped = 0
+    for corp in [c for c in g.corporations.values() if c.floated and not c.closed]:
+        ruled = autoroute.build_graph(g, corp)
+        free = autoroute.build_graph(type("Free", (), {"__getattr__": lambda _s, k: getattr(g, k),
+                                                       "autoroute_tile_once": lambda _s: None})(), corp)
+        for spec in (TrainSpec("4", 4), TrainSpec("6E", 6, express=True)):
+            with_rule = listed(ruled, spec)
+            sol = Solution(0, True, [], free)
+            allowed = {k for k, c in listed(free, spec).items()
+                       if g.route_problem({"connections": sol.connections(c)}) is None}
+            assert set(with_rule) == allowed, (corp.sym, spec.name)
+            checked += len(allowed)
+            dropped += len(listed(free, spec)) - len(allowed)
+    assert checked > 100 and dropped > 0

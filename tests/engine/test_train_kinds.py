@@ -14,6 +14,9 @@ import pytest
 from engine.core.autoroute import Candidate, Pricing, TrainSpec, solve, validate_route
 from engine.core.errors import GameError
 from engine.core.routes import build_route
+from engine.importer import read_game_file
+from engine.routes import positions
+from tests.conftest import recorded_games
 from tests.engine.test_autoroute import check_solution, city, fork_map, small_game, stop_names, track
 
 TOWNS = frozenset({"town"})
@@ -145,21 +148,23 @@ def test_a_route_that_includes_a_tile_twice(exempt: frozenset[str] | None, optim
     assert (len(hexes) != len(set(hexes))) == (optimum == 80)
 
 
+@pytest.mark.parametrize("express", [True, False], ids=["express", "plain"])
 @pytest.mark.parametrize("limits", [(2,), (3, 2), (4, 4), (2, 3, 5)])
-def test_dropping_redundant_routes_keeps_the_optimum(limits: tuple[int, ...]) -> None:
+def test_dropping_redundant_routes_keeps_the_optimum(limits: tuple[int, ...], express: bool) -> None:
     """Express trains: the search without an end stop that pays nothing extra, and without routes that cannot
-    beat a greedy set, finds what an exhaustive search over every route finds."""
+    beat a greedy set, finds what an exhaustive search over every route finds; plain trains: so does pairing
+    arms, listing only the routes good enough for a set near the best."""
     from engine.core import autoroute
 
     hexes = {**fork_map(), "G1": city(50, 3, 0), "I1": city(30, 3, 0), "K1": city(10, 3), "F2": city(40, 2, 5),
              "G3": city(20, 2)}
     game, corp = small_game(hexes, [(f"{n}E", n) for n in limits], tokens={"A1": ["CPR"], "B2": ["CPR"]})
-    with_specs(game, **{f"{n}E": TrainSpec(f"{n}E", n, express=True) for n in limits})
+    with_specs(game, **{f"{n}E": TrainSpec(f"{n}E", n, express=express) for n in limits})
     graph = autoroute.build_graph(game, corp)
     specs = [autoroute.train_spec(game, t) for t in corp.trains]
     full = [autoroute.enumerate_shared(graph, [s], Pricing(), trim=False)[0][0] for s in specs]
     trimmed = [autoroute.enumerate_shared(graph, [s], Pricing())[0][0] for s in specs]
-    assert sum(map(len, trimmed)) < sum(map(len, full))
+    assert sum(map(len, trimmed)) < sum(map(len, full)) or not express
 
     def exhaustive(i: int, used: int) -> int:
         if i == len(full):
@@ -170,3 +175,73 @@ def test_dropping_redundant_routes_keeps_the_optimum(limits: tuple[int, ...]) ->
     sol = solve(game, corp)
     assert sol.proven and sol.total == exhaustive(0, 0)
     check_solution(game, corp, sol)
+
+
+GAMES_1822 = recorded_games("1822")
+
+
+@pytest.mark.skipif(not GAMES_1822, reason="../shared/fixtures/1822 is absent")
+def test_a_train_alone_pairs_arms_to_the_best_route_the_full_walk_finds() -> None:
+    """On recorded 1822 positions, the best route of one train found by pairing arms is the best route of
+    the walk over every route, for plain, + , unlimited and station-to-station trains."""
+    from engine.core import autoroute
+
+    specs = [TrainSpec("2", 2), TrainSpec("4", 4), TrainSpec("7", 7), TrainSpec("3+", 3, free_kinds=TOWNS),
+             TrainSpec("D", None), TrainSpec("E", None, group="E", stations_only=True, multiplier=2)]
+    checked = 0
+    for path in GAMES_1822:
+        for n, pos in enumerate(positions(read_game_file(path))):
+            if n % 9:
+                continue
+            graph = autoroute.build_graph(pos.game, pos.corp)
+            for spec in specs:
+                paired = autoroute.enumerate_shared(graph, [spec], Pricing(), alone=True)[0][0]
+                walked = autoroute.enumerate_shared(graph, [spec], Pricing(), trim=False)[0][0]
+                assert (paired[0].value if paired else 0) == (walked[0].value if walked else 0), (n, spec.name)
+                if paired:
+                    best = paired[0]
+                    assert any(c.mask == best.mask and c.value == best.value for c in walked)
+                checked += 1
+    assert checked > 50
+
+
+L_SPEC = TrainSpec("L", 2, caps=((frozenset({"city", "offboard"}), 1), (TOWNS, 1)), local=True)
+
+
+@pytest.mark.parametrize(("hexes", "optimum", "legs"), [
+    (town_line(), 30, [["A1", "C1"]]),  # its station and the town beside it
+    (city_line(), 20, [["local", "A1"]]),  # never two cities: it runs at its station alone
+], ids=["town", "local"])
+def test_an_1822_l_train_runs_to_one_city_and_one_town_or_locally(hexes: dict[str, Any], optimum: int,
+                                                                   legs: list[list[str]]) -> None:
+    game, corp = small_game(hexes, [("L", 2)], tokens={"A1": ["CPR"]})
+    with_specs(game, L=L_SPEC)
+    sol = solve(game, corp)
+    assert sol.proven and sol.total == optimum
+    assert sol.action_routes()[0]["connections"] == legs
+
+
+def test_an_1822_e_train_runs_from_station_to_station_and_earns_double_its_stations() -> None:
+    game, corp = small_game(city_line(), [("E", 99)], tokens={"A1": ["CPR"], "E1": ["CPR"]})
+    with_specs(game, E=TrainSpec("E", None, group="E", stations_only=True, multiplier=2))
+    sol = solve(game, corp)
+    # A1 (20) and E1 (10) are its stations; C1 earns nothing and G1 (50) cannot end the route.
+    assert sol.proven and sol.total == 60
+    assert stop_names(sol) in ([["A1", "C1", "E1"]], [["E1", "C1", "A1"]])
+
+
+LATER_GAMES = [*recorded_games("1828"), *recorded_games("1822")]
+
+
+@pytest.mark.skipif(not LATER_GAMES, reason="no recorded 1828 or 1822 games in ../shared/fixtures")
+@pytest.mark.parametrize("path", LATER_GAMES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_recorded_1828_and_1822_positions_are_proven_legal_and_at_least_what_was_run(path: Any) -> None:
+    from engine.routes import check_legal, claimed_revenue
+
+    for pos in positions(read_game_file(path)):
+        sol = solve(pos.game, pos.corp, time_budget=10)
+        assert sol.proven, pos.action["id"]
+        assert sol.total >= claimed_revenue(pos.game, pos.corp, pos.action), pos.action["id"]
+        check_legal(pos.game, pos.corp, sol.action_routes())
+        if hasattr(pos.game, "run_revenue"):  # 1822 prices runs itself: the same total as the finder's
+            assert pos.game.run_revenue(pos.corp, sol.action_routes()) == sol.total, pos.action["id"]

@@ -1139,12 +1139,51 @@ class G1822(Game):
     def autoroute_train_spec(self, train: Train) -> Any:
         from ...core.autoroute import TrainSpec
         if train.name in LOCAL_TRAINS:
-            return TrainSpec(train.name, 2)  # one station and at most one town (checked by kind when traced)
+            # One city (or off-board) and at most one town, or a local run at one station.
+            caps = ((frozenset({"city", "offboard"}), 1), (frozenset({"town"}), 1))
+            return TrainSpec(train.name, 2, caps=caps, local=True)
         if train.name == "E":
-            return TrainSpec(train.name, None, group="E")
+            # From station to station of the company, earning double its stations (the English Channel's
+            # France rule is not read here: the finder never pays the channel station France's value).
+            return TrainSpec(train.name, None, group="E", stations_only=True, multiplier=2)
         if train.name.endswith("+") and train.name != PULLMAN:
             return TrainSpec(train.name, train.distance, free_kinds=frozenset({"town"}))
         return None
+
+    def autoroute_single_stop_hexes(self) -> frozenset[str]:
+        # A route may not run between London's stations: it stops at one of them at most.
+        return frozenset({str(self.rules["london"])})
+
+    def autoroute_pricing(self, graph: Any) -> Any:
+        """The destination bonus as a set-level bonus: the best route joining home and destination earns the
+        destination's value again (doubled for an E train). Runs are priced by ``run_revenue`` (Route1822),
+        not by route_bonus, so the finder's prices are not checked against route_bonus."""
+        from ...core.autoroute import Candidate, Pricing
+        corp = self.corporation(graph.corp)
+        plain = Pricing(verify=False)
+        if corp.kind.value != "major":
+            return plain
+        dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
+        home = corp.tokens[0]
+        if dest is None or dest.hex is None or not home.used:
+            return plain
+        hi = graph.index.get((home.hex, home.node))
+        di = graph.index.get((dest.hex, dest.node))
+        if hi is None or di is None:
+            return plain
+        value = self.board.node_revenue(self.board.hexes[dest.hex], dest.node, self.phase_colour())
+        double = any(t.name == "E" for t in self.route_trains(corp))
+
+        def bonus(cands: list[Candidate]) -> int:
+            best = 0
+            for cand in cands:
+                stops = cand.nodes(graph)
+                if hi in stops and di in stops:
+                    best = max(best, value * (2 if cand.train == "E" else 1))
+            return best
+
+        return Pricing(set_bound=value * (2 if double else 1), set_bonus=bonus, set_nodes=(1 << hi) | (1 << di),
+                       verify=False)
 
     def total_cash(self) -> int:
         """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
@@ -1193,6 +1232,12 @@ class G1822(Game):
             data["revenue"] = route.revenue
             data["hexes"] = list(route.hexes)
         return out
+
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        """What run_routes pays for these routes, destination bonus included (as Route1822 prices them)."""
+        traced = [self.trace_1822_route(corp, self.all_trains[str(r["train"])], r) for r in routes]
+        self.add_route_bonuses(corp, traced)
+        return sum(r.revenue for r in traced)
 
     def mail_subsidy(self, corp: Corporation, routes: list[Route]) -> int:
         """Each mail contract (P6, P7) pays half the base value of the first and last stops of one train's route

@@ -19,7 +19,6 @@ from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
-from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import (
     Bankrupt,
     BuyTrain,
@@ -37,6 +36,7 @@ from .steps import (
     ClosePrivate,
     ErieTile,
     InitialShares,
+    NyhPar,
     Redeem,
     RockyMountainTile,
     Routes1862,
@@ -48,6 +48,16 @@ NEW_YORK = "F31"
 MEXICO = ("K12", "K14")
 BALTIMORE = "G30"
 BO_MARKER = "B&O"
+# The spec's configuration switches (§14.2), each the alternative to its default, as optional rules.
+RMC_REVENUE_20 = "rmc_revenue_20"
+NO_BONUS_HEXES = "no_bonus_hexes"
+NYH_PAR_LOCKED = "nyh_par_locked"
+GROUP2_AFTER_FLOATS = "group2_after_group1_floats"
+PRIVATES_CLOSE_ON_5 = "privates_close_on_first_5"
+FORCED_PURCHASE_ALWAYS = "forced_purchase_always"
+PRICE_ZERO_MARKERS_REMOVED = "price_zero_markers_removed"
+SWITCHES = (RMC_REVENUE_20, NO_BONUS_HEXES, NYH_PAR_LOCKED, GROUP2_AFTER_FLOATS, PRIVATES_CLOSE_ON_5,
+            FORCED_PURCHASE_ALWAYS, PRICE_ZERO_MARKERS_REMOVED)
 
 
 class InitialStockRound(StockRound):
@@ -67,6 +77,7 @@ class G1862(Game):
     # The order is fixed when each operating round starts (§4.6), so companies leaving mid-round need no price.
     dynamic_operating_order = False
     RMC_DISCOUNT = 160
+    OPTIONAL_RULES = SWITCHES
     # A long game (13 companies, 42 trains, a $22,000 bank): snapshots of its state are kept less often.
     CHECKPOINT_EVERY: ClassVar[int] = 100
     # Initial stock rounds (repeated while privates are unsold, through next_in_plan), then sets of operating
@@ -91,6 +102,15 @@ class G1862(Game):
         for number, company in enumerate(sorted(self.companies.values(), key=lambda c: int(c.data["number"]))):
             company.data["order"] = number
         self.update_cert_limit()
+        if self.switch(RMC_REVENUE_20):
+            self.companies["RMC"].revenue = 20
+        if self.switch(NO_BONUS_HEXES):
+            for hx in self.board.hexes.values():
+                hx.bonus = {}
+
+    def switch(self, name: str) -> bool:
+        """Whether the game was set up with this §14.2 switch in its alternative position."""
+        return name in (self.options.get("optional_rules") or [])
 
     @classmethod
     def edition_label(cls) -> str:
@@ -99,13 +119,13 @@ class G1862(Game):
 
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:
-        return InitialStockRound(self, [CompanyPendingPar, ErieTile, PrivateAuction, InitialShares])
+        return InitialStockRound(self, [NyhPar, ErieTile, PrivateAuction, InitialShares])
 
     def stock_round(self) -> Round:
         return StockRound(self, [HomeToken, ErieTile, ClosePrivate, Shares1862])
 
     def operating_round(self, number: int) -> Round:
-        return OperatingRound(self, [Bankrupt, ErieTile, RockyMountainTile, HomeToken, Track, TokenStep,
+        return OperatingRound(self, [Bankrupt, ErieTile, ClosePrivate, RockyMountainTile, HomeToken, Track, TokenStep,
                                      Routes1862, Dividend, DiscardTrain, BuyTrain, Redeem], number)
 
     def next_in_plan(self, finished: Any) -> Next:
@@ -204,6 +224,9 @@ class G1862(Game):
         if any(c.owner is None and not c.closed for c in self.companies.values()):
             return False
         if group >= 2 and any(c.shares for c in self.groups[1] if not c.closed):
+            return False
+        if group >= 2 and self.switch(GROUP2_AFTER_FLOATS) and not all(c.floated for c in self.groups[1]
+                                                                       if not c.closed):
             return False
         return group < 3 or all(c.floated for c in self.groups[2] if not c.closed)
 
@@ -335,13 +358,14 @@ class G1862(Game):
         cell = self.market.location.get(corp.sym)
         if cell is not None and cell.price == 0:
             self.log(f"{corp.sym}'s share price falls to $0: it leaves the game")
-            self.remove_corporation(corp, compensate=False)
+            self.remove_corporation(corp, compensate=False, markers_stay=not self.switch(PRICE_ZERO_MARKERS_REMOVED))
 
     # ------------------------------------------------------------------ companies leaving the game
-    def remove_corporation(self, corp: Corporation, *, compensate: bool, bankrupt: Player | None = None) -> None:
+    def remove_corporation(self, corp: Corporation, *, compensate: bool, bankrupt: Player | None = None,
+                           markers_stay: bool = True) -> None:
         """A company leaves the game (§4.4, §10.1): trains gone, treasury to the bank, debt cancelled,
         certificates out of play (other holders compensated at the current price after a bankruptcy), markers
-        turned blank."""
+        turned blank (or taken off the map: ``markers_stay`` False)."""
         for p in self.players:
             held = p.shares_of(corp.sym)
             if compensate and p is not bankrupt and held:
@@ -362,8 +386,11 @@ class G1862(Game):
         for hx in self.board.hexes.values():
             for node, slots in hx.tile.tokens.items():
                 for i, owner in enumerate(slots):
-                    if owner == corp.sym:
+                    if owner == corp.sym and markers_stay:
                         hx.tile.kinds[node][i] = TokenKind.BLOCKING
+                    elif owner == corp.sym:
+                        slots[i] = None
+                        hx.tile.kinds[node][i] = TokenKind.NORMAL
         corp.closed = True
         self.market.remove(corp.sym)
         self.board_changed()
@@ -498,7 +525,7 @@ class G1862(Game):
     def must_buy_train(self, corp: Corporation) -> bool:
         if corp.closed or corp.trains or not (self.available_depot_trains() or self.pool_trains):
             return False
-        return self.network(corp).route_possible
+        return self.switch(FORCED_PURCHASE_ALWAYS) or self.network(corp).route_possible
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
@@ -539,6 +566,17 @@ class G1862(Game):
             return "Mexico (K12 and K14) is one destination: a route may include only one of them"
         _ = nodes
         return None
+
+    def phase_changed(self) -> None:
+        super().phase_changed()
+        if self.switch(PRIVATES_CLOSE_ON_5) and self.phase["name"] == "5":
+            # As a bankrupt's privates close (D-13): the Erie tile is placed first, the B&O marker stays.
+            for company in list(self.companies.values()):
+                if company.closed:
+                    continue
+                if company.sym == "ERIE" and not self.erie_placed():
+                    self.place_erie_tile()
+                self.close_company(company)
 
     # ------------------------------------------------------------------ game end
     def end_game(self, reason: str) -> None:

@@ -11,6 +11,7 @@ from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, Player, Share
 from ...core.errors import illegal, malformed
 from ...core.round import InterruptStep, Step
+from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.steps.stock import BuySellParShares
 from . import rules
@@ -276,3 +277,21 @@ class ClosePrivate(InterruptStep):
             raise illegal("the Erie Steamship Company closes only by placing the Erie tile")
         g = self.game
         g.close_private_voluntarily(company)
+
+
+class NyhPar(CompanyPendingPar):
+    """The NYSH buyer pars NYH at once (D-01); with the §14.2 switch ``nyh_par_locked`` only at $100."""
+
+    def _locked(self) -> bool:
+        return "nyh_par_locked" in (self.game.options.get("optional_rules") or [])
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        got = super().choices(entity, kind)
+        if kind == "par" and self._locked():
+            got = [a for a in got if self.game.parse_price(a["share_price"], par=True).price == 100]
+        return got
+
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+        if self._locked() and self.game.parse_price(action["share_price"], par=True).price != 100:
+            raise illegal("NYH's par price is locked to $100 in this game")
+        super().process_par(action, entity)
