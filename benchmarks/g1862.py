@@ -1,8 +1,9 @@
-"""1862 speed on a late board: replay time per action and optimal-route time per company.
+"""1862 speed on a late board: replay time per action, optimal-route time per company, and the pictures.
 
 A seeded random game is played to its end (no recorded 1862 games exist: nobody else plays this edition); then
 its log is replayed from scratch (ms per action) and the route finder solves every company with trains in the
-positions after each of the last operating rounds (seconds per solve: p50, p95, max; every answer proven?).
+positions after each of the last operating rounds (seconds per solve: p50, p95, max; every answer proven?); and the
+map, market and status pictures of the final position are timed and sized against the same targets as in render.py.
 
     python benchmarks/g1862.py [--seed S] [--players N] [--runs N]
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.render import measure_game  # noqa: E402
 from engine.core.autoroute import solve  # noqa: E402
 from engine.playout import random_playout  # noqa: E402
 from engine.titles.g1862.game import G1862  # noqa: E402
@@ -62,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
               f" max {max(times):.3f} s, mean {statistics.mean(times):.3f} s, unproven {unproven}")
         print(f"routes, CPU time: p50 {percentile(cpus, 0.5):.3f} s, p95 {percentile(cpus, 0.95):.3f} s,"
               f" max {max(cpus):.3f} s (wall times grow with other processes' load on a shared machine)")
-    return 0
+    pictures_ok = measure_game("1862", f"seed {args.seed}, {len(actions)} actions", played, 15, None)
+    return 0 if pictures_ok else 1
 
 
 if __name__ == "__main__":

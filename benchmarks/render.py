@@ -63,12 +63,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(title: str, late_game: Path, runs: int, out: Path | None) -> bool:
-    game = replay(read_game_file(late_game))
+    return measure_game(title, late_game.name, replay(read_game_file(late_game)), runs, out)
+
+
+def measure_game(title: str, label: str, game: Any, runs: int, out: Path | None) -> bool:
+    """Times and sizes of the three pictures of ``game``'s position against the targets (True: all met)."""
     views_ms, (board, market, status) = _median_ms(
         lambda: (board_view(game), market_view(game), status_view(game)), runs)
     tokens = sum(1 for h in board.hexes for n in h.nodes for t in n.tokens if t)
     tiles = sum(1 for h in board.hexes if h.tile)
-    print(f"{title} late game ({late_game.name}, {status.round_name}): {len(board.hexes)} hexes, {tiles} tiles "
+    print(f"{title} late game ({label}, {status.round_name}): {len(board.hexes)} hexes, {tiles} tiles "
           f"laid, {tokens} tokens, {len(board.last_routes)} routes; median of {runs} runs")
     print(f"building the three views: {views_ms:.1f}ms")
     jobs: list[tuple[str, Callable[[], Image.Image]]] = [
