@@ -11,6 +11,7 @@ from engine.core import actions as act
 from engine.core import query
 from engine.core.entities import CorporationKind
 from engine.core.errors import GameError
+from engine.core.transfer import BLOCKING_OWNER
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1828.game import G1828
@@ -147,3 +148,67 @@ def test_a_system_keeps_its_members_home_reservations_until_it_places_them() -> 
     game.place_system_homes(system)
     assert h6.tile.tokens[city] == ["NW-WAB"]
     assert game.reserved_slots(h6, city) == {}
+
+
+def _fresh_game() -> G1828:
+    game = title_class("1828")([(1, "a"), (2, "b"), (3, "c")], 5, {})
+    assert isinstance(game, G1828)
+    return game
+
+
+def test_a_second_station_in_one_city_goes_back_to_the_system_charter() -> None:
+    """Rules 7.5.2: where both companies had a station in one city, a blocking marker takes one space and the
+    removed station returns to the system's charter (it can be placed again)."""
+    from engine.core.tiles import TokenKind
+    game = _fresh_game()
+    nw, wab = game.corporations["NW"], game.corporations["WAB"]
+    hx = game.board["H6"]
+    node = hx.tile.tdef.cities[0]
+    hx.tile.tokens[node].append(None)  # a second space, as a green city would have
+    hx.tile.kinds[node].append(TokenKind.NORMAL)
+    for corp in (nw, wab):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+        game.place_token(corp, corp.tokens[0], hx, node, free=True)
+    total = len(nw.tokens) + len(wab.tokens)
+    system = game.create_system([nw, wab])
+    assert len(system.tokens) == total
+    assert sum(1 for t in system.tokens if t.used) == 1
+    assert system.sym in hx.tile.tokens[node] and BLOCKING_OWNER in hx.tile.tokens[node]
+    assert hx.tile.kinds[node].count(TokenKind.BLOCKING) == 1
+
+
+def test_a_home_held_somewhere_in_dunkirk_and_buffalo_closes_the_hex_to_other_stations() -> None:
+    """ERIE's home is one of E15's two cities, its president's choice: until ERIE (or a system it joined) places
+    it, no other company may station in either city, free spaces or not (as 18xx.games does)."""
+    game = _fresh_game()
+    erie, prr = game.corporations["ERIE"], game.corporations["PRR"]
+    game.set_par(erie, game.market.par_cells()[0])
+    erie.ipoed = True
+    e15 = game.board["E15"]
+    assert all(not game.can_token_city(prr, e15, node) for node in e15.tile.tdef.cities)
+    assert game.token_blocked_by_reservation(e15, "PRR") and not game.token_blocked_by_reservation(e15, "ERIE")
+
+
+def test_after_an_emergency_sale_a_train_from_another_company_costs_at_most_its_face_value() -> None:
+    """18xx.games' 1828: once the president sold shares for a train, another company's train costs at most its
+    face value and enough to need that sale, even when the treasury alone could pay more."""
+    game = _fresh_game()
+    corp = game.corporations["MC"]
+    player = game.players[0]
+    corp.owner = player
+    corp.cash, player.cash = 850, 40
+    train = next(t for t in game.depot if t.name == "6")
+    assert game.other_train_price_range(corp, train) == (1, 850)
+    low, high = game.other_train_price_range(corp, train, last_sale_price=60)
+    assert (low, high) == (831, 650) and low > high  # no price works: sell more or buy from the depot
+
+
+def test_a_company_that_once_had_a_route_keeps_running() -> None:
+    """18xx.games remembers a company once had a route: its route step still waits (it may run for nothing) and,
+    without trains, it must still buy one, after track or stations cut the route off."""
+    game = _fresh_game()
+    corp = game.corporations["PRR"]
+    assert not game.network(corp).route_possible and not game.route_available(corp)
+    game.route_seen.add(corp.sym)
+    assert game.route_available(corp) and game.must_buy_train(corp)
