@@ -212,3 +212,20 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     assert not game.network(corp).route_possible and not game.route_available(corp)
     game.route_seen.add(corp.sym)
     assert game.route_available(corp) and game.must_buy_train(corp)
+
+
+def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None:
+    """Rules 7.5.2.1: "If there are no remaining system shares for the bank pool or IPO to trade up to, the shares
+    to be traded are discarded." (18xx.games stops with an error there; docs/conformance.md.)"""
+    game = before(GAME_A, 236)  # GT + IC are merging; the market holds IC_5
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    assert step.system is not None
+    keeper = game.players[0]
+    for share in list(step._system_shares()):
+        game.transfer_share(share, keeper)  # the trades have used every system share up
+    gt_share = next(s for p in game.players for s in p.shares if s.corp == "GT" and not s.president)
+    game.transfer_share(gt_share, game.pool)
+    step._exchange_pairs(game.pool)
+    step._exchange_singles(game.pool)
+    assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
+    assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
