@@ -229,3 +229,22 @@ def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None
     step._exchange_singles(game.pool)
     assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
     assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
+
+
+def test_a_system_holds_one_space_for_its_first_members_home() -> None:
+    """WAB merges GT before either operated: the system holds one space in H6 (WAB's home), not two."""
+    from engine.core.tiles import TokenKind
+    game = _fresh_game()
+    wab, gt, prr = game.corporations["WAB"], game.corporations["GT"], game.corporations["PRR"]
+    for corp in (wab, gt):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+    game.create_system([wab, gt])
+    for corp in (wab, gt):
+        game.close_corporation(corp)
+    h6 = game.board["H6"]
+    city = h6.tile.tdef.cities[0]
+    h6.tile.tokens[city].append(None)  # two spaces, as a green city has
+    h6.tile.kinds[city].append(TokenKind.NORMAL)
+    assert game.reserved_slots(h6, city) == {0: "WAB-GT"}
+    assert game.can_token_city(prr, h6, city)

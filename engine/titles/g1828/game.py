@@ -150,28 +150,32 @@ class G1828(Game):
                     out.append((system, member))
         return out
 
+    def home_holders(self, hx: Any) -> list[tuple[Corporation, Corporation]]:
+        """(holder, company whose home it is) for each home in ``hx`` still to be placed: a company's own, or a
+        system's for its member (a system's ``home`` is only its first member's, so systems count by member)."""
+        own = [(c, c) for c in self.corporations.values()
+               if c.kind is not CorporationKind.SYSTEM and c.home == hx.id and c.tokens and not c.tokens[0].used
+               and not c.closed]
+        return own + self.unplaced_system_homes(hx.id)
+
     def reserved_slots(self, hx: Any, node: int) -> dict[int, str]:
-        out = super().reserved_slots(hx, node)
-        for system, member in self.unplaced_system_homes(hx.id):
+        out: dict[int, str] = {}
+        cities = hx.tile.tdef.cities
+        for holder, member in self.home_holders(hx):
             if self.home_reserved_on_tile(member, hx):
                 continue
-            cities = hx.tile.tdef.cities
             if (cities[member.home_city] if member.home_city is not None else cities[0]) != node:
                 continue
             free = next((i for i, s in enumerate(hx.tile.tokens[node]) if s is None and i not in out), None)
             if free is not None:
-                out[free] = system.sym
+                out[free] = holder.sym
         return out
 
     def token_blocked_by_reservation(self, hx: Any, corp: str) -> bool:
         """A home held somewhere in a multi-city hex (Dunkirk & Buffalo) closes the whole hex to other companies'
         stations until it is placed, however many spaces are free (18xx.games; the rules are silent)."""
-        holders = [c for c in self.corporations.values()
-                   if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used and not c.closed
-                   and self.home_reserved_on_tile(c, hx)]
-        holders += [s for s, m in self.unplaced_system_homes(hx.id)
-                    if s.sym != corp and self.home_reserved_on_tile(m, hx)]
-        return bool(holders)
+        return any(holder.sym != corp and self.home_reserved_on_tile(member, hx)
+                   for holder, member in self.home_holders(hx))
 
     def reorder_players(self) -> None:
         finished = self.round
