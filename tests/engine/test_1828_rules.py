@@ -248,3 +248,22 @@ def test_a_system_holds_one_space_for_its_first_members_home() -> None:
     h6.tile.kinds[city].append(TokenKind.NORMAL)
     assert game.reserved_slots(h6, city) == {0: "WAB-GT"}
     assert game.can_token_city(prr, h6, city)
+
+
+def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_its_director() -> None:
+    """The C&A's 10% of the PRR plus the M&H exchanged for another: the player swaps the two for the director's
+    certificate and presides the unparred PRR; whoever pars it buys an ordinary share at par (18xx.games)."""
+    game = _fresh_game()
+    a, b = game.players[0], game.players[1]
+    prr, mh = game.corporations["PRR"], game.companies["M&H"]
+    game.transfer_share(game.share_by_id("PRR_1"), a)
+    mh.owner = a
+    a.companies.append(mh)
+    game.exchange_company(mh, game.share_by_id("PRR_2"))
+    held = a.shares_of("PRR")
+    assert [s.percent for s in held] == [20] and held[0].president and prr.owner is a and not prr.ipoed
+    cash = b.cash
+    cell = game.market.par_cells()[0]
+    game.par_corporation(b, prr, cell)
+    assert [s.percent for s in b.shares_of("PRR")] == [10] and b.cash == cash - cell.price
+    assert prr.owner is a

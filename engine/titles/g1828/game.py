@@ -343,8 +343,24 @@ class G1828(Game):
         self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
         self.close_company(company)
         self._check_float(corp)
-        if corp.ipoed:  # a share of a company not started makes nobody its president
+        if corp.ipoed:
             self.check_presidency(corp, previous=previous)
+        else:
+            self.take_unparred_directorship(owner, corp)
+
+    def take_unparred_directorship(self, player: Player, corp: Corporation) -> None:
+        """A player whom the exchange brings to the director's share of a company nobody has parred (the C&A's 10%
+        of the PRR and the M&H) swaps two certificates for the director's certificate and presides it unparred;
+        whoever pars it later buys an ordinary certificate (18xx.games; rule 13.3.3 read to the letter)."""
+        cert = next((s for s in corp.shares if s.president), None)
+        if cert is None or player.percent_of(corp.sym) < cert.percent:
+            return
+        plain = [s for s in player.shares_of(corp.sym) if not s.president][:cert.percent // corp.share_percent]
+        for share in plain:
+            self.transfer_share(share, corp)
+        self.transfer_share(cert, player)
+        corp.owner = player
+        self.log(f"{player.name} becomes the president of {corp.sym}")
 
     def can_merge_any(self, player: Player) -> bool:
         majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
