@@ -267,3 +267,26 @@ def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_
     game.par_corporation(b, prr, cell)
     assert [s.percent for s in b.shares_of("PRR")] == [10] and b.cash == cash - cell.price
     assert prr.owner is a
+
+
+def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> None:
+    """18xx.games hands the members' trains to the system as purchases, so the $250 private of a member closes at
+    the merger as it would when its company buys a train."""
+    from engine.core.abilities import Close
+    game = _fresh_game()
+    private = next(c for c in game.companies.values() if c.value == 250 and not c.closed)
+    sym = next(a.corporation for a in private.abilities_of(Close))
+    corp = game.corporations[sym]
+    other = next(c for c in game.corporations.values()
+                 if c.kind is CorporationKind.MAJOR and c.sym != sym and c.home not in (None, corp.home))
+    private.owner = game.players[0]
+    game.players[0].companies.append(private)
+    train = next(t for t in game.depot if t.name == "2")
+    game.depot.remove(train)
+    train.owner = corp
+    corp.trains.append(train)
+    for c in (corp, other):
+        game.set_par(c, game.market.par_cells()[0])
+        c.ipoed = True
+    game.create_system([corp, other])
+    assert private.closed and private not in game.players[0].companies

@@ -418,6 +418,10 @@ class G1828(Game):
         unused: list[Token] = []
         for corp in corps:
             self._transfer_to_system(corp, system, used, unused)
+        if system.trains:
+            # 18xx.games hands the members' trains over as purchases by the system, which closes both members'
+            # $250 privates as a bought train would.
+            self.close_on_train_bought(system)
         system.tokens = sorted(used, key=lambda t: t.price) + sorted(unused, key=lambda t: t.price)
         self._block_shared_cities(system)
         if len([m for m in system.markers if m == "coal"]) > 1 or self._coal_count(system) > 1:
