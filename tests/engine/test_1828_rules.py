@@ -11,6 +11,7 @@ from engine.core import actions as act
 from engine.core import query
 from engine.core.entities import CorporationKind
 from engine.core.errors import GameError
+from engine.core.transfer import BLOCKING_OWNER
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1828.game import G1828
@@ -147,3 +148,145 @@ def test_a_system_keeps_its_members_home_reservations_until_it_places_them() -> 
     game.place_system_homes(system)
     assert h6.tile.tokens[city] == ["NW-WAB"]
     assert game.reserved_slots(h6, city) == {}
+
+
+def _fresh_game() -> G1828:
+    game = title_class("1828")([(1, "a"), (2, "b"), (3, "c")], 5, {})
+    assert isinstance(game, G1828)
+    return game
+
+
+def test_a_second_station_in_one_city_goes_back_to_the_system_charter() -> None:
+    """Rules 7.5.2: where both companies had a station in one city, a blocking marker takes one space and the
+    removed station returns to the system's charter (it can be placed again)."""
+    from engine.core.tiles import TokenKind
+    game = _fresh_game()
+    nw, wab = game.corporations["NW"], game.corporations["WAB"]
+    hx = game.board["H6"]
+    node = hx.tile.tdef.cities[0]
+    hx.tile.tokens[node].append(None)  # a second space, as a green city would have
+    hx.tile.kinds[node].append(TokenKind.NORMAL)
+    for corp in (nw, wab):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+        game.place_token(corp, corp.tokens[0], hx, node, free=True)
+    total = len(nw.tokens) + len(wab.tokens)
+    system = game.create_system([nw, wab])
+    assert len(system.tokens) == total
+    assert sum(1 for t in system.tokens if t.used) == 1
+    assert system.sym in hx.tile.tokens[node] and BLOCKING_OWNER in hx.tile.tokens[node]
+    assert hx.tile.kinds[node].count(TokenKind.BLOCKING) == 1
+
+
+def test_a_home_held_somewhere_in_dunkirk_and_buffalo_closes_the_hex_to_other_stations() -> None:
+    """ERIE's home is one of E15's two cities, its president's choice: until ERIE (or a system it joined) places
+    it, no other company may station in either city, free spaces or not (as 18xx.games does)."""
+    game = _fresh_game()
+    erie, prr = game.corporations["ERIE"], game.corporations["PRR"]
+    game.set_par(erie, game.market.par_cells()[0])
+    erie.ipoed = True
+    e15 = game.board["E15"]
+    assert all(not game.can_token_city(prr, e15, node) for node in e15.tile.tdef.cities)
+    assert game.token_blocked_by_reservation(e15, "PRR") and not game.token_blocked_by_reservation(e15, "ERIE")
+
+
+def test_after_an_emergency_sale_a_train_from_another_company_costs_at_most_its_face_value() -> None:
+    """18xx.games' 1828: once the president sold shares for a train, another company's train costs at most its
+    face value and enough to need that sale, even when the treasury alone could pay more."""
+    game = _fresh_game()
+    corp = game.corporations["MC"]
+    player = game.players[0]
+    corp.owner = player
+    corp.cash, player.cash = 850, 40
+    train = next(t for t in game.depot if t.name == "6")
+    assert game.other_train_price_range(corp, train) == (1, 850)
+    low, high = game.other_train_price_range(corp, train, last_sale_price=60)
+    assert (low, high) == (831, 650) and low > high  # no price works: sell more or buy from the depot
+
+
+def test_a_company_that_once_had_a_route_keeps_running() -> None:
+    """18xx.games remembers a company once had a route: its route step still waits (it may run for nothing) and,
+    without trains, it must still buy one, after track or stations cut the route off."""
+    game = _fresh_game()
+    corp = game.corporations["PRR"]
+    assert not game.network(corp).route_possible and not game.route_available(corp)
+    game.route_seen.add(corp.sym)
+    assert game.route_available(corp) and game.must_buy_train(corp)
+
+
+def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None:
+    """Rules 7.5.2.1: "If there are no remaining system shares for the bank pool or IPO to trade up to, the shares
+    to be traded are discarded." (18xx.games stops with an error there; docs/conformance.md.)"""
+    game = before(GAME_A, 236)  # GT + IC are merging; the market holds IC_5
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    assert step.system is not None
+    keeper = game.players[0]
+    for share in list(step._system_shares()):
+        game.transfer_share(share, keeper)  # the trades have used every system share up
+    gt_share = next(s for p in game.players for s in p.shares if s.corp == "GT" and not s.president)
+    game.transfer_share(gt_share, game.pool)
+    step._exchange_pairs(game.pool)
+    step._exchange_singles(game.pool)
+    assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
+    assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
+
+
+def test_a_system_holds_one_space_for_its_first_members_home() -> None:
+    """WAB merges GT before either operated: the system holds one space in H6 (WAB's home), not two."""
+    from engine.core.tiles import TokenKind
+    game = _fresh_game()
+    wab, gt, prr = game.corporations["WAB"], game.corporations["GT"], game.corporations["PRR"]
+    for corp in (wab, gt):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+    game.create_system([wab, gt])
+    for corp in (wab, gt):
+        game.close_corporation(corp)
+    h6 = game.board["H6"]
+    city = h6.tile.tdef.cities[0]
+    h6.tile.tokens[city].append(None)  # two spaces, as a green city has
+    h6.tile.kinds[city].append(TokenKind.NORMAL)
+    assert game.reserved_slots(h6, city) == {0: "WAB-GT"}
+    assert game.can_token_city(prr, h6, city)
+
+
+def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_its_director() -> None:
+    """The C&A's 10% of the PRR plus the M&H exchanged for another: the player swaps the two for the director's
+    certificate and presides the unparred PRR; whoever pars it buys an ordinary share at par (18xx.games)."""
+    game = _fresh_game()
+    a, b = game.players[0], game.players[1]
+    prr, mh = game.corporations["PRR"], game.companies["M&H"]
+    game.transfer_share(game.share_by_id("PRR_1"), a)
+    mh.owner = a
+    a.companies.append(mh)
+    game.exchange_company(mh, game.share_by_id("PRR_2"))
+    held = a.shares_of("PRR")
+    assert [s.percent for s in held] == [20] and held[0].president and prr.owner is a and not prr.ipoed
+    cash = b.cash
+    cell = game.market.par_cells()[0]
+    game.par_corporation(b, prr, cell)
+    assert [s.percent for s in b.shares_of("PRR")] == [10] and b.cash == cash - cell.price
+    assert prr.owner is a
+
+
+def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> None:
+    """18xx.games hands the members' trains to the system as purchases, so the $250 private of a member closes at
+    the merger as it would when its company buys a train."""
+    from engine.core.abilities import Close
+    game = _fresh_game()
+    private = next(c for c in game.companies.values() if c.value == 250 and not c.closed)
+    sym = next(a.corporation for a in private.abilities_of(Close))
+    corp = game.corporations[sym]
+    other = next(c for c in game.corporations.values()
+                 if c.kind is CorporationKind.MAJOR and c.sym != sym and c.home not in (None, corp.home))
+    private.owner = game.players[0]
+    game.players[0].companies.append(private)
+    train = next(t for t in game.depot if t.name == "2")
+    game.depot.remove(train)
+    train.owner = corp
+    corp.trains.append(train)
+    for c in (corp, other):
+        game.set_par(c, game.market.par_cells()[0])
+        c.ipoed = True
+    game.create_system([corp, other])
+    assert private.closed and private not in game.players[0].companies

@@ -48,6 +48,7 @@ class G1828(Game):
         self.tokened_this_round: set[str] = set()
         self.pass_order: list[Player] = []
         self.purple_cleanup_done = False
+        self.route_seen: set[str] = set()  # companies that have had a route, see route_available
         self._setup_minor()
         self._remove_extra_privates()
         if len(self.players) < 5:
@@ -149,28 +150,32 @@ class G1828(Game):
                     out.append((system, member))
         return out
 
+    def home_holders(self, hx: Any) -> list[tuple[Corporation, Corporation]]:
+        """(holder, company whose home it is) for each home in ``hx`` still to be placed: a company's own, or a
+        system's for its member (a system's ``home`` is only its first member's, so systems count by member)."""
+        own = [(c, c) for c in self.corporations.values()
+               if c.kind is not CorporationKind.SYSTEM and c.home == hx.id and c.tokens and not c.tokens[0].used
+               and not c.closed]
+        return own + self.unplaced_system_homes(hx.id)
+
     def reserved_slots(self, hx: Any, node: int) -> dict[int, str]:
-        out = super().reserved_slots(hx, node)
-        for system, member in self.unplaced_system_homes(hx.id):
+        out: dict[int, str] = {}
+        cities = hx.tile.tdef.cities
+        for holder, member in self.home_holders(hx):
             if self.home_reserved_on_tile(member, hx):
                 continue
-            cities = hx.tile.tdef.cities
             if (cities[member.home_city] if member.home_city is not None else cities[0]) != node:
                 continue
             free = next((i for i, s in enumerate(hx.tile.tokens[node]) if s is None and i not in out), None)
             if free is not None:
-                out[free] = system.sym
+                out[free] = holder.sym
         return out
 
     def token_blocked_by_reservation(self, hx: Any, corp: str) -> bool:
-        if super().token_blocked_by_reservation(hx, corp):
-            return True
-        holders = [s for s, m in self.unplaced_system_homes(hx.id)
-                   if s.sym != corp and self.home_reserved_on_tile(m, hx)]
-        if not holders:
-            return False
-        free = sum(1 for slots in hx.tile.tokens.values() for s in slots if s is None)
-        return free <= len(holders)
+        """A home held somewhere in a multi-city hex (Dunkirk & Buffalo) closes the whole hex to other companies'
+        stations until it is placed, however many spaces are free (18xx.games; the rules are silent)."""
+        return any(holder.sym != corp and self.home_reserved_on_tile(member, hx)
+                   for holder, member in self.home_holders(hx))
 
     def reorder_players(self) -> None:
         finished = self.round
@@ -338,8 +343,24 @@ class G1828(Game):
         self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
         self.close_company(company)
         self._check_float(corp)
-        if corp.ipoed:  # a share of a company not started makes nobody its president
+        if corp.ipoed:
             self.check_presidency(corp, previous=previous)
+        else:
+            self.take_unparred_directorship(owner, corp)
+
+    def take_unparred_directorship(self, player: Player, corp: Corporation) -> None:
+        """A player whom the exchange brings to the director's share of a company nobody has parred (the C&A's 10%
+        of the PRR and the M&H) swaps two certificates for the director's certificate and presides it unparred;
+        whoever pars it later buys an ordinary certificate (18xx.games; rule 13.3.3 read to the letter)."""
+        cert = next((s for s in corp.shares if s.president), None)
+        if cert is None or player.percent_of(corp.sym) < cert.percent:
+            return
+        plain = [s for s in player.shares_of(corp.sym) if not s.president][:cert.percent // corp.share_percent]
+        for share in plain:
+            self.transfer_share(share, corp)
+        self.transfer_share(cert, player)
+        corp.owner = player
+        self.log(f"{player.name} becomes the president of {corp.sym}")
 
     def can_merge_any(self, player: Player) -> bool:
         majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
@@ -397,7 +418,11 @@ class G1828(Game):
         unused: list[Token] = []
         for corp in corps:
             self._transfer_to_system(corp, system, used, unused)
-        system.tokens = used + sorted(unused, key=lambda t: t.price)
+        if system.trains:
+            # 18xx.games hands the members' trains over as purchases by the system, which closes both members'
+            # $250 privates as a bought train would.
+            self.close_on_train_bought(system)
+        system.tokens = sorted(used, key=lambda t: t.price) + sorted(unused, key=lambda t: t.price)
         self._block_shared_cities(system)
         if len([m for m in system.markers if m == "coal"]) > 1 or self._coal_count(system) > 1:
             system.markers = ["coal"]
@@ -453,12 +478,12 @@ class G1828(Game):
             if key not in seen:
                 seen[key] = token
                 continue
+            # The second station goes back to the system's charter, where it keeps its place in the list.
             hx = self.board.hexes[token.hex]
-            hx.tile.tokens[token.node][token.slot] = None
-            system.tokens.remove(token)
-            self.log(f"Placing a blocking token on {hx.id}")
             hx.tile.tokens[token.node][token.slot] = BLOCKING_OWNER
             hx.tile.kinds[token.node][token.slot] = TokenKind.BLOCKING
+            token.used, token.hex, token.node, token.slot = False, None, -1, -1
+            self.log(f"Placing a blocking token on {hx.id}")
 
     def system_shared_hexes(self, system: Corporation) -> list[str]:
         """Hexes where the system has two stations (in different cities): it removes one (rules 7.5.2)."""
@@ -576,6 +601,22 @@ class G1828(Game):
         and per shell by the title's train steps."""
         shells = len(self.shells.get(corp.sym, ())) if corp.kind is CorporationKind.SYSTEM else 1
         return self.shell_limit() * max(shells, 1)
+
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        """18xx.games' 1828 bounds a train bought from another company by its face value once the president has
+        sold shares this turn, even when the treasury alone could pay more, and the price must still make the last
+        sale necessary (so the range can be empty). Without a sale: up to the treasury, or with the president's
+        help up to face value."""
+        player = corp.owner
+        if player is None:
+            return 1, corp.cash
+        most = corp.cash + player.cash
+        if last_sale_price:
+            return most - last_sale_price + 1, min(train.price, most)
+        if corp.cash > train.price:
+            return 1, corp.cash
+        return 1, min(train.price, most)
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         # A system with an empty shell may use its president's money for that shell's train (18xx.games).
@@ -875,6 +916,29 @@ class G1828(Game):
                  f"{self.format_money(kept)}")
 
     # ------------------------------------------------------------------ routes
+    def network(self, corp: Corporation) -> Any:
+        net = super().network(corp)
+        if net.route_possible:
+            self.route_seen.add(corp.sym)
+        return net
+
+    def _rechoose_city(self, hx: Any, tile: Any, layer: Corporation) -> None:
+        # 18xx.games looks at the layer's network while its station still sits in the city of the same number on
+        # the new tile, before asking where it goes; a route seen then counts for route_available.
+        if any(owner == layer.sym for slots in tile.tokens.values() for owner in slots):
+            self.board_changed()
+            self.network(layer)
+        super()._rechoose_city(hx, tile, layer)
+
+    def route_available(self, corp: Corporation) -> bool:
+        """Whether the company runs (its route step waits) and, without trains, must buy one. 18xx.games
+        remembers that a company once had a route and keeps asking it to run even after track or stations cut
+        it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we follow it."""
+        return bool(self.network(corp).route_with_optional) or corp.sym in self.route_seen
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and (bool(self.network(corp).route_possible) or corp.sym in self.route_seen)
+
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)
 
