@@ -260,3 +260,15 @@ def test_a_privates_train_is_never_sold_to_another_company() -> None:
     pullman, local = game.all_trains["2P-0"], game.all_trains["L-0"]
     pullman.owner = local.owner = game.corporations["LYR"]
     assert not step.tradeable(pullman) and step.tradeable(local)
+
+
+def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -> None:
+    from engine.titles.g1822.operating import Token1822
+    game = new_game()
+    secr = game.corporations["SECR"]
+    step = Token1822.__new__(Token1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: secr})()
+    assert game.free_token_hexes(secr) == ["P43"] and game.free_token_hexes(game.corporations["LNWR"]) == []
+    assert step.actions(secr) == ["place_token", "pass"]
+    game.free_tokens_used.add("SECR")
+    assert step.actions(secr) == []

@@ -116,6 +116,7 @@ class G1822(Game):
         self.acquired_this_round: set[str] = set()
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
+        self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -817,6 +818,12 @@ class G1822(Game):
         if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
             return False
         return self.free_slot(hx, node, corp.sym) is not None
+
+    def free_token_hexes(self, corp: Corporation) -> list[str]:
+        """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""
+        if corp.sym in self.free_tokens_used:
+            return []
+        return [str(h) for h in corp.data.get("free_token_hexes", ())]
 
     def can_lay_track(self, corp: Corporation) -> bool:
         return any(t.used for t in corp.tokens)

@@ -24,6 +24,7 @@ from ...core.steps.operating import (
     tile_lay_choices,
 )
 from ...core.steps.stock import HomeToken
+from ...core.tiles import TokenKind
 
 # The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
 # builds their rounds.
@@ -281,6 +282,9 @@ class Token1822(TokenStep):
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
+        if not out and self.game.free_token_hexes(entity) and self.normal_tokens(entity):
+            # 18xx.games stops here while the free station is unused, wherever the company can reach.
+            out = ["place_token", "pass"]
         # Only the token moves keep the step open for a company that could not place a station otherwise.
         if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
             out.append("choose_ability")
@@ -288,10 +292,42 @@ class Token1822(TokenStep):
             out.append("pass")
         return out
 
+    def normal_tokens(self, corp: Corporation) -> list[Any]:
+        return [t for t in corp.unused_tokens() if t.kind == TokenKind.NORMAL]
+
+    def free_cities(self, corp: Corporation) -> list[tuple[Any, int]]:
+        """Cities of the free-station hexes that ``corp`` reaches and may take a station in."""
+        token = next(iter(self.normal_tokens(corp)), None)
+        if token is None:
+            return []
+        free = set(self.game.free_token_hexes(corp))
+        out = []
+        for hex_id, node in sorted(self.game.network(corp).nodes):
+            hx = self.game.board.hexes[hex_id]
+            if hex_id in free and node in hx.tile.tokens and self.game.can_token_city(corp, hx, node, token):
+                out.append((hx, node))
+        return out
+
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose_ability":
             return company_choice_actions(self.game, entity, "token")
-        return super().choices(entity, kind)
+        out = super().choices(entity, kind)
+        if kind == "place_token" and isinstance(entity, Corporation):
+            cities = {a["city"] for a in out}
+            out += [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
+                    for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
+        return out
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        hx, node = self.game.city_by_id(action["city"])
+        if isinstance(entity, Corporation) and action.get("token_type") is None \
+                and (hx, node) in self.free_cities(entity):
+            token = self.normal_tokens(entity)[0]
+            self.game.place_token(entity, token, hx, node, free=True, slot=action.get("slot"))
+            self.game.free_tokens_used.add(entity.sym)
+            self.pass_()
+            return
+        super().process_place_token(action, entity)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         if not isinstance(entity, Company):
