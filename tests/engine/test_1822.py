@@ -272,3 +272,17 @@ def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -
     assert step.actions(secr) == ["place_token", "pass"]
     game.free_tokens_used.add("SECR")
     assert step.actions(secr) == []
+
+
+def test_a_second_permanent_private_train_must_be_discarded() -> None:
+    game = new_game()
+    lyr = game.corporations["LYR"]
+    first, second, local = game.all_trains["2P-0"], game.all_trains["2P-1"], game.all_trains["L-0"]
+    for train in (first, local):
+        train.owner = lyr
+        lyr.trains.append(train)
+    assert lyr not in game.crowded_corporations()
+    second.owner = lyr
+    lyr.trains.append(second)
+    assert game.crowded_corporations() == [lyr]
+    assert game.discardable_trains(lyr) == [first, second]

@@ -165,9 +165,9 @@ class G1822(Game):
         return super().new_round(kind, number)
 
     def stock_round(self) -> Any:
-        from ...core.steps.operating import DiscardTrain
+        from .operating import DiscardTrain1822
         from .steps import BidBoxStockRound, BidSellParShares
-        return BidBoxStockRound(self, [DiscardTrain, BidSellParShares])
+        return BidBoxStockRound(self, [DiscardTrain1822, BidSellParShares])
 
     def operating_round(self, number: int) -> Any:
         from .steps import operating_round
@@ -801,6 +801,24 @@ class G1822(Game):
         raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
         return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
                 "swansea": hex_id == "D35"}
+
+    def crowded_corporations(self) -> list[Corporation]:
+        # Besides the train limit, a company keeps at most one permanent private train (2P, LP) and one Pullman.
+        return [c for c in self.corporations.values() if c.trains and (
+            c.trains_in_limit() > self.train_limit(c) or self._extra_count(c, PERMANENT_TRAINS) > 1
+            or self._extra_count(c, (PULLMAN,)) > 1)]
+
+    @staticmethod
+    def _extra_count(corp: Corporation, names: tuple[str, ...]) -> int:
+        return sum(1 for t in corp.trains if t.name in names)
+
+    def discardable_trains(self, corp: Corporation) -> list[Train]:
+        """The trains a crowded company chooses from: a second permanent private train first, then a second
+        Pullman, else its trains within the limit."""
+        for names in (PERMANENT_TRAINS, (PULLMAN,)):
+            if self._extra_count(corp, names) > 1:
+                return [t for t in corp.trains if t.name in names]
+        return [t for t in corp.trains if t.name not in EXTRA_TRAINS]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)

@@ -31,11 +31,28 @@ from ...core.tiles import TokenKind
 
 
 def operating_round(game: Any, number: int) -> OperatingRound:
-    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
+    return OperatingRound(game, [DiscardTrain1822, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
                                  SpecialTrack,
                                  Track1822,
                                  DestinationToken, Token1822, Route1822, Dividend1822, BuyTrain1822,
                                  MinorAcquisition, IssueShares], number)
+
+
+class DiscardTrain1822(DiscardTrain):
+    """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
+
+    game: Any
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "discard_train":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in self.game.discardable_trains(entity)]
+
+    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is None or train not in self.game.discardable_trains(entity):
+            raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
+        self.game.discard_train(entity, train)
 
 
 def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
