@@ -286,3 +286,17 @@ def test_a_second_permanent_private_train_must_be_discarded() -> None:
     lyr.trains.append(second)
     assert game.crowded_corporations() == [lyr]
     assert game.discardable_trains(lyr) == [first, second]
+
+
+def test_p11_lays_the_next_colour_over_plain_or_town_track_of_the_newest() -> None:
+    game = new_game()
+    p11, corp = game.companies["P11"], game.corporations["LNWR"]
+    assert game.phase["tiles"] == ["yellow"]
+    game.laying_private = p11
+    try:
+        assert game.phase["tiles"] == ["green"]
+    finally:
+        game.laying_private = None
+    power = game.track_power(p11)
+    # An empty hex is no upgrade of plain or town track.
+    assert not game.track_power_allows(p11, corp, power, {"hex": "G34", "tile": "80-0", "rotation": 0})

@@ -91,6 +91,17 @@ class G1822(Game):
         return not entry.get("plus") or self.plus
 
     @property
+    def phase(self) -> dict[str, Any]:
+        current: dict[str, Any] = self.phases[self.phase_index]
+        remover = self.laying_private if hasattr(self, "laying_private") else None
+        if remover is not None and self.track_power(remover).get("advanced"):
+            # P11 lays only track of the colour that comes next, before its phase.
+            order = ("yellow", "green", "brown", "gray")
+            at = order.index(current["tiles"][-1])
+            return {**current, "tiles": list(order[at + 1:at + 2])}
+        return current
+
+    @property
     def plus(self) -> bool:
         return PLUS in self.optional_rules()
 
@@ -529,6 +540,13 @@ class G1822(Game):
                 return False
         if company.sym == "P8" and (hx.tile is not hx.original or hx.terrain_kind not in ("hill", "mountain")):
             return False  # the free lay is on a hill or mountain hex
+        if power.get("advanced"):
+            # P11 upgrades plain or town track of the phase's newest colour (a minor's only from yellow).
+            newest = self.phases[self.phase_index]["tiles"][-1]
+            if hx.tile.name not in TRACK_PLAIN + TRACK_TOWN or hx.tile.colour != newest:
+                return False
+            if corp.kind.value == "minor" and hx.tile.colour != "yellow":
+                return False
         return hx.id in self.network(corp).hex_edges
 
     def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:
