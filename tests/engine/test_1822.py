@@ -300,3 +300,18 @@ def test_p11_lays_the_next_colour_over_plain_or_town_track_of_the_newest() -> No
     power = game.track_power(p11)
     # An empty hex is no upgrade of plain or town track.
     assert not game.track_power_allows(p11, corp, power, {"hex": "G34", "tile": "80-0", "rotation": 0})
+
+
+def test_a_major_floating_in_phase_6_is_fully_capitalised() -> None:
+    game = new_game()
+    game.phase_index = next(i for i, ph in enumerate(game.phases) if ph["name"] == "6")
+    game.event_full_capitalisation()
+    corp = game.corporations["MR"]
+    cell = next(c for c in game.market.par_cells() if c.price == 100)
+    game.set_par(corp, cell)
+    corp.cash = 200  # what its first shares paid, incrementally
+    bank = game.bank.cash
+    unsold = sum(s.percent for s in corp.shares)
+    game.float_corporation(corp)
+    assert corp.cash == 1000 and game.bank.cash == bank + 200 - 1000
+    assert corp.shares == [] and game.pool.percent_of("MR") == unsold

@@ -128,6 +128,7 @@ class G1822(Game):
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
+        self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -440,6 +441,8 @@ class G1822(Game):
 
     def event_full_capitalisation(self) -> None:
         self.log("-- Event: Major companies receive full capitalisation when floated --")
+        self.fully_capitalised |= {c.sym for c in self.corporations.values()
+                                   if c.kind.value == "major" and not c.floated}
 
     def event_phase_revenue(self) -> None:
         self.log("-- Event: Phase revenue companies close with money returned to the bank --")
@@ -673,8 +676,21 @@ class G1822(Game):
         self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
 
     def float_corporation(self, corp: Corporation) -> None:
+        if "full_capitalisation" in self.phase.get("status", []) and corp.kind.value == "major":
+            # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
+            if corp.cash > 0:
+                self.bank.cash += corp.cash
+                corp.cash = 0
+            for share in list(corp.shares):
+                self.transfer_share(share, self.pool)
+            self.log(f"{corp.sym}'s remaining shares are transferred to the market")
         corp.floated = True
         self.log(f"{corp.sym} floats")
+        if corp.sym in self.fully_capitalised:
+            self.fully_capitalised.discard(corp.sym)
+            capital = int(corp.par_price or 0) * (100 // corp.share_percent)
+            self.bank.spend(capital, corp)
+            self.log(f"{corp.sym} receives {self.format_money(capital)}")
 
     def destination_token(self, corp: Corporation) -> Token | None:
         return next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and not t.used), None)
