@@ -744,8 +744,6 @@ class G1822(Game):
             for discount in comp.data.get("discounts", ()):
                 if discount["terrain"] == hx.terrain_kind:
                     cost -= int(discount["amount"])
-            if self.egr_choice.get(comp.sym) == "discount" and hx.terrain_kind == "hill":
-                cost -= 20
         return max(cost, 0)
 
     def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
