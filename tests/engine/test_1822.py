@@ -326,3 +326,13 @@ def test_p8s_discount_is_off_mountains_only() -> None:
     tile = game.tile_from_supply("9-0")
     assert game.upgrade_cost(corp, game.board["C40"], tile) == 60  # a £60 hill
     assert game.upgrade_cost(corp, game.board["I14"], tile) == 60  # an £80 mountain
+
+
+def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> None:
+    game = new_game()
+    game.event_full_capitalisation()
+    corp, player = game.corporations["MR"], game.players[0]
+    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    bank, share = game.bank.cash, next(s for s in corp.shares if not s.president)
+    game.buy_shares(player, [share], 100)
+    assert corp.cash == 0 and game.bank.cash == bank + 100

@@ -675,6 +675,12 @@ class G1822(Game):
             self.close_company(concession)
         self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
 
+    def buy_shares(self, buyer: Player, shares: list[Any], price: int, *, receiver: Any = None) -> None:
+        corp = self.corporation(shares[0].corp)
+        if corp.sym in self.fully_capitalised and (receiver is None or receiver is corp):
+            receiver = self.bank  # the company is paid in full when it floats
+        super().buy_shares(buyer, shares, price, receiver=receiver)
+
     def float_corporation(self, corp: Corporation) -> None:
         if "full_capitalisation" in self.phase.get("status", []) and corp.kind.value == "major":
             # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
