@@ -336,3 +336,19 @@ def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> N
     bank, share = game.bank.cash, next(s for s in corp.shares if not s.president)
     game.buy_shares(player, [share], 100)
     assert corp.cash == 0 and game.bank.cash == bank + 100
+
+
+def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
+    game = new_game()
+    corp = game.corporations["LNWR"]
+    p1, p2 = game.players[0], game.players[1]
+    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    pres, *rest = corp.shares
+    game.transfer_share(pres, p1)
+    corp.owner = p1
+    for share in rest[:2]:
+        game.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
+    game.transfer_share(rest[2], game.pool)
+    corp.cash = 500
+    game.redeem_shares(corp, [rest[2]])
+    assert corp.owner is p2

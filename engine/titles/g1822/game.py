@@ -1192,6 +1192,7 @@ class G1822(Game):
         for _ in bundle:
             self.market.down(corp.sym)
         self.log(f"{corp.sym} issues {len(bundle)} shares for {self.format_money(total)}")
+        self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
     def redeemable(self, corp: Corporation) -> list[list[Any]]:
         if corp.kind.value != "major":
@@ -1207,6 +1208,8 @@ class G1822(Game):
         corp.cash -= price
         self.bank.cash += price
         self.log(f"{corp.sym} redeems {len(bundle)} shares for {self.format_money(price)}")
+        # A share movement settles the directorship: a minor's owner paid in shares may now hold the most.
+        self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
     # ------------------------------------------------------------------ routes
     def autoroute_train_spec(self, train: Train) -> Any:
