@@ -352,3 +352,13 @@ def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
     corp.cash = 500
     game.redeem_shares(corp, [rest[2]])
     assert corp.owner is p2
+
+
+def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
+    from engine.titles.g1822.operating import BuyTrain1822
+    game = new_game()
+    step = BuyTrain1822.__new__(BuyTrain1822)
+    step.game = game
+    first, second = game.all_trains["3-3"], game.all_trains["3-2"]
+    game.pool_trains.extend([first, second])
+    assert step.offered_from_pool(first) and not step.offered_from_pool(second)

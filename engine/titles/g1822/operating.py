@@ -713,6 +713,12 @@ class BuyTrain1822(BuyTrain):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
+    def offered_from_pool(self, train: Train) -> bool:
+        """Of the discarded trains of one type, 18xx.games sells only the first discarded."""
+        if train not in self.game.pool_trains:
+            return True
+        return next(t for t in self.game.pool_trains if t.name == train.name) is train
+
     def tradeable(self, train: Train) -> bool:
         """The privates' trains (2P, LP, P+) stay with the company that gained them."""
         return not isinstance(train.owner, Corporation) or train.name not in ("2P", "LP", "P+")
@@ -727,7 +733,8 @@ class BuyTrain1822(BuyTrain):
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train":
-            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])]
+            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
+                   and self.offered_from_pool(self.game.all_trains[a["train"]])]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
@@ -754,6 +761,8 @@ class BuyTrain1822(BuyTrain):
                 self.pass_()
             return
         train = self.game.all_trains.get(str(action["train"]))
+        if train is not None and not self.offered_from_pool(train):
+            raise illegal(f"the first discarded {train.name} train is sold before {train.id}")
         if train is not None and train.owner is not entity and not self.tradeable(train):
             raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
