@@ -362,3 +362,17 @@ def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
     first, second = game.all_trains["3-3"], game.all_trains["3-2"]
     game.pool_trains.extend([first, second])
     assert step.offered_from_pool(first) and not step.offered_from_pool(second)
+
+
+def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.core.steps.operating import BuyTrain
+    from engine.titles.g1822.operating import BuyTrain1822
+    game = new_game()
+    a, b, c = (game.corporations[s] for s in ("LNWR", "GWR", "MR"))
+    monkeypatch.setattr(BuyTrain, "process_sell_shares", lambda self, action, entity: None)
+    monkeypatch.setattr(G1822, "operating_order", lambda self: [a, c, b])
+    step = BuyTrain1822.__new__(BuyTrain1822)
+    step.game = game
+    step.round = type("R", (), {"entities": [a, b, c], "entity_index": 0})()
+    step.process_sell_shares({}, game.players[0])
+    assert step.round.entities == [a, c, b]

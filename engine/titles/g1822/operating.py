@@ -713,6 +713,13 @@ class BuyTrain1822(BuyTrain):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        super().process_sell_shares(action, entity)
+        # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
+        rnd = self.round
+        rest = rnd.entities[rnd.entity_index + 1:]
+        rnd.entities[rnd.entity_index + 1:] = [c for c in self.game.operating_order() if c in rest]
+
     def offered_from_pool(self, train: Train) -> bool:
         """Of the discarded trains of one type, 18xx.games sells only the first discarded."""
         if train not in self.game.pool_trains:
