@@ -772,23 +772,11 @@ class G1822(Game):
     def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
         return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
-    def rights_holders(self, hex_id: str) -> set[Player]:
-        """Players whose company still holds the building rights to a London approach hex.
-
-        18xx.games withdraws the rights of concessions (and minor 14's) at the first lay on the hex, before it
-        checks the lay, so only the rights of the companies themselves (once they have a director) count."""
-        out: set[Player] = set()
-        for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
-            corp = self.corporations.get(sym)
-            if corp is not None and not corp.closed and isinstance(corp.owner, Player):
-                out.add(corp.owner)
-        return out
-
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         stubs = self.map_extras(hx.id)["stubs"]
-        if hx.tile.colour == "white" and stubs and not self.rights_holders(hx.id):
-            # Without a holder of the rights, a lay must use the hex's stubs; with one, any company may lay there
-            # freely (18xx.games neither asks for consent nor refuses others).
+        if hx.tile.colour == "white" and stubs:
+            # The first lay on a London approach hex must use its stubs, whoever lays it: 18xx.games withdraws
+            # every holder's rights to the hex before it checks the lay, so nobody lays there freely.
             return [r for r in self._tile_rotations(corp, hx, tdef, edges)
                     if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
         return self._tile_rotations(corp, hx, tdef, edges)
