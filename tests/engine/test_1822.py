@@ -376,3 +376,17 @@ def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pyt
     step.round = type("R", (), {"entities": [a, b, c], "entity_index": 0})()
     step.process_sell_shares({}, game.players[0])
     assert step.round.entities == [a, c, b]
+
+
+def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
+    from engine.titles.g1822.operating import Route1822
+    game = new_game()
+    corp, train = game.corporations["LNWR"], game.all_trains["3-0"]
+    train.owner = corp
+    corp.trains.append(train)
+    step = Route1822.__new__(Route1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
+    step.pullman = None
+    assert step.actions(corp) == []
+    game.had_route.add("LNWR")
+    assert step.actions(corp) == ["run_routes"]

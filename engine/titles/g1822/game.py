@@ -128,6 +128,7 @@ class G1822(Game):
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
+        self.had_route: set[str] = set()  # companies whose network once joined two stops (see Route1822)
         self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
         self._setup_companies()
         for corp in self.corporations.values():
