@@ -390,3 +390,16 @@ def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
     assert step.actions(corp) == []
     game.had_route.add("LNWR")
     assert step.actions(corp) == ["run_routes"]
+
+
+def test_a_company_owns_one_e_train_at_most() -> None:
+    from engine.titles.g1822.operating import BuyTrain1822
+    game = new_game()
+    corp, owned = game.corporations["LBSCR"], game.all_trains["7-0"]
+    owned.choose_variant("E")
+    owned.owner = corp
+    corp.trains.append(owned)
+    step = BuyTrain1822.__new__(BuyTrain1822)
+    step.game = game
+    with pytest.raises(GameError, match="one E train"):
+        step.process_buy_train({"type": "buy_train", "train": "7-1", "price": 1000, "variant": "E"}, corp)

@@ -744,8 +744,10 @@ class BuyTrain1822(BuyTrain):
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train":
+            has_e = any(t.name == "E" for t in entity.trains)
             out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
-                   and self.offered_from_pool(self.game.all_trains[a["train"]])]
+                   and self.offered_from_pool(self.game.all_trains[a["train"]])
+                   and not (has_e and a.get("variant") == "E")]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
@@ -772,6 +774,8 @@ class BuyTrain1822(BuyTrain):
                 self.pass_()
             return
         train = self.game.all_trains.get(str(action["train"]))
+        if action.get("variant") == "E" and any(t.name == "E" for t in entity.trains):
+            raise illegal(f"{entity.sym} can only own one E train")
         if train is not None and not self.offered_from_pool(train):
             raise illegal(f"the first discarded {train.name} train is sold before {train.id}")
         if train is not None and train.owner is not entity and not self.tradeable(train):
