@@ -403,3 +403,13 @@ def test_a_company_owns_one_e_train_at_most() -> None:
     step.game = game
     with pytest.raises(GameError, match="one E train"):
         step.process_buy_train({"type": "buy_train", "train": "7-1", "price": 1000, "variant": "E"}, corp)
+
+
+def test_no_second_station_is_offered_in_a_hex_where_the_company_has_one() -> None:
+    game = new_game()
+    corp = game.corporations["LNWR"]
+    london = game.board["M38"]
+    nodes = list(london.tile.tokens)
+    london.tile.tokens[nodes[0]][0] = corp.sym
+    # London's cities are separate stations, but 18xx.games offers none of them to a company already there.
+    assert not any(game.offers_city(corp, london, n) for n in nodes)

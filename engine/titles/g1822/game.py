@@ -856,6 +856,19 @@ class G1822(Game):
             self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train")
 
+    def can_place_token(self, corp: Corporation) -> bool:
+        unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
+        if not unused or min(t.price for t in unused) > corp.cash:
+            return False
+        return any(self.offers_city(corp, self.board.hexes[h], n) for h, n in self.network(corp).nodes)
+
+    def offers_city(self, corp: Corporation, hx: Any, node: int) -> bool:
+        """Whether the token step offers this city: as on 18xx.games, no city of a hex where the company already
+        has a station (London's too, though a station placed there anyway is accepted)."""
+        if node not in hx.tile.tokens or any(corp.sym in slots for slots in hx.tile.tokens.values()):
+            return False
+        return any(self.can_token_city(corp, hx, node, t) for t in corp.unused_tokens())
+
     def can_token_city(self, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
         if hx.id != self.rules["london"]:
             return super().can_token_city(corp, hx, node, token)

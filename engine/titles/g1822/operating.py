@@ -330,6 +330,7 @@ class Token1822(TokenStep):
             return company_choice_actions(self.game, entity, "token")
         out = super().choices(entity, kind)
         if kind == "place_token" and isinstance(entity, Corporation):
+            out = [a for a in out if self.game.offers_city(entity, *self.game.city_by_id(a["city"]))]
             cities = {a["city"] for a in out}
             out += [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
