@@ -413,3 +413,14 @@ def test_no_second_station_is_offered_in_a_hex_where_the_company_has_one() -> No
     london.tile.tokens[nodes[0]][0] = corp.sym
     # London's cities are separate stations, but 18xx.games offers none of them to a company already there.
     assert not any(game.offers_city(corp, london, n) for n in nodes)
+
+
+def test_a_discarded_train_can_be_the_cheapest_a_director_must_raise_money_for() -> None:
+    game = new_game()
+    cheapest_new = game.min_depot_price()
+    assert cheapest_new is not None
+    used = game.all_trains["3-0"]
+    game.depot.remove(used)
+    used.price = cheapest_new - 10  # as a discarded train cheaper than every new one
+    game.pool_trains.append(used)
+    assert game.min_depot_price() == cheapest_new - 10
