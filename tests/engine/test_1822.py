@@ -424,3 +424,15 @@ def test_a_discarded_train_can_be_the_cheapest_a_director_must_raise_money_for()
     used.price = cheapest_new - 10  # as a discarded train cheaper than every new one
     game.pool_trains.append(used)
     assert game.min_depot_price() == cheapest_new - 10
+
+
+def test_a_seven_bought_as_an_e_train_starts_phase_7() -> None:
+    game = new_game()
+    game.phase_index = next(i for i, ph in enumerate(game.phases) if ph["name"] == "6")
+    corp, train = game.corporations["NBR"], game.all_trains["7-0"]
+    train.choose_variant("E")
+    game.depot.remove(train)
+    train.owner = corp
+    corp.trains.append(train)
+    game.on_new_train(corp, train)
+    assert game.phase["name"] == "7" and train.name == "E"

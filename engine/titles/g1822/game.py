@@ -348,6 +348,18 @@ class G1822(Game):
         self._replenish_unlimited(train)
         train.owner = None
 
+    def on_new_train(self, corp: Corporation, train: Train) -> None:
+        if train.name == train.sym or train.name == "2":
+            super().on_new_train(corp, train)
+            return
+        # A 7 bought as an E train starts phase 7 and rusts as a 7 (18xx.games goes by the train's type); only an
+        # L bought as a 2 counts as the variant, for phase 2.
+        name, train.name = train.name, train.sym
+        try:
+            super().on_new_train(corp, train)
+        finally:
+            train.name = name
+
     def phase_from_train(self, train: Train) -> None:
         """A train leaving the depot (bought or exported) may start a phase."""
         for i in range(len(self.phases) - 1, self.phase_index, -1):
