@@ -436,3 +436,17 @@ def test_a_seven_bought_as_an_e_train_starts_phase_7() -> None:
     corp.trains.append(train)
     game.on_new_train(corp, train)
     assert game.phase["name"] == "7" and train.name == "E"
+
+
+def test_a_minor_with_only_an_e_train_does_not_run() -> None:
+    from engine.titles.g1822.operating import Route1822
+    game = new_game()
+    minor, train = game.corporations["5"], game.all_trains["7-0"]
+    train.choose_variant("E")
+    train.owner = minor
+    minor.trains.append(train)
+    game.had_route.add("5")
+    step = Route1822.__new__(Route1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: minor})()
+    step.pullman = None
+    assert step.actions(minor) == []

@@ -433,6 +433,8 @@ class Route1822(RouteStep):
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.route_trains(entity):
             return []
+        if entity.kind.value == "minor" and all(t.name == "E" for t in self.game.route_trains(entity)):
+            return []  # a minor's E train does not run
         if self.game.network(entity).route_possible:
             # 18xx.games remembers for good that the company had a route, even once its track no longer joins
             # two stops: it then still runs (nothing).
