@@ -450,3 +450,14 @@ def test_a_minor_with_only_an_e_train_does_not_run() -> None:
     step.game, step.round = game, type("R", (), {"entity": lambda self: minor})()
     step.pullman = None
     assert step.actions(minor) == []
+
+
+def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> None:
+    from engine.titles.g1822.operating import PendingToken
+    game = new_game()
+    step = PendingToken.__new__(PendingToken)
+    step.game = game
+    london = game.board["M38"]
+    node = next(iter(london.tile.tokens))
+    assert step.reaches(game.corporations["14"], london, node)  # minor 14's home: any city of London
+    assert not step.reaches(game.corporations["SECR"], london, node)  # SECR has no track yet

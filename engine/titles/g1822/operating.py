@@ -77,9 +77,14 @@ class PendingToken(HomeToken):
         for hex_id in hexes:
             hx = self.game.board[hex_id]
             for node, slots in hx.tile.tokens.items():
-                if actor.sym not in slots:
+                if actor.sym not in slots and self.reaches(actor, hx, node):
                     out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
         return out
+
+    def reaches(self, actor: Corporation, hx: Any, node: int) -> bool:
+        """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
+        its track reaches (18xx.games)."""
+        return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         actor, hexes, token = self.pending()[0]
@@ -89,6 +94,8 @@ class PendingToken(HomeToken):
         slots = hx.tile.tokens[node]
         if actor.sym in slots:
             raise illegal(f"{actor.sym} cannot have two stations in one city")
+        if not self.reaches(actor, hx, node):
+            raise illegal(f"{actor.sym}'s track does not reach that city of {hx.id}")
         self.game.place_pending_token(actor, token, hx, node)
         self.pending().pop(0)
 
@@ -611,7 +618,19 @@ class MinorAcquisition(Step):
         return list(self.game.minor_pay_choices(entity, self.minor))
 
     def token_choices(self, entity: Corporation) -> list[str]:
-        return ["replace", "exchange"] if self.game.exchange_tokens.get(entity.sym, 0) > 0 else ["remove"]
+        if self.game.exchange_tokens.get(entity.sym, 0) <= 0:
+            return ["remove"]
+        minor = self.minor
+        if minor is not None and minor.sym == "14" and not minor.floated and not self.london_city_free(entity):
+            # Minor 14's replacement station must go in a London city the major reaches; with none, that
+            # choice could never be completed.
+            return ["exchange"]
+        return ["replace", "exchange"]
+
+    def london_city_free(self, major: Corporation) -> bool:
+        hx = self.game.board[self.game.rules["london"]]
+        nodes = self.game.network(major).nodes
+        return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
     def process_merge(self, action: dict[str, Any], entity: Any) -> None:
         minor = self.game.corporation(action["corporation"])
