@@ -317,15 +317,16 @@ def test_a_major_floating_in_phase_6_is_fully_capitalised() -> None:
     assert corp.shares == [] and game.pool.percent_of("MR") == unsold
 
 
-def test_p8s_discount_is_off_mountains_only() -> None:
+def test_p8s_discount_is_off_listed_hills_and_mountains() -> None:
     game = new_game()
     corp, p8 = game.corporations["23"], game.companies["P8"]
     p8.owner = corp
     corp.companies.append(p8)
     game.egr_choice["P8"] = "discount"
     tile = game.tile_from_supply("9-0")
-    assert game.upgrade_cost(corp, game.board["C40"], tile) == 60  # a £60 hill
+    assert game.upgrade_cost(corp, game.board["C40"], tile) == 40  # a listed £60 hill
     assert game.upgrade_cost(corp, game.board["I14"], tile) == 60  # an £80 mountain
+    assert game.upgrade_cost(corp, game.board["D39"], tile) == 40  # £40 rough ground: no discount
 
 
 def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> None:

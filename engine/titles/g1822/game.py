@@ -761,7 +761,7 @@ class G1822(Game):
             if comp.closed or self.egr_choice.get(comp.sym) == "token":
                 continue
             for discount in comp.data.get("discounts", ()):
-                if discount["terrain"] == hx.terrain_kind:
+                if discount.get("terrain") == hx.terrain_kind or hx.id in discount.get("hexes", ()):
                     cost -= int(discount["amount"])
         return max(cost, 0)
 
