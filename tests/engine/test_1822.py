@@ -462,3 +462,24 @@ def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> Non
     node = next(iter(london.tile.tokens))
     assert step.reaches(game.corporations["14"], london, node)  # minor 14's home: any city of London
     assert not step.reaches(game.corporations["SECR"], london, node)  # SECR has no track yet
+
+
+def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.titles.g1822.operating import SpecialTrack
+    game = new_game(rules=["plus_expansion", "plus_expansion_no_removals"])
+    corp, p21 = game.corporations["9"], game.companies["P21"]
+    p21.owner = corp
+    corp.companies.append(p21)
+    seen: dict[str, int] = {}
+    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
+    monkeypatch.setattr(G1822, "track_power_allows", lambda self, *a: True)
+    monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
+    step = SpecialTrack.__new__(SpecialTrack)
+    step.game, step.company = game, None
+    step.round = type("R", (), {"entity": lambda self: corp, "steps": []})()
+    monkeypatch.setattr(SpecialTrack, "lay_left", lambda self, power, action: True)
+    try:
+        step.process_lay_tile({"hex": "N21", "tile": "6-0", "rotation": 0}, p21)
+    except StopIteration:
+        pass  # no track step in this bare round: the lay itself is what is checked
+    assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.tile_from_supply("6-0")) + 40)

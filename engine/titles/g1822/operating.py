@@ -265,9 +265,12 @@ class SpecialTrack(Step):
         self.game.laying_private = entity
         try:
             if power.get("free"):
-                # The lay itself is free (estuary crossings are still paid).
+                # A free lay costs nothing at all: terrain nor estuary crossing (18xx.games).
                 hx = self.game.board[action["hex"]]
-                self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+                rot = int(action.get("rotation", 0))
+                exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
+                free = self.game.upgrade_cost(corp, hx, tile) + self.game.crossing_estimate(corp, hx, exits)
+                self.game.lay_tile(corp, action, extra_cost=-free)
             elif power.get("estuary"):
                 self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
             else:
