@@ -482,3 +482,13 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     with contextlib.suppress(StopIteration):  # no track step in this bare round: the lay is what is checked
         step.process_lay_tile({"hex": "N21", "tile": "6-0", "rotation": 0}, p21)
     assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.tile_from_supply("6-0")) + 40)
+
+
+def test_the_destination_check_walks_from_the_home_station_alone() -> None:
+    from engine.core.graph import company_network
+    game = new_game()
+    hx = game.board["H5"]
+    node = next(iter(hx.tile.tokens))
+    hx.tile.tokens[node][0] = "LYR"  # another company's station is no start for NBR's walk
+    net = company_network(game.board, "NBR", starts=frozenset({("H1", 0)}))
+    assert net.token_nodes == {("H1", 0)} and ("H5", node) not in net.token_nodes

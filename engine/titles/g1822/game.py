@@ -16,6 +16,7 @@ from ...core.entities import Company, Corporation, Player, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
+from ...core.graph import company_network
 from ...core.market import Cell, StockMarket
 from ...core.routes import Route
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
@@ -719,7 +720,11 @@ class G1822(Game):
         if not dest or not corp.tokens[0].used:
             return False
         hx = self.board.hexes[dest]
-        nodes = self.network(corp).nodes
+        home = corp.tokens[0]
+        if home.hex is None or home.node is None:
+            return False
+        # 18xx.games asks for track between the destination and the home station itself, not any station.
+        nodes = company_network(self.board, corp.sym, starts=frozenset({(home.hex, home.node)})).nodes
         return any((dest, n) in nodes for n in hx.tile.tokens)
 
     def place_destination_token(self, corp: Corporation) -> None:
