@@ -492,3 +492,20 @@ def test_the_destination_check_walks_from_the_home_station_alone() -> None:
     hx.tile.tokens[node][0] = "LYR"  # another company's station is no start for NBR's walk
     net = company_network(game.board, "NBR", starts=frozenset({("H1", 0)}))
     assert net.token_nodes == {("H1", 0)} and ("H5", node) not in net.token_nodes
+
+
+def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.titles.g1822.operating import SpecialTrack, Track1822
+    game = new_game()
+    corp, p12 = game.corporations["SECR"], game.companies["P12"]
+    p12.owner = corp
+    corp.companies.append(p12)
+    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: None)
+    monkeypatch.setattr(G1822, "track_power_allows", lambda self, *a: True)
+    track = Track1822.__new__(Track1822)
+    track.lays, track.upgraded = 1, False
+    step = SpecialTrack.__new__(SpecialTrack)
+    step.game, step.company = game, None
+    step.round = type("R", (), {"entity": lambda self: corp, "steps": [track]})()
+    step.process_lay_tile({"hex": "N39", "tile": "8-0", "rotation": 2}, p12)
+    assert track.lays == 2

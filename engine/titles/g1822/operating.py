@@ -278,7 +278,13 @@ class SpecialTrack(Step):
         finally:
             self.game.laying_private = None
         self.game.use_track_power(entity, corp, upgrade)
-        if not power.get("extra"):
+        if power.get("extra"):
+            # P12's lays come all before or all after the company's own: begun after one own lay, they take the
+            # second (18xx.games).
+            track = next(s for s in self.round.steps if isinstance(s, Track1822))
+            if track.lays == 1:
+                track.lays = 2
+        else:
             # Every private but P12 lays in place of one of the company's own lays.
             track = next(s for s in self.round.steps if isinstance(s, Track1822))
             track.lays += 1
