@@ -509,3 +509,17 @@ def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.Monkey
     step.round = type("R", (), {"entity": lambda self: corp, "steps": [track]})()
     step.process_lay_tile({"hex": "N39", "tile": "8-0", "rotation": 2}, p12)
     assert track.lays == 2
+
+
+def test_only_an_exchange_token_keeps_the_token_step_open_for_p18() -> None:
+    from engine.titles.g1822.operating import Token1822
+    game = new_game()
+    nbr, p18 = game.corporations["NBR"], game.companies["P18"]
+    p18.owner = nbr
+    nbr.companies.append(p18)
+    step = Token1822.__new__(Token1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: nbr})()
+    game.exchange_tokens["NBR"] = 0
+    assert step.actions(nbr) == []  # P18 could only move a station to the exchange area: no stop
+    game.exchange_tokens["NBR"] = 1
+    assert step.actions(nbr) == ["choose_ability", "pass"]

@@ -318,8 +318,12 @@ class Token1822(TokenStep):
         if not out and self.game.free_token_hexes(entity) and self.normal_tokens(entity):
             # 18xx.games stops here while the free station is unused, wherever the company can reach.
             out = ["place_token", "pass"]
-        # Only the token moves keep the step open for a company that could not place a station otherwise.
-        if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
+        # Only an exchange token that P5 or P18 could bring out keeps the step open for a company that could not
+        # place a station otherwise (18xx.games).
+        swaps = any(c.sym in ("P5", "P18") and not c.closed for c in entity.companies) \
+            and self.game.exchange_tokens.get(entity.sym, 0) > 0
+        if (out or swaps) and any(self.game.token_choices(c) for c in entity.companies) \
+                and "choose_ability" not in out:
             out.append("choose_ability")
         if out and "pass" not in out:
             out.append("pass")
