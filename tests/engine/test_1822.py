@@ -523,3 +523,14 @@ def test_only_an_exchange_token_keeps_the_token_step_open_for_p18() -> None:
     assert step.actions(nbr) == []  # P18 could only move a station to the exchange area: no stop
     game.exchange_tokens["NBR"] = 1
     assert step.actions(nbr) == ["choose_ability", "pass"]
+
+
+def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:
+    game = new_game()
+    hx = game.board["L19"]
+    tile = game.tile_from_supply("14-0")
+    tile.tokens[0] = [None, None, "MR"]
+    tile.kinds[0].append(tile.kinds[0][0])
+    hx.tile = tile
+    game.after_tile_laid(game.corporations["MR"], hx, tile, 0)
+    assert tile.tokens[0][:2].count("MR") == 1 and len(tile.tokens[0]) == 2

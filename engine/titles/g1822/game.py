@@ -841,6 +841,31 @@ class G1822(Game):
             out.append(rot)
         return out
 
+    def after_tile_laid(self, corp: Corporation, hx: Any, tile: Any, water_crossings: int) -> None:
+        super().after_tile_laid(corp, hx, tile, water_crossings)
+        if len(tile.tokens) != 1:
+            return  # London's cities keep their own spaces
+        # A station in a space added beside the printed ones (a destination in a full city) takes a free,
+        # unreserved printed space of the new tile when it has one (18xx.games).
+        node = next(iter(tile.tokens))
+        slots, kinds = tile.tokens[node], tile.kinds[node]
+        printed = tile.tdef.nodes[node].slots
+        reserved = self.reserved_slots(hx, node)
+        for k in range(len(slots) - 1, printed - 1, -1):
+            if slots[k] is None:
+                continue
+            free = next((x for x in range(printed) if slots[x] is None and x not in reserved), None)
+            if free is None:
+                continue
+            slots[free], kinds[free] = slots[k], kinds[k]
+            slots[k] = None
+            for token in (t for c in self.corporations.values() for t in c.tokens):
+                if token.hex == hx.id and token.node == node and token.slot == k:
+                    token.slot = free
+        while len(slots) > printed and slots[-1] is None:
+            slots.pop()
+            kinds.pop()
+
     def map_extras(self, hex_id: str) -> dict[str, Any]:
         raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
         return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
