@@ -31,11 +31,15 @@ def city_blocks(hx: Hex, node: int, corp: str) -> bool:
 
 
 def company_network(board: Board, corp: str, *, token_owner: str | None = None,
-                    optional_stops: frozenset[NodeRef] = frozenset()) -> Network:
-    """Walk the track from every city holding ``corp``'s token (or a token owned by ``token_owner``)."""
+                    optional_stops: frozenset[NodeRef] = frozenset(),
+                    starts: frozenset[NodeRef] | None = None) -> Network:
+    """Walk the track from every city holding ``corp``'s token (or a token owned by ``token_owner``), or only
+    from ``starts`` when given (1822's destination check walks from the home station alone)."""
     owner = token_owner or corp
     net = Network()
-    for hx in board.hexes.values():
+    if starts is not None:
+        net.token_nodes.update(starts)
+    for hx in board.hexes.values() if starts is None else ():
         for node in hx.tile.tokens:
             if hx.tile.holds_station(node, owner):
                 net.token_nodes.add((hx.id, node))

@@ -16,6 +16,7 @@ from ...core.entities import Company, Corporation, Player, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
+from ...core.graph import company_network
 from ...core.market import Cell, StockMarket
 from ...core.routes import Route
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
@@ -91,6 +92,17 @@ class G1822(Game):
         return not entry.get("plus") or self.plus
 
     @property
+    def phase(self) -> dict[str, Any]:
+        current: dict[str, Any] = self.phases[self.phase_index]
+        remover = self.laying_private if hasattr(self, "laying_private") else None
+        if remover is not None and self.track_power(remover).get("advanced"):
+            # P11 lays only track of the colour that comes next, before its phase.
+            order = ("yellow", "green", "brown", "gray")
+            at = order.index(current["tiles"][-1])
+            return {**current, "tiles": list(order[at + 1:at + 2])}
+        return current
+
+    @property
     def plus(self) -> bool:
         return PLUS in self.optional_rules()
 
@@ -116,6 +128,9 @@ class G1822(Game):
         self.acquired_this_round: set[str] = set()
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
+        self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
+        self.had_route: set[str] = set()  # companies whose network once joined two stops (see Route1822)
+        self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
         self._setup_companies()
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -164,9 +179,9 @@ class G1822(Game):
         return super().new_round(kind, number)
 
     def stock_round(self) -> Any:
-        from ...core.steps.operating import DiscardTrain
+        from .operating import DiscardTrain1822
         from .steps import BidBoxStockRound, BidSellParShares
-        return BidBoxStockRound(self, [DiscardTrain, BidSellParShares])
+        return BidBoxStockRound(self, [DiscardTrain1822, BidSellParShares])
 
     def operating_round(self, number: int) -> Any:
         from .steps import operating_round
@@ -334,6 +349,18 @@ class G1822(Game):
         self._replenish_unlimited(train)
         train.owner = None
 
+    def on_new_train(self, corp: Corporation, train: Train) -> None:
+        if train.name == train.sym or train.name == "2":
+            super().on_new_train(corp, train)
+            return
+        # A 7 bought as an E train starts phase 7 and rusts as a 7 (18xx.games goes by the train's type); only an
+        # L bought as a 2 counts as the variant, for phase 2.
+        name, train.name = train.name, train.sym
+        try:
+            super().on_new_train(corp, train)
+        finally:
+            train.name = name
+
     def finish_stock_round(self) -> None:
         if self.nothing_sold:
             # Nothing bought or bid on in the first stock round: 18xx.games ends the game ("dnf").
@@ -418,6 +445,8 @@ class G1822(Game):
 
     def event_full_capitalisation(self) -> None:
         self.log("-- Event: Major companies receive full capitalisation when floated --")
+        self.fully_capitalised |= {c.sym for c in self.corporations.values()
+                                   if c.kind.value == "major" and not c.floated}
 
     def event_phase_revenue(self) -> None:
         self.log("-- Event: Phase revenue companies close with money returned to the bank --")
@@ -518,6 +547,13 @@ class G1822(Game):
                 return False
         if company.sym == "P8" and (hx.tile is not hx.original or hx.terrain_kind not in ("hill", "mountain")):
             return False  # the free lay is on a hill or mountain hex
+        if power.get("advanced"):
+            # P11 upgrades plain or town track of the phase's newest colour (a minor's only from yellow).
+            newest = self.phases[self.phase_index]["tiles"][-1]
+            if hx.tile.name not in TRACK_PLAIN + TRACK_TOWN or hx.tile.colour != newest:
+                return False
+            if corp.kind.value == "minor" and hx.tile.colour != "yellow":
+                return False
         return hx.id in self.network(corp).hex_edges
 
     def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:
@@ -643,9 +679,28 @@ class G1822(Game):
             self.close_company(concession)
         self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
 
+    def buy_shares(self, buyer: Player, shares: list[Any], price: int, *, receiver: Any = None) -> None:
+        corp = self.corporation(shares[0].corp)
+        if corp.sym in self.fully_capitalised and (receiver is None or receiver is corp):
+            receiver = self.bank  # the company is paid in full when it floats
+        super().buy_shares(buyer, shares, price, receiver=receiver)
+
     def float_corporation(self, corp: Corporation) -> None:
+        if "full_capitalisation" in self.phase.get("status", []) and corp.kind.value == "major":
+            # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
+            if corp.cash > 0:
+                self.bank.cash += corp.cash
+                corp.cash = 0
+            for share in list(corp.shares):
+                self.transfer_share(share, self.pool)
+            self.log(f"{corp.sym}'s remaining shares are transferred to the market")
         corp.floated = True
         self.log(f"{corp.sym} floats")
+        if corp.sym in self.fully_capitalised:
+            self.fully_capitalised.discard(corp.sym)
+            capital = int(corp.par_price or 0) * (100 // corp.share_percent)
+            self.bank.spend(capital, corp)
+            self.log(f"{corp.sym} receives {self.format_money(capital)}")
 
     def destination_token(self, corp: Corporation) -> Token | None:
         return next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and not t.used), None)
@@ -655,7 +710,11 @@ class G1822(Game):
         if not dest or not corp.tokens[0].used:
             return False
         hx = self.board.hexes[dest]
-        nodes = self.network(corp).nodes
+        home = corp.tokens[0]
+        if home.hex is None or home.node is None:
+            return False
+        # 18xx.games asks for track between the destination and the home station itself, not any station.
+        nodes = company_network(self.board, corp.sym, starts=frozenset({(home.hex, home.node)})).nodes
         return any((dest, n) in nodes for n in hx.tile.tokens)
 
     def place_destination_token(self, corp: Corporation) -> None:
@@ -697,10 +756,8 @@ class G1822(Game):
             if comp.closed or self.egr_choice.get(comp.sym) == "token":
                 continue
             for discount in comp.data.get("discounts", ()):
-                if discount["terrain"] == hx.terrain_kind:
+                if discount.get("terrain") == hx.terrain_kind or hx.id in discount.get("hexes", ()):
                     cost -= int(discount["amount"])
-            if self.egr_choice.get(comp.sym) == "discount" and hx.terrain_kind == "hill":
-                cost -= 20
         return max(cost, 0)
 
     def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
@@ -723,23 +780,11 @@ class G1822(Game):
     def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
         return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
-    def rights_holders(self, hex_id: str) -> set[Player]:
-        """Players whose company still holds the building rights to a London approach hex.
-
-        18xx.games withdraws the rights of concessions (and minor 14's) at the first lay on the hex, before it
-        checks the lay, so only the rights of the companies themselves (once they have a director) count."""
-        out: set[Player] = set()
-        for sym in self.rules.get("track_rights", {}).get(hex_id, ()):
-            corp = self.corporations.get(sym)
-            if corp is not None and not corp.closed and isinstance(corp.owner, Player):
-                out.add(corp.owner)
-        return out
-
     def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
         stubs = self.map_extras(hx.id)["stubs"]
-        if hx.tile.colour == "white" and stubs and not self.rights_holders(hx.id):
-            # Without a holder of the rights, a lay must use the hex's stubs; with one, any company may lay there
-            # freely (18xx.games neither asks for consent nor refuses others).
+        if hx.tile.colour == "white" and stubs:
+            # The first lay on a London approach hex must use its stubs, whoever lays it: 18xx.games withdraws
+            # every holder's rights to the hex before it checks the lay, so nobody lays there freely.
             return [r for r in self._tile_rotations(corp, hx, tdef, edges)
                     if all(e in {(x + r) % 6 for x in tdef.edges()} for e in stubs)]
         return self._tile_rotations(corp, hx, tdef, edges)
@@ -786,10 +831,53 @@ class G1822(Game):
             out.append(rot)
         return out
 
+    def after_tile_laid(self, corp: Corporation, hx: Any, tile: Any, water_crossings: int) -> None:
+        super().after_tile_laid(corp, hx, tile, water_crossings)
+        if len(tile.tokens) != 1:
+            return  # London's cities keep their own spaces
+        # A station in a space added beside the printed ones (a destination in a full city) takes a free,
+        # unreserved printed space of the new tile when it has one (18xx.games).
+        node = next(iter(tile.tokens))
+        slots, kinds = tile.tokens[node], tile.kinds[node]
+        printed = tile.tdef.nodes[node].slots
+        reserved = self.reserved_slots(hx, node)
+        for k in range(len(slots) - 1, printed - 1, -1):
+            if slots[k] is None:
+                continue
+            free = next((x for x in range(printed) if slots[x] is None and x not in reserved), None)
+            if free is None:
+                continue
+            slots[free], kinds[free] = slots[k], kinds[k]
+            slots[k] = None
+            for token in (t for c in self.corporations.values() for t in c.tokens):
+                if token.hex == hx.id and token.node == node and token.slot == k:
+                    token.slot = free
+        while len(slots) > printed and slots[-1] is None:
+            slots.pop()
+            kinds.pop()
+
     def map_extras(self, hex_id: str) -> dict[str, Any]:
         raw: dict[str, Any] = self.data()["map"]["hexes"].get(hex_id, {})
         return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
                 "swansea": hex_id == "D35"}
+
+    def crowded_corporations(self) -> list[Corporation]:
+        # Besides the train limit, a company keeps at most one permanent private train (2P, LP) and one Pullman.
+        return [c for c in self.corporations.values() if c.trains and (
+            c.trains_in_limit() > self.train_limit(c) or self._extra_count(c, PERMANENT_TRAINS) > 1
+            or self._extra_count(c, (PULLMAN,)) > 1)]
+
+    @staticmethod
+    def _extra_count(corp: Corporation, names: tuple[str, ...]) -> int:
+        return sum(1 for t in corp.trains if t.name in names)
+
+    def discardable_trains(self, corp: Corporation) -> list[Train]:
+        """The trains a crowded company chooses from: a second permanent private train first, then a second
+        Pullman, else its trains within the limit."""
+        for names in (PERMANENT_TRAINS, (PULLMAN,)):
+            if self._extra_count(corp, names) > 1:
+                return [t for t in corp.trains if t.name in names]
+        return [t for t in corp.trains if t.name not in EXTRA_TRAINS]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)
@@ -800,6 +888,19 @@ class G1822(Game):
             self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train")
 
+    def can_place_token(self, corp: Corporation) -> bool:
+        unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
+        if not unused or min(t.price for t in unused) > corp.cash:
+            return False
+        return any(self.offers_city(corp, self.board.hexes[h], n) for h, n in self.network(corp).nodes)
+
+    def offers_city(self, corp: Corporation, hx: Any, node: int) -> bool:
+        """Whether the token step offers this city: as on 18xx.games, no city of a hex where the company already
+        has a station (London's too, though a station placed there anyway is accepted)."""
+        if node not in hx.tile.tokens or any(corp.sym in slots for slots in hx.tile.tokens.values()):
+            return False
+        return any(self.can_token_city(corp, hx, node, t) for t in corp.unused_tokens())
+
     def can_token_city(self, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
         if hx.id != self.rules["london"]:
             return super().can_token_city(corp, hx, node, token)
@@ -807,6 +908,12 @@ class G1822(Game):
         if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
             return False
         return self.free_slot(hx, node, corp.sym) is not None
+
+    def free_token_hexes(self, corp: Corporation) -> list[str]:
+        """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""
+        if corp.sym in self.free_tokens_used:
+            return []
+        return [str(h) for h in corp.data.get("free_token_hexes", ())]
 
     def can_lay_track(self, corp: Corporation) -> bool:
         return any(t.used for t in corp.tokens)
@@ -833,6 +940,11 @@ class G1822(Game):
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)
+
+    def min_depot_price(self) -> int | None:
+        # 18xx.games' depot sells the discarded trains too: the cheapest of them sets what a director must raise.
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
+        return min(prices) if prices else None
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
@@ -1119,6 +1231,7 @@ class G1822(Game):
         for _ in bundle:
             self.market.down(corp.sym)
         self.log(f"{corp.sym} issues {len(bundle)} shares for {self.format_money(total)}")
+        self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
     def redeemable(self, corp: Corporation) -> list[list[Any]]:
         if corp.kind.value != "major":
@@ -1134,6 +1247,8 @@ class G1822(Game):
         corp.cash -= price
         self.bank.cash += price
         self.log(f"{corp.sym} redeems {len(bundle)} shares for {self.format_money(price)}")
+        # A share movement settles the directorship: a minor's owner paid in shares may now hold the most.
+        self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
     # ------------------------------------------------------------------ routes
     def autoroute_train_spec(self, train: Train) -> Any:

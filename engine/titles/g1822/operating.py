@@ -24,17 +24,35 @@ from ...core.steps.operating import (
     tile_lay_choices,
 )
 from ...core.steps.stock import HomeToken
+from ...core.tiles import TokenKind
 
 # The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
 # builds their rounds.
 
 
 def operating_round(game: Any, number: int) -> OperatingRound:
-    return OperatingRound(game, [DiscardTrain, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
+    return OperatingRound(game, [DiscardTrain1822, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
                                  SpecialTrack,
                                  Track1822,
                                  DestinationToken, Token1822, Route1822, Dividend1822, BuyTrain1822,
                                  MinorAcquisition, IssueShares], number)
+
+
+class DiscardTrain1822(DiscardTrain):
+    """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
+
+    game: Any
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "discard_train":
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in self.game.discardable_trains(entity)]
+
+    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+        train = self.game.all_trains.get(str(action["train"]))
+        if train is None or train not in self.game.discardable_trains(entity):
+            raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
+        self.game.discard_train(entity, train)
 
 
 def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
@@ -60,9 +78,14 @@ class PendingToken(HomeToken):
         for hex_id in hexes:
             hx = self.game.board[hex_id]
             for node, slots in hx.tile.tokens.items():
-                if actor.sym not in slots:
+                if actor.sym not in slots and self.reaches(actor, hx, node):
                     out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
         return out
+
+    def reaches(self, actor: Corporation, hx: Any, node: int) -> bool:
+        """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
+        its track reaches (18xx.games)."""
+        return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         actor, hexes, token = self.pending()[0]
@@ -72,6 +95,8 @@ class PendingToken(HomeToken):
         slots = hx.tile.tokens[node]
         if actor.sym in slots:
             raise illegal(f"{actor.sym} cannot have two stations in one city")
+        if not self.reaches(actor, hx, node):
+            raise illegal(f"{actor.sym}'s track does not reach that city of {hx.id}")
         self.game.place_pending_token(actor, token, hx, node)
         self.pending().pop(0)
 
@@ -241,9 +266,12 @@ class SpecialTrack(Step):
         self.game.laying_private = entity
         try:
             if power.get("free"):
-                # The lay itself is free (estuary crossings are still paid).
+                # A free lay costs nothing at all: terrain nor estuary crossing (18xx.games).
                 hx = self.game.board[action["hex"]]
-                self.game.lay_tile(corp, action, extra_cost=-self.game.upgrade_cost(corp, hx, tile))
+                rot = int(action.get("rotation", 0))
+                exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
+                free = self.game.upgrade_cost(corp, hx, tile) + self.game.crossing_estimate(corp, hx, exits)
+                self.game.lay_tile(corp, action, extra_cost=-free)
             elif power.get("estuary"):
                 self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
             else:
@@ -251,7 +279,13 @@ class SpecialTrack(Step):
         finally:
             self.game.laying_private = None
         self.game.use_track_power(entity, corp, upgrade)
-        if not power.get("extra"):
+        if power.get("extra"):
+            # P12's lays come all before or all after the company's own: begun after one own lay, they take the
+            # second (18xx.games).
+            track = next(s for s in self.round.steps if isinstance(s, Track1822))
+            if track.lays == 1:
+                track.lays = 2
+        else:
             # Every private but P12 lays in place of one of the company's own lays.
             track = next(s for s in self.round.steps if isinstance(s, Track1822))
             track.lays += 1
@@ -282,17 +316,57 @@ class Token1822(TokenStep):
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
-        # Only the token moves keep the step open for a company that could not place a station otherwise.
-        if any(self.game.token_choices(c) for c in entity.companies) and "choose_ability" not in out:
+        if not out and self.game.free_token_hexes(entity) and self.normal_tokens(entity):
+            # 18xx.games stops here while the free station is unused, wherever the company can reach.
+            out = ["place_token", "pass"]
+        # Only an exchange token that P5 or P18 could bring out keeps the step open for a company that could not
+        # place a station otherwise (18xx.games).
+        swaps = any(c.sym in ("P5", "P18") and not c.closed for c in entity.companies) \
+            and self.game.exchange_tokens.get(entity.sym, 0) > 0
+        if (out or swaps) and any(self.game.token_choices(c) for c in entity.companies) \
+                and "choose_ability" not in out:
             out.append("choose_ability")
         if out and "pass" not in out:
             out.append("pass")
         return out
 
+    def normal_tokens(self, corp: Corporation) -> list[Any]:
+        return [t for t in corp.unused_tokens() if t.kind == TokenKind.NORMAL]
+
+    def free_cities(self, corp: Corporation) -> list[tuple[Any, int]]:
+        """Cities of the free-station hexes that ``corp`` reaches and may take a station in."""
+        token = next(iter(self.normal_tokens(corp)), None)
+        if token is None:
+            return []
+        free = set(self.game.free_token_hexes(corp))
+        out = []
+        for hex_id, node in sorted(self.game.network(corp).nodes):
+            hx = self.game.board.hexes[hex_id]
+            if hex_id in free and node in hx.tile.tokens and self.game.can_token_city(corp, hx, node, token):
+                out.append((hx, node))
+        return out
+
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose_ability":
             return company_choice_actions(self.game, entity, "token")
-        return super().choices(entity, kind)
+        out = super().choices(entity, kind)
+        if kind == "place_token" and isinstance(entity, Corporation):
+            out = [a for a in out if self.game.offers_city(entity, *self.game.city_by_id(a["city"]))]
+            cities = {a["city"] for a in out}
+            out += [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
+                    for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
+        return out
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        hx, node = self.game.city_by_id(action["city"])
+        if isinstance(entity, Corporation) and action.get("token_type") is None \
+                and (hx, node) in self.free_cities(entity):
+            token = self.normal_tokens(entity)[0]
+            self.game.place_token(entity, token, hx, node, free=True, slot=action.get("slot"))
+            self.game.free_tokens_used.add(entity.sym)
+            self.pass_()
+            return
+        super().process_place_token(action, entity)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         if not isinstance(entity, Company):
@@ -380,7 +454,13 @@ class Route1822(RouteStep):
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.route_trains(entity):
             return []
-        if not any(t.name in ("L", "LP") for t in entity.trains) and not self.game.network(entity).route_possible:
+        if entity.kind.value == "minor" and all(t.name == "E" for t in self.game.route_trains(entity)):
+            return []  # a minor's E train does not run
+        if self.game.network(entity).route_possible:
+            # 18xx.games remembers for good that the company had a route, even once its track no longer joins
+            # two stops: it then still runs (nothing).
+            self.game.had_route.add(entity.sym)
+        elif not any(t.name in ("L", "LP") for t in entity.trains) and entity.sym not in self.game.had_route:
             return []
         if self.pullman is None and self.pullman_choices(entity) and \
                 any(t.name == "P+" for t in entity.trains):
@@ -552,7 +632,19 @@ class MinorAcquisition(Step):
         return list(self.game.minor_pay_choices(entity, self.minor))
 
     def token_choices(self, entity: Corporation) -> list[str]:
-        return ["replace", "exchange"] if self.game.exchange_tokens.get(entity.sym, 0) > 0 else ["remove"]
+        if self.game.exchange_tokens.get(entity.sym, 0) <= 0:
+            return ["remove"]
+        minor = self.minor
+        if minor is not None and minor.sym == "14" and not minor.floated and not self.london_city_free(entity):
+            # Minor 14's replacement station must go in a London city the major reaches; with none, that
+            # choice could never be completed.
+            return ["exchange"]
+        return ["replace", "exchange"]
+
+    def london_city_free(self, major: Corporation) -> bool:
+        hx = self.game.board[self.game.rules["london"]]
+        nodes = self.game.network(major).nodes
+        return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
     def process_merge(self, action: dict[str, Any], entity: Any) -> None:
         minor = self.game.corporation(action["corporation"])
@@ -661,6 +753,19 @@ class BuyTrain1822(BuyTrain):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+        super().process_sell_shares(action, entity)
+        # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
+        rnd = self.round
+        rest = rnd.entities[rnd.entity_index + 1:]
+        rnd.entities[rnd.entity_index + 1:] = [c for c in self.game.operating_order() if c in rest]
+
+    def offered_from_pool(self, train: Train) -> bool:
+        """Of the discarded trains of one type, 18xx.games sells only the first discarded."""
+        if train not in self.game.pool_trains:
+            return True
+        return next(t for t in self.game.pool_trains if t.name == train.name) is train
+
     def tradeable(self, train: Train) -> bool:
         """The privates' trains (2P, LP, P+) stay with the company that gained them."""
         return not isinstance(train.owner, Corporation) or train.name not in ("2P", "LP", "P+")
@@ -675,7 +780,10 @@ class BuyTrain1822(BuyTrain):
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train":
-            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])]
+            has_e = any(t.name == "E" for t in entity.trains)
+            out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
+                   and self.offered_from_pool(self.game.all_trains[a["train"]])
+                   and not (has_e and a.get("variant") == "E")]
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
@@ -702,6 +810,10 @@ class BuyTrain1822(BuyTrain):
                 self.pass_()
             return
         train = self.game.all_trains.get(str(action["train"]))
+        if action.get("variant") == "E" and any(t.name == "E" for t in entity.trains):
+            raise illegal(f"{entity.sym} can only own one E train")
+        if train is not None and not self.offered_from_pool(train):
+            raise illegal(f"the first discarded {train.name} train is sold before {train.id}")
         if train is not None and train.owner is not entity and not self.tradeable(train):
             raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
