@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.intents import choice_question, to_command
+from bot.core.intents import choice_question, to_command, with_label
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
 
@@ -23,12 +23,12 @@ def _first(game: Any, ent: Any, kind: str, n: int = 4) -> str:
     texts = []
     for choice in query.choices(game, ent, kind):
         try:
-            text = to_command(game, choice)
+            text = with_label(game, ent, choice, f"`{to_command(game, choice)}`")
         except (KeyError, ValueError):
             continue
         if text not in texts:
             texts.append(text)
-    shown = ", ".join(f"`{t}`" for t in texts[:n])
+    shown = ", ".join(texts[:n])
     return shown + (f" (+{len(texts) - n} more: `moves`)" if len(texts) > n else "")
 
 

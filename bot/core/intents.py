@@ -759,6 +759,13 @@ def choice_word(action: Action) -> str:
     return str(action["choice"]).replace(" ", "_")
 
 
+def with_label(game: Any, entity: Any, action: Action, text: str) -> str:
+    """``text`` (an option's word or command) followed by what the option means, when the step says it:
+    ``one_share (alice gets one LNWR share and £10 from LNWR)``."""
+    label = query.choice_label(game, entity, action) if action.get("type") in ("choose", "choose_ability") else None
+    return f"{text} ({label})" if label else text
+
+
 def choice_question(game: Any, entity: Any, kind: str = "choose") -> str:
     """What a ``choose`` decides, from the step that asks it (``Merger - Trade up or sell share``)."""
     step = query.step_for(game, entity, kind)
@@ -788,14 +795,14 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
             raise illegal("there is nothing to choose now; to start a merger: `merge CORP` (`moves` lists them)")
         raise illegal(f"there is nothing to choose now; you can: {_words(_allowed(game, candidates))}")
     ent = options[0][0]
-    words = list(dict.fromkeys(choice_word(c) for _, c in options))
+    shown = list(dict.fromkeys(with_label(game, e, c, choice_word(c)) for e, c in options))
     question = choice_question(game, ent, options[0][1]["type"])
     if not args:
-        raise malformed(f"{question}: say `choose OPTION`, one of: {', '.join(words)}")
+        raise malformed(f"{question}: say `choose OPTION`, one of: {', '.join(shown)}")
     want = "_".join(args).lower()
     hit = next(((e, c) for e, c in options if choice_word(c).lower() == want), None)
     if hit is None:
-        raise illegal(f"{' '.join(args)} is not a choice here ({question}); choose one of: {', '.join(words)}")
+        raise illegal(f"{' '.join(args)} is not a choice here ({question}); choose one of: {', '.join(shown)}")
     return Intent(hit[1], hit[0], player)
 
 

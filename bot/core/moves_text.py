@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.intents import _city_hex, _tile_name, choice_question, entities_of, merge_start, to_command, token_offers
+from bot.core.intents import (
+    _city_hex,
+    _tile_name,
+    choice_question,
+    entities_of,
+    merge_start,
+    to_command,
+    token_offers,
+    with_label,
+)
 from engine.core import query
 from engine.core.entities import Corporation, Player
 
@@ -180,7 +189,8 @@ def move_lines(game: Any, player: Player, *, only: str | None = None, complete: 
                     t for t in token_offers(game, ent) if only is None or ent_matches or _mentions(game, t, {}, only)
                 ]
             else:
-                texts = [t for t in dict.fromkeys(_safe_command(game, c) for c in choices) if t]
+                texts = [t for t in dict.fromkeys(with_label(game, ent, c, _safe_command(game, c)) for c in choices
+                                                  if _safe_command(game, c))]
             if kind == "buy_train" and any(
                 isinstance(t.owner, Corporation) and t.owner is not ent for t in game.all_trains.values()
             ):

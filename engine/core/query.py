@@ -104,6 +104,13 @@ def step_for(game: Game, entity: Any, kind: str) -> Any | None:
     return None
 
 
+def choice_label(game: Game, entity: Any, action: dict[str, Any]) -> str | None:
+    """What ``entity``'s ``choose`` option means in words, from the step that offers it (None: the word says it)."""
+    step = step_for(game, entity, str(action.get("type")))
+    label = step.choice_label(entity, action) if step is not None else None
+    return str(label) if label else None
+
+
 @dataclass(frozen=True, slots=True)
 class LayCost:
     """What a tile lay costs, by cause: printed terrain, river crossings it completes, the lay's own fee."""

@@ -54,6 +54,12 @@ class Step:
         autocomplete and playouts."""
         return [entity_action(entity, "pass")] if kind == "pass" else []
 
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        """What one of this step's ``choose`` options means, in words, when its word alone does not say it
+        (``one_share`` of a minor's acquisition: how many shares and how much money go which way); None when the
+        word is plain enough."""
+        return None
+
     def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
         """The lowest and highest price this step would accept for ``action`` (one of its choices, whose ``price``
         is a suggestion) from ``entity``, or None when the price is fixed."""

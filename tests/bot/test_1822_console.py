@@ -84,6 +84,8 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text
     assert "LNWR: Acquire a minor: choose replace | choose exchange" in text
     assert "[malformed] Acquire a minor: say `choose OPTION`, one of: replace, exchange" in text
+    # The option says how the price is paid: minor 7 is worth £40 more than one LNWR share.
+    assert "LNWR: Acquire a minor: choose one_share (Player 2 gets one LNWR share and £40 from LNWR)" in text
     assert "LNWR acquires 7" in text
     stored = [a for _, a in stored_actions(db)][551:]
     assert [(a["type"], a.get("corporation") or a.get("choice")) for a in stored] == [

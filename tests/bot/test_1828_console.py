@@ -80,7 +80,9 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
         "Player_4, Player_1, Player_3" in text
     assert "bot (to alice): [not_your_turn] it's not your turn: waiting for Player 2" in text
     assert "bot -> @dave: Your turn in 1828 game #1" in text
-    assert "Player 4: Merger - Trade up or sell share: choose Exchange | choose Sell" in text
+    # Each option says what it costs or brings: the word alone gives no price.
+    assert ("Player 4: Merger - Trade up or sell share: choose Exchange (trade the NYC share and $25 for a system "
+            "share) | choose Sell (sell the NYC share to the bank for $94)") in text
     assert "Player 4 exchanges 1 NYC share and $25 for 1 system share" in text
     assert "bot -> @carol: Your turn in 1828 game #1" in text
     assert "Player 1 discards 1 NYC share and receives $94 from the bank" in text

@@ -474,6 +474,14 @@ class Route1822(RouteStep):
     def pullman_choices(self, corp: Corporation) -> list[Train]:
         return [t for t in self.game.route_trains(corp) if t.name not in ("L", "LP", "E")]
 
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        """The Pullman's train, which the option names only by its place in the list."""
+        trains = self.pullman_choices(entity)
+        index = str(action.get("choice"))
+        if not index.isdigit() or int(index) >= len(trains):
+            return None
+        return f"the Pullman runs with the {trains[int(index)].name} train"
+
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": str(i)}
@@ -626,6 +634,26 @@ class MinorAcquisition(Step):
             options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
             return [{**entity_action(entity, "choose"), "choice": c} for c in options]
         return super().choices(entity, kind)
+
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        """How a floated minor's price (twice its share price) is paid: in cash, or with shares of the major and
+        the difference in cash one way or the other."""
+        minor, choice = self.minor, str(action.get("choice"))
+        if self.state != "pay" or minor is None or not minor.floated or minor.owner is None or choice not in self.PAY:
+            return None
+        money = self.game.format_money
+        owner = minor.owner.name
+        worth = self.game.market.location[minor.sym].price * 2
+        shares = self.PAY[choice]
+        if shares == 0:
+            return f"{entity.sym} pays {owner} {money(worth)}"
+        diff = worth - self.game.market.location[entity.sym].price * shares
+        what = f"{owner} gets {'one' if shares == 1 else 'two'} {entity.sym} share{'s' if shares > 1 else ''}"
+        if diff > 0:
+            return f"{what} and {money(diff)} from {entity.sym}"
+        if diff < 0:
+            return f"{what} and pays {entity.sym} {money(-diff)}"
+        return what
 
     def pay_choices(self, entity: Corporation) -> list[str]:
         assert self.minor is not None

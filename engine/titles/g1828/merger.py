@@ -35,6 +35,8 @@ class ShareBox(Holder):
 class PlayerChoice:
     description: str
     choices: list[str] = field(default_factory=list)
+    # What each option (its word, before " (") means for the player, in words the chat shows beside it.
+    labels: dict[str, str] = field(default_factory=dict)
 
 
 def num_shares(holder: Holder, corp: Corporation | None) -> int:
@@ -133,6 +135,12 @@ class Merger(Step):
             return [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
                     for c in self.player_choice.choices]
         return super().choices(entity, kind)
+
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        """What a trade-up or odd-share option costs or brings the player (the word alone gives no price)."""
+        if self.player_choice is None:
+            return None
+        return self.player_choice.labels.get(str(action.get("choice")))
 
     # --- processing
     def process_merge(self, action: dict[str, Any], entity: Any) -> None:
@@ -331,7 +339,9 @@ class Merger(Step):
             self.game.log(f"{entity.name} chooses which odd share to keep for trading up")
             self.player_choice = PlayerChoice(
                 "Choose the odd share to keep for trading up",
-                [f"{c.sym} ({self.game.format_money(self.game.share_price_of(c))})" for c in (merger, target)])
+                [f"{c.sym} ({self.game.format_money(self.game.share_price_of(c))})" for c in (merger, target)],
+                {c.sym: f"keep the {c.sym} share ({self.game.format_money(self.game.share_price_of(c))}) to trade up"
+                 for c in (merger, target)})
         else:
             self.odd_share = merger_share or target_share
 
@@ -366,8 +376,13 @@ class Merger(Step):
         elif is_player and self.exchange_selection is None:
             cost = self._price(share) - system_price  # shown as 18xx.games shows it (negative: the player pays)
             self.game.log(f"{entity.name} chooses whether to trade up or sell a single {corp.sym} share")
-            self.player_choice = PlayerChoice("Trade up or sell share", [
-                f"Exchange ({self.game.format_money(cost)})", f"Sell ({self.game.format_money(self._price(share))})"])
+            money = self.game.format_money
+            trade = (f"trade the {corp.sym} share and {money(-cost)} for a system share" if cost < 0 else
+                     f"trade the {corp.sym} share for a system share and {money(cost)}" if cost > 0 else
+                     f"trade the {corp.sym} share for a system share")
+            self.player_choice = PlayerChoice(
+                "Trade up or sell share", [f"Exchange ({money(cost)})", f"Sell ({money(self._price(share))})"],
+                {"Exchange": trade, "Sell": f"sell the {corp.sym} share to the bank for {money(self._price(share))}"})
         else:
             source = self._exchange_source(entity)
             if self.player_choice is not None:
