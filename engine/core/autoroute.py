@@ -518,8 +518,21 @@ Arm = tuple[int, int, int, int, int, tuple[int, ...], int, int]
 Step = tuple[int, int, int, int, int, int, int, int, bool]
 
 
+# Arms listed from one station before pairing gives way to the route walk: an unlimited train (1822's E) on a
+# late board has millions of arms, and listing them has no deadline, while the walk checks one.
+ARM_CAP = 50_000
+
+
+class _TooManyArms(Exception):
+    pass
+
+
 def _arms(a: int, hexbit: int, room: int, steps_from: list[list[Step]]) -> list[Arm]:
-    """Every arm from station ``a``: a simple path that never meets a lower-numbered station, by value."""
+    """Every arm from station ``a``: a simple path that never meets a lower-numbered station, by value.
+
+    Raises:
+        _TooManyArms: past ``ARM_CAP`` arms.
+    """
     arms: list[Arm] = [(0, 0, 0, 0, 0, (), a, 1)]
     path: list[int] = []
 
@@ -533,6 +546,8 @@ def _arms(a: int, hexbit: int, room: int, steps_from: list[list[Step]]) -> list[
             c = counted + w
             if c > room:
                 continue
+            if len(arms) >= ARM_CAP:
+                raise _TooManyArms
             path.append(li)
             arms.append((val + vj, c, stops | (1 << j), used | m, (hb | hj) & ~hexbit, tuple(path), j, tk))
             if pj:
@@ -897,7 +912,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     # A train alone that earns the sum of its stops pairs arms instead of walking every route.
     paired = (bounding and not caps[0] and not rules and not specs[0].local) or (
         alone and nspec == 1 and hook is None and not rules and not caps[0] and tops[0] < 0 and limit >= UNLIMITED)
-    alone_cands = _alone(graph, specs[0], pricing, value, weight, steps_from) if paired else []
+    alone_cands: list[Candidate] = []
+    if paired:
+        try:
+            alone_cands = _alone(graph, specs[0], pricing, value, weight, steps_from)
+        except _TooManyArms:
+            paired = False
     for s in range(n if not paired else 0):
         if not token[s] or weight[s] > limit:
             continue
