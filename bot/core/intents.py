@@ -360,15 +360,19 @@ def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     return Intent(hit, ent, player)
 
 
-def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
-    comp = match_private(game, args[0])
-    options = query.choices(game, ent, "buy_company")
+def _company_choice(game: Any, ent: Any, kind: str, comp: Company, verb: str) -> Action:
+    """``ent``'s legal ``kind`` action on the private ``comp``, or a refusal listing the privates it may take."""
+    options = query.choices(game, ent, kind)
     hit = next((c for c in options if c["company"] == comp.sym), None)
     if hit is None:
         names = [c["company"] for c in options]
-        raise illegal(
-            f"{game.describe(ent)} cannot buy {comp.sym} now; it can buy: {_listing(names) or 'none'}"
-        )
+        raise illegal(f"{game.describe(ent)} cannot {verb} {comp.sym} now; it can {verb}: {_listing(names) or 'none'}")
+    return hit
+
+
+def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+    comp = match_private(game, args[0])
+    hit = _company_choice(game, ent, "buy_company", comp, "buy")
     # The step's own range where it says (1828 lets C&P go below half its value), else the usual half to double.
     low, high = query.price_range(game, ent, hit) or ((comp.value + 1) // 2, comp.value * 2)
     if len(args) < 2:
@@ -398,11 +402,7 @@ def _buyprivate(
 def _acquire(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     """1822: a major takes over a private at the price the rules fix, so no price is typed."""
     comp = match_private(game, args[0])
-    options = query.choices(game, ent, "acquire_company")
-    hit = next((c for c in options if c["company"] == comp.sym), None)
-    if hit is None:
-        names = [c["company"] for c in options]
-        raise illegal(f"{ent.sym} cannot acquire {comp.sym} now; it can acquire: {_listing(names) or 'none'}")
+    hit = _company_choice(game, ent, "acquire_company", comp, "acquire")
     if len(args) > 1:
         raise malformed(f"{ent.sym} acquires {comp.sym} at the price the rules fix: send `buyprivate {comp.sym}`")
     return Intent(hit, ent, player)
