@@ -350,7 +350,12 @@ class ServiceCore:
         record = await self._active_game(req)
         # The log as the sender saw it when the command arrived: the same move stored since then by the
         # same player is this one sent twice (a double send, or two processes racing), not a new move.
+        cached = self._cache.get(record.id)
         arrived = await self.storage.last_seq(record.id)
+        if cached is not None and arrived - cached.seq == 1:
+            # Another process stored one move while this command was on its way here: the game as this process
+            # last showed it is what the sender saw, so the same move by the same player is this one, sent twice.
+            arrived = cached.seq
         async with self._lock(record.id):
             for _ in range(_RETRIES):
                 live = await self._live(record)
