@@ -64,6 +64,11 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
     return net
 
 
+def reaches(net: Network, hex_id: str) -> bool:
+    """Whether the walk behind ``net`` entered ``hex_id`` or reached one of its sides."""
+    return hex_id in net.hex_edges or any(h == hex_id for h, _ in net.nodes)
+
+
 PathRef = tuple[str, int]  # (hex id, path index)
 
 
@@ -103,56 +108,52 @@ class _Walk:
 
     def path(self, hx: Hex, i: int, *, from_node: NodeRef, node_converging: bool, skip: int | None,
              jskip: NodeRef | None, converging: bool) -> None:
+        # The innermost step of every network walk, so plain loops and locals throughout.
         hex_id = hx.id
         key = (hex_id, i)
-        if key in self.visited_paths:
+        visited_paths = self.visited_paths
+        if key in visited_paths:
             return
         layout = hx.tile.layout()
-        ends = layout.paths[i]
-        kinds = hx.tile.tdef.nodes
+        walk = layout.walks[i]
         counter = self.counter
-        # Plain loops, not generators: this is the innermost step of every network walk.
-        junction: NodeRef | None = None
+        edges = walk.edges
+        for e in edges:
+            if counter.get((hex_id, e), 0):
+                return
         # A junction's use is counted under (hex, NODE_BASE + node), apart from the hex's exits (hex, edge).
         junction_key: tuple[str, int] | None = None
-        edges: list[int] = []
-        for e in ends:
-            if e < NODE_BASE:
-                if counter.get((hex_id, e), 0):
-                    return
-                edges.append(e)
-            elif junction is None and kinds[e - NODE_BASE].kind == "junction":
-                junction = (hex_id, e - NODE_BASE)
-                junction_key = (hex_id, e)
-        if junction_key is not None and counter.get(junction_key, 0) > 1:
-            return
-        self.visited_paths.add(key)
-        if junction_key is not None:
+        if walk.junction >= 0:
+            junction_key = (hex_id, NODE_BASE + walk.junction)
+            if counter.get(junction_key, 0) > 1:
+                return
             counter[junction_key] = counter.get(junction_key, 0) + 1
-        self._record(hx, ends)
-        terminal = hx.tile.tdef.paths[i].terminal
-        if not terminal:
-            for e in ends:
-                if e < NODE_BASE:
-                    continue
-                ref = (hx.id, e - NODE_BASE)
-                kind = kinds[ref[1]].kind
+        visited_paths.add(key)
+        self._record(hx, walk.nodes, edges)
+        if not walk.terminal and walk.nodes:
+            kinds = hx.tile.tdef.nodes
+            for n in walk.nodes:
+                ref = (hex_id, n)
+                kind = kinds[n].kind
                 if ref == from_node or kind == "junction":
                     continue
-                if kind == "offboard" or (kind == "city" and city_blocks(hx, ref[1], self.corp)):
+                if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
                     continue
                 self.node(ref, converging=node_converging or converging)
-        if junction is not None and junction != jskip:
-            for j in layout.at_end.get(NODE_BASE + junction[1], ()):
-                self.path(hx, j, from_node=from_node, node_converging=node_converging, skip=None,
-                          jskip=junction, converging=converging)
+        if junction_key is not None:
+            junction = (hex_id, walk.junction)
+            if junction != jskip:
+                for j in layout.at_end.get(junction_key[1], ()):
+                    self.path(hx, j, from_node=from_node, node_converging=node_converging, skip=None,
+                              jskip=junction, converging=converging)
+        board = self.board
         for e in edges:
             if e == skip:
                 continue
-            nxt = self.board.neighbor(hx, e)
+            nxt = board.neighbor(hx, e)
             if nxt is None:
                 continue
-            exit_key = (hx.id, e)
+            exit_key = (hex_id, e)
             counter[exit_key] = counter.get(exit_key, 0) + 1
             back = (e + 3) % 6
             onward = converging or len(layout.at_end.get(e, ())) > 1
@@ -161,21 +162,31 @@ class _Walk:
                           jskip=None, converging=onward)
             counter[exit_key] -= 1
         if converging:
-            self.visited_paths.discard(key)
+            visited_paths.discard(key)
         if junction_key is not None:
             counter[junction_key] -= 1
 
-    def _record(self, hx: Hex, ends: tuple[int, int]) -> None:
+    def _record(self, hx: Hex, nodes: tuple[int, ...], edges: tuple[int, ...]) -> None:
         net = self.net
-        for e in ends:
-            if e >= NODE_BASE:
-                ref = (hx.id, e - NODE_BASE)
-                net.nodes.add(ref)
-                if ref in net.token_nodes and ref != self.start:
-                    # Track between two of its own stations is a route (rules 11.5: two cities).
-                    net.route_possible = net.route_with_optional = True
-                continue
-            net.hex_edges.setdefault(hx.id, set()).add(e)
-            other = hx.neighbors.get(e)
+        hex_id = hx.id
+        for n in nodes:
+            ref = (hex_id, n)
+            net.nodes.add(ref)
+            if ref in net.token_nodes and ref != self.start:
+                # Track between two of its own stations is a route (rules 11.5: two cities).
+                net.route_possible = net.route_with_optional = True
+        if not edges:
+            return
+        hex_edges = net.hex_edges
+        here = hex_edges.get(hex_id)
+        if here is None:
+            here = hex_edges[hex_id] = set()
+        neighbors = hx.neighbors
+        for e in edges:
+            here.add(e)
+            other = neighbors.get(e)
             if other is not None:
-                net.hex_edges.setdefault(other, set()).add((e + 3) % 6)
+                there = hex_edges.get(other)
+                if there is None:
+                    there = hex_edges[other] = set()
+                there.add((e + 3) % 6)

@@ -14,7 +14,7 @@ from .abilities import (
 from .board import Hex
 from .entities import Company, Corporation, Token
 from .errors import illegal, insufficient, malformed
-from .graph import Network, company_network
+from .graph import Network, company_network, reaches
 from .play_shares import ShareRules
 from .tiles import Tile, TokenKind
 from .track import border_cost, crossing_cost, legal_rotations, move_tokens
@@ -87,7 +87,7 @@ class TrackRules(ShareRules):
             payer.cash -= cost
             self.bank.cash += cost
         self.last_tile_hex = hx.id
-        self.board_changed()
+        self.hex_changed(hx, corp)
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
                  + (f" for {self.format_money(cost)}" if cost else ""))
         self.pay_tile_income(crossings)
@@ -179,6 +179,19 @@ class TrackRules(ShareRules):
         """Forget everything derived from tiles and tokens."""
         self.networks.clear()
         self.board_cache.clear()
+        self.board_refreshed()
+
+    def hex_changed(self, hx: Hex, corp: Corporation) -> None:
+        """Forget what a new tile or station of ``corp`` in ``hx`` alone can change: ``corp``'s network and every
+        network that reaches ``hx``. A walk that never entered ``hx`` nor left a hex towards it cannot be changed
+        by it, so the other networks stand (walking them again is most of the cost of a replay)."""
+        self.board_cache.clear()
+        for sym in [s for s, net in self.networks.items() if s == corp.sym or reaches(net, hx.id)]:
+            del self.networks[sym]
+        self.board_refreshed()
+
+    def board_refreshed(self) -> None:
+        """Title hook: recompute what the title derives from the board, after any change to it."""
 
     def network(self, corp: Corporation) -> Network:
         net = self.networks.get(corp.sym)
@@ -285,7 +298,7 @@ class TrackRules(ShareRules):
         token.used = True
         token.hex, token.node, token.slot = hx.id, node, slot
         self.reservations_release(corp.sym, hx)
-        self.board_changed()
+        self.hex_changed(hx, corp)
         self.log(f"{corp.sym} places a token on {hx.id}")
 
     def free_slot(self, hx: Hex, node: int, corp: str) -> int | None:

@@ -11,6 +11,9 @@ from .errors import illegal, not_your_turn
 if TYPE_CHECKING:
     from .game import Game
 
+# What ``Round.skip_steps`` hands on when it cannot say which step blocks (see ``Round.settle``).
+_UNSETTLED: Any = object()
+
 
 class Step:
     """A part of a round. The round gives an action to the first active step that accepts it.
@@ -100,6 +103,10 @@ class InterruptStep(Step):
         pass
 
 
+# skip() bodies that change nothing but the step's own flag.
+_PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
+
+
 class Round:
     kind = "round"
 
@@ -114,6 +121,8 @@ class Round:
         # Privates bought with a president's certificate whose par the buyer must set (the auction's
         # CompanyPendingPar step works through it).
         self.pending_par: list[tuple[Company, str]] = []
+        # The step ``skip_steps`` found blocking while ``process`` finishes an action (no state change since).
+        self._settled: Any = _UNSETTLED
 
     def select_entities(self) -> list[Any]:
         return [p for p in self.game.players if not p.bankrupt]
@@ -192,8 +201,17 @@ class Round:
                 self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
-        self.skip_steps()
-        self.after_process(action, entity)
+        self._settled = self.settle()
+        try:
+            self.after_process(action, entity)
+        finally:
+            self._settled = _UNSETTLED
+
+    def _active_after_process(self) -> Step | None:
+        """``active_step()`` for ``after_process``, which runs straight after ``settle`` changed nothing more."""
+        found = self._settled
+        self._settled = _UNSETTLED
+        return self.active_step() if found is _UNSETTLED else found
 
     @staticmethod
     def _blocks_given(step: Step, entity: Any, offered: list[str]) -> bool:
@@ -220,13 +238,36 @@ class Round:
         raise illegal(f"{who} cannot {kind.replace('_', ' ')} now")
 
     def skip_steps(self) -> None:
+        self.settle()
+
+    def settle(self) -> Any:
+        """Skip every step that has nothing to do, up to the first that blocks. Returns that step, or None when no
+        step blocks, which is what ``active_step()`` would say straight after; ``_UNSETTLED`` when it cannot tell
+        (a step that says it never blocks decides for itself, or the entity has closed). Listing a step's actions
+        is the costly part of every check, so the callers that ask ``active_step()`` next use this instead."""
         ent = self.entity()
+        if getattr(ent, "closed", False):
+            return _UNSETTLED
+        known = True
+        passed_over = False  # a step checked and left active (an interrupt), which a later skip() could wake
         for step in self.steps:
-            if not step.active() or not step.blocks or getattr(ent, "closed", False):
+            if not step.active():
+                continue
+            if not step.blocks:
+                if type(step).blocking is not Step.blocking:
+                    known = False
                 continue
             if step.blocking():
-                break
+                return step if known else _UNSETTLED
+            if passed_over and type(step).skip not in _PLAIN_SKIPS:
+                known = False
             step.skip()
+            if step.active():
+                passed_over = True
+        return None if known else _UNSETTLED
+
+    def _active_after_settle(self, found: Any) -> Step | None:
+        return self.active_step() if found is _UNSETTLED else found
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
@@ -257,12 +298,11 @@ class StockRound(Round):
 
     def start(self) -> None:
         super().start()
-        self.skip_steps()
-        if self.active_step() is None:
+        if self._active_after_settle(self.settle()) is None:
             self.next_entity()
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
-        if self.active_step() is not None:
+        if self._active_after_process() is not None:
             return
         self.next_entity()
 
@@ -277,8 +317,7 @@ class StockRound(Round):
                 step.passed = False
             for step in self.steps:
                 step.setup()
-            self.skip_steps()
-            if self.active_step() is not None:
+            if self._active_after_settle(self.settle()) is not None:
                 return
 
     def finished(self) -> bool:
@@ -312,8 +351,7 @@ class OperatingRound(Round):
             for train in corp.trains:
                 train.operated = False
             self.game.start_operating(corp)
-            self.skip_steps()
-            if self.active_step() is not None:
+            if self._active_after_settle(self.settle()) is not None:
                 return
             if not self._advance():
                 return
@@ -341,7 +379,7 @@ class OperatingRound(Round):
         self.entities[self.entity_index:] = rest
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
-        if self.done or self.active_step() is not None:
+        if self.done or self._active_after_process() is not None:
             return
         if self._advance():
             self.start_operating()

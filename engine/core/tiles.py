@@ -254,12 +254,24 @@ class Tile:
                 for slot, corp in enumerate(slots) if corp is not None]
 
 
+@dataclass(frozen=True, slots=True)
+class PathWalk:
+    """One path of a laid tile as a network walk reads it: its edges, its nodes, the first junction it touches
+    (-1: none) and whether a walk ends at its nodes."""
+
+    edges: tuple[int, ...]
+    nodes: tuple[int, ...]
+    junction: int
+    terminal: bool
+
+
 @dataclass(slots=True)
 class TileLayout:
     rotation: int
     paths: list[tuple[int, int]]
     exits: frozenset[int]
     at_end: dict[int, list[int]]  # end (edge or NODE_BASE + node) -> indexes of paths touching it
+    walks: list[PathWalk]  # per path, in path order
 
     @staticmethod
     def build(tdef: TileDef, rotation: int) -> TileLayout:
@@ -270,4 +282,9 @@ class TileLayout:
             if b != a:
                 at_end.setdefault(b, []).append(i)
         exits = frozenset(e for a, b in paths for e in (a, b) if e < NODE_BASE)
-        return TileLayout(rotation, paths, exits, at_end)
+        walks = []
+        for (a, b), pdef in zip(paths, tdef.paths, strict=True):
+            nodes = tuple(e - NODE_BASE for e in (a, b) if e >= NODE_BASE)
+            junction = next((n for n in nodes if tdef.nodes[n].kind == "junction"), -1)
+            walks.append(PathWalk(tuple(e for e in (a, b) if e < NODE_BASE), nodes, junction, pdef.terminal))
+        return TileLayout(rotation, paths, exits, at_end, walks)

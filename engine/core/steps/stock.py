@@ -52,6 +52,15 @@ class BuySellParShares(Step):
             out.append("pass")
         return out
 
+    def blocking(self) -> bool:
+        # The same answer as listing the actions (a player who must sell can sell), stopping at the first kind
+        # found: every step's blocking is asked several times an action.
+        if type(self).actions is not BuySellParShares.actions:
+            return super().blocking()
+        ent = self.round.entity()
+        return (self.blocks and isinstance(ent, Player) and ent in self.active_entities()
+                and (self.can_buy_any(ent) or self.can_par_any(ent) or self.can_sell_any(ent)))
+
     def must_sell(self, player: Player) -> bool:
         # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).
         if self.game.num_certs(player) > self.game.cert_limit:

@@ -987,8 +987,7 @@ class G1828(Game):
         laid: list[str] = list(getattr(self.round, "laid_hexes", None) or [])
         return sorted(self.stops_touching(laid[0])) if laid else []
 
-    def board_changed(self) -> None:
-        super().board_changed()
+    def board_refreshed(self) -> None:
         coalfields = self.board.hexes.get(str(self.data()["game"]["coal"]["coalfields"]))
         if coalfields is not None:
             coalfields.passable_only_by = frozenset(c.sym for c in self.corporations.values() if "coal" in c.markers)
