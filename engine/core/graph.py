@@ -49,7 +49,7 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         # A tokened hex counts as connected on every side that track may leave it by.
         net.hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
     for ref in sorted(net.token_nodes):
-        _Walk(board, corp, net, ref).node(ref, converging=False)
+        _Walk(board, corp, net, ref).node(ref, False)
     for ref in net.nodes:
         if net.route_possible:
             break
@@ -92,7 +92,7 @@ class _Walk:
         self.visited_paths: set[PathRef] = set()
         self.counter: dict[object, int] = {}  # exits (hex, edge) and junctions in use on this branch
 
-    def node(self, ref: NodeRef, *, converging: bool) -> None:
+    def node(self, ref: NodeRef, converging: bool) -> None:
         if ref in self.visited_nodes:
             return
         self.visited_nodes.add(ref)
@@ -101,14 +101,13 @@ class _Walk:
         for i in hx.tile.layout().at_end.get(NODE_BASE + ref[1], ()):
             if paths[i].ignore:
                 continue  # arrival only
-            self.path(hx, i, from_node=ref, node_converging=converging, skip=None, jskip=None,
-                      converging=converging)
+            self.path(hx, i, ref, converging, None, None, converging)
         if converging:
             self.visited_nodes.discard(ref)
 
-    def path(self, hx: Hex, i: int, *, from_node: NodeRef, node_converging: bool, skip: int | None,
+    def path(self, hx: Hex, i: int, from_node: NodeRef, node_converging: bool, skip: int | None,
              jskip: NodeRef | None, converging: bool) -> None:
-        # The innermost step of every network walk, so plain loops and locals throughout.
+        # The innermost step of every network walk: plain loops, locals and positional calls throughout.
         hex_id = hx.id
         key = (hex_id, i)
         visited_paths = self.visited_paths
@@ -129,7 +128,27 @@ class _Walk:
                 return
             counter[junction_key] = counter.get(junction_key, 0) + 1
         visited_paths.add(key)
-        self._record(hx, walk.nodes, edges)
+        net = self.net
+        for n in walk.nodes:
+            ref = (hex_id, n)
+            net.nodes.add(ref)
+            if ref in net.token_nodes and ref != self.start:
+                # Track between two of its own stations is a route (rules 11.5: two cities).
+                net.route_possible = net.route_with_optional = True
+        if edges:
+            hex_edges = net.hex_edges
+            here = hex_edges.get(hex_id)
+            if here is None:
+                here = hex_edges[hex_id] = set()
+            neighbors = hx.neighbors
+            for e in edges:
+                here.add(e)
+                other = neighbors.get(e)
+                if other is not None:
+                    there = hex_edges.get(other)
+                    if there is None:
+                        there = hex_edges[other] = set()
+                    there.add((e + 3) % 6)
         if not walk.terminal and walk.nodes:
             kinds = hx.tile.tdef.nodes
             for n in walk.nodes:
@@ -139,13 +158,12 @@ class _Walk:
                     continue
                 if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
                     continue
-                self.node(ref, converging=node_converging or converging)
+                self.node(ref, node_converging or converging)
         if junction_key is not None:
             junction = (hex_id, walk.junction)
             if junction != jskip:
                 for j in layout.at_end.get(junction_key[1], ()):
-                    self.path(hx, j, from_node=from_node, node_converging=node_converging, skip=None,
-                              jskip=junction, converging=converging)
+                    self.path(hx, j, from_node, node_converging, None, junction, converging)
         board = self.board
         for e in edges:
             if e == skip:
@@ -157,36 +175,12 @@ class _Walk:
             counter[exit_key] = counter.get(exit_key, 0) + 1
             back = (e + 3) % 6
             onward = converging or len(layout.at_end.get(e, ())) > 1
+            next_id = nxt.id
             for j in nxt.tile.layout().at_end.get(back, ()):
-                self.path(nxt, j, from_node=from_node, node_converging=node_converging, skip=back,
-                          jskip=None, converging=onward)
+                if (next_id, j) not in visited_paths:
+                    self.path(nxt, j, from_node, node_converging, back, None, onward)
             counter[exit_key] -= 1
         if converging:
             visited_paths.discard(key)
         if junction_key is not None:
             counter[junction_key] -= 1
-
-    def _record(self, hx: Hex, nodes: tuple[int, ...], edges: tuple[int, ...]) -> None:
-        net = self.net
-        hex_id = hx.id
-        for n in nodes:
-            ref = (hex_id, n)
-            net.nodes.add(ref)
-            if ref in net.token_nodes and ref != self.start:
-                # Track between two of its own stations is a route (rules 11.5: two cities).
-                net.route_possible = net.route_with_optional = True
-        if not edges:
-            return
-        hex_edges = net.hex_edges
-        here = hex_edges.get(hex_id)
-        if here is None:
-            here = hex_edges[hex_id] = set()
-        neighbors = hx.neighbors
-        for e in edges:
-            here.add(e)
-            other = neighbors.get(e)
-            if other is not None:
-                there = hex_edges.get(other)
-                if there is None:
-                    there = hex_edges[other] = set()
-                there.add((e + 3) % 6)

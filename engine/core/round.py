@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action, entity_action
@@ -107,6 +108,19 @@ class InterruptStep(Step):
 _PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
 
 
+def _may_block(step: Step) -> bool:
+    """Whether a step passed over while settling could block after a later skip() changed the game: one that may
+    become active again or stays active, and may block."""
+    could_be_active = type(step).active is not Step.active or step.active()
+    return could_be_active and (step.blocks or type(step).blocking is not Step.blocking)
+
+
+@dataclass(slots=True)
+class _Recheck:
+    found: Step | None
+    before: list[Step]
+
+
 class Round:
     kind = "round"
 
@@ -209,9 +223,9 @@ class Round:
 
     def _active_after_process(self) -> Step | None:
         """``active_step()`` for ``after_process``, which runs straight after ``settle`` changed nothing more."""
-        found = self._settled
+        settled = self._settled
         self._settled = _UNSETTLED
-        return self.active_step() if found is _UNSETTLED else found
+        return self._active_after_settle(settled)
 
     @staticmethod
     def _blocks_given(step: Step, entity: Any, offered: list[str]) -> bool:
@@ -241,33 +255,51 @@ class Round:
         self.settle()
 
     def settle(self) -> Any:
-        """Skip every step that has nothing to do, up to the first that blocks. Returns that step, or None when no
-        step blocks, which is what ``active_step()`` would say straight after; ``_UNSETTLED`` when it cannot tell
-        (a step that says it never blocks decides for itself, or the entity has closed). Listing a step's actions
-        is the costly part of every check, so the callers that ask ``active_step()`` next use this instead."""
+        """Skip every step that has nothing to do, up to the first that blocks, and say which step
+        ``active_step()`` would name straight after: that step or None (no step blocks), exactly; or, when a
+        skip() that may change the game came after some step was asked, ``_Recheck``: the steps before it that
+        could block now, to ask again; or ``_UNSETTLED`` (the entity has closed). Listing a step's actions is the
+        costly part of every check, so the callers that ask ``active_step()`` next use this instead."""
         ent = self.entity()
         if getattr(ent, "closed", False):
             return _UNSETTLED
-        known = True
-        passed_over = False  # a step checked and left active (an interrupt), which a later skip() could wake
+        exact = True
+        found: Step | None = None  # a step that blocks though it is never skipped (it decides for itself)
+        asked = False  # a step was asked and stays active, so a later skip() that changes the game could wake it
         for step in self.steps:
             if not step.active():
+                asked = asked or type(step).active is not Step.active  # it may wake up
                 continue
             if not step.blocks:
                 if type(step).blocking is not Step.blocking:
-                    known = False
+                    if found is None and step.blocking():
+                        found = step
+                    asked = True
                 continue
             if step.blocking():
-                return step if known else _UNSETTLED
-            if passed_over and type(step).skip not in _PLAIN_SKIPS:
-                known = False
+                return self._settled_on(found, step, exact)
+            if asked and type(step).skip not in _PLAIN_SKIPS:
+                exact = False
             step.skip()
             if step.active():
-                passed_over = True
-        return None if known else _UNSETTLED
+                asked = True
+        return self._settled_on(found, None, exact)
 
-    def _active_after_settle(self, found: Any) -> Step | None:
-        return self.active_step() if found is _UNSETTLED else found
+    def _settled_on(self, early: Step | None, found: Step | None, exact: bool) -> Any:
+        if exact:
+            return early or found
+        if early is not None:
+            return _UNSETTLED  # asked before the skip() that may have changed its answer
+        before = self.steps if found is None else self.steps[:self.steps.index(found)]
+        return _Recheck(found, [s for s in before if _may_block(s)])
+
+    def _active_after_settle(self, settled: Any) -> Step | None:
+        if settled is _UNSETTLED:
+            return self.active_step()
+        if isinstance(settled, _Recheck):
+            return next((s for s in settled.before if s.active() and s.blocking()), settled.found)
+        found: Step | None = settled
+        return found
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass

@@ -236,6 +236,9 @@ class DiscardTrain(InterruptStep):
     def active_entities(self) -> list[Any]:
         return self.game.crowded_corporations()[:1]
 
+    def blocking(self) -> bool:
+        return self.blocks and bool(self.game.crowded_corporations())
+
     def actions(self, entity: Any) -> list[str]:
         crowded = self.game.crowded_corporations()
         return ["discard_train"] if crowded and entity is crowded[0] else []
@@ -442,10 +445,11 @@ class Bankrupt(Step):
     blocks = False
 
     def actions(self, entity: Any) -> list[str]:
-        # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step.
-        if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
+        # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step. (Asked
+        # of every action of a company's turn: the cheap test first, then which step is on.)
+        if not _is_current_corp(self, entity) or not self.game.can_go_bankrupt(entity):
             return []
-        return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
+        return ["bankrupt"] if isinstance(self.round.active_step(), BuyTrain) else []
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         return [entity_action(entity, "bankrupt")] if kind == "bankrupt" else super().choices(entity, kind)

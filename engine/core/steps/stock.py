@@ -53,13 +53,17 @@ class BuySellParShares(Step):
         return out
 
     def blocking(self) -> bool:
-        # The same answer as listing the actions (a player who must sell can sell), stopping at the first kind
-        # found: every step's blocking is asked several times an action.
-        if type(self).actions is not BuySellParShares.actions:
+        # Every step's blocking is asked several times an action, so this stops at the first kind of action found
+        # (``has_any_action``), unless a title lists other actions without saying how to find the first.
+        cls = type(self)
+        if cls.actions is not BuySellParShares.actions and cls.has_any_action is BuySellParShares.has_any_action:
             return super().blocking()
         ent = self.round.entity()
-        return (self.blocks and isinstance(ent, Player) and ent in self.active_entities()
-                and (self.can_buy_any(ent) or self.can_par_any(ent) or self.can_sell_any(ent)))
+        return self.blocks and isinstance(ent, Player) and self.has_any_action(ent)
+
+    def has_any_action(self, player: Player) -> bool:
+        """Whether ``actions(player)`` lists anything, for the round's entity (a player who must sell can sell)."""
+        return self.can_buy_any(player) or self.can_par_any(player) or self.can_sell_any(player)
 
     def must_sell(self, player: Player) -> bool:
         # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).

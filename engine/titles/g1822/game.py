@@ -12,7 +12,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from ...core.entities import Company, Corporation, Player, Token, Train
+from ...core.entities import Company, Corporation, CorporationKind, Player, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
@@ -396,9 +396,11 @@ class G1822(Game):
         return [c for c in ordered if c.kind.value == "minor"] + [c for c in ordered if c.kind.value != "minor"]
 
     def train_limit(self, corp: Corporation) -> int:
-        if corp.kind.value == "minor":
-            return int(self.phase["minor_train_limit"])
-        return int(self.phase["train_limit"])
+        return self._limit_in(self.phase, corp)
+
+    @staticmethod
+    def _limit_in(phase: dict[str, Any], corp: Corporation) -> int:
+        return int(phase["minor_train_limit" if corp.kind is CorporationKind.MINOR else "train_limit"])
 
     def num_certs(self, player: Player) -> float:
         total = super().num_certs(player)
@@ -863,9 +865,20 @@ class G1822(Game):
 
     def crowded_corporations(self) -> list[Corporation]:
         # Besides the train limit, a company keeps at most one permanent private train (2P, LP) and one Pullman.
-        return [c for c in self.corporations.values() if c.trains and (
-            c.trains_in_limit() > self.train_limit(c) or self._extra_count(c, PERMANENT_TRAINS) > 1
-            or self._extra_count(c, (PULLMAN,)) > 1)]
+        # Asked after almost every action, so the phase is read once and each company's trains counted in one pass.
+        phase = self.phase
+        out = []
+        for c in self.corporations.values():
+            if not c.trains:
+                continue
+            in_limit = permanent = pullmans = 0
+            for t in c.trains:
+                in_limit += t.counts_for_limit
+                permanent += t.name in PERMANENT_TRAINS
+                pullmans += t.name == PULLMAN
+            if in_limit > self._limit_in(phase, c) or permanent > 1 or pullmans > 1:
+                out.append(c)
+        return out
 
     @staticmethod
     def _extra_count(corp: Corporation, names: tuple[str, ...]) -> int:

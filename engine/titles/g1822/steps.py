@@ -64,6 +64,10 @@ class BidSellParShares(BuySellParShares):
             out.append("pass")
         return out
 
+    def has_any_action(self, player: Player) -> bool:
+        # A player without debt may always bid; one in debt may pay it off or sell.
+        return player.debt == 0 or player.cash > 0 or self.can_sell_any(player)
+
     def must_sell(self, player: Player) -> bool:
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
 

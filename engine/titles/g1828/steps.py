@@ -81,6 +81,12 @@ class BuySellParShares1828(BuySellParShares):
             extra.append("pass")
         return [*out, *[a for a in extra if a not in out]]
 
+    def has_any_action(self, player: Player) -> bool:
+        if super().has_any_action(player):
+            return True
+        return not self.bought() and (self.game.can_merge_any(player)
+                                      or any(self.game.exchange_shares(c) for c in player.companies))
+
     def choices(self, entity: Any, kind: str) -> list[Action]:
         failed = self.game.undone_failed_merge(entity)
         if kind == "failed_merge":
