@@ -108,13 +108,6 @@ class InterruptStep(Step):
 _PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
 
 
-def _may_block(step: Step) -> bool:
-    """Whether a step passed over while settling could block after a later skip() changed the game: one that may
-    become active again or stays active, and may block."""
-    could_be_active = type(step).active is not Step.active or step.active()
-    return could_be_active and (step.blocks or type(step).blocking is not Step.blocking)
-
-
 @dataclass(slots=True)
 class _Recheck:
     found: Step | None
@@ -257,8 +250,8 @@ class Round:
     def settle(self) -> Any:
         """Skip every step that has nothing to do, up to the first that blocks, and say which step
         ``active_step()`` would name straight after: that step or None (no step blocks), exactly; or, when a
-        skip() that may change the game came after some step was asked, ``_Recheck``: the steps before it that
-        could block now, to ask again; or ``_UNSETTLED`` (the entity has closed). Listing a step's actions is the
+        skip() that may change the game came after some step was asked, ``_Recheck``: the steps before it, to ask
+        again as ``active_step()`` would; or ``_UNSETTLED`` (the entity has closed). Listing a step's actions is the
         costly part of every check, so the callers that ask ``active_step()`` next use this instead."""
         ent = self.entity()
         if getattr(ent, "closed", False):
@@ -290,8 +283,7 @@ class Round:
             return early or found
         if early is not None:
             return _UNSETTLED  # asked before the skip() that may have changed its answer
-        before = self.steps if found is None else self.steps[:self.steps.index(found)]
-        return _Recheck(found, [s for s in before if _may_block(s)])
+        return _Recheck(found, self.steps if found is None else self.steps[:self.steps.index(found)])
 
     def _active_after_settle(self, settled: Any) -> Step | None:
         if settled is _UNSETTLED:
