@@ -422,7 +422,7 @@ class G1822(Game):
             if comp is None or comp.closed or comp.owner is None:
                 continue
             comp.revenue = phase * (10 if sym == "P15" else 5)
-            self.bank.cash -= comp.revenue
+            self.bank.withdraw(comp.revenue)
             self.phase_revenue_cash[sym] += comp.revenue
         p9 = self.companies.get("P9")
         if p9 is not None and isinstance(p9.owner, Corporation):
@@ -1033,7 +1033,7 @@ class G1822(Game):
         count = sum(1 for s in self.tax_haven_shares if s.corp == corp.sym)
         amount = int(count * per_share)
         if amount > 0:
-            self.bank.cash -= amount
+            self.bank.withdraw(amount)
             self.tax_haven_cash += amount
 
     def count_operation(self, corp: Corporation) -> None:
