@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core import actions as act
+from engine.core.errors import ErrorCode, GameError
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1822.game import G1822
@@ -81,3 +82,124 @@ def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_operating_r
     assert game.bank.broken
     assert play_on(game, rest) == 1642  # the end of OR 10.1, not of the set
     assert game.finished and game.game_end_reason == "bank"
+
+
+# ---------------------------------------------------------------------------------------------- P16, the tax haven
+# In the recorded game Player 2 (id 4767) owns P16 from the third stock round on and never uses it. At 1030, in
+# stock round 7, they buy MR_8 from MR's treasury; at 1159, in stock round 8, CR_6.
+P16_OWNER = 4767
+
+
+def p16_buy(game: G1822, choice: str) -> None:
+    game.process({"type": "choose_ability", "entity": "P16", "entity_type": "company", "choice": choice})
+
+
+def test_the_tax_haven_buys_a_share_for_its_owner_instead_of_a_stock_action() -> None:
+    game, _ = recorded_until(1030)
+    p16 = game.companies["P16"]
+    owner = game.player_by_id(P16_OWNER)
+    assert p16.owner is owner and game.round.entity() is owner
+    choices = [a["choice"] for a in game.round.choices_for(p16, "choose_ability")]
+    assert "MR_ipo" in choices and all(c.endswith(("_ipo", "_market")) for c in choices)
+    mr = game.corporation("MR")
+    price = game.market.location["MR"].price
+    cash, mr_cash, percent, certs = owner.cash, mr.cash, owner.percent_of("MR"), game.num_certs(owner)
+    value = game.player_value(owner)
+
+    p16_buy(game, "MR_ipo")
+    assert [s.id for s in game.tax_haven.shares] == ["MR_8"]
+    assert owner.cash == cash - price and mr.cash == mr_cash + price
+    # Not the owner's share: no holding, certificate or directorship counts it; their worth includes it.
+    assert owner.percent_of("MR") == percent and game.num_certs(owner) == certs
+    assert game.player_value(owner) == value
+    assert game.round.entity() is not owner and not owner.passed  # it ended the turn like a purchase
+
+
+def test_the_tax_haven_buys_one_share_in_the_game_and_is_offered_only_in_its_owners_turn() -> None:
+    game, rest = recorded_until(1030)
+    p16 = game.companies["P16"]
+    p16_buy(game, "MR_ipo")
+    with pytest.raises(GameError) as refused:
+        p16_buy(game, "LBSCR_ipo")
+    assert refused.value.code is ErrorCode.NOT_YOUR_TURN
+    play_on(game, rest[1:], 1159)  # the owner's turn in the next stock round
+    assert game.round.entity() is game.player_by_id(P16_OWNER)
+    assert game.actions_for(p16) == []
+    with pytest.raises(GameError) as refused:
+        p16_buy(game, "CR_ipo")
+    assert refused.value.code is ErrorCode.ILLEGAL and "P16" in refused.value.message
+
+
+def test_dividends_on_the_tax_havens_share_go_onto_its_charter() -> None:
+    plain, plain_rest = recorded_until(1030)
+    game, rest = recorded_until(1030)
+    p16_buy(game, "MR_ipo")
+    rest.pop(0)
+    plain._apply(plain_rest.pop(0))  # the owner buys MR_8 themselves
+    owner, plain_owner = game.player_by_id(P16_OWNER), plain.player_by_id(P16_OWNER)
+    mr_payouts = [a["id"] for a in rest if a["type"] == "dividend" and a["entity"] == "MR"]
+    until = mr_payouts[0] + 1
+    play_on(game, rest, until)
+    play_on(plain, plain_rest, until)
+    assert game.tax_haven.cash > 0
+    assert plain_owner.cash - owner.cash == game.tax_haven.cash
+    # Its worth is the owner's: with the share at its price, as if they held it.
+    assert game.player_value(owner) == plain.player_value(plain_owner)
+    assert game.tax_haven_value() == game.tax_haven.cash + game.market.location["MR"].price
+
+
+def test_the_tax_haven_is_worth_nothing_to_a_player_who_does_not_own_p16() -> None:
+    game, _ = recorded_until(1030)
+    p16_buy(game, "MR_ipo")
+    owner = game.player_by_id(P16_OWNER)
+    other = next(p for p in game.players if p is not owner)
+    with_it = game.player_value(owner)
+    game.companies["P16"].owner = other
+    assert game.player_value(owner) == with_it - game.tax_haven_value()
+    assert game.result()[str(other.id)] == game.player_value(other)
+
+
+def test_p16_cannot_be_acquired_by_a_company() -> None:
+    game, _ = recorded_until(1030)
+    assert all(c.sym != "P16" for corp in game.corporations.values() for c in game.purchasable_companies(corp))
+
+
+def test_a_share_in_the_tax_haven_counts_for_a_sold_out_company() -> None:
+    game, _ = recorded_until(1030)
+    mr = game.corporation("MR")
+    owner = game.player_by_id(P16_OWNER)
+    p16_buy(game, "MR_ipo")
+    for share in [*mr.shares_of("MR"), *game.pool.shares_of("MR")]:
+        game.transfer_share(share, owner)
+    assert sum(p.percent_of("MR") for p in game.players) == 90
+    before = game.market.location["MR"]
+    game.finish_stock_round()
+    assert game.market.location["MR"] is not before
+
+
+def test_under_the_variant_the_tax_haven_buys_a_share_a_round_with_its_own_cash() -> None:
+    if PLUS_GAME is None:
+        pytest.skip("the recorded 1822+ game is absent")
+    gf = read_game_file(PLUS_GAME)
+    game = title_class(gf.title)(gf.players, gf.seed, {"optional_rules": [*gf.options["optional_rules"],
+                                                                            "tax_haven_multiple"]})
+    assert isinstance(game, G1822)
+    rest = act.filter_undo(gf.actions)
+    play_on(game, rest, 1030)
+    rest.pop(0)
+    p16_buy(game, "MR_ipo")
+    play_on(game, rest, 1159)
+    owner = game.player_by_id(P16_OWNER)
+    assert game.tax_haven_spender() is game.tax_haven
+    p16 = game.companies["P16"]
+    affordable = {c for c in game.tax_haven_choices(10_000)
+                  if game.market.location[c.rpartition("_")[0]].price <= game.tax_haven.cash}
+    assert {a["choice"] for a in game.round.choices_for(p16, "choose_ability")} == affordable
+    game.bank.spend(200, game.tax_haven)  # enough for one more share
+    choices = [a["choice"] for a in game.round.choices_for(p16, "choose_ability")]
+    assert choices and not any(c.startswith("MR_") for c in choices)  # one share of a company at most
+    cash, haven = owner.cash, game.tax_haven.cash
+    corp = choices[0].rpartition("_")[0]
+    p16_buy(game, choices[0])
+    assert owner.cash == cash and game.tax_haven.cash == haven - game.market.location[corp].price
+    assert sorted(s.corp for s in game.tax_haven.shares) == sorted(["MR", corp])
