@@ -75,6 +75,16 @@ def test_a_bank_broken_in_an_operating_round_pays_in_full_and_ends_after_the_set
     assert game.finished and game.game_end_reason == "bank"
 
 
+def test_the_bank_and_the_market_end_met_in_one_payout_end_the_game_by_the_bank_after_the_set() -> None:
+    game, rest = recorded_until(1582)
+    game.bank.cash = 10
+    game.market.end_reached = True  # a price reached an end cell in this payout too
+    play_on(game, rest, 1583)
+    assert game.end_latch.first is not None and game.end_latch.first.reason == "bank"
+    assert play_on(game, rest, 1643) == 1642 and not game.finished  # the set goes on
+    assert play_on(game, rest) == 1691 and game.game_end_reason == "bank"
+
+
 def test_a_bank_broken_in_a_stock_round_ends_the_game_after_the_next_operating_round() -> None:
     game, rest = recorded_until(1571)  # the stock round of turn 10
     assert game.round.kind == "stock"
