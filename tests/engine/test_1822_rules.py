@@ -213,3 +213,38 @@ def test_under_the_variant_the_tax_haven_buys_a_share_a_round_with_its_own_cash(
     p16_buy(game, choices[0])
     assert owner.cash == cash and game.tax_haven.cash == haven - game.market.location[corp].price
     assert sorted(s.corp for s in game.tax_haven.shares) == sorted(["MR", corp])
+
+
+def lnwr_president_of_one_share(in_tax_haven: bool) -> tuple[G1822, dict[str, Any]]:
+    """Stock round 7 in the recorded game, P16's owner (in turn) LNWR's president with its 10% certificate
+    alone, Player 4 holding 10%, and the tax haven 10% or nothing; and the sale of the president's certificate."""
+    game, _ = recorded_until(1030)
+    seller, other = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    lnwr = game.corporation("LNWR")
+    for holder in game.players:
+        for share in holder.shares_of("LNWR"):
+            game.transfer_share(share, lnwr)
+    game.transfer_share(game.share_by_id("LNWR_0"), seller)
+    game.transfer_share(game.share_by_id("LNWR_2"), other)
+    if in_tax_haven:
+        game.transfer_share(game.share_by_id("LNWR_3"), game.tax_haven)
+    lnwr.owner = seller
+    return game, {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_0"],
+                  "percent": 10}
+
+
+def test_no_sale_passes_a_presidency_while_the_tax_haven_ties_for_the_largest_holding() -> None:
+    # 18xx.games counts the tax haven among the holders a presidency may pass to, then fails on its seat: the
+    # sale does not exist there. LNWR's president's certificate is one share, so the tax haven's 10% can tie.
+    game, sale = lnwr_president_of_one_share(in_tax_haven=True)
+    seller = game.player_by_id(P16_OWNER)
+    assert not any(a["shares"] == ["LNWR_0"] for a in game.round.choices_for(seller, "sell_shares"))
+    with pytest.raises(GameError) as refused:
+        game.process(sale)
+    assert refused.value.code is ErrorCode.ILLEGAL
+
+    game, sale = lnwr_president_of_one_share(in_tax_haven=False)  # then the presidency passes to Player 4
+    seller = game.player_by_id(P16_OWNER)
+    assert any(a["shares"] == ["LNWR_0"] for a in game.round.choices_for(seller, "sell_shares"))
+    game.process(sale)
+    assert game.corporation("LNWR").owner is game.player_by_id(1739)

@@ -492,6 +492,20 @@ class G1822(Game):
                     out.append(f"{corp.sym}_{source}")
         return out
 
+    def sale_ties_tax_haven_for_presidency(self, player: Player, shares: list[Share], percent: int) -> bool:
+        """Whether a sale would hand a presidency on while the tax haven ties for the largest holding.
+
+        18xx.games counts the tax haven among the holders a presidency may pass to and then cannot process the
+        sale (its seat is nowhere at the table), so the move does not exist there. It can happen only to a
+        company whose president's certificate is one share (LNWR)."""
+        sym = shares[0].corp
+        haven = self.tax_haven.percent_of(sym)
+        if not haven or self.corporations[sym].owner is not player:
+            return False
+        pres = next((s.percent for h in self._holders() for s in h.shares if s.corp == sym and s.president), 0)
+        top = max([haven, *(p.percent_of(sym) for p in self.players if p is not player)])
+        return haven == top >= pres and player.percent_of(sym) - percent < top
+
     def tax_haven_buy(self, choice: str) -> None:
         """The tax haven buys the certificate ``choice`` names: the company is paid for one of its own (even
         fully capitalised, whose float then returns the money), the bank for one from the market."""
@@ -1057,6 +1071,8 @@ class G1822(Game):
         if target is None or target.kind.value != "major":
             return False
         if self.turns_operated(target) < (2 if target is corp else 1):
+            return False
+        if self.sale_ties_tax_haven_for_presidency(player, shares, percent):
             return False
         return super().emergency_bundle_legal(player, corp, shares, percent)
 

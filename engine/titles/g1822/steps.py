@@ -108,6 +108,9 @@ class BidSellParShares(BuySellParShares):
             return False
         if self.bought():
             return False  # sell, then buy
+        sold = sum(s.percent for s in shares) if percent is None else percent
+        if self.game.sale_ties_tax_haven_for_presidency(player, shares, sold):
+            return False
         return super().can_sell(player, shares, percent)
 
     def parable(self, player: Player) -> list[Corporation]:
