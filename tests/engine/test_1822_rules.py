@@ -248,3 +248,12 @@ def test_no_sale_passes_a_presidency_while_the_tax_haven_ties_for_the_largest_ho
     assert any(a["shares"] == ["LNWR_0"] for a in game.round.choices_for(seller, "sell_shares"))
     game.process(sale)
     assert game.corporation("LNWR").owner is game.player_by_id(1739)
+
+
+def test_p16_shows_what_its_tax_haven_holds() -> None:
+    from engine.core.viewbuild import status_view
+
+    game, _ = recorded_until(1030)
+    p16_buy(game, "MR_ipo")
+    shown = next(c for c in status_view(game).companies if c.sym == "P16")
+    assert shown.value == game.market.location["MR"].price == game.tax_haven_value()

@@ -451,6 +451,10 @@ class G1822(Game):
         """The tax haven's cash and its shares at their price: its owner's at the end of the game."""
         return self.tax_haven.cash + self._share_worth(self.tax_haven.shares)
 
+    def company_value(self, company: Company) -> int:
+        """What a private is worth in the status: P16 is worth what its tax haven holds."""
+        return self.tax_haven_value() if company.sym == TAX_HAVEN else int(company.value)
+
     def tax_haven_multiple(self) -> bool:
         return TAX_HAVEN_MULTIPLE in self.optional_rules()
 
