@@ -171,9 +171,14 @@ class Bank(Holder):
         self.broken = False
 
     def spend(self, amount: int, to: Holder) -> None:
-        self.cash -= amount
+        self.withdraw(amount)
         to.cash += amount
-        if self.cash <= 0:
+
+    def withdraw(self, amount: int) -> None:
+        """Pay ``amount`` out of the bank. It breaks once a payment takes it below zero (a bank paid down to
+        exactly nothing is not broken yet, as in 18xx.games) and keeps paying in full after that."""
+        self.cash -= amount
+        if self.cash < 0:
             self.broken = True
 
 

@@ -96,9 +96,14 @@ class EndLatch:
 
 
 def met(config: EndConditions, checks: Mapping[str, EndCheck], latch: EndLatch) -> EndTrigger | None:
-    """The met condition that ends the game soonest (the first listed of equal timing), or None."""
-    if config.lock_first_trigger and latch.first is not None:
-        return latch.first
+    """The met condition that ends the game soonest (the first listed of equal timing), or None.
+
+    With ``lock_first_trigger`` the first condition met stays, and of several met at once the first listed
+    wins whatever its timing (18xx.games stops at the first it finds)."""
+    if config.lock_first_trigger:
+        if latch.first is not None:
+            return latch.first
+        return next((cond for cond in config.conditions if checks[cond.reason]()), None)
     for timing in EndTiming:
         for cond in config.conditions:
             if cond.timing is timing and checks[cond.reason]():

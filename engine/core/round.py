@@ -236,7 +236,9 @@ class Round:
     def _refuse(self, kind: str, entity: Any, step: Step | None) -> NoReturn:
         acting = self.active_entities()
         who = self.game.describe(entity)
-        if acting and entity not in acting:
+        # A private acts for its owner: in the owner's turn it is refused for what it cannot do, not for the turn.
+        owner_acts = isinstance(entity, Company) and entity.owner in acting
+        if acting and entity not in acting and not owner_acts:
             names = ", ".join(self.game.describe(e) for e in acting)
             raise not_your_turn(f"it is not {who}'s turn: waiting for {names}")
         allowed = self.actions_for(entity)

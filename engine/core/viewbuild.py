@@ -391,8 +391,10 @@ def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set
     owner = comp.owner
     holder = owner.name if isinstance(owner, Player) else owner.sym if isinstance(owner, Corporation) else None
     bid = bids.get(comp.sym)
+    worth = getattr(game, "company_value", None)  # a title's own worth of a private (1822's P16: its tax haven)
+    value = int(worth(comp) if worth is not None else comp.value)
     return CompanyStatus(
-        sym=comp.sym, name=comp.name, value=int(comp.value), revenue=int(comp.revenue), description=comp.desc,
+        sym=comp.sym, name=comp.name, value=value, revenue=int(comp.revenue), description=comp.desc,
         owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,
         bid_box=comp.sym in boxes,
     )

@@ -83,6 +83,17 @@ def test_the_soonest_met_condition_decides() -> None:
     assert trigger(bank=True, stock_market=True, bankrupt=True) == ("bankrupt", "immediate")
 
 
+def test_a_locked_first_trigger_takes_the_first_listed_of_several_met_at_once() -> None:
+    # 1822: the bank (full_or) and a price at the end (current_or) in the same payout: the bank ends the game.
+    locked = EndConditions((EndTrigger("bank", EndTiming.FULL_OR), EndTrigger("stock_market", EndTiming.CURRENT_OR)),
+                           lock_first_trigger=True)
+    latch = EndLatch()
+    both = {"bank": lambda: True, "stock_market": lambda: True}
+    assert met(locked, both, latch) == ("bank", "full_or")
+    latch.record(EndTrigger("stock_market", EndTiming.CURRENT_OR), 1)
+    assert met(locked, both, latch) == ("stock_market", "current_or")  # once met, it stays
+
+
 def test_1882_rules_12_timings() -> None:
     latch = EndLatch()
     # A share price at the top right: at the end of that operating round, or of the stock round it rose in.

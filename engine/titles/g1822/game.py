@@ -12,7 +12,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from ...core.entities import Company, Corporation, CorporationKind, Player, Token, Train
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
@@ -27,13 +27,26 @@ CHOICES = "choices"
 PLUS = "plus_expansion"
 PLUS_NO_REMOVALS = "plus_expansion_no_removals"
 PLUS_SINGLE_STACK = "plus_expansion_single_stack"
-OPTIONAL_RULES = (PLUS, PLUS_NO_REMOVALS, PLUS_SINGLE_STACK)
+TAX_HAVEN_MULTIPLE = "tax_haven_multiple"  # P16 buys a share a stock round with what its charter holds
+OPTIONAL_RULES = (PLUS, PLUS_NO_REMOVALS, PLUS_SINGLE_STACK, TAX_HAVEN_MULTIPLE)
+TAX_HAVEN = "P16"
 LOCAL_TRAINS = ("L", "LP")
 EXTRA_TRAINS = ("2P", "P+", "LP")  # outside the train limit, and no train for the must-own rule
 PERMANENT_TRAINS = ("2P", "LP")
 PULLMAN = "P+"
 TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
 TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
+
+
+class TaxHaven(Holder):
+    """P16's off-shore charter: the shares its owner bought through it and the dividends they earned. Its
+    certificates are nobody's holding, so they count for no directorship, holding limit or certificate limit,
+    but they are sold (a company can be sold out with one there) and float a company."""
+
+    def __init__(self) -> None:
+        self.name = "the tax haven"
+        self.cash = 0
+        self.shares: list[Share] = []
 
 
 class Market1822(StockMarket):
@@ -84,6 +97,7 @@ class G1822(Game):
         OPERATING: Next(STOCK),
     })
     OPTIONAL_RULES = OPTIONAL_RULES
+    TAX_HAVEN = TAX_HAVEN
     # The operating order is fixed when a round starts (18xx.games reorders only after emergency sales).
     dynamic_operating_order = False
 
@@ -118,8 +132,7 @@ class G1822(Game):
         self.nothing_sold = True
         self.double_cash_choice: Player | None = None
         self.phase_revenue_cash: dict[str, int] = {sym: 0 for sym in ("P15", "P20") if sym in self.companies}
-        self.tax_haven_cash = 0
-        self.tax_haven_shares: list[Any] = []
+        self.tax_haven = TaxHaven()
         self.exchange_tokens: dict[str, int] = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
         self.bidbox_minor_cache: list[str] = []
         self.bids: dict[str, list[tuple[Player, int]]] = {}
@@ -370,7 +383,7 @@ class G1822(Game):
         for corp in self.operating_order():
             if corp.kind.value != "major":
                 continue
-            if sum(p.percent_of(corp.sym) for p in self.players) == 100:
+            if sum(h.percent_of(corp.sym) for h in (*self.players, self.tax_haven)) == 100:
                 self.market.up(corp.sym)
 
     def game_end_timing(self) -> EndTrigger | None:
@@ -404,17 +417,120 @@ class G1822(Game):
 
     def num_certs(self, player: Player) -> float:
         total = super().num_certs(player)
-        if any(c.sym == "P16" for c in player.companies):
-            total -= 1
+        if any(c.sym == TAX_HAVEN for c in player.companies):
+            total -= 1  # P16 does not count against the certificate limit
         return total
 
-    def player_value(self, player: Player) -> int:
-        value = player.cash - player.debt
-        for s in player.shares:
+    def _share_worth(self, shares: list[Share]) -> int:
+        worth = 0
+        for s in shares:
             cell = self.market.location.get(s.corp)
             if cell is not None:
-                value += cell.price * s.percent // self.corporations[s.corp].share_percent
-        return value + sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
+                worth += cell.price * s.percent // self.corporations[s.corp].share_percent
+        return worth
+
+    def player_value(self, player: Player) -> int:
+        """Cash less loans, shares at their price, concessions, and for P16's owner what the tax haven holds."""
+        value = player.cash - player.debt + self._share_worth(player.shares)
+        value += sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
+        if self.tax_haven_owner() is player:
+            value += self.tax_haven_value()
+        return value
+
+    # ------------------------------------------------------------------ P16, the tax haven
+    def _holders(self, corp: Corporation | None = None) -> list[Holder]:
+        return [*super()._holders(corp), self.tax_haven]
+
+    def tax_haven_company(self) -> Company | None:
+        comp = self.companies.get(TAX_HAVEN)
+        return comp if comp is not None and not comp.closed else None
+
+    def tax_haven_owner(self) -> Player | None:
+        comp = self.tax_haven_company()
+        return comp.owner if comp is not None and isinstance(comp.owner, Player) else None
+
+    def tax_haven_value(self) -> int:
+        """The tax haven's cash and its shares at their price: its owner's at the end of the game."""
+        return self.tax_haven.cash + self._share_worth(self.tax_haven.shares)
+
+    def company_value(self, company: Company) -> int:
+        """What a private is worth in the status: P16 is worth what its tax haven holds."""
+        return self.tax_haven_value() if company.sym == TAX_HAVEN else int(company.value)
+
+    def tax_haven_multiple(self) -> bool:
+        return TAX_HAVEN_MULTIPLE in self.optional_rules()
+
+    def tax_haven_spender(self) -> Holder | None:
+        """Who pays for the tax haven's share: its owner; under the variant, the tax haven itself once it holds
+        something."""
+        owner = self.tax_haven_owner()
+        if owner is not None and self.tax_haven_multiple() and self.tax_haven_value() > 0:
+            return self.tax_haven
+        return owner
+
+    def tax_haven_share(self, choice: str) -> Share | None:
+        """The certificate a choice ``<major>_ipo`` or ``<major>_market`` buys: the first of the company's own or of
+        the market's, or None for a choice naming neither."""
+        sym, _, source = choice.rpartition("_")
+        corp = self.corporations.get(sym)
+        if corp is None or corp.kind.value != "major" or source not in ("ipo", "market"):
+            return None
+        holder: Holder = corp if source == "ipo" else self.pool
+        return next((s for s in holder.shares_of(sym) if not s.president), None)
+
+    def tax_haven_choices(self, available: int) -> list[str]:
+        """What the tax haven may buy now with ``available`` cash of its spender: one share of a major with a
+        price that it holds no share of, from the company or the market, at the share price; under the
+        variant one such share a stock round, otherwise one in the game."""
+        if self.tax_haven_owner() is None:
+            return []
+        if self.tax_haven_value() > 0 and not self.tax_haven_multiple():
+            return []
+        out = []
+        for corp in self.corporations.values():
+            cell = self.market.location.get(corp.sym)
+            if corp.kind.value != "major" or corp.closed or cell is None or cell.price <= 0:
+                continue
+            if self.tax_haven.percent_of(corp.sym) or cell.price > available:
+                continue
+            for source in ("ipo", "market"):
+                if self.tax_haven_share(f"{corp.sym}_{source}") is not None:
+                    out.append(f"{corp.sym}_{source}")
+        return out
+
+    def sale_ties_tax_haven_for_presidency(self, player: Player, shares: list[Share], percent: int) -> bool:
+        """Whether a sale would hand a presidency on while the tax haven ties for the largest holding.
+
+        18xx.games counts the tax haven among the holders a presidency may pass to and then cannot process the
+        sale (its seat is nowhere at the table), so the move does not exist there. It can happen only to a
+        company whose president's certificate is one share (LNWR)."""
+        sym = shares[0].corp
+        haven = self.tax_haven.percent_of(sym)
+        if not haven or self.corporations[sym].owner is not player:
+            return False
+        pres = next((s.percent for h in self._holders() for s in h.shares if s.corp == sym and s.president), 0)
+        top = max([haven, *(p.percent_of(sym) for p in self.players if p is not player)])
+        return haven == top >= pres and player.percent_of(sym) - percent < top
+
+    def tax_haven_buy(self, choice: str) -> None:
+        """The tax haven buys the certificate ``choice`` names: the company is paid for one of its own (even
+        fully capitalised, whose float then returns the money), the bank for one from the market."""
+        share = self.tax_haven_share(choice)
+        spender = self.tax_haven_spender()
+        if share is None or spender is None:
+            raise illegal(f"the tax haven cannot buy {choice}")
+        corp = self.corporation(share.corp)
+        price = self.market.location[corp.sym].price
+        receiver: Holder = corp if share.owner is corp else self.bank
+        spender.cash -= price
+        receiver.cash += price
+        self.transfer_share(share, self.tax_haven)
+        owner = self.tax_haven_owner()
+        where = "its treasury" if receiver is corp else "the market"
+        payer = "the tax haven" if spender is self.tax_haven else spender.name
+        self.log(f"{payer} pays {self.format_money(price)} and the tax haven ({owner.name if owner else ''}) "
+                 f"gains a share of {corp.sym} from {where}")
+        self._check_float(corp)
 
     def payout_companies(self) -> None:
         self.acquired_this_round = set()  # a new operating round begins
@@ -424,7 +540,7 @@ class G1822(Game):
             if comp is None or comp.closed or comp.owner is None:
                 continue
             comp.revenue = phase * (10 if sym == "P15" else 5)
-            self.bank.cash -= comp.revenue
+            self.bank.withdraw(comp.revenue)
             self.phase_revenue_cash[sym] += comp.revenue
         p9 = self.companies.get("P9")
         if p9 is not None and isinstance(p9.owner, Corporation):
@@ -973,6 +1089,8 @@ class G1822(Game):
             return False
         if self.turns_operated(target) < (2 if target is corp else 1):
             return False
+        if self.sale_ties_tax_haven_for_presidency(player, shares, percent):
+            return False
         return super().emergency_bundle_legal(player, corp, shares, percent)
 
     def l_upgrade_open(self) -> bool:
@@ -1043,11 +1161,12 @@ class G1822(Game):
             self.market.right(corp.sym)
 
     def tax_haven_payout(self, corp: Corporation, per_share: float) -> None:
-        count = sum(1 for s in self.tax_haven_shares if s.corp == corp.sym)
+        """Dividends on the tax haven's shares go onto its charter."""
+        count = self.tax_haven.percent_of(corp.sym) // corp.share_percent
         amount = int(count * per_share)
         if amount > 0:
-            self.bank.cash -= amount
-            self.tax_haven_cash += amount
+            self.bank.spend(amount, self.tax_haven)
+            self.log(f"{corp.sym} pays out {self.format_money(amount)} to the tax haven")
 
     def count_operation(self, corp: Corporation) -> None:
         self.history[corp.sym] = self.history.get(corp.sym, 0) + 1
@@ -1206,7 +1325,7 @@ class G1822(Game):
         corp.closed = True
         for token in corp.tokens:
             self._remove_station(corp, token)
-        for holder in [*self.players, self.pool]:
+        for holder in [*self.players, self.pool, self.tax_haven]:
             for share in holder.shares_of(corp.sym):
                 self.transfer_share(share, corp)  # its certificates leave play with it
         self.market.remove(corp.sym)
@@ -1315,7 +1434,7 @@ class G1822(Game):
 
     def total_cash(self) -> int:
         """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
-        return int(super().total_cash()) + sum(self.phase_revenue_cash.values()) + self.tax_haven_cash
+        return int(super().total_cash()) + sum(self.phase_revenue_cash.values()) + self.tax_haven.cash
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """Routes for the company's trains that the rules accept: the route finder's, checked one by one, and an

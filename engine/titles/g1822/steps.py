@@ -32,11 +32,15 @@ class BidBoxStockRound(StockRound):
 
 
 class BidSellParShares(BuySellParShares):
-    """A player's stock turn: sell, then either buy one share or convert a concession (which ends the turn), or
-    place or raise up to three bids in the bid boxes."""
+    """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
+    one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
     game: Any
+
+    def round_setup(self) -> None:
+        super().round_setup()
+        self.tax_haven_bought = False  # the tax haven buys once a stock round
 
     def setup(self) -> None:
         super().setup()
@@ -44,6 +48,8 @@ class BidSellParShares(BuySellParShares):
 
     # --- what the player may do
     def actions(self, entity: Any) -> list[str]:
+        if isinstance(entity, Company):
+            return ["choose_ability"] if self.tax_haven_choices(entity) else []
         if entity is not self.round.entity() or not isinstance(entity, Player):
             return []
         if self.must_sell(entity):
@@ -106,6 +112,9 @@ class BidSellParShares(BuySellParShares):
             return False
         if self.bought():
             return False  # sell, then buy
+        sold = sum(s.percent for s in shares) if percent is None else percent
+        if self.game.sale_ties_tax_haven_for_presidency(player, shares, sold):
+            return False
         return super().can_sell(player, shares, percent)
 
     def parable(self, player: Player) -> list[Corporation]:
@@ -133,8 +142,35 @@ class BidSellParShares(BuySellParShares):
             price = max(price - concession.value, 0)
         return price
 
+    def tax_haven_choices(self, company: Company) -> list[str]:
+        """P16's purchases open to its owner in their turn, before any bid and free of loans: not of a company
+        the owner sold this round, and once a round."""
+        player = company.owner
+        if company.sym != self.game.TAX_HAVEN or company.closed or player is not self.round.entity():
+            return []
+        if not isinstance(player, Player) or self.tax_haven_bought or self.bid_actions or player.debt:
+            return []
+        if self.bought() or self.must_sell(player):
+            return []
+        spender = self.game.tax_haven_spender()
+        available = self.available_cash(player) if spender is player else int(spender.cash)
+        sold = self.sold.get(player.id, {})
+        return [c for c in self.game.tax_haven_choices(available) if not sold.get(c.rpartition("_")[0])]
+
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        choice = str(action.get("choice"))
+        share = self.game.tax_haven_share(choice) if action.get("type") == "choose_ability" else None
+        if share is None:
+            return None
+        price = self.game.market.location[share.corp].price
+        where = "the company" if choice.endswith("_ipo") else "the market"
+        return f"the tax haven buys a {share.percent}% share of {share.corp} from {where} for " \
+               f"{self.game.format_money(price)}"
+
     # --- choices
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "choose_ability":
+            return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
         if kind == "bid":
             out = []
             for comp in self.game.bidbox_companies():
@@ -224,6 +260,19 @@ class BidSellParShares(BuySellParShares):
         self.bid_actions += 1
         if self.bid_actions >= int(game.bidding["per_turn"]):
             self.pass_()
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        choice = str(action["choice"])
+        if choice not in self.tax_haven_choices(entity):
+            share = self.game.tax_haven_share(choice)
+            what = f"a share of {share.corp}" if share is not None else repr(choice)
+            raise illegal(f"the tax haven cannot buy {what} now")
+        player = entity.owner
+        self.game.tax_haven_buy(choice)
+        self.tax_haven_bought = True
+        self.current.append(action)
+        self.round.last_to_act = player
+        self.pass_()
 
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
