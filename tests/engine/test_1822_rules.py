@@ -257,3 +257,21 @@ def test_p16_shows_what_its_tax_haven_holds() -> None:
     p16_buy(game, "MR_ipo")
     shown = next(c for c in status_view(game).companies if c.sym == "P16")
     assert shown.value == game.market.location["MR"].price == game.tax_haven_value()
+
+
+# ---------------------------------------------------------------------------------------------- minor 14
+def test_minor_14_from_a_bid_box_leaves_a_london_station_only_to_a_major_that_can_pay_for_it() -> None:
+    # Bought from a bid box (£200), minor 14 leaves the major a station in a London city its track reaches, for
+    # £20 more; 18xx.games takes "replace" without the £20 and then waits for a station that cannot be paid.
+    from engine.titles.g1822.operating import MinorAcquisition
+
+    game, _ = recorded_until(1582)  # LNWR's turn; its track reaches London's other cities
+    lnwr = game.corporation("LNWR")
+    step = next(s for s in game.round.steps if isinstance(s, MinorAcquisition))
+    step.minor = game.corporation("14")
+    step.minor.floated = False  # as if still in its bid box
+    assert step.london_city_free(lnwr) and game.exchange_tokens["LNWR"] > 0
+    lnwr.cash = 219
+    assert step.token_choices(lnwr) == ["exchange"]
+    lnwr.cash = 220
+    assert step.token_choices(lnwr) == ["replace", "exchange"]

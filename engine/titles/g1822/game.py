@@ -1268,7 +1268,7 @@ class G1822(Game):
         hx = self.board.hexes[minor.home]
         if minor.home_city is None and len(hx.tile.tdef.cities) > 1:
             self.exchange_tokens[major.sym] -= 1
-            token = Token(major.sym, 20)  # minor 14's station in London costs £20 to place
+            token = Token(major.sym, int(self.rules["minor_14_station_price"]))
             major.tokens.append(token)
             self.pending_tokens.append((major, [hx.id], token))
             return
