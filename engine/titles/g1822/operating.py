@@ -821,8 +821,9 @@ class BuyTrain1822(BuyTrain):
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
-            cheapest = min([*self.game.available_depot_trains(), *self.game.pool_trains], key=lambda t: t.price)
-            out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
+            cheapest = self.game.cheapest_train_on_sale()
+            if cheapest is not None:
+                out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and self.game.l_upgrade_open():
             price = self.game.l_upgrade_price()
             if price <= entity.cash:
