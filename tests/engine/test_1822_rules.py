@@ -297,3 +297,12 @@ def test_with_its_presidents_money_a_company_buys_the_next_new_train_not_a_pool_
     assert refused.value.code is ErrorCode.ILLEGAL and "5" in refused.value.message
     game.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
     assert game.all_trains["5-1"].owner is cr
+
+
+def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
+    # CR buys minor 10 from its bid box (phase 5) and replaces it: I30's only free space is the one minor 10's
+    # home held, and CR's station goes there, without an extra space (18xx.games releases the reservation first).
+    game, rest = recorded_until(1236)
+    assert game.board.hexes["I30"].tile.tokens[0] == [None, "MR", "NBR", "LNWR"]
+    assert play_on(game, rest, 1239) == 1238  # merge 10, pay in money, replace
+    assert game.board.hexes["I30"].tile.tokens[0] == ["CR", "MR", "NBR", "LNWR"]

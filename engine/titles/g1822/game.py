@@ -1250,6 +1250,8 @@ class G1822(Game):
         else:
             major.cash -= int(self.bidding["minor_box_price"])
             self.bank.cash += int(self.bidding["minor_box_price"])
+            # The minor's home reservation ends first: a replacing station takes that space (18xx.games).
+            self.close_corporation(minor)
             if token_choice == "exchange":
                 self._move_exchange_token(major)
             elif token_choice == "replace":
@@ -1258,7 +1260,8 @@ class G1822(Game):
             if box is not None:
                 box.owner = None
             self.log(f"{major.sym} acquires {minor.sym} from the bid box")
-        self.close_corporation(minor)
+        if not minor.closed:
+            self.close_corporation(minor)
         self.board_changed()
 
     def _replace_bidbox_minor(self, major: Corporation, minor: Corporation) -> None:
