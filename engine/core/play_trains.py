@@ -182,6 +182,23 @@ class TrainRules(TrackRules):
         least = most - last_sale_price + 1 if last_sale_price else 1
         return least, min(train.price, most)
 
+    def cheapest_train_on_sale(self) -> Train | None:
+        """The cheapest train of the depot and the pool (the first discarded of each type), the next new train
+        first among equals, as 18xx.games' depot lists them."""
+        pool = [t for n, t in enumerate(self.pool_trains) if all(u.name != t.name for u in self.pool_trains[:n])]
+        trains = [*self.available_depot_trains(), *pool]
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def emergency_train_names(self) -> set[str]:
+        """What a company may buy new or from the pool with its president's money: the cheapest way (variant) of
+        the cheapest train on sale, and nothing else of the same price (18xx.games)."""
+        cheapest = self.cheapest_train_on_sale()
+        if cheapest is None:
+            return set()
+        ways = [(v.name, v.price) for v in cheapest.variants] or [(cheapest.name, cheapest.price)]
+        low = min(price for _, price in ways)
+        return {name for name, price in ways if price == low}
+
     def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
                          must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
         source = train.owner
@@ -230,10 +247,10 @@ class TrainRules(TrackRules):
             if exchange is not None:
                 raise illegal("the president cannot contribute towards a trade-in")
             if source is None or source is self.pool:
-                cheapest = min(t.price for t in [*self.available_depot_trains(), *self.pool_trains])
-                if price > cheapest:
-                    raise illegal(f"with emergency money {corp.sym} must buy the cheapest train "
-                                  f"({self.format_money(cheapest)})")
+                allowed = self.emergency_train_names()
+                if (variant or train.name) not in allowed:
+                    raise illegal(f"with its president's money {corp.sym} must buy the cheapest train on sale "
+                                  f"({' or '.join(sorted(allowed))})")
             need = price - corp.cash
             if need > player.cash:
                 short = self.format_money(need - player.cash)

@@ -257,3 +257,52 @@ def test_p16_shows_what_its_tax_haven_holds() -> None:
     p16_buy(game, "MR_ipo")
     shown = next(c for c in status_view(game).companies if c.sym == "P16")
     assert shown.value == game.market.location["MR"].price == game.tax_haven_value()
+
+
+# ---------------------------------------------------------------------------------------------- minor 14
+def test_minor_14_from_a_bid_box_leaves_a_london_station_only_to_a_major_that_can_pay_for_it() -> None:
+    # Bought from a bid box (£200), minor 14 leaves the major a station in a London city its track reaches, for
+    # £20 more; 18xx.games takes "replace" without the £20 and then waits for a station that cannot be paid.
+    from engine.titles.g1822.operating import MinorAcquisition
+
+    game, _ = recorded_until(1582)  # LNWR's turn; its track reaches London's other cities
+    lnwr = game.corporation("LNWR")
+    step = next(s for s in game.round.steps if isinstance(s, MinorAcquisition))
+    step.minor = game.corporation("14")
+    step.minor.floated = False  # as if still in its bid box
+    assert step.london_city_free(lnwr) and game.exchange_tokens["LNWR"] > 0
+    lnwr.cash = 219
+    assert step.token_choices(lnwr) == ["exchange"]
+    lnwr.cash = 220
+    assert step.token_choices(lnwr) == ["replace", "exchange"]
+
+
+# ---------------------------------------------------------------------------------------------- trains
+def test_with_its_presidents_money_a_company_buys_the_next_new_train_not_a_pool_train_of_its_price() -> None:
+    # 18xx.games: the cheapest train on sale is the first of the lowest price, new trains listed before the
+    # pool's; with the president's money only that type may be bought (here the 5, not a discarded 5P).
+    game, _ = recorded_until(1100)  # phase 5: the depot sells 5-1 for £500, the pool two 3 trains for £200
+    assert game.emergency_train_names() == {"3"}
+    for train in game.pool_trains:
+        train.owner = None  # out of the game, for this test
+    p5 = game.all_trains["5P-0"]
+    p5.owner = game.pool
+    game.pool_trains[:] = [p5]
+    assert p5.price == game.all_trains["5-1"].price == 500
+    assert game.emergency_train_names() == {"5"}
+    cr = game.corporation("CR")
+    assert cr.cash < 500 and cr.trains_in_limit() < game.train_limit(cr)
+    with pytest.raises(GameError) as refused:
+        game.buy_train_action(cr, p5, 500, exchange=None, must_buy=True)
+    assert refused.value.code is ErrorCode.ILLEGAL and "5" in refused.value.message
+    game.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
+    assert game.all_trains["5-1"].owner is cr
+
+
+def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
+    # CR buys minor 10 from its bid box (phase 5) and replaces it: I30's only free space is the one minor 10's
+    # home held, and CR's station goes there, without an extra space (18xx.games releases the reservation first).
+    game, rest = recorded_until(1236)
+    assert game.board.hexes["I30"].tile.tokens[0] == [None, "MR", "NBR", "LNWR"]
+    assert play_on(game, rest, 1239) == 1238  # merge 10, pay in money, replace
+    assert game.board.hexes["I30"].tile.tokens[0] == ["CR", "MR", "NBR", "LNWR"]

@@ -329,10 +329,10 @@ class BuyTrain(Step):
         room = entity.trains_in_limit() < game.train_limit(entity)
         budget = entity.cash + (entity.owner.cash if must and entity.owner is not None else 0)
         depot = game.available_depot_trains()
-        cheapest = min((t.price for t in [*depot, *game.pool_trains]), default=None)
+        helped = game.emergency_train_names() if must else set()  # what the president may add money for
         for train in depot:
             fits = room or not train.counts_for_limit
-            if fits and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
+            if fits and (train.price <= entity.cash or (train.name in helped and train.price <= budget)):
                 out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price})
             for variant in train.variants:
                 if fits and variant.name != train.name and variant.price <= entity.cash:
@@ -344,7 +344,7 @@ class BuyTrain(Step):
                     out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price - off,
                                 "exchange": own.id})
         for train in game.pool_trains:
-            if room and (train.price <= entity.cash or (must and train.price == cheapest and train.price <= budget)):
+            if room and (train.price <= entity.cash or (train.name in helped and train.price <= budget)):
                 out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": train.price})
         if room:
             for corp in game.corporations.values():

@@ -1263,6 +1263,8 @@ class G1822(Game):
         else:
             major.cash -= int(self.bidding["minor_box_price"])
             self.bank.cash += int(self.bidding["minor_box_price"])
+            # The minor's home reservation ends first: a replacing station takes that space (18xx.games).
+            self.close_corporation(minor)
             if token_choice == "exchange":
                 self._move_exchange_token(major)
             elif token_choice == "replace":
@@ -1271,7 +1273,8 @@ class G1822(Game):
             if box is not None:
                 box.owner = None
             self.log(f"{major.sym} acquires {minor.sym} from the bid box")
-        self.close_corporation(minor)
+        if not minor.closed:
+            self.close_corporation(minor)
         self.board_changed()
 
     def _replace_bidbox_minor(self, major: Corporation, minor: Corporation) -> None:
@@ -1281,7 +1284,7 @@ class G1822(Game):
         hx = self.board.hexes[minor.home]
         if minor.home_city is None and len(hx.tile.tdef.cities) > 1:
             self.exchange_tokens[major.sym] -= 1
-            token = Token(major.sym, 20)  # minor 14's station in London costs £20 to place
+            token = Token(major.sym, int(self.rules["minor_14_station_price"]))
             major.tokens.append(token)
             self.pending_tokens.append((major, [hx.id], token))
             return

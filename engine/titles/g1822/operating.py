@@ -663,11 +663,17 @@ class MinorAcquisition(Step):
         if self.game.exchange_tokens.get(entity.sym, 0) <= 0:
             return ["remove"]
         minor = self.minor
-        if minor is not None and minor.sym == "14" and not minor.floated and not self.london_city_free(entity):
-            # Minor 14's replacement station must go in a London city the major reaches; with none, that
-            # choice could never be completed.
+        if minor is not None and minor.sym == "14" and not minor.floated and not self.london_station_open(entity):
             return ["exchange"]
         return ["replace", "exchange"]
+
+    def london_station_open(self, major: Corporation) -> bool:
+        """Whether the major could place the London station minor 14 from a bid box leaves it: in a city its track
+        reaches, for £20 after the minor's price. 18xx.games takes the choice either way and then waits for a
+        station that can never be placed."""
+        rules = self.game.rules
+        cash_after = major.cash - int(self.game.bidding["minor_box_price"])
+        return self.london_city_free(major) and cash_after >= int(rules["minor_14_station_price"])
 
     def london_city_free(self, major: Corporation) -> bool:
         hx = self.game.board[self.game.rules["london"]]
@@ -815,8 +821,9 @@ class BuyTrain1822(BuyTrain):
         if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
             # Nothing left to sell: the director borrows for the cheapest train.
-            cheapest = min([*self.game.available_depot_trains(), *self.game.pool_trains], key=lambda t: t.price)
-            out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
+            cheapest = self.game.cheapest_train_on_sale()
+            if cheapest is not None:
+                out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and self.game.l_upgrade_open():
             price = self.game.l_upgrade_price()
             if price <= entity.cash:
