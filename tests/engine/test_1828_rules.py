@@ -214,6 +214,30 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     assert game.route_available(corp) and game.must_buy_train(corp)
 
 
+def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> None:
+    """Rule 7.5.2 trades a pair for "single shares of the new system"; 18xx.games hands out the first certificate
+    left in the system's IPO, the director's too (docs/conformance.md: we follow it)."""
+    game = before(GAME_A, 236)  # GT + IC are merging
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    system = step.system
+    assert system is not None
+    # As before any director's certificate is traded: the system's own is still first in its IPO.
+    director = system.shares_of(system.sym)[0] if system.shares_of(system.sym) else None
+    if director is None or not director.president:
+        director = next(s for h in game._holders() for s in h.shares if s.corp == system.sym and s.president)
+        game.transfer_share(director, system)
+        system.shares.remove(director)
+        system.shares.insert(0, director)
+    player = game.players[2]
+    assert not player.shares_of(system.sym)
+    for corp in ("GT", "IC"):
+        game.transfer_share(next(s for s in game.corporations[corp].shares if not s.president), player)
+    waiting, step.player_choice = step.player_choice, None  # Player 1's odd share is still to choose
+    step._exchange_pairs(player)
+    step.player_choice = waiting
+    assert player.percent_of(system.sym) == 20  # two shares for one pair (Player 4, with more, stays director)
+
+
 def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None:
     """Rules 7.5.2.1: "If there are no remaining system shares for the bank pool or IPO to trade up to, the shares
     to be traded are discarded." (18xx.games stops with an error there; docs/conformance.md.)"""
@@ -276,6 +300,7 @@ def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> 
     game = _fresh_game()
     private = next(c for c in game.companies.values() if c.value == 250 and not c.closed)
     sym = next(a.corporation for a in private.abilities_of(Close))
+    assert sym is not None
     corp = game.corporations[sym]
     other = next(c for c in game.corporations.values()
                  if c.kind is CorporationKind.MAJOR and c.sym != sym and c.home not in (None, corp.home))

@@ -296,6 +296,8 @@ class Merger(Step):
                 for s in discarded:
                     self._move(s, self.discard)
                 system_p = next((s for s in self._system_shares() if s.president), None)
+                # One share's worth takes the first certificate left, the director's too (18xx.games; a departure
+                # from rule 7.5.2 we follow, docs/conformance.md): it leaves the system a share short.
                 given = [system_p] if needed == 2 and system_p else self._system_shares()[:needed]
                 self.game.log(f"{self.game.describe(entity)} exchanges {len(exchanged) + len(discarded)} "
                               f"certificates for {needed} system share{'s' if needed > 1 else ''}")
@@ -406,7 +408,8 @@ class Merger(Step):
 
     def _pool_out_of_system_shares(self, entity: Holder) -> bool:
         """Rules 7.5.2.1: once no system share is left, the market's shares still to trade are discarded.
-        (18xx.games stops with an error there: a departure listed in docs/conformance.md.)"""
+        With shares of the surviving company among them, the system ran short only because a trade worth one share
+        took the director's certificate; 18xx.games then stops with an error (docs/conformance.md)."""
         if entity is not self.game.pool or self._system_shares():
             return False
         for corp in (self.merger, self.target):
