@@ -255,6 +255,38 @@ def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None
     assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
 
 
+def _short_merger(left: int) -> G1828:
+    """GT + IC merging (the market holds IC_5, GT's IPO three GT shares) with only ``left`` system shares left,
+    as after a trade worth one share took the director's certificate; Player 1 picks an odd share."""
+    game = before(GAME_A, 236)
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    for share in step._system_shares()[left:]:
+        game.transfer_share(share, game.players[1])
+    return game
+
+
+def test_a_merger_offers_only_what_18xx_games_can_finish_and_else_its_undo() -> None:
+    """18xx.games stops with an error once the system must hand out a share it has no more of; its players then
+    pick another option or undo the merger, and we offer the same (docs/conformance.md)."""
+    game = _short_merger(1)  # either odd share leaves the market's IC_5 without a system share
+    player = game.player_by_id(648)
+    assert [c["type"] for c in query.choices(game, player, "choose")] == ["undo"]
+    [undo] = query.choices(game, player, "choose")
+    assert undo["action_id"] == game.round.merge_start_id  # type: ignore[attr-defined]
+
+    game = _short_merger(2)
+    third = next(p for p in game.players if p.name == "Player 3")
+    game.transfer_share(next(s for s in game.corporations["IC"].shares if not s.president), third)
+    player = game.player_by_id(648)
+    assert {c["choice"] for c in query.choices(game, player, "choose")} == {"GT", "IC"}
+    game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "GT"})
+    # Player 3 trading his IC share up would take the last system share, which the market's IC_5 needs.
+    assert [c["choice"] for c in query.choices(game, third, "choose")] == ["Sell"]
+    # A game stored before still loads: the option not offered is taken as the rules say (rule 7.5.2.1).
+    game.process({"type": "choose", "entity": third.id, "entity_type": "player", "choice": "Exchange"})
+    assert game.corporations["GT"].closed and not game.pool.shares_of("IC") and not game.pool.shares_of("GT")
+
+
 def test_a_system_holds_one_space_for_its_first_members_home() -> None:
     """WAB merges GT before either operated: the system holds one space in H6 (WAB's home), not two."""
     from engine.core.tiles import TokenKind
