@@ -214,6 +214,30 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     assert game.route_available(corp) and game.must_buy_train(corp)
 
 
+def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> None:
+    """Rule 7.5.2 trades a pair for "single shares of the new system"; 18xx.games hands out the first certificate
+    left in the system's IPO, the director's too (docs/conformance.md: we follow it)."""
+    game = before(GAME_A, 236)  # GT + IC are merging
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    system = step.system
+    assert system is not None
+    # As before any director's certificate is traded: the system's own is still first in its IPO.
+    director = system.shares_of(system.sym)[0] if system.shares_of(system.sym) else None
+    if director is None or not director.president:
+        director = next(s for h in game._holders() for s in h.shares if s.corp == system.sym and s.president)
+        game.transfer_share(director, system)
+        system.shares.remove(director)
+        system.shares.insert(0, director)
+    player = game.players[2]
+    assert not player.shares_of(system.sym)
+    for corp in ("GT", "IC"):
+        game.transfer_share(next(s for s in game.corporations[corp].shares if not s.president), player)
+    waiting, step.player_choice = step.player_choice, None  # Player 1's odd share is still to choose
+    step._exchange_pairs(player)
+    step.player_choice = waiting
+    assert player.percent_of(system.sym) == 20  # two shares for one pair (Player 4, with more, stays director)
+
+
 def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None:
     """Rules 7.5.2.1: "If there are no remaining system shares for the bank pool or IPO to trade up to, the shares
     to be traded are discarded." (18xx.games stops with an error there; docs/conformance.md.)"""
@@ -229,6 +253,38 @@ def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None
     step._exchange_singles(game.pool)
     assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
     assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
+
+
+def _short_merger(left: int) -> G1828:
+    """GT + IC merging (the market holds IC_5, GT's IPO three GT shares) with only ``left`` system shares left,
+    as after a trade worth one share took the director's certificate; Player 1 picks an odd share."""
+    game = before(GAME_A, 236)
+    step = next(s for s in game.round.steps if isinstance(s, Merger))
+    for share in step._system_shares()[left:]:
+        game.transfer_share(share, game.players[1])
+    return game
+
+
+def test_a_merger_offers_only_what_18xx_games_can_finish_and_else_its_undo() -> None:
+    """18xx.games stops with an error once the system must hand out a share it has no more of; its players then
+    pick another option or undo the merger, and we offer the same (docs/conformance.md)."""
+    game = _short_merger(1)  # either odd share leaves the market's IC_5 without a system share
+    player = game.player_by_id(648)
+    assert [c["type"] for c in query.choices(game, player, "choose")] == ["undo"]
+    [undo] = query.choices(game, player, "choose")
+    assert undo["action_id"] == game.round.merge_start_id  # type: ignore[attr-defined]
+
+    game = _short_merger(2)
+    third = next(p for p in game.players if p.name == "Player 3")
+    game.transfer_share(next(s for s in game.corporations["IC"].shares if not s.president), third)
+    player = game.player_by_id(648)
+    assert {c["choice"] for c in query.choices(game, player, "choose")} == {"GT", "IC"}
+    game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "GT"})
+    # Player 3 trading his IC share up would take the last system share, which the market's IC_5 needs.
+    assert [c["choice"] for c in query.choices(game, third, "choose")] == ["Sell"]
+    # A game stored before still loads: the option not offered is taken as the rules say (rule 7.5.2.1).
+    game.process({"type": "choose", "entity": third.id, "entity_type": "player", "choice": "Exchange"})
+    assert game.corporations["GT"].closed and not game.pool.shares_of("IC") and not game.pool.shares_of("GT")
 
 
 def test_a_system_holds_one_space_for_its_first_members_home() -> None:
@@ -276,6 +332,7 @@ def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> 
     game = _fresh_game()
     private = next(c for c in game.companies.values() if c.value == 250 and not c.closed)
     sym = next(a.corporation for a in private.abilities_of(Close))
+    assert sym is not None
     corp = game.corporations[sym]
     other = next(c for c in game.corporations.values()
                  if c.kind is CorporationKind.MAJOR and c.sym != sym and c.home not in (None, corp.home))

@@ -6,6 +6,8 @@ docs/conformance.md.
 
 from __future__ import annotations
 
+import io
+import pickle
 from typing import Any
 
 from ...core.autoroute import TrainSpec
@@ -32,6 +34,8 @@ class G1828(Game):
     DATA_PACKAGE = "engine.titles.g1828"
     # The private auction, then stock rounds and sets of operating rounds in turn (rules 5).
     ROUND_PLAN = STANDARD_PLAN
+    # Set on a trial copy only: its merger refuses, as 18xx.games does, to hand out a system share none is left of.
+    merger_strict = False
 
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
@@ -75,6 +79,14 @@ class G1828(Game):
         for company in self.rng.shuffled(big)[: 7 - len(self.players)]:
             company.closed = True
             self.log(f"Removing {company.name}")
+
+    def trial_copy(self) -> G1828:
+        """A throw-away copy of the game, to try an action on (Merger.choices) without touching this one."""
+        clone = object.__new__(type(self))
+        unpickler = pickle.Unpickler(io.BytesIO(self._snapshot()))
+        unpickler.persistent_load = lambda pid: clone  # type: ignore[method-assign]
+        clone.__dict__.update(unpickler.load())
+        return clone
 
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Corporation, Holder, Player, Share
-from ...core.errors import illegal
+from ...core.errors import GameError, illegal
 from ...core.round import Step
 
 
@@ -72,6 +72,7 @@ class Merger(Step):
         self.discard = ShareBox("the discard")
         self.used = ShareBox("the used shares")
         self.ipo = ShareBox("the IPO")
+        self._trials: dict[str, bool] = {}  # an option's key -> whether 18xx.games would refuse it (this state)
 
     def skip(self) -> None:
         pass
@@ -132,9 +133,53 @@ class Merger(Step):
             return [{"type": "undo", "entity": entity.id, "entity_type": "player",
                      "action_id": int(self.round.merge_start_id)}]  # type: ignore[attr-defined]
         if kind == "choose" and self.player_choice is not None:
-            return [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
-                    for c in self.player_choice.choices]
+            options = [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
+                       for c in self.player_choice.choices]
+            # Only what 18xx.games can process is offered; when it would refuse every option, the merger can only
+            # be undone (docs/conformance.md). The others stay accepted, so games recorded before still load.
+            offered = [o for o in options if not self._refused_by_reference(o)]
+            return offered or [self._undo_merger(entity)]
         return super().choices(entity, kind)
+
+    def _undo_merger(self, player: Player) -> Action:
+        """The undo to before the merger began (as 18xx.games' players undo a merger it cannot finish)."""
+        return {"type": "undo", "entity": player.id, "entity_type": "player",
+                "action_id": int(self.round.merge_start_id)}  # type: ignore[attr-defined]
+
+    def _refused_by_reference(self, action: Action) -> bool:
+        """Whether 18xx.games would refuse ``action``: it hands out system shares without checking that one is
+        left, and stops with an error where none is. Tried on a copy of the game whose merger stops there too."""
+        if self.game.merger_strict or not self._may_run_short():
+            return False  # a trial tries one action, not the options after it
+        key = repr(sorted(action.items()))
+        if key not in self._trials:
+            trial = self.game.trial_copy()
+            trial.merger_strict = True
+            try:
+                trial._apply(dict(action))
+            except GameError:
+                self._trials[key] = True
+            else:
+                self._trials[key] = False
+        return self._trials[key]
+
+    def _may_run_short(self) -> bool:
+        """Whether the system may yet lack a share. Each system share handed out takes a share of the surviving
+        company still held outside the used ones (the IPO's take none), and one trade may take the director's
+        certificate for one share's worth (docs/conformance.md): with that many left, no share can lack."""
+        merger, system = self.merger, self.system
+        if merger is None or system is None:
+            return True
+        left = self._system_shares()
+        holders: list[Holder] = [*self._entities(), self.game.pool, self.discard, merger]
+        owed = sum(num_shares(h, merger) for h in holders) + any(s.president for s in left)
+        return sum(s.percent for s in left) // system.share_percent < owed
+
+    def _short(self, holder: Holder) -> None:
+        """A system share is needed and none is left: only after a trade worth one share took the director's
+        certificate (docs/conformance.md). 18xx.games stops with an error here; a trial copy does too."""
+        if self.game.merger_strict:
+            raise illegal(f"no system share is left for {self.game.describe(holder)} (18xx.games cannot go on)")
 
     def choice_label(self, entity: Any, action: Action) -> str | None:
         """What a trade-up or odd-share option costs or brings the player (the word alone gives no price)."""
@@ -173,6 +218,7 @@ class Merger(Step):
 
     # --- the state machine
     def _enter(self, state: str) -> None:
+        self._trials.clear()
         self.state = state
         if state == "start_merge":
             self._start_merge()
@@ -261,6 +307,8 @@ class Merger(Step):
     def _give_system_shares(self, shares: list[Share], entity: Holder) -> None:
         if entity is self.ipo:
             return
+        if not shares:
+            self._short(entity)
         assert self.system is not None
         previous = self.system.owner
         for share in shares:
@@ -296,6 +344,8 @@ class Merger(Step):
                 for s in discarded:
                     self._move(s, self.discard)
                 system_p = next((s for s in self._system_shares() if s.president), None)
+                # One share's worth takes the first certificate left, the director's too (18xx.games; a departure
+                # from rule 7.5.2 we follow, docs/conformance.md): it leaves the system a share short.
                 given = [system_p] if needed == 2 and system_p else self._system_shares()[:needed]
                 self.game.log(f"{self.game.describe(entity)} exchanges {len(exchanged) + len(discarded)} "
                               f"certificates for {needed} system share{'s' if needed > 1 else ''}")
@@ -316,6 +366,8 @@ class Merger(Step):
                 self.game.log(f"{self.game.describe(entity)} exchanges 2 certificates for 1 system share")
                 if system_share is not None:
                     self._give_system_shares([system_share], entity)
+                else:
+                    self._short(entity)
             if not (num_shares(entity, merger) or num_shares(entity, target)):
                 return
 
@@ -406,9 +458,12 @@ class Merger(Step):
 
     def _pool_out_of_system_shares(self, entity: Holder) -> bool:
         """Rules 7.5.2.1: once no system share is left, the market's shares still to trade are discarded.
-        (18xx.games stops with an error there: a departure listed in docs/conformance.md.)"""
+        With shares of the surviving company among them, the system ran short only because a trade worth one share
+        took the director's certificate; 18xx.games then stops with an error (docs/conformance.md)."""
         if entity is not self.game.pool or self._system_shares():
             return False
+        if any(num_shares(h, self.merger) for h in (entity, self.discard, self.merger) if h is not None):
+            self._short(entity)  # 18xx.games finds a share of the surviving company to trade, but no system share
         for corp in (self.merger, self.target):
             for share in list(self._shares(entity, corp)):
                 self._move(share, self.discard)
@@ -479,6 +534,8 @@ class Merger(Step):
 
     def _exchange_discarded(self) -> None:
         total = num_shares(self.discard, self.merger)
+        if total and not self._system_shares():
+            self._short(self.game.pool)
         if total:
             for share in self._system_shares()[:total]:
                 self._move(share, self.game.pool)
