@@ -445,11 +445,10 @@ class Bankrupt(Step):
     blocks = False
 
     def actions(self, entity: Any) -> list[str]:
-        # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step. (Asked
-        # of every action of a company's turn: the cheap test first, then which step is on.)
-        if not _is_current_corp(self, entity) or not self.game.can_go_bankrupt(entity):
+        # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step.
+        if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
             return []
-        return ["bankrupt"] if isinstance(self.round.active_step(), BuyTrain) else []
+        return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         return [entity_action(entity, "bankrupt")] if kind == "bankrupt" else super().choices(entity, kind)
