@@ -89,6 +89,17 @@ def all_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
     return out
 
 
+def reference_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
+    """``all_choices`` less those 18xx.games never offers (``Step.offered_by_reference``): what oracle playouts
+    choose from, so the reference engine can replay every game they write."""
+    out: list[Action] = []
+    for kind in game.actions_for(entity):
+        step = step_for(game, entity, kind)
+        out.extend(c for c in choices(game, entity, kind, limit=limit)
+                   if step is None or step.offered_by_reference(entity, c))
+    return out
+
+
 def step_for(game: Game, entity: Any, kind: str) -> Any | None:
     """The step that would take an action of type ``kind`` from ``entity`` now (None if no step would)."""
     if game.finished:
