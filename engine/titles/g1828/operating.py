@@ -162,6 +162,22 @@ class SpecialTrack1828(Step):
             tiles = [t for t in tiles if spec.get("upgrade" if t.colour != "yellow" else "lay")]
         return tiles
 
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int]:
+        """One of this step's lays priced for the query layer: terrain, river crossings and the lay's fee."""
+        from ...core.track import crossing_cost
+        found = self.lay_for(entity)
+        if found is None:
+            return 0, 0, 0
+        lay = found[1]
+        hx = self.game.board.hexes[str(action["hex"])]
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        free = bool(lay.get("free") or lay.get("teleport"))
+        terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
+        exits = frozenset((e + int(action["rotation"])) % 6 for e in tile.tdef.edges())
+        spec = self.own_lay() if lay.get("normal") else None
+        fee = int(lay.get("cost", 0)) + (int(spec.get("cost", 0)) if spec is not None else 0)
+        return terrain, int(crossing_cost(self.game, hx, exits)), fee
+
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
         found = self.lay_for(entity)
         return found is None or found[1].get("reference", True) is not False
@@ -289,6 +305,9 @@ class SpecialToken1828(Step):
         if not isinstance(corp, Corporation):
             return None
         return next((c for c in corp.companies if c.sym in self.game.lay_station_owed), None)
+
+    def token_price(self, entity: Any, action: Action) -> int:
+        return 0  # both private stations are free
 
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
         company = self.lay_station_company()
