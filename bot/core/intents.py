@@ -558,7 +558,7 @@ def token_offers(game: Any, ent: Any) -> list[str]:
     for choice in query.choices(game, ent, "place_token"):
         text = to_command(game, choice)
         price = query.token_price(game, ent, choice)
-        out.append(text if price is None else f"{text} ({game.format_money(price)})" if price else f"{text} (free)")
+        out.append(text if price is None else f"{text} ({game.format_money(price)})")
     return list(dict.fromkeys(out))
 
 

@@ -200,7 +200,7 @@ def test_the_dh_lays_and_stations_in_scranton_through_its_symbol(tmp_path: Path)
     assert "D&H: d&h lay F20: 57 rot 0/1/2 — $120 (lay fee)" in text
     assert "[illegal] D&H cannot lay a tile on H4; it can build on: F20" in text
     assert "MP lays tile 57 on F20 (rotation 0) for $120" in text
-    assert "D&H: d&h token F20 (free)" in text and "D&H: d&h pass" in text
+    assert "D&H: d&h token F20 ($0)" in text and "D&H: d&h pass" in text
     assert "MP places a token on F20" in text
     assert [(a["type"], a["entity"], a.get("hex") or a.get("city")) for _, a in stored_actions(db)][165:] == [
         ("lay_tile", "D&H", "F20"), ("place_token", "D&H", "57-4-0")]
