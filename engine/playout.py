@@ -60,7 +60,8 @@ class PlayoutResult:
 def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
                    check: bool = True, policy: str = "random",
                    optional_rules: list[str] | None = None) -> PlayoutResult:
-    """Play a seeded game by choosing among the query API's legal choices; ``policy`` is "random" or "steady"."""
+    """Play a seeded game by choosing among the query API's legal choices that 18xx.games offers too
+    (``query.reference_choices``); ``policy`` is "random" or "steady"."""
     rng = random.Random(seed)
     settings = {"optional_rules": list(optional_rules)} if optional_rules else None
     game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
@@ -70,7 +71,8 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
     while not game.finished and count < max_actions:
         options = []
         for ent in query.deciding_entities(game):
-            options.extend(query.all_choices(game, ent, limit=200))
+            # Only what 18xx.games offers too: the oracle replays these games there.
+            options.extend(query.reference_choices(game, ent, limit=200))
         if not options:
             found.append(f"no legal choice for {[game.describe(e) for e in game.acting()]} "
                          f"in {game.round.name()}")

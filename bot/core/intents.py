@@ -554,12 +554,11 @@ def _hex_token(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> In
 
 def token_offers(game: Any, ent: Any) -> list[str]:
     """Every station ``ent`` may place now, with its price: ``token G11 ($40)``."""
-    corp = ent if isinstance(ent, Corporation) else getattr(ent, "owner", None)
     out = []
     for choice in query.choices(game, ent, "place_token"):
         text = to_command(game, choice)
-        token = game.token_for(corp, choice.get("token_type")) if isinstance(corp, Corporation) else None
-        out.append(f"{text} ({game.format_money(token.price)})" if token is not None else text)
+        price = query.token_price(game, ent, choice)
+        out.append(text if price is None else f"{text} ({game.format_money(price)})")
     return list(dict.fromkeys(out))
 
 

@@ -89,6 +89,17 @@ def all_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
     return out
 
 
+def reference_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
+    """``all_choices`` less those 18xx.games never offers (``Step.offered_by_reference``): what oracle playouts
+    choose from, so the reference engine can replay every game they write."""
+    out: list[Action] = []
+    for kind in game.actions_for(entity):
+        step = step_for(game, entity, kind)
+        out.extend(c for c in choices(game, entity, kind, limit=limit)
+                   if step is None or step.offered_by_reference(entity, c))
+    return out
+
+
 def step_for(game: Game, entity: Any, kind: str) -> Any | None:
     """The step that would take an action of type ``kind`` from ``entity`` now (None if no step would)."""
     if game.finished:
@@ -132,12 +143,28 @@ def lay_cost(game: Game, entity: Any, action: Action) -> LayCost:
     tile = game.tile_supply.get(str(action["tile"]))
     if tile is None:
         return LayCost()
+    step = step_for(game, entity, "lay_tile")
+    own = getattr(step, "lay_cost", None)  # a step that prices its lays itself (1828's privates)
+    if callable(own):
+        terrain, river, fee = own(entity, action)
+        return LayCost(int(terrain), int(river), int(fee))
     rotation = int(action["rotation"])
     terrain = hx.terrain_cost if hx.tile is hx.original else 0
     exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
     river = crossing_cost(game, hx, exits)
-    step = step_for(game, entity, "lay_tile")
     next_lay = getattr(step, "next_lay", None)
     spec = next_lay() if callable(next_lay) else None
     fee = int(spec.get("cost", 0)) if isinstance(spec, dict) else 0
     return LayCost(terrain, river, fee)
+
+
+def token_price(game: Game, entity: Any, action: Action) -> int | None:
+    """What one of ``entity``'s ``place_token`` choices costs: the price of the station it uses, unless the step
+    prices it itself (1828's free private stations); None when no station would be used."""
+    step = step_for(game, entity, "place_token")
+    own = getattr(step, "token_price", None)
+    if callable(own):
+        return int(own(entity, action))
+    corp = entity if isinstance(entity, Corporation) else getattr(entity, "owner", None)
+    token = game.token_for(corp, action.get("token_type")) if isinstance(corp, Corporation) else None
+    return token.price if token is not None else None

@@ -69,6 +69,11 @@ class Step:
         is a suggestion) from ``entity``, or None when the price is fixed."""
         return None
 
+    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+        """False for one of this step's choices that follows a printed rule 18xx.games never offers (1828's D&H in
+        Scranton): the reference engine would refuse a game holding it, so oracle playouts leave it out."""
+        return True
+
     # --- lifecycle
     def setup(self) -> None:
         """Called when a new entity starts its turn."""

@@ -188,3 +188,19 @@ def test_a_system_names_the_shell_that_gets_a_train() -> None:
 
     labels = [b.label for b in move_buttons(game, [owner], at=319)]
     assert "Buy 3+D-train for CPR $350" in labels and "Buy 3+D-train for MC $350" in labels
+
+
+def test_the_dh_lays_and_stations_in_scranton_through_its_symbol(tmp_path: Path) -> None:
+    """Rules 13.2.2.4: MP's director uses the D&H as `d&h lay` and `d&h token` (18xx.games never offers it)."""
+    db, out = tmp_path / "games.db", tmp_path / "out"
+    user = _owner_user(165, "MP")
+    lines = _seated(_prefix(tmp_path, 165), line(user, "moves"), line(user, "d&h lay H4 57 0"),
+                    line(user, "d&h lay F20 57 0"), line(user, "moves"), line(user, "d&h token F20"))
+    text = "\n".join(run_console(db, out, lines))
+    assert "D&H: d&h lay F20: 57 rot 0/1/2 — $120 (lay fee)" in text
+    assert "[illegal] D&H cannot lay a tile on H4; it can build on: F20" in text
+    assert "MP lays tile 57 on F20 (rotation 0) for $120" in text
+    assert "D&H: d&h token F20 ($0)" in text and "D&H: d&h pass" in text
+    assert "MP places a token on F20" in text
+    assert [(a["type"], a["entity"], a.get("hex") or a.get("city")) for _, a in stored_actions(db)][165:] == [
+        ("lay_tile", "D&H", "F20"), ("place_token", "D&H", "57-4-0")]

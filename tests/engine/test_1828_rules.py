@@ -347,3 +347,105 @@ def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> 
         c.ipoed = True
     game.create_system([corp, other])
     assert private.closed and private not in game.players[0].companies
+
+
+# The D&H (rules 13.2.2.4). In GAME_A's OR 3.2 (green phase) MP owns the D&H and starts its track step with $325;
+# Scranton (F20) is still the printed city.
+def _dh(game: G1828, kind: str, **fields: object) -> dict[str, object]:
+    return {"type": kind, "entity": "D&H", "entity_type": "company", **fields}
+
+
+def _tile(game: G1828, name: str) -> str:
+    return next(t.id for t in game.tile_supply.values() if t.name == name)
+
+
+def test_the_dh_lays_in_scranton_as_its_companys_lay_and_places_a_free_station() -> None:
+    game = before(GAME_A, 170)
+    mp, dh, f20 = game.corporations["MP"], game.companies["D&H"], game.board["F20"]
+    assert game.round.entity() is mp and mp.cash == 325 and f20.tile is f20.original
+    offered = query.all_choices(game, dh)
+    assert {(c["hex"], c["tile"].rsplit("-", 1)[0]) for c in offered} == {("F20", "57")}
+    assert query.reference_choices(game, dh) == []  # 18xx.games never offers it: oracle playouts leave it out
+    bank = game.bank.cash
+    game.process(_dh(game, "lay_tile", hex="F20", tile=offered[0]["tile"], rotation=offered[0]["rotation"]))
+    assert f20.tile.name == "57"  # off MP's network, for $120 and no mountain cost
+    assert mp.cash == 205 and game.bank.cash == bank + 120
+    # The free station comes at once, before anything else, and is MP's station of the round.
+    assert game.acting() == [dh] and set(game.actions_for(dh)) == {"place_token", "pass"}
+    [station] = query.choices(game, dh, "place_token")
+    assert query.reference_choices(game, dh) == []
+    game.process(station)
+    assert "MP" in f20.tile.tokens[f20.tile.tdef.cities[0]] and mp.cash == 205
+    assert "place_token" not in game.actions_for(mp)
+    assert not dh.closed and dh.owner is mp  # the private stays: it closes only with the red phase
+    # It was MP's lay: MP has none left this turn.
+    with pytest.raises(GameError):
+        game.process({"type": "lay_tile", "entity": "MP", "entity_type": "corporation", "hex": "I3", "tile": "14-1",
+                      "rotation": 0})
+
+
+def test_the_dh_may_lay_without_the_station_and_the_company_keeps_its_own_station() -> None:
+    game = before(GAME_A, 170)
+    dh, f20 = game.companies["D&H"], game.board["F20"]
+    game.process(_dh(game, "lay_tile", hex="F20", tile=_tile(game, "57"), rotation=1))
+    game.process(_dh(game, "pass"))
+    assert all("MP" not in slots for slots in f20.tile.tokens.values()) and not game.lay_station_owed
+    assert game.actions_for(dh) == [] and game.corporations["MP"].cash == 205
+    assert "MP" not in game.tokened_this_round  # its station of the round is still to place
+    with pytest.raises(GameError, match="D&H cannot place token now"):
+        game.process(_dh(game, "place_token", city=f"{f20.tile.id}-0", slot=0))
+
+
+def test_the_dh_upgrades_scranton_as_its_companys_upgrade() -> None:
+    game = before(GAME_A, 170)
+    mp, dh, f20 = game.corporations["MP"], game.companies["D&H"], game.board["F20"]
+    game.lay_tile(game.corporations["PRR"], {"hex": "F20", "tile": _tile(game, "57"), "rotation": 0},
+                  check_connection=False, free_terrain=True)
+    offered = query.all_choices(game, dh)
+    assert offered and all(game.tile_from_supply(c["tile"]).colour == "green" for c in offered)
+    game.process(offered[0])
+    assert f20.tile.colour == "green" and mp.cash == 205
+    assert game.round.upgraded_track  # type: ignore[attr-defined]
+
+
+def test_the_dh_refuses_what_the_rules_do_not_allow() -> None:
+    """Each refusal restores the state from a snapshot, so objects are looked up again after one."""
+    game = before(GAME_A, 170)
+    tile = _tile(game, "57")
+    with pytest.raises(GameError, match="only in F20"):
+        game.process(_dh(game, "lay_tile", hex="H4", tile=tile, rotation=0))
+    with pytest.raises(GameError, match="cannot be laid on F20"):
+        game.process(_dh(game, "lay_tile", hex="F20", tile=_tile(game, "14"), rotation=0))
+    # After MP's own lay it has no lay left for the D&H.
+    game.process({"type": "lay_tile", "entity": "MP", "entity_type": "corporation", "hex": "I3", "tile": "14-1",
+                  "rotation": 0})
+    assert game.actions_for(game.companies["D&H"]) == []
+    with pytest.raises(GameError, match="D&H cannot lay tile now"):
+        game.process(_dh(game, "lay_tile", hex="F20", tile=tile, rotation=0))
+    # $120 is needed.
+    poor = before(GAME_A, 170)
+    poor.corporations["MP"].cash = 119
+    assert query.all_choices(poor, poor.companies["D&H"]) == []
+    with pytest.raises(GameError, match=r"cannot pay \$120"):
+        poor.process(_dh(poor, "lay_tile", hex="F20", tile=tile, rotation=0))
+    # Owned by a player, it only blocks Scranton.
+    early = before(GAME_A, 146)
+    assert early.companies["D&H"].owner is not None and early.actions_for(early.companies["D&H"]) == []
+    with pytest.raises(GameError):
+        early.process(_dh(early, "lay_tile", hex="F20", tile=tile, rotation=0))
+
+
+def test_the_dh_station_needs_a_station_left_and_none_placed_this_round() -> None:
+    game = before(GAME_A, 170)
+    dh, f20 = game.companies["D&H"], game.board["F20"]
+    game.tokened_this_round.add("MP")
+    game.process(_dh(game, "lay_tile", hex="F20", tile=_tile(game, "57"), rotation=0))
+    assert not game.lay_station_owed and game.actions_for(dh) == []
+    assert all("MP" not in slots for slots in f20.tile.tokens.values())
+    other = before(GAME_A, 170)
+    other.process(_dh(other, "lay_tile", hex="F20", tile=_tile(other, "57"), rotation=0))
+    with pytest.raises(GameError, match="goes in F20"):
+        other.process(_dh(other, "place_token", city=f"{other.board['I3'].tile.id}-0", slot=0))
+    with pytest.raises(GameError, match="no station space 7"):
+        other.process(_dh(other, "place_token", city=f"{other.board['F20'].tile.id}-0", slot=7))
+    assert other.lay_station_owed == {"D&H": "F20"} and other.corporations["MP"].cash == 205

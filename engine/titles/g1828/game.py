@@ -49,6 +49,7 @@ class G1828(Game):
         self.special_lays_used: set[tuple[str, int]] = set()
         self.tunnel_coal = True
         self.cp_token_owed: set[str] = set()
+        self.lay_station_owed: dict[str, str] = {}  # a private whose lay lets its company station there: hex
         self.tokened_this_round: set[str] = set()
         self.pass_order: list[Player] = []
         self.purple_cleanup_done = False
@@ -674,8 +675,9 @@ class G1828(Game):
         return lays
 
     def track_ability_waits(self, corp: Corporation) -> bool:
-        """A private's lay for the track step (the E&K's) keeps the step open until used or passed."""
-        return any(lay.get("when") == "track" and not self.special_lay_used(company, i)
+        """A private's extra lay for the track step (the E&K's) keeps the step open until used or passed; one that
+        is one of the company's own lays (the D&H's) does not."""
+        return any(lay.get("when") == "track" and not lay.get("normal") and not self.special_lay_used(company, i)
                    for company in corp.companies if not company.closed
                    for i, lay in enumerate(company.data.get("special_lays", ())))
 
@@ -687,7 +689,7 @@ class G1828(Game):
     def track_company_buyable(self, corp: Corporation) -> bool:
         if not self.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
             return False
-        return any(self.company_for_sale(c) and any(lay.get("when") == "track"
+        return any(self.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
                                                     for lay in c.data.get("special_lays", ()))
                    for c in self.companies.values())
 
@@ -839,6 +841,47 @@ class G1828(Game):
         self.place_token(corp, token, hx, node, free=True, slot=action.get("slot"))
         self.cp_token_owed.discard(company.sym)
         self.tokened_this_round.add(corp.sym)
+
+    def lay_station_offer(self, company: Company, hex_id: str) -> None:
+        """After the D&H's lay in Scranton its company may place a station there for free, off its network and
+        past the usual limits, when it has a station left, has placed none this round and a space is free (rules
+        8.3.2, 13.2.2.4)."""
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        if self.lay_station_cities(corp, hex_id):
+            self.lay_station_owed[company.sym] = hex_id
+            return
+        reason = ("has no station left" if not corp.unused_tokens() else
+                  "has placed a station this round" if corp.sym in self.tokened_this_round else
+                  f"finds no space it may take in {hex_id}")
+        self.log(f"{corp.sym} {reason}, so {company.sym} places no station")
+
+    def lay_station_cities(self, corp: Corporation, hex_id: str) -> list[int]:
+        token = next(iter(corp.unused_tokens()), None)
+        if token is None or corp.sym in self.tokened_this_round:
+            return []
+        hx = self.board[hex_id]
+        return [node for node in hx.tile.tdef.cities if self.can_token_city(corp, hx, node, token)]
+
+    def lay_station_place(self, company: Company, action: dict[str, Any]) -> None:
+        corp = company.owner
+        hex_id = self.lay_station_owed.get(company.sym)
+        assert isinstance(corp, Corporation) and hex_id is not None
+        hx, node = self.city_by_id(action["city"])
+        if hx.id != hex_id:
+            raise illegal(f"{company.sym}'s station goes in {hex_id}, not {hx.id}")
+        if node not in self.lay_station_cities(corp, hex_id):
+            raise illegal(f"{corp.sym} cannot place a station in that city of {hex_id}")
+        slot = action.get("slot")
+        if slot is not None and not (isinstance(slot, int) and 0 <= slot < len(hx.tile.tokens[node])):
+            raise illegal(f"{hx.id} has no station space {slot}")
+        self.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)
+        del self.lay_station_owed[company.sym]
+        self.tokened_this_round.add(corp.sym)
+
+    def lay_station_pass(self, company: Company) -> None:
+        hex_id = self.lay_station_owed.pop(company.sym)
+        self.log(f"{self.describe(company.owner)} places no station in {hex_id} with {company.sym}")
 
     def cp_pass_token(self, company: Company) -> None:
         self.log(f"{self.describe(company.owner)} passes placing a token on {self.cp_hex()}")

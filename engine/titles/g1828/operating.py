@@ -100,7 +100,8 @@ class Track1828(Track):
 class SpecialTrack1828(Step):
     """Lays a private gives its owning company (the ``special_lays`` of game.toml): C&StL at Burlington, any time
     in the company's turn; E&K at Adrian & Ann Arbor at once when bought, then one more yellow tile for $20 in
-    the track step; D&H in Scranton."""
+    the track step; D&H in Scranton for $120 as one of the company's own lays or upgrades (then SpecialToken1828
+    offers its station)."""
     game: Any  # the G1828 game, whose module imports this one
 
     name = "Lay track for a private"
@@ -130,8 +131,56 @@ class SpecialTrack1828(Step):
                 if getattr(self.round, "just_sold_company", None) is company:
                     return index, lay
             elif when == "turn" or (when == "track" and self.game.in_track_step(self.round, corp)):
+                if lay.get("normal") and self.own_lay() is None:
+                    continue
                 return index, lay
         return None
+
+    def track_step(self) -> Track1828:
+        return next(s for s in self.round.steps if isinstance(s, Track1828))
+
+    def own_lay(self) -> dict[str, Any] | None:
+        """The company's next lay of its track step, which a ``normal`` private lay (the D&H's) takes: None when it
+        has none left."""
+        spec = self.track_step().next_lay()
+        return spec if spec is not None and (spec.get("lay") or spec.get("upgrade")) else None
+
+    def lay_tiles(self, lay: dict[str, Any], spec: dict[str, Any] | None) -> list[Any]:
+        """One tile of each kind ``lay`` may put down: its ``tiles``, or else every tile the phase allows; with
+        ``spec`` (the company's own lay it takes), only yellow tiles or only upgrades as that lay allows."""
+        supply = list(self.game.tile_supply.values())
+        if lay.get("tiles"):
+            named = [next((t for t in supply if t.name == name), None) for name in lay["tiles"]]
+            tiles = [t for t in named if t is not None]
+        else:
+            by_name: dict[str, Any] = {}
+            for t in supply:
+                if t.colour in self.game.phase["tiles"]:
+                    by_name.setdefault(t.name, t)
+            tiles = list(by_name.values())
+        if spec is not None:
+            tiles = [t for t in tiles if spec.get("upgrade" if t.colour != "yellow" else "lay")]
+        return tiles
+
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int]:
+        """One of this step's lays priced for the query layer: terrain, river crossings and the lay's fee."""
+        from ...core.track import crossing_cost
+        found = self.lay_for(entity)
+        if found is None:
+            return 0, 0, 0
+        lay = found[1]
+        hx = self.game.board.hexes[str(action["hex"])]
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        free = bool(lay.get("free") or lay.get("teleport"))
+        terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
+        exits = frozenset((e + int(action["rotation"])) % 6 for e in tile.tdef.edges())
+        spec = self.own_lay() if lay.get("normal") else None
+        fee = int(lay.get("cost", 0)) + (int(spec.get("cost", 0)) if spec is not None else 0)
+        return terrain, int(crossing_cost(self.game, hx, exits)), fee
+
+    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+        found = self.lay_for(entity)
+        return found is None or found[1].get("reference", True) is not False
 
     def blocking(self) -> bool:
         sold = getattr(self.round, "just_sold_company", None)
@@ -157,19 +206,18 @@ class SpecialTrack1828(Step):
             return super().choices(entity, kind)
         _, lay = found
         corp: Corporation = entity.owner
-        if lay.get("when") == "track" and getattr(self.round, "upgraded_track", False):
+        spec = self.own_lay() if lay.get("normal") else None
+        if lay.get("when") == "track" and not lay.get("normal") and getattr(self.round, "upgraded_track", False):
             return []
+        extra = int(spec.get("cost", 0)) if spec is not None else 0
         out = []
         for hex_id in lay.get("hexes") or sorted(self.game.network(corp).hex_edges):
             hx = self.game.board.hexes[hex_id]
             if self.game.blocked_hex(hx) is not None or hex_id in round_laid(self):
                 continue
-            for name in lay.get("tiles", ()):
-                tile = next((t for t in self.game.tile_supply.values() if t.name == name), None)
-                if tile is None:
-                    continue
+            for tile in self.lay_tiles(lay, spec):
                 for rot in self.game.special_lay_rotations(corp, lay, hx, tile):
-                    if self.game.special_lay_cost(lay, hx, tile, rot) > corp.cash:
+                    if self.game.special_lay_cost(lay, hx, tile, rot) + extra > corp.cash:
                         continue
                     out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
         return out
@@ -184,8 +232,11 @@ class SpecialTrack1828(Step):
         if hexes and action["hex"] not in hexes:
             raise illegal(f"{entity.sym} lays tiles only in {', '.join(hexes)}")
         tile = self.game.tile_from_supply(str(action["tile"]))
-        if tile.name not in lay.get("tiles", ()):
-            raise illegal(f"{entity.sym} lays only tiles {', '.join(lay.get('tiles', ()))}")
+        if lay.get("tiles") and tile.name not in lay["tiles"]:
+            raise illegal(f"{entity.sym} lays only tiles {', '.join(lay['tiles'])}")
+        if lay.get("normal"):
+            self.own_lay_tile(action, entity, lay, tile)
+            return
         if lay.get("when") == "track":
             if getattr(self.round, "upgraded_track", False):
                 raise illegal(f"cannot use {entity.sym} after a tile upgrade")
@@ -199,13 +250,43 @@ class SpecialTrack1828(Step):
         if lay.get("when") == "sold":
             self.round.just_sold_company = None  # type: ignore[attr-defined]
 
+    def own_lay_tile(self, action: dict[str, Any], entity: Company, lay: dict[str, Any], tile: Any) -> None:
+        """A private's lay that is the company's own lay or upgrade of its track step (the D&H's, rules
+        13.2.2.4): off its network, for the lay's fee instead of terrain; a station may follow."""
+        corp = entity.owner
+        spec = self.own_lay()
+        assert isinstance(corp, Corporation) and spec is not None  # lay_for found the lay
+        upgrade = tile.colour != "yellow"
+        if upgrade and not spec.get("upgrade"):
+            raise illegal(f"{corp.sym} has no upgrade left this turn, so {entity.sym} may only lay a yellow tile")
+        if not upgrade and not spec.get("lay"):
+            raise illegal(f"{corp.sym} has no yellow lay left this turn, so {entity.sym} may only upgrade")
+        if action["hex"] in round_laid(self):
+            raise illegal(f"{action['hex']} already had a tile laid this turn")
+        cost = int(lay.get("cost", 0)) + int(spec.get("cost", 0))
+        if cost > corp.cash:
+            raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} to use {entity.sym}: "
+                               f"treasury {self.game.format_money(corp.cash)}")
+        self.game.special_lay(corp, action, {**lay, "cost": cost}, entity)
+        track = self.track_step()
+        track.lays += 1
+        round_laid(self).append(action["hex"])
+        if upgrade:
+            self.round.upgraded_track = True  # type: ignore[attr-defined]
+            track.upgraded = True
+        if not track.can_lay(corp):
+            track.pass_()
+        if lay.get("station"):
+            self.game.lay_station_offer(entity, action["hex"])
+
 
 class SpecialToken1828(Step):
     """A company that buys the C&P places a station in Peterborough for free, or the space gets a blocking
-    marker (rules 13.2)."""
+    marker (rules 13.2); after the D&H's lay in Scranton its company may place a station there for free (rules
+    13.2.2.4)."""
     game: Any  # the G1828 game, whose module imports this one
 
-    name = "Place the C&P's station"
+    name = "Place a private's station"
 
     def skip(self) -> None:
         pass
@@ -217,7 +298,21 @@ class SpecialToken1828(Step):
         company = getattr(self.round, "just_sold_company", None)
         if isinstance(company, Company) and company.data.get("minor") and self.game.cp_token_pending(company):
             return company
-        return None
+        return self.lay_station_company()
+
+    def lay_station_company(self) -> Company | None:
+        corp = _current(self)
+        if not isinstance(corp, Corporation):
+            return None
+        return next((c for c in corp.companies if c.sym in self.game.lay_station_owed), None)
+
+    def token_price(self, entity: Any, action: Action) -> int:
+        return 0  # both private stations are free
+
+    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+        company = self.lay_station_company()
+        lays = company.data.get("special_lays", ()) if company is not None and entity is company else ()
+        return all(lay.get("reference", True) is not False for lay in lays if lay.get("station"))
 
     def blocking(self) -> bool:
         return self.pending() is not None
@@ -230,6 +325,14 @@ class SpecialToken1828(Step):
         return ["place_token", "pass"] if entity is not None and entity is self.pending() else []
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        company = self.lay_station_company()
+        if kind == "place_token" and company is not None and entity is company:
+            corp = _current(self)
+            hex_id = self.game.lay_station_owed[company.sym]
+            hx = self.game.board[hex_id]
+            return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",
+                     "slot": self.game.free_slot(hx, node, corp.sym)}
+                    for node in self.game.lay_station_cities(corp, hex_id)]
         if kind == "place_token":
             hx = self.game.board[self.game.cp_hex()]
             return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0}
@@ -237,10 +340,18 @@ class SpecialToken1828(Step):
         return super().choices(entity, kind)
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        company = self.lay_station_company()
+        if company is not None and entity is company:
+            self.game.lay_station_place(company, action)
+            return
         self.game.cp_place_token(entity, action)
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        company = self.lay_station_company()
+        if company is not None and entity is company:
+            self.game.lay_station_pass(company)
+            return
         self.game.cp_pass_token(entity)
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
