@@ -306,3 +306,40 @@ def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
     assert game.board.hexes["I30"].tile.tokens[0] == [None, "MR", "NBR", "LNWR"]
     assert play_on(game, rest, 1239) == 1238  # merge 10, pay in money, replace
     assert game.board.hexes["I30"].tile.tokens[0] == ["CR", "MR", "NBR", "LNWR"]
+
+
+def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> None:
+    # P21's two bridge lays (and P12's) are made together once begun. 18xx.games skips none of the company's
+    # later steps meanwhile: a minor without a train withholds (and its price falls) only once the private is done.
+    from engine.titles.g1822.operating import SpecialTrack, Track1822
+
+    def minor_between_lays(laying: bool) -> tuple[G1822, Any]:
+        game, _ = recorded_until(196)  # minor 21's track step, in OR 2.1
+        minor = game.corporation("21")
+        for train in list(minor.trains):
+            minor.trains.remove(train)
+            train.owner = None  # for this test, a minor without a train
+        steps = game.round.steps
+        next(s for s in steps if isinstance(s, Track1822)).pass_()  # its own lay is used
+        if laying:
+            next(s for s in steps if isinstance(s, SpecialTrack)).company = game.companies["P21"]
+        game.round.skip_steps()
+        return game, game.market.location["21"]
+
+    game, price = minor_between_lays(laying=True)
+    assert price.price == 50  # no dividend yet
+    game, price = minor_between_lays(laying=False)
+    assert price.price < 50  # without the private it withholds at once
+
+
+def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_even_without_a_train() -> None:
+    # 18xx.games walks a company's track as it lays, and remembers for good that it joined two stops: once it
+    # has a train it must run (nothing, if that track is gone by then) and its price falls.
+    game, rest = recorded_until(200)  # minor 23's lay in OR 2.1 joins its home to a second stop
+    minor = game.corporation("23")
+    for train in list(minor.trains):
+        minor.trains.remove(train)
+        train.owner = None  # for this test, a minor without a train
+    assert not game.network(minor).route_possible and "23" not in game.had_route
+    play_on(game, rest, 201)
+    assert "23" in game.had_route

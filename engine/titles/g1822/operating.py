@@ -202,8 +202,19 @@ class SpecialTrack(Step):
     game: Any
     blocks = False
 
+    @property
+    def company(self) -> Any:
+        """The private whose lays must be made together, once begun: until it finishes, the company's turn goes
+        no further (nothing after this step is skipped, as in 18xx.games)."""
+        return self._company
+
+    @company.setter
+    def company(self, value: Any) -> None:
+        self._company = value
+        self.blocks = value is not None
+
     def round_setup(self) -> None:
-        self.company: Any = None
+        self.company = None
 
     def setup(self) -> None:
         self.company = None
