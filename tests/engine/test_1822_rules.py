@@ -313,7 +313,7 @@ def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> Non
     # later steps meanwhile: a minor without a train withholds (and its price falls) only once the private is done.
     from engine.titles.g1822.operating import SpecialTrack, Track1822
 
-    def minor_between_lays(laying: bool) -> tuple[G1822, Any]:
+    def minor_between_lays(laying: bool) -> int:
         game, _ = recorded_until(196)  # minor 21's track step, in OR 2.1
         minor = game.corporation("21")
         for train in list(minor.trains):
@@ -324,12 +324,10 @@ def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> Non
         if laying:
             next(s for s in steps if isinstance(s, SpecialTrack)).company = game.companies["P21"]
         game.round.skip_steps()
-        return game, game.market.location["21"]
+        return game.market.location["21"].price
 
-    game, price = minor_between_lays(laying=True)
-    assert price.price == 50  # no dividend yet
-    game, price = minor_between_lays(laying=False)
-    assert price.price < 50  # without the private it withholds at once
+    assert minor_between_lays(laying=True) == 50  # no dividend yet
+    assert minor_between_lays(laying=False) < 50  # without the private it withholds at once
 
 
 def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_even_without_a_train() -> None:
@@ -343,3 +341,16 @@ def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_e
     assert not game.network(minor).route_possible and "23" not in game.had_route
     play_on(game, rest, 201)
     assert "23" in game.had_route
+
+
+def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() -> None:
+    # 18xx.games lists that sale (then fails on it), so the turn of a player with nothing else to do stays open
+    # for a pass instead of being skipped.
+    game, _ = lnwr_president_of_one_share(in_tax_haven=True)
+    seller = game.player_by_id(P16_OWNER)
+    for share in list(seller.shares):
+        if share.corp != "LNWR":
+            game.transfer_share(share, game.pool)
+    seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
+    seller.cash, seller.debt = 0, 100  # a loan and no cash: no buying, bidding or repaying
+    assert game.actions_for(seller) == ["pass"]
