@@ -354,3 +354,17 @@ def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() 
     seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
     seller.cash, seller.debt = 0, 100  # a loan and no cash: no buying, bidding or repaying
     assert game.actions_for(seller) == ["pass"]
+
+
+def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_own_lays() -> None:
+    game, rest = recorded_until(1125)  # MR's track step; MR owns P21 and has no station in N21 or N23
+    mr, p21 = game.corporation("MR"), game.companies["P21"]
+    assert p21.owner is mr and type(game.round.active_step()).__name__ == "Track1822"
+    assert game.actions_for(p21) == []
+    token = next(t for t in mr.tokens if not t.used)
+    game.board.hexes["N23"].tile.tokens[0][0] = "MR"  # for this test, a station in Grimsby
+    token.used, token.hex, token.node, token.slot = True, "N23", 0, 0
+    game.board_changed()
+    assert game.actions_for(p21) == ["lay_tile"]
+    play_on(game, rest, 1126)  # MR lays its own first tile
+    assert type(game.round.active_step()).__name__ == "Track1822" and game.actions_for(p21) == []
