@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import pickle
 from typing import Any
 
 import pytest
@@ -16,19 +18,30 @@ from tests.conftest import recorded_games
 PLUS_GAME = next((p for p in recorded_games("1822") if p.stem == "33845"), None)
 
 
-def recorded_until(action_id: int) -> tuple[G1822, list[dict[str, Any]]]:
-    """The recorded 1822+ game with its standing actions before ``action_id`` applied, and the rest."""
-    if PLUS_GAME is None:
-        pytest.skip("the recorded 1822+ game is absent")
+@functools.cache
+def _pickled_until(action_id: int) -> tuple[bytes, int]:
+    assert PLUS_GAME is not None
     gf = read_game_file(PLUS_GAME)
     game = title_class(gf.title)(gf.players, gf.seed, gf.options)
-    assert isinstance(game, G1822)
     standing = act.filter_undo(gf.actions)
-    for n, action in enumerate(standing):
+    done = 0
+    for action in standing:
         if int(action["id"]) >= action_id:
-            return game, standing[n:]
+            break
         game._apply(action)
-    return game, []
+        done += 1
+    return pickle.dumps(game), done
+
+
+def recorded_until(action_id: int) -> tuple[G1822, list[dict[str, Any]]]:
+    """The recorded 1822+ game with its standing actions before ``action_id`` applied, and the rest (a fresh
+    copy each time: tests change it)."""
+    if PLUS_GAME is None:
+        pytest.skip("the recorded 1822+ game is absent")
+    data, done = _pickled_until(action_id)
+    game = pickle.loads(data)
+    assert isinstance(game, G1822)
+    return game, act.filter_undo(read_game_file(PLUS_GAME).actions)[done:]
 
 
 def play_on(game: G1822, rest: list[dict[str, Any]], until_id: int | None = None) -> int:
