@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import pickle
 from typing import Any
 
 import pytest
@@ -16,19 +18,30 @@ from tests.conftest import recorded_games
 PLUS_GAME = next((p for p in recorded_games("1822") if p.stem == "33845"), None)
 
 
-def recorded_until(action_id: int) -> tuple[G1822, list[dict[str, Any]]]:
-    """The recorded 1822+ game with its standing actions before ``action_id`` applied, and the rest."""
-    if PLUS_GAME is None:
-        pytest.skip("the recorded 1822+ game is absent")
+@functools.cache
+def _pickled_until(action_id: int) -> tuple[bytes, int]:
+    assert PLUS_GAME is not None
     gf = read_game_file(PLUS_GAME)
     game = title_class(gf.title)(gf.players, gf.seed, gf.options)
-    assert isinstance(game, G1822)
     standing = act.filter_undo(gf.actions)
-    for n, action in enumerate(standing):
+    done = 0
+    for action in standing:
         if int(action["id"]) >= action_id:
-            return game, standing[n:]
+            break
         game._apply(action)
-    return game, []
+        done += 1
+    return pickle.dumps(game), done
+
+
+def recorded_until(action_id: int) -> tuple[G1822, list[dict[str, Any]]]:
+    """The recorded 1822+ game with its standing actions before ``action_id`` applied, and the rest (a fresh
+    copy each time: tests change it)."""
+    if PLUS_GAME is None:
+        pytest.skip("the recorded 1822+ game is absent")
+    data, done = _pickled_until(action_id)
+    game = pickle.loads(data)
+    assert isinstance(game, G1822)
+    return game, act.filter_undo(read_game_file(PLUS_GAME).actions)[done:]
 
 
 def play_on(game: G1822, rest: list[dict[str, Any]], until_id: int | None = None) -> int:
@@ -306,3 +319,65 @@ def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
     assert game.board.hexes["I30"].tile.tokens[0] == [None, "MR", "NBR", "LNWR"]
     assert play_on(game, rest, 1239) == 1238  # merge 10, pay in money, replace
     assert game.board.hexes["I30"].tile.tokens[0] == ["CR", "MR", "NBR", "LNWR"]
+
+
+def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> None:
+    # P21's two bridge lays (and P12's) are made together once begun. 18xx.games skips none of the company's
+    # later steps meanwhile: a minor without a train withholds (and its price falls) only once the private is done.
+    from engine.titles.g1822.operating import SpecialTrack, Track1822
+
+    def minor_between_lays(laying: bool) -> int:
+        game, _ = recorded_until(196)  # minor 21's track step, in OR 2.1
+        minor = game.corporation("21")
+        for train in list(minor.trains):
+            minor.trains.remove(train)
+            train.owner = None  # for this test, a minor without a train
+        steps = game.round.steps
+        next(s for s in steps if isinstance(s, Track1822)).pass_()  # its own lay is used
+        if laying:
+            next(s for s in steps if isinstance(s, SpecialTrack)).company = game.companies["P21"]
+        game.round.skip_steps()
+        return game.market.location["21"].price
+
+    assert minor_between_lays(laying=True) == 50  # no dividend yet
+    assert minor_between_lays(laying=False) < 50  # without the private it withholds at once
+
+
+def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_even_without_a_train() -> None:
+    # 18xx.games walks a company's track as it lays, and remembers for good that it joined two stops: once it
+    # has a train it must run (nothing, if that track is gone by then) and its price falls.
+    game, rest = recorded_until(200)  # minor 23's lay in OR 2.1 joins its home to a second stop
+    minor = game.corporation("23")
+    for train in list(minor.trains):
+        minor.trains.remove(train)
+        train.owner = None  # for this test, a minor without a train
+    assert not game.network(minor).route_possible and "23" not in game.had_route
+    play_on(game, rest, 201)
+    assert "23" in game.had_route
+
+
+def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() -> None:
+    # 18xx.games lists that sale (then fails on it), so the turn of a player with nothing else to do stays open
+    # for a pass instead of being skipped.
+    game, _ = lnwr_president_of_one_share(in_tax_haven=True)
+    seller = game.player_by_id(P16_OWNER)
+    for share in list(seller.shares):
+        if share.corp != "LNWR":
+            game.transfer_share(share, game.pool)
+    seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
+    seller.cash, seller.debt = 0, 100  # a loan and no cash: no buying, bidding or repaying
+    assert game.actions_for(seller) == ["pass"]
+
+
+def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_own_lays() -> None:
+    game, rest = recorded_until(1125)  # MR's track step; MR owns P21 and has no station in N21 or N23
+    mr, p21 = game.corporation("MR"), game.companies["P21"]
+    assert p21.owner is mr and type(game.round.active_step()).__name__ == "Track1822"
+    assert game.actions_for(p21) == []
+    token = next(t for t in mr.tokens if not t.used)
+    game.board.hexes["N23"].tile.tokens[0][0] = "MR"  # for this test, a station in Grimsby
+    token.used, token.hex, token.node, token.slot = True, "N23", 0, 0
+    game.board_changed()
+    assert game.actions_for(p21) == ["lay_tile"]
+    play_on(game, rest, 1126)  # MR lays its own first tile
+    assert type(game.round.active_step()).__name__ == "Track1822" and game.actions_for(p21) == []

@@ -386,6 +386,18 @@ class G1822(Game):
             if sum(h.percent_of(corp.sym) for h in (*self.players, self.tax_haven)) == 100:
                 self.market.up(corp.sym)
 
+    def action_processed(self, action: dict[str, Any]) -> None:
+        """After each action of a company in its operating turn, 18xx.games has walked its track (to list lays,
+        stations or runs) and remembers for good that it joined two stops (see Route1822), trains or not."""
+        super().action_processed(action)
+        if self.round.kind != OPERATING:
+            return
+        entity = self.resolve_entity(action)
+        corp = entity.owner if isinstance(entity, Company) else entity
+        if isinstance(corp, Corporation) and not corp.closed and corp.sym not in self.had_route \
+                and self.network(corp).route_possible:
+            self.had_route.add(corp.sym)
+
     def game_end_timing(self) -> EndTrigger | None:
         """A bank broken during an operating round ends the game after the set; broken at another time, after
         the next operating round (18xx.games)."""

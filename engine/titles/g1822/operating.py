@@ -202,8 +202,19 @@ class SpecialTrack(Step):
     game: Any
     blocks = False
 
+    @property
+    def company(self) -> Any:
+        """The private whose lays must be made together, once begun: until it finishes, the company's turn goes
+        no further (nothing after this step is skipped, as in 18xx.games)."""
+        return self._company
+
+    @company.setter
+    def company(self, value: Any) -> None:
+        self._company = value
+        self.blocks = value is not None
+
     def round_setup(self) -> None:
-        self.company: Any = None
+        self.company = None
 
     def setup(self) -> None:
         self.company = None
@@ -219,11 +230,19 @@ class SpecialTrack(Step):
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
         corp = self.round.entity()
-        if not self.game.track_power_usable(entity, corp):
+        if not self.game.track_power_usable(entity, corp) or not self.may_begin(entity, corp):
             return []
         if not isinstance(self.round.active_step(), Track1822):
             return []
         return ["lay_tile"]
+
+    def may_begin(self, company: Company, corp: Corporation) -> bool:
+        """P21 is used by a company with a station in Hull or Grimsby, before it lays any track this turn."""
+        power = self.game.track_power(company)
+        if power.get("station_in_hexes") and not any(t.used and t.hex in power.get("hexes", ()) for t in corp.tokens):
+            return False
+        track = next(s for s in self.round.steps if isinstance(s, Track1822))
+        return not (power.get("before_own_lay") and track.lays > 0)
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "lay_tile":

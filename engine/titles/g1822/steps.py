@@ -66,13 +66,31 @@ class BidSellParShares(BuySellParShares):
             out.append("bid")
         elif entity.cash > 0:
             out += ["payoff_player_debt", "payoff_player_debt_partial"]
-        if out:
+        if out or self.tax_haven_tie_listed(entity):
             out.append("pass")
         return out
 
     def has_any_action(self, player: Player) -> bool:
-        # A player without debt may always bid; one in debt may pay it off or sell.
-        return player.debt == 0 or player.cash > 0 or self.can_sell_any(player)
+        # A player without debt may always bid; one in debt may pay it off or sell; a listed tax-haven tie keeps
+        # the turn open for a pass.
+        return (player.debt == 0 or player.cash > 0 or self.can_sell_any(player)
+                or self.tax_haven_tie_listed(player))
+
+    def tax_haven_tie_listed(self, player: Player) -> bool:
+        """Whether 18xx.games lists a sale it cannot make, one that would hand a presidency on while the tax haven
+        ties for the largest holding: the turn then stays open there, for a pass (see ``can_sell``)."""
+        if self.bought() or (self.game.turn <= 1 and self.game.SELL_AFTER_FIRST_SR):
+            return False
+        for sym in sorted({s.corp for s in player.shares}):
+            corp = self.game.corporation(sym)
+            if corp.kind.value != "major" or not corp.operated or sym not in self.game.market.location:
+                continue
+            pool = self.game.pool.shares_of(sym)
+            for shares, percent in self.game.sell_bundles(player, corp):
+                if units.pool_accepts(self.game.config.shares, corp, pool, shares, percent) and \
+                        self.game.sale_ties_tax_haven_for_presidency(player, shares, percent):
+                    return True
+        return False
 
     def must_sell(self, player: Player) -> bool:
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
