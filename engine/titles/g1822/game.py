@@ -447,6 +447,26 @@ class G1822(Game):
             value += self.tax_haven_value()
         return value
 
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        """As the core, but a player who sells while holding more than the president (a state 18xx.games reaches
+        when shares change hands without a presidency check, as in a minor's acquisition) and so becomes
+        president takes the presidency without the president's certificate: 18xx.games has nobody to swap
+        with then, and the certificate stays where it is."""
+        if seller is None or previous is None or seller is previous or previous not in self.players:
+            super().check_presidency(corp, previous, seller)
+            return
+        holdings = {p: p.percent_of(corp.sym) for p in self.players}
+        top = max(holdings.values(), default=0)
+        if top == 0 or holdings[previous] == top:
+            return
+        start = self.players.index(previous) + 1
+        new = next(p for p in self.players[start:] + self.players[:start] if holdings[p] == top)
+        if new is not seller:
+            super().check_presidency(corp, previous)  # ties go to the first after the president
+            return
+        corp.owner = seller
+        self.log(f"{seller.name} becomes the president of {corp.sym}")
+
     # ------------------------------------------------------------------ P16, the tax haven
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         return [*super()._holders(corp), self.tax_haven]
