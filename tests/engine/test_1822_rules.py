@@ -403,3 +403,20 @@ def test_a_seller_who_still_holds_the_most_becomes_president_without_the_certifi
     assert game.corporation("LNWR").owner is seller
     assert [s.id for s in president.shares_of("LNWR")] == ["LNWR_0"]
     assert sorted(s.id for s in seller.shares_of("LNWR")) == ["LNWR_2", "LNWR_3"]
+
+
+def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it() -> None:
+    # LNWR's 10% certificate sits in its own treasury (it redeemed it from the market); when a redemption leaves
+    # Player 4 the largest holder, the presidency passes to them and the certificate stays with LNWR.
+    game, _ = recorded_until(1030)
+    outgoing, holder = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    lnwr = game.corporation("LNWR")
+    for h in game.players:
+        for share in h.shares_of("LNWR"):
+            game.transfer_share(share, lnwr)
+    game.transfer_share(game.share_by_id("LNWR_4"), holder)
+    game.transfer_share(game.share_by_id("LNWR_3"), game.pool)
+    lnwr.owner = outgoing
+    game.redeem_shares(lnwr, [game.share_by_id("LNWR_3")])
+    assert lnwr.owner is holder
+    assert game.share_by_id("LNWR_0").owner is lnwr and [s.id for s in holder.shares_of("LNWR")] == ["LNWR_4"]
