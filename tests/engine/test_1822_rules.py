@@ -381,3 +381,42 @@ def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_ow
     assert game.actions_for(p21) == ["lay_tile"]
     play_on(game, rest, 1126)  # MR lays its own first tile
     assert type(game.round.active_step()).__name__ == "Track1822" and game.actions_for(p21) == []
+
+
+def test_a_seller_who_still_holds_the_most_becomes_president_without_the_certificate() -> None:
+    # Reached on 18xx.games when shares change hands without a presidency check (a minor's acquisition paid in
+    # shares): Player 2 holds 30% of LNWR, Player 4 is president with its 10% certificate. Player 2 sells 10% and
+    # becomes president, but 18xx.games has nobody to swap the certificate with: Player 4 keeps it.
+    game, _ = recorded_until(1030)  # Player 2's stock turn
+    seller, president = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    lnwr = game.corporation("LNWR")
+    for holder in game.players:
+        for share in holder.shares_of("LNWR"):
+            game.transfer_share(share, lnwr)
+    game.transfer_share(game.share_by_id("LNWR_0"), president)
+    for sid in ("LNWR_1", "LNWR_2", "LNWR_3"):
+        game.transfer_share(game.share_by_id(sid), seller)
+    lnwr.owner = president
+    game.process({"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_1"],
+                  "percent": 10})
+    seller, president = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    assert game.corporation("LNWR").owner is seller
+    assert [s.id for s in president.shares_of("LNWR")] == ["LNWR_0"]
+    assert sorted(s.id for s in seller.shares_of("LNWR")) == ["LNWR_2", "LNWR_3"]
+
+
+def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it() -> None:
+    # LNWR's 10% certificate sits in its own treasury (it redeemed it from the market); when a redemption leaves
+    # Player 4 the largest holder, the presidency passes to them and the certificate stays with LNWR.
+    game, _ = recorded_until(1030)
+    outgoing, holder = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    lnwr = game.corporation("LNWR")
+    for h in game.players:
+        for share in h.shares_of("LNWR"):
+            game.transfer_share(share, lnwr)
+    game.transfer_share(game.share_by_id("LNWR_4"), holder)
+    game.transfer_share(game.share_by_id("LNWR_3"), game.pool)
+    lnwr.owner = outgoing
+    game.redeem_shares(lnwr, [game.share_by_id("LNWR_3")])
+    assert lnwr.owner is holder
+    assert game.share_by_id("LNWR_0").owner is lnwr and [s.id for s in holder.shares_of("LNWR")] == ["LNWR_4"]

@@ -142,6 +142,7 @@ class G1822(Game):
         self.track_left: dict[str, dict[str, int]] = {}
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
+        self.selling: set[str] = set()  # certificates being sold, while their sale settles the presidency
         self.had_route: set[str] = set()  # companies whose network once joined two stops (see Route1822)
         self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
         self._setup_companies()
@@ -448,6 +449,35 @@ class G1822(Game):
         if self.tax_haven_owner() is player:
             value += self.tax_haven_value()
         return value
+
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        self.selling = {s.id for s in shares}  # which certificates the presidency check sees changing hands
+        try:
+            return int(super().sell_shares(seller, shares, percent))
+        finally:
+            self.selling = set()
+
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        """As the core, with 18xx.games' handover: the presidency passes to the largest holder (the first after
+        the president among equals) who holds at least the president's certificate's percent, and the
+        certificate changes hands only when it was just sold or the outgoing president holds it. A seller who
+        still holds the most (shares can change hands without a presidency check, as in a minor's acquisition)
+        becomes president without it, as does anybody while it sits elsewhere (a company that redeemed it)."""
+        pres = next((s for h in self._holders() for s in h.shares if s.corp == corp.sym and s.president), None)
+        if pres is None or previous is None or previous not in self.players:
+            super().check_presidency(corp, previous, seller)
+            return
+        holdings = {p: p.percent_of(corp.sym) for p in self.players}
+        top = max(holdings.values())
+        if holdings[previous] == top or top < pres.percent:
+            return
+        start = self.players.index(previous) + 1
+        new = next(p for p in self.players[start:] + self.players[:start] if holdings[p] == top)
+        if new is seller or (pres.id not in self.selling and pres.owner is not previous):
+            corp.owner = new
+            self.log(f"{new.name} becomes the president of {corp.sym}")
+            return
+        super().check_presidency(corp, previous, seller if seller is previous else None)
 
     # ------------------------------------------------------------------ P16, the tax haven
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
