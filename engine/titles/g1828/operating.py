@@ -77,8 +77,6 @@ class Track1828(Track):
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
         tile = self.game.tile_from_supply(str(action["tile"]))
-        upgrade = self.game.board[action["hex"]].tile is not self.game.board[action["hex"]].original or \
-            tile.colour != "yellow"
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade"):
             raise illegal("this tile lay cannot be an upgrade")
@@ -88,12 +86,16 @@ class Track1828(Track):
             raise illegal(f"{action['hex']} already had a tile laid this turn")
         self.game.check_lay_allowed(action["hex"], str(action["tile"]))
         self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.count_lay(entity, action["hex"], upgrade)
+
+    def count_lay(self, corp: Corporation, hex_id: str, upgrade: bool) -> None:
+        """A lay in ``hex_id`` takes one of ``corp``'s lays this turn (its own, or a private's that counts as one)."""
         self.lays += 1
-        round_laid(self).append(action["hex"])
+        round_laid(self).append(hex_id)
         if upgrade:
             self.round.upgraded_track = True  # type: ignore[attr-defined]
             self.upgraded = True
-        if not self.can_lay(entity):
+        if not self.can_lay(corp):
             self.pass_()
 
 
@@ -268,14 +270,7 @@ class SpecialTrack1828(Step):
             raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} to use {entity.sym}: "
                                f"treasury {self.game.format_money(corp.cash)}")
         self.game.special_lay(corp, action, {**lay, "cost": cost}, entity)
-        track = self.track_step()
-        track.lays += 1
-        round_laid(self).append(action["hex"])
-        if upgrade:
-            self.round.upgraded_track = True  # type: ignore[attr-defined]
-            track.upgraded = True
-        if not track.can_lay(corp):
-            track.pass_()
+        self.track_step().count_lay(corp, action["hex"], upgrade)
         if lay.get("station"):
             self.game.lay_station_offer(entity, action["hex"])
 
