@@ -12,7 +12,7 @@ from .errors import illegal, not_your_turn
 if TYPE_CHECKING:
     from .game import Game
 
-# What ``Round.skip_steps`` hands on when it cannot say which step blocks (see ``Round.settle``).
+# What ``Round.settle`` hands on when it cannot say which step blocks.
 _UNSETTLED: Any = object()
 
 
@@ -133,7 +133,7 @@ class Round:
         # Privates bought with a president's certificate whose par the buyer must set (the auction's
         # CompanyPendingPar step works through it).
         self.pending_par: list[tuple[Company, str]] = []
-        # The step ``skip_steps`` found blocking while ``process`` finishes an action (no state change since).
+        # The step ``settle`` found blocking while ``process`` finishes an action (no state change since).
         self._settled: Any = _UNSETTLED
 
     def select_entities(self) -> list[Any]:
