@@ -24,6 +24,10 @@ class GameFile:
     raw: dict[str, Any]
 
 
+# The settings key under which our exports name a game's rules edition (Game.RULES_EDITION); 18xx.games ignores it.
+EDITION_SETTING = "roundhouse_rules_edition"
+
+
 def read_game_file(path: str | Path) -> GameFile:
     try:
         raw = json.loads(Path(path).read_text("utf-8"))
@@ -41,7 +45,9 @@ def parse_game_json(raw: Any) -> GameFile:
     if seed in (None, ""):
         digits = "".join(ch if ch.isdigit() else " " for ch in str(raw.get("id", "0"))).split()
         seed = int(digits[0]) if digits else 0
-    options = {"optional_rules": settings.get("optional_rules") or []}
+    options: dict[str, Any] = {"optional_rules": settings.get("optional_rules") or []}
+    if EDITION_SETTING in settings:  # our own exports name the rules edition the game began under
+        options["rules_edition"] = settings[EDITION_SETTING]
     return GameFile(str(raw["title"]), players, int(seed), options, list(raw["actions"]), raw)
 
 

@@ -74,7 +74,9 @@ def engine_players(record: GameRecord, seats: list[SeatRecord]) -> list[tuple[in
 
 
 def engine_options(record: GameRecord) -> dict[str, Any]:
-    return {"optional_rules": list(record.options.get("optional_rules") or [])}
+    # A game stored before its title had editions was begun under the first one and stays on it.
+    return {"optional_rules": list(record.options.get("optional_rules") or []),
+            "rules_edition": int(record.options.get("rules_edition", 1))}
 
 
 @dataclass(slots=True)

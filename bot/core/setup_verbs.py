@@ -17,7 +17,7 @@ from bot.core.commands import (
 )
 from bot.core.import_file import ImportRefused, read_import
 from bot.core.intents import to_int
-from bot.core.live import LoadError, encode_snapshot, engine_players, engine_version
+from bot.core.live import LoadError, encode_snapshot, engine_options, engine_players, engine_version
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Attachment, Notification, Outcome, Reply
 from bot.core.service_core import IMPORT_ACTOR, Applied, Request, ServiceCore
@@ -34,6 +34,7 @@ from bot.storage import (
     StatusConflictError,
 )
 from engine import TITLES, GameError, export_title, title_class
+from engine.importer import EDITION_SETTING
 
 
 class SetupVerbs(ServiceCore):
@@ -51,7 +52,7 @@ class SetupVerbs(ServiceCore):
             ) from None
         low, high = _player_range(cls)
         seed: int | None = None
-        options: dict[str, Any] = {"optional_rules": []}
+        options: dict[str, Any] = {"optional_rules": [], "rules_edition": cls.RULES_EDITION}
         for word in args[1:]:
             key, sep, value = word.partition("=")
             if sep and key.lower() == "seed":
@@ -322,6 +323,7 @@ class SetupVerbs(ServiceCore):
             raise illegal("that game is already over")
         options = {
             "optional_rules": list(gf.options.get("optional_rules") or []),
+            "rules_edition": game.rules_edition,
             "players": [[pid, name] for pid, name in gf.players],
             "imported": raw.get("id") if isinstance(raw.get("id"), str | int) else None,
             "imported_actions": len(gf.actions),
@@ -430,7 +432,8 @@ def export_document(
         "title": export_title(record.title),
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
-        "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or [])},
+        "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or []),
+                     EDITION_SETTING: engine_options(record)["rules_edition"]},
         "status": "finished" if record.status == GameStatus.FINISHED else "active",
         "result": {},
         "actions": actions,

@@ -66,6 +66,7 @@ class Game(PlayRules):
                                                       where=f"{self.DATA_PACKAGE.replace('.', '/')}/game.toml")
         self.end_latch = EndLatch()
         self.config = TitleConfig.from_data(g)
+        self.rules_edition = self._rules_edition()
         self.rng = Lcg(self.seed)
         self._log = []
         self.finished = False
@@ -117,6 +118,7 @@ class Game(PlayRules):
         self.networks = {}
         self.board_cache = {}
         self.pending_tokens = []
+        self.routes_seen = set()
         self.setup()
         # After the title's setup, whose own draws (1882's NWR train) come first, as they always have.
         for comp in self.companies.values():
@@ -125,6 +127,13 @@ class Game(PlayRules):
                                                              if not s.president))
         self.round = self.initial_round()
         self.round.start()
+
+    def _rules_edition(self) -> int:
+        edition = self.options.get("rules_edition", self.RULES_EDITION)
+        if isinstance(edition, bool) or not isinstance(edition, int) or not 1 <= edition <= self.RULES_EDITION:
+            raise malformed(f"rules edition {edition!r} is not one of {self.TITLE}'s editions: "
+                            f"1 to {self.RULES_EDITION}")
+        return edition
 
     def in_game(self, entry: dict[str, Any]) -> bool:
         """Title hook: whether a ``[[corporations]]`` or ``[[companies]]`` entry takes part in this game (1822's
@@ -299,6 +308,12 @@ class Game(PlayRules):
         entity = self.resolve_entity(action)
         self.round.process(action, entity)
         self.action_processed(action)
+        if self.round.kind == OPERATING and self.remembers_routes():
+            # 18xx.games walks the acting company's track after each of its actions (to list its lays,
+            # stations or runs), and its graph keeps for good that the track joined two stops.
+            corp = entity.owner if isinstance(entity, Company) else entity
+            if isinstance(corp, Corporation):
+                self.remember_route(corp)
         self._check_game_end_and_advance()
 
     def action_processed(self, action: dict[str, Any]) -> None:

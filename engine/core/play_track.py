@@ -126,6 +126,11 @@ class TrackRules(ShareRules):
     def _rechoose_city(self, hx: Hex, tile: Tile, layer: Corporation) -> None:
         """Every token on a trackless multi-city hex is re-placed once track arrives, by the company that laid
         the track (as 18xx.games asks; the rules are silent)."""
+        if self.remembers_routes() and any(owner == layer.sym for slots in tile.tokens.values() for owner in slots):
+            # 18xx.games looks at the layer's track while its station still sits in the city of the same number
+            # on the new tile, before asking where it goes; a route seen then is remembered.
+            self.board_changed()
+            self.remember_route(layer)
         for node, slots in tile.tokens.items():
             for slot, owner in enumerate(slots):
                 if owner is None or tile.kinds[node][slot] is TokenKind.BLOCKING:
@@ -199,6 +204,17 @@ class TrackRules(ShareRules):
             net = company_network(self.board, corp.sym, optional_stops=self.optional_stops())
             self.networks[corp.sym] = net
         return net
+
+    def remembers_routes(self) -> bool:
+        """Title hook: whether a company that once had a route keeps running and must own a train after its
+        track is cut off (18xx.games' memory of routes; see TrainRules.route_available)."""
+        return False
+
+    def remember_route(self, corp: Corporation) -> None:
+        """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer
+        when the map changes; the title calls this where 18xx.games looks)."""
+        if corp.sym not in self.routes_seen and not corp.closed and self.network(corp).route_possible:
+            self.routes_seen.add(corp.sym)
 
     def optional_stops(self) -> frozenset[tuple[str, int]]:
         return frozenset((h.id, 0) for h in self.board.hexes.values() if h.optional_node)

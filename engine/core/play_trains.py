@@ -152,7 +152,13 @@ class TrainRules(TrackRules):
         self.log(f"{corp.sym} discards a {train.name} train")
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and self.network(corp).route_possible
+        return not corp.trains and (self.network(corp).route_possible or corp.sym in self.routes_seen)
+
+    def route_available(self, corp: Corporation) -> bool:
+        """Whether the company's route step waits for a run. Titles that follow 18xx.games' memory of routes
+        (``remember_route``) keep asking a company that once had a route to run, and to own a train, after its
+        track or stations were cut off."""
+        return bool(self.network(corp).route_with_optional) or corp.sym in self.routes_seen
 
     def exchange_price(self, corp: Corporation, train: Train) -> tuple[int, Train | None]:
         """Cheapest trade-in price for a depot train, and the train traded in (None: no trade-in)."""

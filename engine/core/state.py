@@ -76,6 +76,9 @@ class GameState:
     networks: dict[str, Network]
     board_cache: dict[str, Any]
     pending_tokens: list[tuple[Corporation, list[str], Token]]
+    # Companies whose track has joined two stops, for titles that remember it (see TrainRules.route_available).
+    routes_seen: set[str]
+    rules_edition: int
     round: RoundState
 
     TITLE: ClassVar[str] = ""
@@ -84,6 +87,10 @@ class GameState:
 
     # The optional rules 18xx.games offers for the title that this engine plays (``settings.optional_rules``).
     OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ()
+
+    # When a ruling changes, a game keeps the edition it began under (the bot stores it with the game, option
+    # ``rules_edition``), so that a stored game still replays; a game that names none is played by the newest.
+    RULES_EDITION: ClassVar[int] = 1
 
     _data_cache: ClassVar[dict[str, dict[str, Any]]] = {}
 

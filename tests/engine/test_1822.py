@@ -390,7 +390,7 @@ def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
     step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
     step.pullman = None
     assert step.actions(corp) == []
-    game.had_route.add("LNWR")
+    game.routes_seen.add("LNWR")
     assert step.actions(corp) == ["run_routes"]
 
 
@@ -447,7 +447,7 @@ def test_a_minor_with_only_an_e_train_does_not_run() -> None:
     train.choose_variant("E")
     train.owner = minor
     minor.trains.append(train)
-    game.had_route.add("5")
+    game.routes_seen.add("5")
     step = Route1822.__new__(Route1822)
     step.game, step.round = game, type("R", (), {"entity": lambda self: minor})()
     step.pullman = None

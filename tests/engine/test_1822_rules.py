@@ -351,9 +351,9 @@ def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_e
     for train in list(minor.trains):
         minor.trains.remove(train)
         train.owner = None  # for this test, a minor without a train
-    assert not game.network(minor).route_possible and "23" not in game.had_route
+    assert not game.network(minor).route_possible and "23" not in game.routes_seen
     play_on(game, rest, 201)
-    assert "23" in game.had_route
+    assert "23" in game.routes_seen
 
 
 def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() -> None:

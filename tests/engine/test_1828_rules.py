@@ -210,7 +210,7 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     game = _fresh_game()
     corp = game.corporations["PRR"]
     assert not game.network(corp).route_possible and not game.route_available(corp)
-    game.route_seen.add(corp.sym)
+    game.routes_seen.add(corp.sym)
     assert game.route_available(corp) and game.must_buy_train(corp)
 
 

@@ -149,7 +149,7 @@ class RouteStep(Step):
     def actions(self, entity: Any) -> list[str]:
         if not _is_current_corp(self, entity) or not self.game.route_trains(entity):
             return []
-        if not self.game.network(entity).route_with_optional:
+        if not self.game.route_available(entity):
             return []
         return ["run_routes"]
 

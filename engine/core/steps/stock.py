@@ -294,9 +294,11 @@ class HomeToken(InterruptStep):
             if (hx, node, int(slot)) not in spots:
                 raise illegal(f"{corp.sym} may not replace {slots[int(slot)]}'s station in {hx.id}")
             # A neutral station whose space a home takes leaves the game (1882 rules 7.1 P2).
+            neutral_owner = slots[int(slot)]
             slots[int(slot)] = None
             hx.tile.kinds[node][int(slot)] = TokenKind.NORMAL
             self.game.log(f"{corp.sym} removes the neutral token from {hx.id}")
+            self.game.routes_seen.discard(neutral_owner)  # it may have lost its route (18xx.games forgets it)
         elif not any(h is hx and n == node for h, n, _ in spots):
             raise illegal(f"{hx.id} city {node} has no space {corp.sym} may use")
         self.game.place_home_choice(corp, hx, node, slot, token)

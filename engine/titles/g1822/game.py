@@ -143,7 +143,6 @@ class G1822(Game):
         self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
         self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
         self.selling: set[str] = set()  # certificates being sold, while their sale settles the presidency
-        self.had_route: set[str] = set()  # companies whose network once joined two stops (see Route1822)
         self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
         self._setup_companies()
         for corp in self.corporations.values():
@@ -387,17 +386,8 @@ class G1822(Game):
             if sum(h.percent_of(corp.sym) for h in (*self.players, self.tax_haven)) == 100:
                 self.market.up(corp.sym)
 
-    def action_processed(self, action: dict[str, Any]) -> None:
-        """After each action of a company in its operating turn, 18xx.games has walked its track (to list lays,
-        stations or runs) and remembers for good that it joined two stops (see Route1822), trains or not."""
-        super().action_processed(action)
-        if self.round.kind != OPERATING:
-            return
-        entity = self.resolve_entity(action)
-        corp = entity.owner if isinstance(entity, Company) else entity
-        if isinstance(corp, Corporation) and not corp.closed and corp.sym not in self.had_route \
-                and self.network(corp).route_possible:
-            self.had_route.add(corp.sym)
+    def remembers_routes(self) -> bool:
+        return True  # see Route1822
 
     def game_end_timing(self) -> EndTrigger | None:
         """A bank broken during an operating round ends the game after the set; broken at another time, after

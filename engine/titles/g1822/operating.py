@@ -478,8 +478,8 @@ class Route1822(RouteStep):
         if self.game.network(entity).route_possible:
             # 18xx.games remembers for good that the company had a route, even once its track no longer joins
             # two stops: it then still runs (nothing).
-            self.game.had_route.add(entity.sym)
-        elif not any(t.name in ("L", "LP") for t in entity.trains) and entity.sym not in self.game.had_route:
+            self.game.routes_seen.add(entity.sym)
+        elif not any(t.name in ("L", "LP") for t in entity.trains) and entity.sym not in self.game.routes_seen:
             return []
         if self.pullman is None and self.pullman_choices(entity) and \
                 any(t.name == "P+" for t in entity.trains):

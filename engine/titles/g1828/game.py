@@ -53,7 +53,6 @@ class G1828(Game):
         self.tokened_this_round: set[str] = set()
         self.pass_order: list[Player] = []
         self.purple_cleanup_done = False
-        self.route_seen: set[str] = set()  # companies that have had a route, see route_available
         self._setup_minor()
         self._remove_extra_privates()
         if len(self.players) < 5:
@@ -972,27 +971,16 @@ class G1828(Game):
 
     # ------------------------------------------------------------------ routes
     def network(self, corp: Corporation) -> Any:
+        # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
+        # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
+        # follow it (TrainRules.route_available), recording whenever it walks the company's track.
         net = super().network(corp)
         if net.route_possible:
-            self.route_seen.add(corp.sym)
+            self.routes_seen.add(corp.sym)
         return net
 
-    def _rechoose_city(self, hx: Any, tile: Any, layer: Corporation) -> None:
-        # 18xx.games looks at the layer's network while its station still sits in the city of the same number on
-        # the new tile, before asking where it goes; a route seen then counts for route_available.
-        if any(owner == layer.sym for slots in tile.tokens.values() for owner in slots):
-            self.board_changed()
-            self.network(layer)
-        super()._rechoose_city(hx, tile, layer)
-
-    def route_available(self, corp: Corporation) -> bool:
-        """Whether the company runs (its route step waits) and, without trains, must buy one. 18xx.games
-        remembers that a company once had a route and keeps asking it to run even after track or stations cut
-        it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we follow it."""
-        return bool(self.network(corp).route_with_optional) or corp.sym in self.route_seen
-
-    def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and (bool(self.network(corp).route_possible) or corp.sym in self.route_seen)
+    def remembers_routes(self) -> bool:
+        return True  # see network()
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)

@@ -288,9 +288,6 @@ class RouteStep1828(RouteStep):
     def actions(self, entity: Any) -> list[str]:
         if _minor(entity) and not getattr(self.round, "laid_hexes", None):
             return []
-        if isinstance(entity, Corporation) and entity is self.round.entity() and self.game.route_trains(entity) \
-                and self.game.route_available(entity):
-            return ["run_routes"]
         return super().actions(entity)
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:

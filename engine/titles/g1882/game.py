@@ -31,6 +31,7 @@ NWR_CITIES = ("C3", "D4", "D6", "E5")
 class G1882(Game):
     TITLE = "1882"
     DATA_PACKAGE = "engine.titles.g1882"
+    RULES_EDITION = 2  # 2: the memory of routes (remembers_routes)
     # The private auction, then stock rounds and sets of operating rounds in turn (rules §4). The priority deal
     # passes at the end of the auction (§9) and of each stock round (§10.6).
     ROUND_PLAN = STANDARD_PLAN
@@ -146,6 +147,7 @@ class G1882(Game):
             self.tile_supply[old.id] = old
             self.log(f"Rebellion destroys tile {hx.id}")
         self.board_changed()
+        self.routes_seen.clear()  # 18xx.games clears its whole graph here, memory of routes included
 
     # ------------------------------------------------------------------ operating
     def can_lay_track(self, corp: Corporation) -> bool:
@@ -161,9 +163,6 @@ class G1882(Game):
                 "CN" in slots for hx in self.board.hexes.values() for slots in hx.tile.tokens.values())
         return bool(found)
 
-    def network(self, corp: Corporation) -> Any:
-        return super().network(corp)
-
     def has_route_bonus(self) -> bool:
         return True  # the Hudson Bay bonus
 
@@ -176,14 +175,18 @@ class G1882(Game):
             return int(self.data()["game"]["hudson_bonus"])
         return 0
 
-    def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and self.network(corp).route_possible
+    def remembers_routes(self) -> bool:
+        """Edition 2: a company that once had a route keeps running, and must own a train, after its track or
+        station is cut off (a station re-placed on E5 or M11, a city filled), as on 18xx.games, whose players
+        expect it; until the North West Rebellion, which makes 18xx.games look afresh. Edition 1, the rule of
+        11.5 taken literally, is kept for games begun under it."""
+        return self.rules_edition >= 2
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         if corp.trains:
             return False
         net = self.network(corp)
-        return net.route_possible or any(self.board.hexes[h].optional_node for h, _ in net.nodes)
+        return self.must_buy_train(corp) or any(self.board.hexes[h].optional_node for h, _ in net.nodes)
 
     def may_replace_neutral(self, corp: Corporation) -> bool:
         # Only SC's home may take a neutral station's space (rules 7.1 P2); QL's may not (rules 11.4).

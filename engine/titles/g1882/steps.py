@@ -118,6 +118,7 @@ class SpecialNWR(InterruptStep):
             raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
         self.game.place_token(owner, token, hx, node, free=True, slot=action.get("slot"))
         _move_token(entity).use()
+        self.game.routes_seen.discard(owner.sym)  # 18xx.games forgets the owner's routes here: it may have none
         self.destination = hx.id
         self.state = "lay_tile"
 
