@@ -369,6 +369,50 @@ def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() 
     assert game.actions_for(seller) == ["pass"]
 
 
+# ---------------------------------------------------------------------------------------------- player loans
+def test_a_repayment_is_an_action_within_the_turn_not_a_turn_of_its_own() -> None:
+    # 18xx.games (G1822 BuySellParShares#process_payoff_player_debt) neither passes nor ends the turn: the
+    # repayment is one of the turn's actions, so the player acts on while anything is listed, and a pass after
+    # it does not count as a pass (the turn had an action). With nothing left to do, the turn moves on and the
+    # player is not marked passed; their next turn is then skipped, which passes them.
+    game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"optional_rules": []})
+    p1, p2, p3 = game.players
+    p1.debt = 30
+    game.process({"type": "payoff_player_debt", "entity": 1, "entity_type": "player"})
+    assert p1.debt == 0 and game.acting() == [p1] and "bid" in game.actions_for(p1)
+    game.process({"type": "pass", "entity": 1, "entity_type": "player"})
+    assert game.acting() == [p2] and not p1.passed
+
+    game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"optional_rules": []})
+    p1, p2, p3 = game.players
+    p1.cash, p1.debt = 20, 30  # all the cash repays part of the loan: no sale, bid or repayment is left
+    game.process({"type": "payoff_player_debt", "entity": 1, "entity_type": "player"})
+    assert (p1.cash, p1.debt) == (0, 10)
+    assert game.acting() == [p2] and not p1.passed
+    bid = game.round.choices_for(p2, "bid")[0]
+    game.process(bid)  # so that the stock round is not the first with nothing sold
+    game.process({"type": "pass", "entity": 2, "entity_type": "player"})
+    game.process({"type": "pass", "entity": 3, "entity_type": "player"})
+    assert game.acting() == [p2] and p1.passed  # P1's turn was skipped, and that passed them
+
+
+def test_a_repayment_of_all_the_cash_leaves_the_turn_open_when_only_the_tax_haven_tie_is_listed() -> None:
+    # Oracle 1822 random s87039 (five players), action 798, and s87050 (four players), action 1535, before the
+    # tie's pass: P16's owner repays with all their cash, and 18xx.games still lists their LNWR sale, so the turn
+    # waits for their pass.
+    game, _ = lnwr_president_of_one_share(in_tax_haven=True)
+    seller = game.player_by_id(P16_OWNER)
+    for share in list(seller.shares):
+        if share.corp != "LNWR":
+            game.transfer_share(share, game.pool)
+    seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
+    seller.cash, seller.debt = 30, 100
+    game.process({"type": "payoff_player_debt", "entity": P16_OWNER, "entity_type": "player"})
+    seller = game.player_by_id(P16_OWNER)
+    assert (seller.cash, seller.debt) == (0, 70)
+    assert game.acting() == [seller] and game.actions_for(seller) == ["pass"]
+
+
 def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_own_lays() -> None:
     game, rest = recorded_until(1125)  # MR's track step; MR owns P21 and has no station in N21 or N23
     mr, p21 = game.corporation("MR"), game.companies["P21"]

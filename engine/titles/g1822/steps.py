@@ -247,6 +247,9 @@ class BidSellParShares(BuySellParShares):
         money = self.game.format_money
         self.game.log(f"{player.name} repays {money(paid)} of their loan"
                       + (f"; {money(player.debt)} is still owed" if player.debt else ""))
+        # As on 18xx.games, a repayment is one of the turn's actions, not a turn of its own: the player acts on
+        # while anything is listed (the round moves on otherwise, without passing them), and a pass after it is
+        # no pass, since the turn had an action.
         self.current.append({"type": "payoff_player_debt"})
         self.round.last_to_act = player
 
