@@ -15,6 +15,7 @@ from ...core.entities import Company, Corporation, CorporationKind, Player, Shar
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndCheck
+from ...core.graph import reaches
 from ...core.market import Cell
 from ...core.round import AuctionRound, OperatingRound, Round
 from ...core.routes import Route
@@ -376,19 +377,27 @@ class G1828(Game):
 
     def can_merge_any(self, player: Player) -> bool:
         majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
-        # Holdings first: a merger needs five shares of the pair in one hand, so only such pairs are examined.
-        pairs: set[tuple[str, str]] = set()
+        # A merger needs one of the pair to be the player's (merge_candidate), and five shares of the pair in one
+        # hand, so only such pairs are examined; the answer does not depend on the order they are looked at in.
+        owned = [c for c in majors.values() if c.owner is player]
+        if not owned:
+            return False
+        holdings = []
         for p in self.players:
-            held = {s.corp: 0 for s in p.shares if s.corp in majors}
+            held: dict[str, int] = {}
             for share in p.shares:
-                if share.corp in held:
-                    held[share.corp] += share.percent // majors[share.corp].share_percent
-            for a, n in held.items():
-                for b in majors:
-                    if b != a and n + held.get(b, 0) >= 5:
-                        pairs.add((a, b))
-                        pairs.add((b, a))
-        return any(majors[b].ipoed and self.merge_candidate(player, majors[a], majors[b]) for a, b in sorted(pairs))
+                corp = majors.get(share.corp)
+                if corp is not None:
+                    held[share.corp] = held.get(share.corp, 0) + share.percent // corp.share_percent
+            if held:
+                holdings.append(held)
+        for a in owned:
+            for b in majors.values():
+                if b is a or not any(h.get(a.sym, 0) + h.get(b.sym, 0) >= 5 for h in holdings):
+                    continue
+                if (b.ipoed and self.merge_candidate(player, a, b)) or (a.ipoed and self.merge_candidate(player, b, a)):
+                    return True
+        return False
 
     @staticmethod
     def num_shares(holder: Any, corp: Corporation) -> int:
@@ -750,10 +759,7 @@ class G1828(Game):
 
     def can_buy_coal_marker(self, corp: Corporation) -> bool:
         return (self.coal_on_fields > 0 and not self.has_coal(corp) and corp.cash >= int(self.coal["price"])
-                and self.coal["coalfields"] in self.reachable_hexes(corp))
-
-    def reachable_hexes(self, corp: Corporation) -> set[str]:
-        return {h for h, _ in self.network(corp).nodes} | set(self.network(corp).hex_edges)
+                and reaches(self.network(corp), self.coal["coalfields"]))
 
     def buy_coal_marker(self, corp: Corporation) -> None:
         price = int(self.coal["price"])
@@ -896,12 +902,15 @@ class G1828(Game):
             shell.trains = [t for t in shell.trains if t.owner is system]
 
     def crowded_corporations(self) -> list[Corporation]:
-        if getattr(self.round, "ignore_train_limit", False):
+        # Asked by the discard step at nearly every action: the companies with more trains than a shell may hold
+        # are found first, in one pass, and are seldom any.
+        limit = self.shell_limit()
+        over = [corp for corp in self.corporations.values() if len(corp.trains) > limit]
+        if not over or getattr(self.round, "ignore_train_limit", False):
             return []
         out = []
-        limit = self.shell_limit()
-        for corp in self.corporations.values():
-            if len(corp.trains) <= limit or corp.closed or corp.kind is CorporationKind.MINOR:
+        for corp in over:
+            if corp.closed or corp.kind is CorporationKind.MINOR:
                 continue
             if corp.kind is CorporationKind.SYSTEM:
                 if self.shell_over_limit(corp):
