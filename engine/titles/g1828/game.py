@@ -24,6 +24,7 @@ from ...core.tiles import NODE_BASE, TokenKind
 from ...core.transfer import BLOCKING_OWNER
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828
+from .merger import Merger
 from .shells import Shell
 
 CP = "C&P"
@@ -45,6 +46,7 @@ class G1828(Game):
         self.coal = dict(g["coal"])
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
+        self._merger_of: tuple[Any, Merger | None] = (None, None)  # (round, its merger step): see merger_step
         self.operated_once: set[str] = set()
         self.last_action_id = 0
         self.special_lays_used: set[tuple[str, int]] = set()
@@ -544,9 +546,9 @@ class G1828(Game):
     def check_system_floats(self) -> None:
         """A system has floated once at most four of its shares are left in its IPO (its treasury share aside);
         it never unfloats (18xx.games)."""
-        for corp in self.corporations.values():
-            if corp.kind is CorporationKind.SYSTEM and not corp.floated and not corp.closed \
-                    and corp.ipo_percent() <= 40:
+        for sym in self.shells:  # every system has its shells from its creation on
+            corp = self.corporations[sym]
+            if not corp.floated and not corp.closed and corp.ipo_percent() <= 40:
                 corp.floated = True
 
     def action_processed(self, action: dict[str, Any]) -> None:
@@ -573,8 +575,7 @@ class G1828(Game):
     def check_merging_floats(self) -> None:
         """18xx.games counts a company as floated once at most 40% is left in its IPO, whenever it looks; in a
         merger the two companies' IPOs drain, so they count as floated from then on (no money comes with it)."""
-        from .merger import Merger
-        step = next((s for s in getattr(self.round, "steps", ()) if isinstance(s, Merger)), None)
+        step = self.merger_step()
         for corp in (step.merger, step.target) if step is not None else ():
             if corp is not None and not corp.floated and corp.percent_of(corp.sym) <= 100 - corp.float_percent:
                 corp.floated = True
@@ -598,12 +599,20 @@ class G1828(Game):
 
     def _holders(self, corp: Corporation | None = None) -> list[Any]:
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
-        from .merger import Merger
         out = super()._holders(corp)
-        for step in getattr(self.round, "steps", ()):
-            if isinstance(step, Merger):
-                out += [step.discard, step.used, step.ipo]
+        step = self.merger_step()
+        if step is not None:
+            out += [step.discard, step.used, step.ipo]
         return out
+
+    def merger_step(self) -> Merger | None:
+        """The current round's merger step (a stock round's), or None; looked for once per round, whose steps
+        never change, since every action asks (check_merging_floats)."""
+        rnd = self.round
+        known = self._merger_of
+        if known[0] is not rnd:
+            known = self._merger_of = (rnd, next((s for s in getattr(rnd, "steps", ()) if isinstance(s, Merger)), None))
+        return known[1]
 
     def close_corporation(self, corp: Corporation) -> None:
         for holder in self._holders():
