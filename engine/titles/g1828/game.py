@@ -922,7 +922,7 @@ class G1828(Game):
             if corp.closed or corp.kind is CorporationKind.MINOR:
                 continue
             if corp.kind is CorporationKind.SYSTEM:
-                if self.shell_over_limit(corp):
+                if any(len(s.trains) > limit for s in self.shells.get(corp.sym, ())):  # shell_over_limit
                     out.append(corp)
             elif corp.trains_in_limit() > self.train_limit(corp):
                 out.append(corp)
