@@ -911,8 +911,8 @@ class G1828(Game):
             shell.trains = [t for t in shell.trains if t.owner is system]
 
     def crowded_corporations(self) -> list[Corporation]:
-        # Asked by the discard step at nearly every action: the companies with more trains than a shell may hold
-        # are found first, in one pass, and are seldom any.
+        # Asked by the discard step at nearly every action: the companies with more trains than one shell may hold
+        # are found first, in one pass (most often none, or only systems).
         limit = self.shell_limit()
         over = [corp for corp in self.corporations.values() if len(corp.trains) > limit]
         if not over or getattr(self.round, "ignore_train_limit", False):
