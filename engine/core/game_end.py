@@ -34,6 +34,9 @@ class EndTiming(StrEnum):
     ONE_MORE_FULL_OR_SET = "one_more_full_or_set"  # at the end of the set after the one in progress
 
 
+_RANK = {timing: i for i, timing in enumerate(EndTiming)}
+
+
 class EndTrigger(NamedTuple):
     """A met condition: why the game will end, and when."""
 
@@ -104,11 +107,12 @@ def met(config: EndConditions, checks: Mapping[str, EndCheck], latch: EndLatch) 
         if latch.first is not None:
             return latch.first
         return next((cond for cond in config.conditions if checks[cond.reason]()), None)
-    for timing in EndTiming:
-        for cond in config.conditions:
-            if cond.timing is timing and checks[cond.reason]():
-                return cond
-    return None
+    found: EndTrigger | None = None
+    for cond in config.conditions:
+        # Asked after every action: one pass, asking a check only when it would end the game sooner.
+        if (found is None or _RANK[cond.timing] < _RANK[found.timing]) and checks[cond.reason]():
+            found = cond
+    return found
 
 
 def end_now(timing: EndTiming, finished: RoundState, operating_rounds: int, turn: int, latch: EndLatch) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board, Hex
-from .tiles import NODE_BASE
+from .tiles import NODE_BASE, TileLayout
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 
@@ -40,8 +40,9 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
     if starts is not None:
         net.token_nodes.update(starts)
     for hx in board.hexes.values() if starts is None else ():
-        for node in hx.tile.tokens:
-            if hx.tile.holds_station(node, owner):
+        tile = hx.tile
+        for node, slots in tile.tokens.items():
+            if owner in slots and tile.holds_station(node, owner):
                 net.token_nodes.add((hx.id, node))
     for ref in net.token_nodes:
         hx = board.hexes[ref[0]]
@@ -98,22 +99,23 @@ class _Walk:
         self.visited_nodes.add(ref)
         hx = self.board.hexes[ref[0]]
         paths = hx.tile.tdef.paths
-        for i in hx.tile.layout().at_end.get(NODE_BASE + ref[1], ()):
+        layout = hx.tile.layout()
+        for i in layout.at_end.get(NODE_BASE + ref[1], ()):
             if paths[i].ignore:
                 continue  # arrival only
-            self.path(hx, i, ref, converging, None, None, converging)
+            self.path(hx, layout, i, ref, converging, None, None, converging)
         if converging:
             self.visited_nodes.discard(ref)
 
-    def path(self, hx: Hex, i: int, from_node: NodeRef, node_converging: bool, skip: int | None,
+    def path(self, hx: Hex, layout: TileLayout, i: int, from_node: NodeRef, node_converging: bool, skip: int | None,
              jskip: NodeRef | None, converging: bool) -> None:
-        # The innermost step of every network walk: plain loops, locals and positional calls throughout.
+        # The innermost step of every network walk: plain loops, locals and positional calls throughout; the
+        # caller passes the tile's layout and Board.neighbor is inlined.
         hex_id = hx.id
         key = (hex_id, i)
         visited_paths = self.visited_paths
         if key in visited_paths:
             return
-        layout = hx.tile.layout()
         walk = layout.walks[i]
         counter = self.counter
         edges = walk.edges
@@ -129,18 +131,21 @@ class _Walk:
             counter[junction_key] = counter.get(junction_key, 0) + 1
         visited_paths.add(key)
         net = self.net
-        for n in walk.nodes:
-            ref = (hex_id, n)
-            net.nodes.add(ref)
-            if ref in net.token_nodes and ref != self.start:
-                # Track between two of its own stations is a route (rules 11.5: two cities).
-                net.route_possible = net.route_with_optional = True
+        neighbors = hx.neighbors
+        if walk.nodes:
+            net_nodes = net.nodes
+            token_nodes = net.token_nodes
+            for n in walk.nodes:
+                ref = (hex_id, n)
+                net_nodes.add(ref)
+                if ref in token_nodes and ref != self.start:
+                    # Track between two of its own stations is a route (rules 11.5: two cities).
+                    net.route_possible = net.route_with_optional = True
         if edges:
             hex_edges = net.hex_edges
             here = hex_edges.get(hex_id)
             if here is None:
                 here = hex_edges[hex_id] = set()
-            neighbors = hx.neighbors
             for e in edges:
                 here.add(e)
                 other = neighbors.get(e)
@@ -163,23 +168,30 @@ class _Walk:
             junction = (hex_id, walk.junction)
             if junction != jskip:
                 for j in layout.at_end.get(junction_key[1], ()):
-                    self.path(hx, j, from_node, node_converging, None, junction, converging)
-        board = self.board
-        for e in edges:
-            if e == skip:
-                continue
-            nxt = board.neighbor(hx, e)
-            if nxt is None:
-                continue
-            exit_key = (hex_id, e)
-            counter[exit_key] = counter.get(exit_key, 0) + 1
-            back = (e + 3) % 6
-            onward = converging or len(layout.at_end.get(e, ())) > 1
-            next_id = nxt.id
-            for j in nxt.tile.layout().at_end.get(back, ()):
-                if (next_id, j) not in visited_paths:
-                    self.path(nxt, j, from_node, node_converging, back, None, onward)
-            counter[exit_key] -= 1
+                    self.path(hx, layout, j, from_node, node_converging, None, junction, converging)
+        if edges:
+            hexes = self.board.hexes
+            borders = hx.borders
+            at_end = layout.at_end
+            for e in edges:
+                if e == skip:
+                    continue
+                other = neighbors.get(e)
+                if other is None:
+                    continue
+                border = borders.get(e)
+                if border is not None and border.kind == "impassable":
+                    continue  # as Board.neighbor
+                nxt = hexes[other]
+                exit_key = (hex_id, e)
+                counter[exit_key] = counter.get(exit_key, 0) + 1
+                back = (e + 3) % 6
+                onward = converging or len(at_end.get(e, ())) > 1
+                nxt_layout = nxt.tile.layout()
+                for j in nxt_layout.at_end.get(back, ()):
+                    if (other, j) not in visited_paths:
+                        self.path(nxt, nxt_layout, j, from_node, node_converging, back, None, onward)
+                counter[exit_key] -= 1
         if converging:
             visited_paths.discard(key)
         if junction_key is not None:

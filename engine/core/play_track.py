@@ -319,6 +319,8 @@ class TrackRules(ShareRules):
 
     def free_slot(self, hx: Hex, node: int, corp: str) -> int | None:
         slots = hx.tile.tokens[node]
+        if None not in slots:
+            return None  # a full city: no reservation to look for
         reserved = self.reserved_slots(hx, node)
         for i, s in enumerate(slots):
             if s is None and (reserved.get(i) in (None, corp)):

@@ -152,13 +152,14 @@ class TrainRules(TrackRules):
         self.log(f"{corp.sym} discards a {train.name} train")
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and (self.network(corp).route_possible or corp.sym in self.routes_seen)
+        return not corp.trains and (corp.sym in self.routes_seen or self.network(corp).route_possible)
 
     def route_available(self, corp: Corporation) -> bool:
         """Whether the company's route step waits for a run. Titles that follow 18xx.games' memory of routes
         (``remember_route``) keep asking a company that once had a route to run, and to own a train, after its
         track or stations were cut off."""
-        return bool(self.network(corp).route_with_optional) or corp.sym in self.routes_seen
+        # A remembered route answers without walking the track (a walk's only other effect is to remember it).
+        return corp.sym in self.routes_seen or bool(self.network(corp).route_with_optional)
 
     def exchange_price(self, corp: Corporation, train: Train) -> tuple[int, Train | None]:
         """Cheapest trade-in price for a depot train, and the train traded in (None: no trade-in)."""

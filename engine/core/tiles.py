@@ -235,15 +235,17 @@ class Tile:
 
     def holds_station(self, node: int, corp: str) -> bool:
         """The city holds a station of ``corp`` that its network starts from (a blocking marker is nobody's)."""
-        kinds = self.kinds.get(node, ())
-        return any(s == corp and kinds[i] is not TokenKind.BLOCKING
-                   for i, s in enumerate(self.tokens.get(node, ())))
+        slots = self.tokens.get(node)
+        if not slots or corp not in slots:
+            return False
+        kinds = self.kinds[node]
+        return any(s == corp and kinds[i] is not TokenKind.BLOCKING for i, s in enumerate(slots))
 
     def blocks(self, node: int, corp: str) -> bool:
         """Every slot of the city is taken by a station that stops ``corp``'s routes: another company's, or a
         blocking marker (whoever it was made from); a neutral station never blocks."""
         slots = self.tokens.get(node)
-        if not slots:
+        if not slots or None in slots:
             return False
         kinds = self.kinds[node]
         return all(s is not None and kinds[i] is not TokenKind.NEUTRAL

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from .errors import illegal
@@ -21,7 +22,14 @@ def _path_sig(tile: Tile | TileDef, rotation: int, ends: tuple[int, int], nodes:
 
 
 def path_signatures(tdef: TileDef, rotation: int) -> list[tuple[Any, ...]]:
-    return [_path_sig(tdef, rotation, p.ends(), tdef.nodes) for p in tdef.paths]
+    return list(_signatures(tdef, rotation))
+
+
+@functools.cache
+def _signatures(tdef: TileDef, rotation: int) -> tuple[tuple[Any, ...], ...]:
+    # A tile definition is a frozen value, so its signatures at a rotation never change (keyed by value: a
+    # title's few tile kinds times six rotations).
+    return tuple(_path_sig(tdef, rotation, p.ends(), tdef.nodes) for p in tdef.paths)
 
 
 def upgrade_shape_ok(old: Tile, new: TileDef) -> bool:
@@ -62,7 +70,8 @@ def old_paths_kept(old: Tile, new: TileDef, rotation: int) -> bool:
     return True
 
 
-def _junction_links(tdef: TileDef, rotation: int) -> set[frozenset[Any]]:
+@functools.cache
+def _junction_links(tdef: TileDef, rotation: int) -> frozenset[frozenset[Any]]:
     """Pairs of edges a tile joins through a junction (Lawson-style plain track, 1822's 80-83 and 544-546): such a
     tile keeps any plain track between two of its exits."""
     out: set[frozenset[Any]] = set()
@@ -73,10 +82,15 @@ def _junction_links(tdef: TileDef, rotation: int) -> set[frozenset[Any]]:
         edges = [(p.b if p.a == target else p.a) for p in tdef.paths if target in p.ends()]
         edges = [(e + rotation) % 6 for e in edges if e < NODE_BASE]
         out |= {frozenset((a, b)) for a in edges for b in edges if a != b}
-    return out
+    return frozenset(out)
 
 
 def city_edges(tdef: TileDef, rotation: int) -> list[frozenset[int]]:
+    return list(_city_edges(tdef, rotation))
+
+
+@functools.cache
+def _city_edges(tdef: TileDef, rotation: int) -> tuple[frozenset[int], ...]:
     out = []
     for i, node in enumerate(tdef.nodes):
         if node.kind not in ("city", "town"):
@@ -89,7 +103,7 @@ def city_edges(tdef: TileDef, rotation: int) -> list[frozenset[int]]:
                 if other < NODE_BASE:
                     edges.add((other + rotation) % 6)
         out.append(frozenset(edges))
-    return out
+    return tuple(out)
 
 
 def legal_rotations(game: HasBoard, hx: Hex, new: TileDef, connected_edges: set[int] | None) -> list[int]:

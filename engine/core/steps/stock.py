@@ -134,19 +134,24 @@ class BuySellParShares(Step):
         return next(self._buyable(player), None) is not None
 
     def parable(self, player: Player) -> list[Corporation]:
+        return list(self._parable(player))
+
+    def _parable(self, player: Player) -> Iterator[Corporation]:
         if self.bought():
-            return []
-        out = []
-        low = min(c.price for c in self.game.market.par_cells())
+            return
+        low: int | None = None  # the lowest par price, looked up once a company could be parred
         for corp in self.game.corporations.values():
             if corp.ipoed or corp.closed or not self.game.can_par(corp, player):
                 continue
+            if low is None:
+                low = min(c.price for c in self.game.market.par_cells())
             if player.cash >= self.game.par_cost(corp, low) and self.can_gain(player, [corp.shares[0]]):
-                out.append(corp)
-        return out
+                yield corp
 
     def can_par_any(self, player: Player) -> bool:
-        return bool(self.parable(player))
+        if type(self).parable is not BuySellParShares.parable:
+            return bool(self.parable(player))  # a title's own list
+        return next(self._parable(player), None) is not None
 
     def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
         if self.game.turn <= 1 and self.game.SELL_AFTER_FIRST_SR:

@@ -15,6 +15,7 @@ from ...core.entities import Company, Corporation, CorporationKind, Player, Shar
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndCheck
+from ...core.graph import reaches
 from ...core.market import Cell
 from ...core.round import AuctionRound, OperatingRound, Round
 from ...core.routes import Route
@@ -23,6 +24,7 @@ from ...core.tiles import NODE_BASE, TokenKind
 from ...core.transfer import BLOCKING_OWNER
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828
+from .merger import Merger
 from .shells import Shell
 
 CP = "C&P"
@@ -44,6 +46,7 @@ class G1828(Game):
         self.coal = dict(g["coal"])
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
+        self._merger_of: tuple[Any, Merger | None] = (None, None)  # (round, its merger step): see merger_step
         self.operated_once: set[str] = set()
         self.last_action_id = 0
         self.special_lays_used: set[tuple[str, int]] = set()
@@ -376,19 +379,27 @@ class G1828(Game):
 
     def can_merge_any(self, player: Player) -> bool:
         majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
-        # Holdings first: a merger needs five shares of the pair in one hand, so only such pairs are examined.
-        pairs: set[tuple[str, str]] = set()
+        # A merger needs one of the pair to be the player's (merge_candidate), and five shares of the pair in one
+        # hand, so only such pairs are examined; the answer does not depend on the order they are looked at in.
+        owned = [c for c in majors.values() if c.owner is player]
+        if not owned:
+            return False
+        holdings = []
         for p in self.players:
-            held = {s.corp: 0 for s in p.shares if s.corp in majors}
+            held: dict[str, int] = {}
             for share in p.shares:
-                if share.corp in held:
-                    held[share.corp] += share.percent // majors[share.corp].share_percent
-            for a, n in held.items():
-                for b in majors:
-                    if b != a and n + held.get(b, 0) >= 5:
-                        pairs.add((a, b))
-                        pairs.add((b, a))
-        return any(majors[b].ipoed and self.merge_candidate(player, majors[a], majors[b]) for a, b in sorted(pairs))
+                corp = majors.get(share.corp)
+                if corp is not None:
+                    held[share.corp] = held.get(share.corp, 0) + share.percent // corp.share_percent
+            if held:
+                holdings.append(held)
+        for a in owned:
+            for b in majors.values():
+                if b is a or not any(h.get(a.sym, 0) + h.get(b.sym, 0) >= 5 for h in holdings):
+                    continue
+                if (b.ipoed and self.merge_candidate(player, a, b)) or (a.ipoed and self.merge_candidate(player, b, a)):
+                    return True
+        return False
 
     @staticmethod
     def num_shares(holder: Any, corp: Corporation) -> int:
@@ -535,9 +546,9 @@ class G1828(Game):
     def check_system_floats(self) -> None:
         """A system has floated once at most four of its shares are left in its IPO (its treasury share aside);
         it never unfloats (18xx.games)."""
-        for corp in self.corporations.values():
-            if corp.kind is CorporationKind.SYSTEM and not corp.floated and not corp.closed \
-                    and corp.ipo_percent() <= 40:
+        for sym in self.shells:  # every system has its shells from its creation on
+            corp = self.corporations[sym]
+            if not corp.floated and not corp.closed and corp.ipo_percent() <= 40:
                 corp.floated = True
 
     def action_processed(self, action: dict[str, Any]) -> None:
@@ -564,8 +575,7 @@ class G1828(Game):
     def check_merging_floats(self) -> None:
         """18xx.games counts a company as floated once at most 40% is left in its IPO, whenever it looks; in a
         merger the two companies' IPOs drain, so they count as floated from then on (no money comes with it)."""
-        from .merger import Merger
-        step = next((s for s in getattr(self.round, "steps", ()) if isinstance(s, Merger)), None)
+        step = self.merger_step()
         for corp in (step.merger, step.target) if step is not None else ():
             if corp is not None and not corp.floated and corp.percent_of(corp.sym) <= 100 - corp.float_percent:
                 corp.floated = True
@@ -589,12 +599,20 @@ class G1828(Game):
 
     def _holders(self, corp: Corporation | None = None) -> list[Any]:
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
-        from .merger import Merger
         out = super()._holders(corp)
-        for step in getattr(self.round, "steps", ()):
-            if isinstance(step, Merger):
-                out += [step.discard, step.used, step.ipo]
+        step = self.merger_step()
+        if step is not None:
+            out += [step.discard, step.used, step.ipo]
         return out
+
+    def merger_step(self) -> Merger | None:
+        """The current round's merger step (a stock round's), or None; looked for once per round, whose steps
+        never change, since every action asks (check_merging_floats)."""
+        rnd = self.round
+        known = self._merger_of
+        if known[0] is not rnd:
+            known = self._merger_of = (rnd, next((s for s in getattr(rnd, "steps", ()) if isinstance(s, Merger)), None))
+        return known[1]
 
     def close_corporation(self, corp: Corporation) -> None:
         for holder in self._holders():
@@ -750,10 +768,7 @@ class G1828(Game):
 
     def can_buy_coal_marker(self, corp: Corporation) -> bool:
         return (self.coal_on_fields > 0 and not self.has_coal(corp) and corp.cash >= int(self.coal["price"])
-                and self.coal["coalfields"] in self.reachable_hexes(corp))
-
-    def reachable_hexes(self, corp: Corporation) -> set[str]:
-        return {h for h, _ in self.network(corp).nodes} | set(self.network(corp).hex_edges)
+                and reaches(self.network(corp), self.coal["coalfields"]))
 
     def buy_coal_marker(self, corp: Corporation) -> None:
         price = int(self.coal["price"])
@@ -896,15 +911,18 @@ class G1828(Game):
             shell.trains = [t for t in shell.trains if t.owner is system]
 
     def crowded_corporations(self) -> list[Corporation]:
-        if getattr(self.round, "ignore_train_limit", False):
+        # Asked by the discard step at nearly every action: the companies with more trains than one shell may hold
+        # are found first, in one pass (most often none, or only systems).
+        limit = self.shell_limit()
+        over = [corp for corp in self.corporations.values() if len(corp.trains) > limit]
+        if not over or getattr(self.round, "ignore_train_limit", False):
             return []
         out = []
-        limit = self.shell_limit()
-        for corp in self.corporations.values():
-            if len(corp.trains) <= limit or corp.closed or corp.kind is CorporationKind.MINOR:
+        for corp in over:
+            if corp.closed or corp.kind is CorporationKind.MINOR:
                 continue
             if corp.kind is CorporationKind.SYSTEM:
-                if self.shell_over_limit(corp):
+                if any(len(s.trains) > limit for s in self.shells.get(corp.sym, ())):  # shell_over_limit
                     out.append(corp)
             elif corp.trains_in_limit() > self.train_limit(corp):
                 out.append(corp)

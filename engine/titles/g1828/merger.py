@@ -19,7 +19,7 @@ from typing import Any
 from ...core.actions import Action, entity_action
 from ...core.entities import Corporation, Holder, Player, Share
 from ...core.errors import GameError, illegal
-from ...core.round import Step
+from ...core.round import InterruptStep
 
 
 class ShareBox(Holder):
@@ -45,7 +45,7 @@ def num_shares(holder: Holder, corp: Corporation | None) -> int:
     return sum(s.percent for s in holder.shares if s.corp == corp.sym) // corp.share_percent
 
 
-class Merger(Step):
+class Merger(InterruptStep):
     """The merger in progress, started by a ``choose`` in BuySellParShares1828."""
     game: Any  # the G1828 game, whose module imports this one
 
@@ -73,12 +73,6 @@ class Merger(Step):
         self.used = ShareBox("the used shares")
         self.ipo = ShareBox("the IPO")
         self._trials: dict[str, bool] = {}  # an option's key -> whether 18xx.games would refuse it (this state)
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     # --- queries
     def mergeable_entity(self) -> Corporation | None:

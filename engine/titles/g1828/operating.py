@@ -7,7 +7,7 @@ from typing import Any
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, CorporationKind
 from ...core.errors import illegal, insufficient
-from ...core.round import Step
+from ...core.round import InterruptStep, Step
 from ...core.steps.operating import Track, tile_lay_choices
 
 
@@ -99,7 +99,7 @@ class Track1828(Track):
             self.pass_()
 
 
-class SpecialTrack1828(Step):
+class SpecialTrack1828(InterruptStep):
     """Lays a private gives its owning company (the ``special_lays`` of game.toml): C&StL at Burlington, any time
     in the company's turn; E&K at Adrian & Ann Arbor at once when bought, then one more yellow tile for $20 in
     the track step; D&H in Scranton for $120 as one of the company's own lays or upgrades (then SpecialToken1828
@@ -111,12 +111,6 @@ class SpecialTrack1828(Step):
 
     def round_setup(self) -> None:
         self.round.just_sold_company = None  # type: ignore[attr-defined]
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     def lay_for(self, company: Any) -> tuple[int, dict[str, Any]] | None:
         """The lay ``company`` may make now: its index among the private's lays, and the lay."""
@@ -275,19 +269,13 @@ class SpecialTrack1828(Step):
             self.game.lay_station_offer(entity, action["hex"])
 
 
-class SpecialToken1828(Step):
+class SpecialToken1828(InterruptStep):
     """A company that buys the C&P places a station in Peterborough for free, or the space gets a blocking
     marker (rules 13.2); after the D&H's lay in Scranton its company may place a station there for free (rules
     13.2.2.4)."""
     game: Any  # the G1828 game, whose module imports this one
 
     name = "Place a private's station"
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     def pending(self) -> Company | None:
         company = getattr(self.round, "just_sold_company", None)
@@ -351,18 +339,12 @@ class SpecialToken1828(Step):
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
 
-class SpecialBuy1828(Step):
+class SpecialBuy1828(InterruptStep):
     """A company connected to the Virginia Coalfields buys one of its coal markers for $120 (rules 16)."""
     game: Any  # the G1828 game, whose module imports this one
 
     name = "Buy a coal marker"
     blocks = False
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     def actions(self, entity: Any) -> list[str]:
         if entity is _current(self) and isinstance(entity, Corporation) and self.game.can_buy_coal_marker(entity):

@@ -7,7 +7,7 @@ from typing import Any
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
-from ...core.round import Round, Step, StockRound
+from ...core.round import InterruptStep, Round, Step, StockRound
 from ...core.steps.operating import (
     Bankrupt,
     BlockingBuyCompany,
@@ -131,17 +131,11 @@ class BuySellParShares1828(BuySellParShares):
             order.append(player)
 
 
-class RemoveTokens(Step):
+class RemoveTokens(InterruptStep):
     """A new system with two stations in one hex (in different cities) removes one; a blocking marker takes
     its place (rules 7.5.2)."""
 
     name = "Choose a station to remove"
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     def system(self) -> Corporation | None:
         return self.round.corporation_removing_tokens  # type: ignore[attr-defined,no-any-return]
@@ -188,19 +182,13 @@ class RemoveTokens(Step):
             merger.resume_after_token_removal()
 
 
-class Exchange1828(Step):
+class Exchange1828(InterruptStep):
     """The M&H's owner exchanges it for a 10% share of any company from the IPO or the market (rules 13.2): in
     a stock round on their turn, instead of buying; in an operating round at any time."""
     game: Any  # the G1828 game, whose module imports this one
 
     name = "Exchange a private for a share"
     blocks = False
-
-    def skip(self) -> None:
-        pass
-
-    def pass_(self) -> None:
-        pass
 
     def _stock_step(self) -> BuySellParShares1828 | None:
         return next((s for s in self.round.steps if isinstance(s, BuySellParShares1828)), None)
