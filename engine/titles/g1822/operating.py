@@ -475,12 +475,13 @@ class Route1822(RouteStep):
             return []
         if entity.kind.value == "minor" and all(t.name == "E" for t in self.game.route_trains(entity)):
             return []  # a minor's E train does not run
-        if self.game.network(entity).route_possible:
-            # 18xx.games remembers for good that the company had a route, even once its track no longer joins
-            # two stops: it then still runs (nothing).
-            self.game.routes_seen.add(entity.sym)
-        elif not any(t.name in ("L", "LP") for t in entity.trains) and entity.sym not in self.game.routes_seen:
-            return []
+        # 18xx.games remembers for good that the company had a route, even once its track no longer joins two
+        # stops: it then still runs (nothing). A remembered route needs no walk.
+        if entity.sym not in self.game.routes_seen:
+            if self.game.network(entity).route_possible:
+                self.game.routes_seen.add(entity.sym)
+            elif not any(t.name in ("L", "LP") for t in entity.trains):
+                return []
         if self.pullman is None and self.pullman_choices(entity) and \
                 any(t.name == "P+" for t in entity.trains):
             return ["run_routes", "choose"]
