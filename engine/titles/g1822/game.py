@@ -1013,18 +1013,24 @@ class G1822(Game):
 
     def crowded_corporations(self) -> list[Corporation]:
         # Besides the train limit, a company keeps at most one permanent private train (2P, LP) and one Pullman.
-        # Asked after almost every action, so the phase is read once and each company's trains counted in one pass.
+        # Asked after almost every action, so the limits are read once and each company's trains counted in one pass.
         phase = self.phase
+        minor_limit = int(phase["minor_train_limit"])
+        major_limit = int(phase["train_limit"])
         out = []
         for c in self.corporations.values():
-            if not c.trains:
+            trains = c.trains
+            if not trains:
                 continue
+            limit = minor_limit if c.kind is CorporationKind.MINOR else major_limit
+            if len(trains) == 1 and limit >= 1:
+                continue  # one train is within any limit and no second of a kind
             in_limit = permanent = pullmans = 0
-            for t in c.trains:
+            for t in trains:
                 in_limit += t.counts_for_limit
                 permanent += t.name in PERMANENT_TRAINS
                 pullmans += t.name == PULLMAN
-            if in_limit > self._limit_in(phase, c) or permanent > 1 or pullmans > 1:
+            if in_limit > limit or permanent > 1 or pullmans > 1:
                 out.append(c)
         return out
 
