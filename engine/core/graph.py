@@ -131,7 +131,6 @@ class _Walk:
             counter[junction_key] = counter.get(junction_key, 0) + 1
         visited_paths.add(key)
         net = self.net
-        neighbors = hx.neighbors
         if walk.nodes:
             net_nodes = net.nodes
             token_nodes = net.token_nodes
@@ -141,54 +140,56 @@ class _Walk:
                 if ref in token_nodes and ref != self.start:
                     # Track between two of its own stations is a route (rules 11.5: two cities).
                     net.route_possible = net.route_with_optional = True
-        if edges:
-            hex_edges = net.hex_edges
-            here = hex_edges.get(hex_id)
-            if here is None:
-                here = hex_edges[hex_id] = set()
-            for e in edges:
-                here.add(e)
-                other = neighbors.get(e)
-                if other is not None:
-                    there = hex_edges.get(other)
-                    if there is None:
-                        there = hex_edges[other] = set()
-                    there.add((e + 3) % 6)
-        if not walk.terminal and walk.nodes:
-            kinds = hx.tile.tdef.nodes
-            for n in walk.nodes:
-                ref = (hex_id, n)
-                kind = kinds[n].kind
-                if ref == from_node or kind == "junction":
-                    continue
-                if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
-                    continue
-                self.node(ref, node_converging or converging)
+            if not walk.terminal:
+                kinds = hx.tile.tdef.nodes
+                for n in walk.nodes:
+                    ref = (hex_id, n)
+                    kind = kinds[n].kind
+                    if ref == from_node or kind == "junction":
+                        continue
+                    if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
+                        continue
+                    self.node(ref, node_converging or converging)
         if junction_key is not None:
             junction = (hex_id, walk.junction)
             if junction != jskip:
                 for j in layout.at_end.get(junction_key[1], ()):
                     self.path(hx, layout, j, from_node, node_converging, None, junction, converging)
         if edges:
+            # The walk only adds to hex_edges, never reads them: each side is noted as the walk looks across it.
+            hex_edges = net.hex_edges
+            here = hex_edges.get(hex_id)
+            if here is None:
+                here = hex_edges[hex_id] = set()
+            neighbors = hx.neighbors
             hexes = self.board.hexes
             borders = hx.borders
             at_end = layout.at_end
             for e in edges:
-                if e == skip:
-                    continue
+                here.add(e)
                 other = neighbors.get(e)
                 if other is None:
                     continue
-                border = borders.get(e)
-                if border is not None and border.kind == "impassable":
-                    continue  # as Board.neighbor
-                nxt = hexes[other]
+                back = (e + 3) % 6
+                there = hex_edges.get(other)
+                if there is None:
+                    there = hex_edges[other] = set()
+                there.add(back)
+                if e == skip:
+                    continue
+                if borders:
+                    border = borders.get(e)
+                    if border is not None and border.kind == "impassable":
+                        continue  # as Board.neighbor
+                nxt_layout = hexes[other].tile.layout()
+                nxt_paths = nxt_layout.at_end.get(back)
+                if nxt_paths is None:
+                    continue
                 exit_key = (hex_id, e)
                 counter[exit_key] = counter.get(exit_key, 0) + 1
-                back = (e + 3) % 6
-                onward = converging or len(at_end.get(e, ())) > 1
-                nxt_layout = nxt.tile.layout()
-                for j in nxt_layout.at_end.get(back, ()):
+                onward = converging or len(at_end[e]) > 1
+                nxt = hexes[other]
+                for j in nxt_paths:
                     if (other, j) not in visited_paths:
                         self.path(nxt, nxt_layout, j, from_node, node_converging, back, None, onward)
                 counter[exit_key] -= 1
