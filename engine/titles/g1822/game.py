@@ -202,8 +202,9 @@ class G1822(Game):
 
     # ------------------------------------------------------------------ bid boxes
     def bank_companies(self, prefix: str) -> list[Company]:
+        bank = self.bank
         return [c for c in self.companies.values()
-                if c.sym[0] == prefix and (c.owner is None or c.owner is self.bank) and not c.closed]
+                if c.sym[0] == prefix and (c.owner is None or c.owner is bank) and not c.closed]
 
     def bidbox_minors(self) -> list[Company]:
         first = self.bank_companies("M")[: int(self.bidding["minor_boxes"])]
@@ -610,9 +611,10 @@ class G1822(Game):
     # ------------------------------------------------------------------ privates
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         phase = int(self.phase["name"])
+        kind = corp.kind.value
         return [c for c in self.companies.values()
                 if c.sym[0] == "P" and not c.closed and isinstance(c.owner, Player)
-                and corp.kind.value in c.data.get("acquire", ()) and phase >= int(c.data.get("acquire_phase", 99))]
+                and kind in c.data.get("acquire", ()) and phase >= int(c.data.get("acquire_phase", 99))]
 
     def acquire_private(self, corp: Corporation, company: Company) -> None:
         owner = company.owner
