@@ -96,6 +96,8 @@ class Board:
                     hx.neighbors[edge] = other
         for hx in hexes.values():
             hx.sealed = frozenset(e for e, other in hx.neighbors.items() if _blank_side(hexes[other], (e + 3) % 6))
+        # Free stops (1882's fishing exit) are printed on the map: a network's route check reads them on every walk.
+        self.optional_stops = frozenset((hx.id, 0) for hx in hexes.values() if hx.optional_node)
 
     def __getitem__(self, hex_id: str) -> Hex:
         try:

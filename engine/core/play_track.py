@@ -217,7 +217,7 @@ class TrackRules(ShareRules):
             self.routes_seen.add(corp.sym)
 
     def optional_stops(self) -> frozenset[tuple[str, int]]:
-        return frozenset((h.id, 0) for h in self.board.hexes.values() if h.optional_node)
+        return self.board.optional_stops
 
     def city_by_id(self, city_id: str) -> tuple[Hex, int]:
         tile_id, _, index = str(city_id).rpartition("-")
