@@ -41,9 +41,10 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         net.token_nodes.update(starts)
     for hx in board.hexes.values() if starts is None else ():
         tile = hx.tile
-        for node, slots in tile.tokens.items():
-            if owner in slots and tile.holds_station(node, owner):
-                net.token_nodes.add((hx.id, node))
+        if tile.tokens:  # most hexes have no city
+            for node, slots in tile.tokens.items():
+                if owner in slots and tile.holds_station(node, owner):
+                    net.token_nodes.add((hx.id, node))
     for ref in net.token_nodes:
         hx = board.hexes[ref[0]]
         net.nodes.add(ref)
