@@ -28,8 +28,11 @@ class TrackRules(ShareRules):
         return any(t.used for t in corp.tokens)
 
     def blocked_hex(self, hx: Hex) -> Company | None:
+        # Asked on every lay: only a private whose card names the hex is asked whether its block works now.
+        hex_id = hx.id
         return next((comp for comp in self.companies.values()
-                     if any(hx.id in a.hexes for a in comp.active(BlocksHexes))), None)
+                     if any(isinstance(a, BlocksHexes) and hex_id in a.hexes for a in comp.abilities)
+                     and any(hex_id in a.hexes for a in comp.active(BlocksHexes))), None)
 
     def tile_from_supply(self, tile_id: str) -> Tile:
         tile = self.tile_supply.get(tile_id)
