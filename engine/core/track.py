@@ -115,9 +115,7 @@ def legal_rotations(game: HasBoard, hx: Hex, new: TileDef, connected_edges: set[
     seen: set[frozenset[int]] = set()
     old_ct = city_edges(old.tdef, old.rotation)
     for rot in range(6):
-        exits = frozenset((e + rot) % 6 for e in new.edges())
-        sig = frozenset(map(tuple, path_signatures(new, rot)))
-        key = frozenset([*exits, *(hash(s) for s in sig)])
+        exits, key = _rotation_key(new, rot)
         if key in seen:
             continue
         if any(e not in hx.neighbors or e in hx.sealed for e in exits):
@@ -134,6 +132,15 @@ def legal_rotations(game: HasBoard, hx: Hex, new: TileDef, connected_edges: set[
         seen.add(key)
         out.append(rot)
     return out
+
+
+@functools.cache
+def _rotation_key(tdef: TileDef, rotation: int) -> tuple[frozenset[int], frozenset[int]]:
+    """A rotation's exits, and what tells it apart from the tile's other rotations (its exits and path
+    signatures): memoised by value, as the signatures are."""
+    exits = frozenset((e + rotation) % 6 for e in tdef.edges())
+    sig = frozenset(map(tuple, path_signatures(tdef, rotation)))
+    return exits, frozenset([*exits, *(hash(s) for s in sig)])
 
 
 def _cities_kept_apart(old_ct: list[frozenset[int]], new_ct: list[frozenset[int]]) -> bool:
