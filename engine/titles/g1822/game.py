@@ -382,7 +382,7 @@ class G1822(Game):
             return
         self.resolve_bid_boxes()
         for corp in self.operating_order():
-            if corp.kind.value != "major":
+            if corp.kind is not CorporationKind.MAJOR:
                 continue
             if sum(h.percent_of(corp.sym) for h in (*self.players, self.tax_haven)) == 100:
                 self.market.up(corp.sym)
@@ -410,7 +410,8 @@ class G1822(Game):
     def operating_order(self) -> list[Corporation]:
         floated = [c for c in self.corporations.values() if c.floated and not c.closed]
         ordered = sorted(floated, key=lambda c: (*self.market.order_key(c.sym), c.sym))
-        return [c for c in ordered if c.kind.value == "minor"] + [c for c in ordered if c.kind.value != "minor"]
+        minors = [c for c in ordered if c.kind is CorporationKind.MINOR]
+        return minors + [c for c in ordered if c.kind is not CorporationKind.MINOR]
 
     def train_limit(self, corp: Corporation) -> int:
         return self._limit_in(self.phase, corp)
@@ -506,7 +507,7 @@ class G1822(Game):
         the market's, or None for a choice naming neither."""
         sym, _, source = choice.rpartition("_")
         corp = self.corporations.get(sym)
-        if corp is None or corp.kind.value != "major" or source not in ("ipo", "market"):
+        if corp is None or corp.kind is not CorporationKind.MAJOR or source not in ("ipo", "market"):
             return None
         holder: Holder = corp if source == "ipo" else self.pool
         return next((s for s in holder.shares_of(sym) if not s.president), None)
@@ -522,7 +523,7 @@ class G1822(Game):
         out = []
         for corp in self.corporations.values():
             cell = self.market.location.get(corp.sym)
-            if corp.kind.value != "major" or corp.closed or cell is None or cell.price <= 0:
+            if corp.kind is not CorporationKind.MAJOR or corp.closed or cell is None or cell.price <= 0:
                 continue
             if self.tax_haven.percent_of(corp.sym) or cell.price > available:
                 continue
@@ -590,14 +591,14 @@ class G1822(Game):
             if comp.sym[0] == "C" and not comp.closed:
                 self.close_company(comp)
         for corp in self.corporations.values():
-            if not corp.floated and corp.kind.value == "major":
+            if not corp.floated and corp.kind is CorporationKind.MAJOR:
                 corp.float_percent = 50
                 corp.data = {**corp.data, "no_concession": True}
 
     def event_full_capitalisation(self) -> None:
         self.log("-- Event: Major companies receive full capitalisation when floated --")
         self.fully_capitalised |= {c.sym for c in self.corporations.values()
-                                   if c.kind.value == "major" and not c.floated}
+                                   if c.kind is CorporationKind.MAJOR and not c.floated}
 
     def event_phase_revenue(self) -> None:
         self.log("-- Event: Phase revenue companies close with money returned to the bank --")
@@ -704,7 +705,7 @@ class G1822(Game):
             newest = self.phases[self.phase_index]["tiles"][-1]
             if hx.tile.name not in TRACK_PLAIN + TRACK_TOWN or hx.tile.colour != newest:
                 return False
-            if corp.kind.value == "minor" and hx.tile.colour != "yellow":
+            if corp.kind is CorporationKind.MINOR and hx.tile.colour != "yellow":
                 return False
         return hx.id in self.network(corp).hex_edges
 
@@ -722,7 +723,7 @@ class G1822(Game):
                 uses["lay"] -= 1
                 if uses["lay"] <= 0:
                     uses["count"] = 0
-            if corp.kind.value == "minor":
+            if corp.kind is CorporationKind.MINOR:
                 uses["count"] = 0
         else:
             uses["count"] -= 1
@@ -810,7 +811,7 @@ class G1822(Game):
         return self.par_exchange(corp)
 
     def can_par(self, corp: Corporation, player: Player) -> bool:
-        if corp.kind.value != "major" or corp.ipoed or corp.closed:
+        if corp.kind is not CorporationKind.MAJOR or corp.ipoed or corp.closed:
             return False
         status = self.phase.get("status", [])
         if "can_convert_concessions" not in status and "can_par" not in status:
@@ -838,7 +839,7 @@ class G1822(Game):
         super().buy_shares(buyer, shares, price, receiver=receiver)
 
     def float_corporation(self, corp: Corporation) -> None:
-        if "full_capitalisation" in self.phase.get("status", []) and corp.kind.value == "major":
+        if "full_capitalisation" in self.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
             # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
             if corp.cash > 0:
                 self.bank.cash += corp.cash
@@ -896,7 +897,7 @@ class G1822(Game):
 
     # ------------------------------------------------------------------ operating
     def tile_lays_for(self, corp: Corporation) -> list[dict[str, Any]]:
-        if corp.kind.value == "major" and int(self.phase["name"]) >= 3:
+        if corp.kind is CorporationKind.MAJOR and int(self.phase["name"]) >= 3:
             return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
         return [{"lay": True, "upgrade": True}]
 
@@ -1125,7 +1126,7 @@ class G1822(Game):
         # Shares of a major are sold once it has operated; the company whose train is being bought must have
         # finished an operating turn before this one (18xx.games' full_or_turn).
         target = self.corporations.get(shares[0].corp) if shares else None
-        if target is None or target.kind.value != "major":
+        if target is None or target.kind is not CorporationKind.MAJOR:
             return False
         if self.turns_operated(target) < (2 if target is corp else 1):
             return False
@@ -1156,13 +1157,13 @@ class G1822(Game):
             return 0
         if kind == "half":
             half = revenue // 2
-            return half if corp.kind.value == "minor" else half // 10 * 10
+            return half if corp.kind is CorporationKind.MINOR else half // 10 * 10
         return revenue
 
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str,
                      extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
         corp.last_revenue = revenue
-        minor = corp.kind.value == "minor"
+        minor = corp.kind is CorporationKind.MINOR
         base = revenue - (extra[0] if extra else 0)
         withheld = self._withheld(corp, base, kind)
         shares = 100 // corp.share_percent
@@ -1216,7 +1217,7 @@ class G1822(Game):
 
     # ------------------------------------------------------------------ minors taken over by majors
     def potential_minors(self, major: Corporation) -> list[Corporation]:
-        out = [c for c in self.corporations.values() if c.kind.value == "minor" and c.floated and not c.closed
+        out = [c for c in self.corporations.values() if c.kind is CorporationKind.MINOR and c.floated and not c.closed
                and self.turns_operated(c) > 1 and self.minor_pay_choices(major, c)]
         if "can_acquire_minor_bidbox" in self.phase.get("status", []):
             out += [self.corporations[c.sym[1:]] for c in self.bidbox_minors()
@@ -1377,7 +1378,7 @@ class G1822(Game):
 
     # ------------------------------------------------------------------ issuing and redeeming
     def issuable(self, corp: Corporation) -> list[tuple[list[Any], int]]:
-        if corp.kind.value != "major" or self.turns_operated(corp) < 2:
+        if corp.kind is not CorporationKind.MAJOR or self.turns_operated(corp) < 2:
             return []
         ipo = [s for s in corp.shares if not s.president]
         out: list[tuple[list[Any], int]] = []
@@ -1409,7 +1410,7 @@ class G1822(Game):
         self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
     def redeemable(self, corp: Corporation) -> list[list[Any]]:
-        if corp.kind.value != "major":
+        if corp.kind is not CorporationKind.MAJOR:
             return []
         pool = self.pool.shares_of(corp.sym)
         price = self.market.location[corp.sym].price if corp.sym in self.market.location else 0
@@ -1451,7 +1452,7 @@ class G1822(Game):
         from ...core.autoroute import Candidate, Pricing
         corp = self.corporation(graph.corp)
         plain = Pricing(verify=False)
-        if corp.kind.value != "major":
+        if corp.kind is not CorporationKind.MAJOR:
             return plain
         dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
         home = corp.tokens[0]
@@ -1549,7 +1550,7 @@ class G1822(Game):
     def add_route_bonuses(self, corp: Corporation, routes: list[Route]) -> None:
         """The destination bonus: one route joining the home and destination stations earns the destination's
         value again (the best such route)."""
-        if corp.kind.value != "major" or not routes:
+        if corp.kind is not CorporationKind.MAJOR or not routes:
             return
         dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
         home = corp.tokens[0]

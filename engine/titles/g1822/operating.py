@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation, Player, Train
+from ...core.entities import Company, Corporation, CorporationKind, Player, Train
 from ...core.errors import illegal, malformed
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
@@ -108,7 +108,7 @@ class FirstTurnHousekeeping(Step):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind.value != "minor" or entity.operated:
+        if not _current(self, entity) or entity.kind is not CorporationKind.MINOR or entity.operated:
             return []
         depot = self.game.available_depot_trains()
         if not depot or depot[0].sym != "L" or entity.cash < depot[0].price:
@@ -169,7 +169,7 @@ class DestinationToken(Step):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind.value != "major":
+        if not _current(self, entity) or entity.kind is not CorporationKind.MAJOR:
             return []
         if self.game.destination_token(entity) is None:
             return []
@@ -254,7 +254,7 @@ class SpecialTrack(Step):
             out = tile_lay_choices(self.game, entity, corp, spec=None)
         finally:
             self.game.laying_private = None
-        if corp.kind.value == "minor":
+        if corp.kind is CorporationKind.MINOR:
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
 
@@ -280,7 +280,7 @@ class SpecialTrack(Step):
             raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
         tile = self.game.tile_from_supply(str(action["tile"]))
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
-        if corp.kind.value == "minor" and tile.colour in ("brown", "gray"):
+        if corp.kind is CorporationKind.MINOR and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
         self.game.laying_private = entity
         try:
@@ -473,7 +473,7 @@ class Route1822(RouteStep):
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.route_trains(entity):
             return []
-        if entity.kind.value == "minor" and all(t.name == "E" for t in self.game.route_trains(entity)):
+        if entity.kind is CorporationKind.MINOR and all(t.name == "E" for t in self.game.route_trains(entity)):
             return []  # a minor's E train does not run
         # 18xx.games remembers for good that the company had a route, even once its track no longer joins two
         # stops: it then still runs (nothing). A remembered route needs no walk.
@@ -565,7 +565,7 @@ class Dividend1822(Dividend):
         self.extra_choice: str | None = None
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind.value == "minor":
+        if not _current(self, entity) or entity.kind is CorporationKind.MINOR:
             return []
         if not getattr(self.round, "routes", None):
             return []
@@ -610,7 +610,7 @@ class Dividend1822(Dividend):
         corp = self.round.entity()
         if isinstance(corp, Corporation):
             revenue = int(getattr(self.round, "revenue", 0)) if getattr(self.round, "routes", None) else 0
-            kind = "half" if corp.kind.value == "minor" and revenue > 0 else "withhold"
+            kind = "half" if corp.kind is CorporationKind.MINOR and revenue > 0 else "withhold"
             subsidy = self.game.mail_subsidy(corp, getattr(self.round, "routes", None) or [])
             self.game.pay_dividend(corp, revenue, kind, subsidy=subsidy)
             self.game.count_operation(corp)
@@ -640,7 +640,7 @@ class MinorAcquisition(Step):
             return []
         if self.state != "select":
             return ["choose"]
-        if entity.kind.value != "major" or self.game.turns_operated(entity) < 2:
+        if entity.kind is not CorporationKind.MAJOR or self.game.turns_operated(entity) < 2:
             return []
         if not self.game.potential_minors(entity):
             return []

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...core import shares as units
 from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Company, Corporation, Player, Share
+from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal, insufficient, malformed
 from ...core.loans import repay_debt
 from ...core.round import Round, Step, StockRound
@@ -83,7 +83,7 @@ class BidSellParShares(BuySellParShares):
             return False
         for sym in sorted({s.corp for s in player.shares}):
             corp = self.game.corporation(sym)
-            if corp.kind.value != "major" or not corp.operated or sym not in self.game.market.location:
+            if corp.kind is not CorporationKind.MAJOR or not corp.operated or sym not in self.game.market.location:
                 continue
             pool = self.game.pool.shares_of(sym)
             for shares, percent in self.game.sell_bundles(player, corp):
@@ -118,7 +118,7 @@ class BidSellParShares(BuySellParShares):
         if share is None:
             return False
         corp = self.game.corporation(share.corp)
-        if corp.kind.value != "major" or not corp.ipoed or corp.closed or share.president:
+        if corp.kind is not CorporationKind.MAJOR or not corp.ipoed or corp.closed or share.president:
             return False
         if self.sold.get(player.id, {}).get(corp.sym) or self.bought():
             return False
@@ -126,7 +126,7 @@ class BidSellParShares(BuySellParShares):
 
     def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
         corp = self.game.corporation(shares[0].corp)
-        if corp.kind.value != "major" or not corp.operated:
+        if corp.kind is not CorporationKind.MAJOR or not corp.operated:
             return False
         if self.bought():
             return False  # sell, then buy
@@ -140,7 +140,7 @@ class BidSellParShares(BuySellParShares):
             return []
         out = []
         for corp in self.game.corporations.values():
-            if corp.kind.value != "major" or not self.game.can_par(corp, player):
+            if corp.kind is not CorporationKind.MAJOR or not self.game.can_par(corp, player):
                 continue
             affordable = any(self.par_cost(player, corp, cell) <= self.available_cash(player)
                              for cell in self.major_pars())
