@@ -525,6 +525,23 @@ def test_only_an_exchange_token_keeps_the_token_step_open_for_p18() -> None:
     assert step.actions(nbr) == ["choose_ability", "pass"]
 
 
+def test_an_unused_p5_holds_the_token_step_open_from_edition_2() -> None:
+    """18xx.games stops at the token step of a company owning P5 (LC&DR) while the private's English Channel
+    station power is unused, even with nowhere to place a station; games begun under edition 1 did not stop."""
+    from engine.titles.g1822.operating import Token1822
+    for edition, expected in ((2, ["place_token", "pass"]), (1, [])):
+        game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"rules_edition": edition})
+        nbr, p5 = game.corporations["NBR"], game.companies["P5"]
+        p5.owner = nbr
+        nbr.companies.append(p5)
+        game.exchange_tokens["NBR"] = 0
+        step = Token1822.__new__(Token1822)
+        step.game, step.round = game, type("R", (), {"entity": lambda self, corp=nbr: corp})()
+        assert step.actions(nbr) == expected
+        p5.closed = True
+        assert step.actions(nbr) == []
+
+
 def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:
     game = new_game()
     hx = game.board["L19"]

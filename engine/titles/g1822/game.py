@@ -87,6 +87,7 @@ class Market1822(StockMarket):
 
 class G1822(Game):
     TITLE = "1822"
+    RULES_EDITION = 2  # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step)
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
     # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
@@ -1078,6 +1079,12 @@ class G1822(Game):
         if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
             return False
         return self.free_slot(hx, node, corp.sym) is not None
+
+    def p5_holds_token_step(self, corp: Corporation) -> bool:
+        """18xx.games stops at the token step of a company that owns P5 (LC&DR) while its English Channel station
+        power is unused, even where the company can place no station (edition 2; games begun under edition 1 did
+        not stop)."""
+        return self.rules_edition >= 2 and any(c.sym == "P5" and not c.closed for c in corp.companies)
 
     def free_token_hexes(self, corp: Corporation) -> list[str]:
         """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""

@@ -335,8 +335,10 @@ class Token1822(TokenStep):
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
-        if not out and self.game.free_token_hexes(entity) and self.normal_tokens(entity):
-            # 18xx.games stops here while the free station is unused, wherever the company can reach.
+        if not out and self.normal_tokens(entity) and (
+                self.game.free_token_hexes(entity) or self.game.p5_holds_token_step(entity)):
+            # 18xx.games stops here while a company holds a station power it has not used (SECR's free station,
+            # P5's English Channel station), wherever the company can reach.
             out = ["place_token", "pass"]
         # Only an exchange token that P5 or P18 could bring out keeps the step open for a company that could not
         # place a station otherwise (18xx.games).
