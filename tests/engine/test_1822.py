@@ -542,6 +542,29 @@ def test_an_unused_p5_holds_the_token_step_open_from_edition_2() -> None:
         assert step.actions(nbr) == []
 
 
+def test_p5_places_an_exchange_token_in_the_english_channel_unreached_and_closes() -> None:
+    from engine.titles.g1822.operating import Token1822
+    game = new_game()
+    nbr, p5 = game.corporations["NBR"], game.companies["P5"]
+    p5.owner = nbr
+    nbr.companies.append(p5)
+    step = Token1822.__new__(Token1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: nbr})()
+    game.exchange_tokens["NBR"] = 0
+    assert step.actions(p5) == []  # no exchange token left to place
+    game.exchange_tokens["NBR"] = 2
+    assert step.actions(p5) == ["place_token", "choose_ability"]
+    (offer,) = step.choices(p5, "place_token")
+    hx, node = game.city_by_id(offer["city"])
+    assert hx.id == "P43" and ("P43", node) not in game.network(nbr).nodes
+    left = len(nbr.unused_tokens())
+    step.process_place_token(offer, p5)
+    assert "NBR" in hx.tile.tokens[node] and game.exchange_tokens["NBR"] == 1
+    assert len(nbr.unused_tokens()) == left and p5.closed  # an exchange token, not one of its own
+    with pytest.raises(GameError):
+        step.process_place_token(offer, p5)
+
+
 def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:
     game = new_game()
     hx = game.board["L19"]

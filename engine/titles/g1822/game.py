@@ -1086,6 +1086,32 @@ class G1822(Game):
         not stop)."""
         return self.rules_edition >= 2 and any(c.sym == "P5" and not c.closed for c in corp.companies)
 
+    def channel_station_power(self, company: Company) -> bool:
+        """P5 (LC&DR) may place one of its company's exchange tokens as a free station in the English Channel,
+        reached or not, during the company's token step; it then closes (18xx.games: its `token` ability)."""
+        corp = company.owner
+        return company.sym == "P5" and not company.closed and isinstance(corp, Corporation) \
+            and self.exchange_tokens.get(corp.sym, 0) > 0
+
+    def channel_station_cities(self, company: Company) -> list[tuple[Any, int]]:
+        corp = company.owner
+        if not self.channel_station_power(company) or not isinstance(corp, Corporation):
+            return []
+        hx = self.board.hexes[str(self.rules["english_channel"])]
+        return [(hx, node) for node in sorted(hx.tile.tokens) if self.can_token_city(corp, hx, node)]
+
+    def place_channel_station(self, company: Company, hx: Any, node: int, slot: Any) -> None:
+        corp = company.owner
+        if not isinstance(corp, Corporation) or (hx, node) not in self.channel_station_cities(company):
+            raise illegal(f"{company.sym} may place a station only in a free space of the English Channel "
+                          f"({self.rules['english_channel']}), from an exchange token of its company")
+        self._move_exchange_token(corp)
+        token = corp.unused_tokens()[-1]
+        token.price = 0
+        self.place_token(corp, token, hx, node, free=True, slot=slot)
+        self.log(f"{company.sym} places an exchange token of {corp.sym} in the English Channel and closes")
+        self.close_company(company)
+
     def free_token_hexes(self, corp: Corporation) -> list[str]:
         """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""
         if corp.sym in self.free_tokens_used:

@@ -331,7 +331,10 @@ class Token1822(TokenStep):
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
-            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "token") else []
+            if entity.owner is not corp:
+                return []
+            out = ["place_token"] if self.game.channel_station_power(entity) else []
+            return out + (["choose_ability"] if self.game.company_choices(entity, "token") else [])
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
@@ -370,6 +373,11 @@ class Token1822(TokenStep):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "choose_ability":
             return company_choice_actions(self.game, entity, "token")
+        if isinstance(entity, Company):
+            if kind != "place_token":
+                return super().choices(entity, kind)
+            return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
+                    for hx, node in self.game.channel_station_cities(entity)]
         out = super().choices(entity, kind)
         if kind == "place_token" and isinstance(entity, Corporation):
             out = [a for a in out if self.game.offers_city(entity, *self.game.city_by_id(a["city"]))]
@@ -380,6 +388,10 @@ class Token1822(TokenStep):
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         hx, node = self.game.city_by_id(action["city"])
+        if isinstance(entity, Company):
+            # P5's station is an extra action: the company's own station placement is still to come.
+            self.game.place_channel_station(entity, hx, node, action.get("slot"))
+            return
         if isinstance(entity, Corporation) and action.get("token_type") is None \
                 and (hx, node) in self.free_cities(entity):
             token = self.normal_tokens(entity)[0]
