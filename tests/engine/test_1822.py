@@ -10,6 +10,7 @@ import pytest
 
 from engine.core import actions as act
 from engine.core.errors import GameError
+from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1822.game import G1822
@@ -563,6 +564,24 @@ def test_p5_places_an_exchange_token_in_the_english_channel_unreached_and_closes
     assert len(nbr.unused_tokens()) == left and p5.closed  # an exchange token, not one of its own
     with pytest.raises(GameError):
         step.process_place_token(offer, p5)
+
+
+def test_a_destination_station_sends_the_companys_other_station_in_that_city_home_from_edition_2() -> None:
+    for edition, stations in ((2, ["destination"]), (1, ["normal", "destination"])):
+        game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"rules_edition": edition})
+        nbr = game.corporations["NBR"]
+        hx = game.board.hexes[nbr.data["destination"]]
+        node = next(iter(hx.tile.tokens))
+        token = next(t for t in nbr.unused_tokens() if t.kind is TokenKind.NORMAL and t is not nbr.tokens[0])
+        game.place_token(nbr, token, hx, node, free=True)
+        game.place_destination_token(nbr)
+        game.remove_extra_tokens(hx)
+        held = [t.kind.value for t in nbr.tokens if t.used and t.hex == hx.id]
+        assert sorted(held) == sorted(stations)
+        assert hx.tile.tokens[node].count("NBR") == len(stations)
+        assert len(hx.tile.tokens[node]) == hx.tile.tdef.nodes[node].slots or edition == 1
+        if edition == 2:
+            assert not token.used and token.price == 100
 
 
 def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:

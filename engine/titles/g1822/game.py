@@ -87,7 +87,9 @@ class Market1822(StockMarket):
 
 class G1822(Game):
     TITLE = "1822"
-    RULES_EDITION = 2  # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step)
+    # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step); a destination station
+    # sends a company's other station in that city back to its charter (remove_extra_tokens).
+    RULES_EDITION = 2
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
     # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
@@ -888,6 +890,50 @@ class G1822(Game):
         token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
         self.board_changed()
         self.log(f"{corp.sym} places its destination token on {hx.id}")
+
+    def remove_extra_tokens(self, hx: Any) -> None:
+        """Edition 2, as 18xx.games: after a destination station, a company with more than one station in a city
+        of the hex gets the latest placed of its other stations back on its charter (never its home), at the
+        usual price; the extra space the destination station made is then given up."""
+        if self.rules_edition < 2:
+            return
+        for node, slots in hx.tile.tokens.items():
+            kinds = hx.tile.kinds[node]
+            counts: dict[str, int] = {}
+            for owner in slots:
+                if owner is not None:
+                    counts[owner] = counts.get(owner, 0) + 1
+            extra = False
+            for sym, count in counts.items():
+                corp = self.corporations.get(sym)
+                if count < 2 or corp is None:
+                    continue
+                extra = True
+                mine = [t for t in corp.tokens if t.used and t.hex == hx.id and t.node == node
+                        and t.kind is not TokenKind.DESTINATION]
+                for token in mine[len(mine) - min(count - 1, len(mine)):][::-1]:
+                    slots[token.slot] = None
+                    kinds[token.slot] = TokenKind.NORMAL
+                    token.used, token.hex, token.node, token.slot = False, None, -1, -1
+                    token.price = int(self.rules["token_price"])
+                    self.log(f"Extra token for {corp.sym} is returned to their available tokens")
+            if extra:
+                self._drop_extra_space(hx, node)
+        self.board_changed()
+
+    def _drop_extra_space(self, hx: Any, node: int) -> None:
+        slots, kinds = hx.tile.tokens[node], hx.tile.kinds[node]
+        if len(slots) <= hx.tile.tdef.nodes[node].slots or None not in slots:
+            return
+        empty = slots.index(None)
+        if empty == len(slots) - 1:
+            return  # the empty space is the extra one itself (18xx.games leaves it then)
+        owner, kind = slots.pop(), kinds.pop()
+        slots[empty], kinds[empty] = owner, kind
+        for corp in self.corporations.values():
+            for t in corp.tokens:
+                if t.used and t.hex == hx.id and t.node == node and t.slot == len(slots):
+                    t.slot = empty
 
     def place_home_token(self, corp: Corporation) -> None:
         if corp.tokens and corp.tokens[0].used:

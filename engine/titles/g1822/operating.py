@@ -191,6 +191,7 @@ class DestinationToken(Step):
         if action["hex"] != entity.data["destination"]:
             raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
         self.game.place_destination_token(entity)
+        self.game.remove_extra_tokens(self.game.board.hexes[entity.data["destination"]])
         self.pass_()
 
 
