@@ -276,6 +276,25 @@ def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -
     assert step.actions(secr) == []
 
 
+def test_a_station_power_stops_holding_the_token_step_once_the_company_has_a_station_there() -> None:
+    """18xx.games counts a station power unusable once its company stands in the hex (say after P5 put SECR in
+    the English Channel): neither SECR's free station nor P5 then holds the token step."""
+    from engine.titles.g1822.operating import Token1822
+    game = new_game()
+    secr, p5 = game.corporations["SECR"], game.companies["P5"]
+    p5.owner = secr
+    secr.companies.append(p5)
+    game.exchange_tokens["SECR"] = 0
+    step = Token1822.__new__(Token1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: secr})()
+    assert step.actions(secr) == ["place_token", "pass"]
+    channel = game.board.hexes["P43"]
+    token = next(t for t in secr.unused_tokens() if t is not secr.tokens[0])
+    game.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
+    assert game.free_token_hexes(secr) == [] and not game.p5_holds_token_step(secr)
+    assert step.actions(secr) == []
+
+
 def test_a_second_permanent_private_train_must_be_discarded() -> None:
     game = new_game()
     lyr = game.corporations["LYR"]

@@ -1130,7 +1130,13 @@ class G1822(Game):
         """18xx.games stops at the token step of a company that owns P5 (LC&DR) while its English Channel station
         power is unused, even where the company can place no station (edition 2; games begun under edition 1 did
         not stop)."""
-        return self.rules_edition >= 2 and any(c.sym == "P5" and not c.closed for c in corp.companies)
+        return self.rules_edition >= 2 and any(c.sym == "P5" and not c.closed for c in corp.companies) \
+            and not self._stationed_in(corp, str(self.rules["english_channel"]))
+
+    def _stationed_in(self, corp: Corporation, hex_id: str) -> bool:
+        """Edition 2: 18xx.games counts a station power as unusable once its company has a station in every hex
+        the power names."""
+        return self.rules_edition >= 2 and any(t.used and t.hex == hex_id for t in corp.tokens)
 
     def channel_station_power(self, company: Company) -> bool:
         """P5 (LC&DR) may place one of its company's exchange tokens as a free station in the English Channel,
@@ -1162,7 +1168,7 @@ class G1822(Game):
         """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""
         if corp.sym in self.free_tokens_used:
             return []
-        return [str(h) for h in corp.data.get("free_token_hexes", ())]
+        return [str(h) for h in corp.data.get("free_token_hexes", ()) if not self._stationed_in(corp, str(h))]
 
     def can_lay_track(self, corp: Corporation) -> bool:
         return any(t.used for t in corp.tokens)
