@@ -897,6 +897,7 @@ class G1822(Game):
         usual price; the extra space the destination station made is then given up."""
         if self.rules_edition < 2:
             return
+        returned = False
         for node, slots in hx.tile.tokens.items():
             kinds = hx.tile.kinds[node]
             counts: dict[str, int] = {}
@@ -912,14 +913,15 @@ class G1822(Game):
                 mine = [t for t in corp.tokens if t.used and t.hex == hx.id and t.node == node
                         and t.kind is not TokenKind.DESTINATION]
                 for token in mine[len(mine) - min(count - 1, len(mine)):][::-1]:
-                    slots[token.slot] = None
                     kinds[token.slot] = TokenKind.NORMAL
-                    token.used, token.hex, token.node, token.slot = False, None, -1, -1
+                    self._remove_station(corp, token)
                     token.price = int(self.rules["token_price"])
                     self.log(f"Extra token for {corp.sym} is returned to their available tokens")
             if extra:
                 self._drop_extra_space(hx, node)
-        self.board_changed()
+                returned = True
+        if returned:
+            self.board_changed()  # place_destination_token has already said so when nothing came back
 
     def _drop_extra_space(self, hx: Any, node: int) -> None:
         slots, kinds = hx.tile.tokens[node], hx.tile.kinds[node]
