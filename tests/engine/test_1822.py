@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from engine.core import actions as act
+from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
 from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1822.game import G1822
+from engine.titles.g1822.operating import Token1822
 from tests.conftest import recorded_games
 
 GAMES = recorded_games("1822")
@@ -264,12 +266,22 @@ def test_a_privates_train_is_never_sold_to_another_company() -> None:
     assert not step.tradeable(pullman) and step.tradeable(local)
 
 
+def own(corp: Corporation, company: Company) -> None:
+    company.owner = corp
+    corp.companies.append(company)
+
+
+def token_step_of(game: G1822, corp: Corporation) -> Token1822:
+    """The token step of ``corp``'s operating turn, without the rest of the round."""
+    step = Token1822.__new__(Token1822)
+    step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
+    return step
+
+
 def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -> None:
-    from engine.titles.g1822.operating import Token1822
     game = new_game()
     secr = game.corporations["SECR"]
-    step = Token1822.__new__(Token1822)
-    step.game, step.round = game, type("R", (), {"entity": lambda self: secr})()
+    step = token_step_of(game, secr)
     assert game.free_token_hexes(secr) == ["P43"] and game.free_token_hexes(game.corporations["LNWR"]) == []
     assert step.actions(secr) == ["place_token", "pass"]
     game.free_tokens_used.add("SECR")
@@ -279,14 +291,11 @@ def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -
 def test_a_station_power_stops_holding_the_token_step_once_the_company_has_a_station_there() -> None:
     """18xx.games counts a station power unusable once its company stands in the hex (say after P5 put SECR in
     the English Channel): neither SECR's free station nor P5 then holds the token step."""
-    from engine.titles.g1822.operating import Token1822
     game = new_game()
-    secr, p5 = game.corporations["SECR"], game.companies["P5"]
-    p5.owner = secr
-    secr.companies.append(p5)
+    secr = game.corporations["SECR"]
+    own(secr, game.companies["P5"])
     game.exchange_tokens["SECR"] = 0
-    step = Token1822.__new__(Token1822)
-    step.game, step.round = game, type("R", (), {"entity": lambda self: secr})()
+    step = token_step_of(game, secr)
     assert step.actions(secr) == ["place_token", "pass"]
     channel = game.board.hexes["P43"]
     token = next(t for t in secr.unused_tokens() if t is not secr.tokens[0])
@@ -532,13 +541,10 @@ def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.Monkey
 
 
 def test_only_an_exchange_token_keeps_the_token_step_open_for_p18() -> None:
-    from engine.titles.g1822.operating import Token1822
     game = new_game()
-    nbr, p18 = game.corporations["NBR"], game.companies["P18"]
-    p18.owner = nbr
-    nbr.companies.append(p18)
-    step = Token1822.__new__(Token1822)
-    step.game, step.round = game, type("R", (), {"entity": lambda self: nbr})()
+    nbr = game.corporations["NBR"]
+    own(nbr, game.companies["P18"])
+    step = token_step_of(game, nbr)
     game.exchange_tokens["NBR"] = 0
     assert step.actions(nbr) == []  # P18 could only move a station to the exchange area: no stop
     game.exchange_tokens["NBR"] = 1
@@ -548,28 +554,22 @@ def test_only_an_exchange_token_keeps_the_token_step_open_for_p18() -> None:
 def test_an_unused_p5_holds_the_token_step_open_from_edition_2() -> None:
     """18xx.games stops at the token step of a company owning P5 (LC&DR) while the private's English Channel
     station power is unused, even with nowhere to place a station; games begun under edition 1 did not stop."""
-    from engine.titles.g1822.operating import Token1822
     for edition, expected in ((2, ["place_token", "pass"]), (1, [])):
         game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"rules_edition": edition})
         nbr, p5 = game.corporations["NBR"], game.companies["P5"]
-        p5.owner = nbr
-        nbr.companies.append(p5)
+        own(nbr, p5)
         game.exchange_tokens["NBR"] = 0
-        step = Token1822.__new__(Token1822)
-        step.game, step.round = game, type("R", (), {"entity": lambda self, corp=nbr: corp})()
+        step = token_step_of(game, nbr)
         assert step.actions(nbr) == expected
         p5.closed = True
         assert step.actions(nbr) == []
 
 
 def test_p5_places_an_exchange_token_in_the_english_channel_unreached_and_closes() -> None:
-    from engine.titles.g1822.operating import Token1822
     game = new_game()
     nbr, p5 = game.corporations["NBR"], game.companies["P5"]
-    p5.owner = nbr
-    nbr.companies.append(p5)
-    step = Token1822.__new__(Token1822)
-    step.game, step.round = game, type("R", (), {"entity": lambda self: nbr})()
+    own(nbr, p5)
+    step = token_step_of(game, nbr)
     game.exchange_tokens["NBR"] = 0
     assert step.actions(p5) == []  # no exchange token left to place
     game.exchange_tokens["NBR"] = 2

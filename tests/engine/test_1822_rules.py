@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.core import actions as act
+from engine.core.entities import Player
 from engine.core.errors import ErrorCode, GameError
 from engine.importer import read_game_file
 from engine.titles import title_class
@@ -356,16 +357,22 @@ def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_e
     assert "23" in game.routes_seen
 
 
-def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() -> None:
-    # 18xx.games lists that sale (then fails on it), so the turn of a player with nothing else to do stays open
-    # for a pass instead of being skipped.
+def p16_owner_with_only_the_lnwr_tie(*, cash: int, debt: int) -> tuple[G1822, Player]:
+    """P16's owner holding nothing but LNWR's one-share presidency, tied with the tax haven, and P16 itself."""
     game, _ = lnwr_president_of_one_share(in_tax_haven=True)
     seller = game.player_by_id(P16_OWNER)
     for share in list(seller.shares):
         if share.corp != "LNWR":
             game.transfer_share(share, game.pool)
     seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
-    seller.cash, seller.debt = 0, 100  # a loan and no cash: no buying, bidding or repaying
+    seller.cash, seller.debt = cash, debt
+    return game, seller
+
+
+def test_a_player_whose_only_sale_is_that_one_is_left_a_pass_as_on_18xx_games() -> None:
+    # 18xx.games lists that sale (then fails on it), so the turn of a player with nothing else to do stays open
+    # for a pass instead of being skipped.
+    game, seller = p16_owner_with_only_the_lnwr_tie(cash=0, debt=100)  # no buying, bidding or repaying
     assert game.actions_for(seller) == ["pass"]
 
 
@@ -400,13 +407,7 @@ def test_a_repayment_of_all_the_cash_leaves_the_turn_open_when_only_the_tax_have
     # Oracle 1822 random s87039 (five players), action 798, and s87050 (four players), action 1535, before the
     # tie's pass: P16's owner repays with all their cash, and 18xx.games still lists their LNWR sale, so the turn
     # waits for their pass.
-    game, _ = lnwr_president_of_one_share(in_tax_haven=True)
-    seller = game.player_by_id(P16_OWNER)
-    for share in list(seller.shares):
-        if share.corp != "LNWR":
-            game.transfer_share(share, game.pool)
-    seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
-    seller.cash, seller.debt = 30, 100
+    game, seller = p16_owner_with_only_the_lnwr_tie(cash=30, debt=100)
     game.process({"type": "payoff_player_debt", "entity": P16_OWNER, "entity_type": "player"})
     seller = game.player_by_id(P16_OWNER)
     assert (seller.cash, seller.debt) == (0, 70)

@@ -35,11 +35,10 @@ def corp_action(kind: str, sym: str, **fields: object) -> dict[str, Any]:
     return {"type": kind, "entity": sym, "entity_type": "corporation", **fields}
 
 
-def gt_must_buy(*, to_train_step: bool = True) -> tuple[Game, Corporation, Player]:
-    """GT in its first operating turn (at its train step unless told otherwise), with no train and a route:
-    Cy is its president (GT_0 only), Ann and Bob hold 20% each. Bob is the president of CPR, which has a
-    market price but has not floated."""
-    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7)
+def gt_operating(options: dict[str, Any] | None = None) -> Game:
+    """Three players, seed 7: GT parred at 100 in the first stock round with four more shares sold, and now in its
+    first operating turn."""
+    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7, options=options)
     finish_auction(g)
     par = next(c for c in query.choices(g, g.acting()[0], "par")
                if c["corporation"] == "GT" and c["share_price"].startswith("100,"))
@@ -48,6 +47,14 @@ def gt_must_buy(*, to_train_step: bool = True) -> tuple[Game, Corporation, Playe
         g.process(next(c for c in query.choices(g, g.acting()[0], "buy_shares") if c["shares"][0].startswith("GT")))
     while g.round.kind == "stock":
         g.process(query.choices(g, g.acting()[0], "pass")[0])
+    return g
+
+
+def gt_must_buy(*, to_train_step: bool = True) -> tuple[Game, Corporation, Player]:
+    """GT in its first operating turn (at its train step unless told otherwise), with no train and a route:
+    Cy is its president (GT_0 only), Ann and Bob hold 20% each. Bob is the president of CPR, which has a
+    market price but has not floated."""
+    g = gt_operating()
     gt = g.corporations["GT"]
     cy = player(g, "Cy")
     assert g.round.entity() is gt and gt.owner is cy

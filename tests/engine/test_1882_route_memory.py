@@ -13,25 +13,15 @@ from engine.core.game import Game
 from engine.core.steps.operating import BuyTrain
 from engine.titles.g1882.game import G1882
 
-from .test_1882_emergency import connect, corp_action
-from .test_1882_scenarios import finish_auction
+from .test_1882_emergency import connect, corp_action, edited, gt_operating
 
 
 def gt_after_its_first_train(edition: int | None) -> tuple[Game, Corporation]:
     """GT floated, its home L8 joined to J8 by track, and its first train bought in its first turn."""
-    options = {} if edition is None else {"rules_edition": edition}
-    g = new_game("1882", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7, options=options)
-    finish_auction(g)
-    par = next(c for c in query.choices(g, g.acting()[0], "par")
-               if c["corporation"] == "GT" and c["share_price"].startswith("100,"))
-    g.process(par)
-    for _ in range(4):
-        g.process(next(c for c in query.choices(g, g.acting()[0], "buy_shares") if c["shares"][0].startswith("GT")))
-    while g.round.kind == "stock":
-        g.process(query.choices(g, g.acting()[0], "pass")[0])
+    g = gt_operating(None if edition is None else {"rules_edition": edition})
     gt = g.corporations["GT"]
     connect(g, gt, "L8", "J8")
-    g._checkpoint = None  # edited by hand: a refusal must restore this state
+    edited(g)
     while not isinstance(g.round.active_step(), BuyTrain):
         g.process(corp_action("pass", "GT"))
     g.process(query.choices(g, gt, "buy_train")[0])
