@@ -90,8 +90,8 @@ def all_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
 
 
 def reference_choices(game: Game, entity: Any, *, limit: int = 500) -> list[Action]:
-    """``all_choices`` less those 18xx.games never offers (``Step.offered_by_reference``): what oracle playouts
-    choose from, so the reference engine can replay every game they write."""
+    """``all_choices`` less those oracle playouts leave out (``Step.offered_by_reference``): what they choose
+    from, so the reference engine can replay every game they write to its end."""
     out: list[Action] = []
     for kind in game.actions_for(entity):
         step = step_for(game, entity, kind)

@@ -70,8 +70,9 @@ class Step:
         return None
 
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
-        """False for one of this step's choices that follows a printed rule 18xx.games never offers (1828's D&H in
-        Scranton): the reference engine would refuse a game holding it, so oracle playouts leave it out."""
+        """False for one of this step's choices that oracle playouts leave out: one following a printed rule
+        18xx.games never offers (1828's D&H in Scranton), which the reference engine would refuse, or one after
+        which it may be unable to go on (1822's tax haven buying LNWR). Each is listed in docs/conformance.md."""
         return True
 
     # --- lifecycle

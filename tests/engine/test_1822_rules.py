@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine.core import actions as act
+from engine.core import query
 from engine.core.entities import Player
 from engine.core.errors import ErrorCode, GameError
 from engine.importer import read_game_file
@@ -152,6 +153,21 @@ def test_the_tax_haven_buys_one_share_in_the_game_and_is_offered_only_in_its_own
     with pytest.raises(GameError) as refused:
         p16_buy(game, "CR_ipo")
     assert refused.value.code is ErrorCode.ILLEGAL and "P16" in refused.value.message
+
+
+def test_oracle_playouts_leave_out_the_tax_haven_buying_lnwr_which_players_may_still_do() -> None:
+    # LNWR's director's certificate is one share: 18xx.games cannot go on once such a director must sell it to
+    # the tax haven's benefit (docs/conformance.md), so the oracle's playouts do not make this purchase.
+    game, _ = recorded_until(1030)
+    p16 = game.companies["P16"]
+    share = next(s for p in game.players for s in p.shares if s.corp == "LNWR" and not s.president)
+    game.transfer_share(share, game.pool)
+    game.bank.spend(300, game.player_by_id(P16_OWNER))  # enough for LNWR at £200
+    offered = [a["choice"] for a in game.round.choices_for(p16, "choose_ability")]
+    assert "LNWR_market" in offered and "MR_ipo" in offered
+    assert [a["choice"] for a in query.reference_choices(game, p16)] == [c for c in offered if c != "LNWR_market"]
+    p16_buy(game, "LNWR_market")
+    assert [s.corp for s in game.tax_haven.shares] == ["LNWR"]
 
 
 def test_dividends_on_the_tax_havens_share_go_onto_its_charter() -> None:

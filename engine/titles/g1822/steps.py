@@ -175,6 +175,19 @@ class BidSellParShares(BuySellParShares):
         sold = self.sold.get(player.id, {})
         return [c for c in self.game.tax_haven_choices(available) if not sold.get(c.rpartition("_")[0])]
 
+    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+        """Oracle playouts leave out the tax haven buying into a company whose director's certificate is one share
+        (LNWR). 18xx.games offers it, but it then counts the tax haven among the holders a directorship may pass
+        to; once that company's director holds only the certificate and needs emergency money, it demands a sale
+        it cannot process (docs/conformance.md), so about one random game in fifty could never be finished
+        there. Players may still make the purchase."""
+        share = self.game.tax_haven_share(str(action.get("choice"))) if action.get("type") == "choose_ability" \
+            else None
+        if share is None:
+            return True
+        corp = self.game.corporation(share.corp)
+        return bool(corp.president_percent > corp.share_percent)
+
     def choice_label(self, entity: Any, action: Action) -> str | None:
         choice = str(action.get("choice"))
         share = self.game.tax_haven_share(choice) if action.get("type") == "choose_ability" else None
