@@ -362,7 +362,8 @@ VERBS: tuple[Verb, ...] = (
 ABILITY_HELP = (
     "Private companies with powers act through their symbol, e.g. for 1882's North West Rebellion: "
     "`nwr remove G11`, `nwr token C3`, `nwr lay C3 57 1`, `nwr pass`; for 1862's Erie tile: `erie lay E28 ERIE 0`; "
-    "for an 1822 private's choice: `p18 choose exchange`; 1822's P5 station in the English Channel: `p5 token P43`; "
+    "for an 1822 private's choice: `p18 choose exchange`; 1822's P5 station in the English Channel: "
+    "`p5 token P43` (or, when it is full, `p5 lay P43 X9 0` then `p5 token P43`); "
     "for 1828's Delaware & Hudson: `d&h lay F20 57 0`, then "
     "`d&h token F20` or `d&h pass`."
 )

@@ -481,3 +481,66 @@ def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it()
     game.redeem_shares(lnwr, [game.share_by_id("LNWR_3")])
     assert lnwr.owner is holder
     assert game.share_by_id("LNWR_0").owner is lnwr and [s.id for s in holder.shares_of("LNWR")] == ["LNWR_4"]
+
+
+# ------------------------------------------------------------------------- P5's English Channel upgrade
+def nbr_with_p5_and_a_full_green_channel() -> tuple[G1822, Any, Any]:
+    """NBR at the start of its track step in phase 5 (brown tiles out), owning P5, the English Channel green
+    and its one space taken by another major."""
+    game, _ = recorded_until(1071)
+    nbr, p5 = game.corporations["NBR"], game.companies["P5"]
+    p5.owner.companies.remove(p5)
+    p5.owner = nbr
+    nbr.companies.append(p5)
+    channel = game.board.hexes["P43"]
+    game.lay_tile(nbr, {"hex": "P43", "tile": "X4-0", "rotation": 0}, check_connection=False)
+    other = next(c for c in game.corporations.values()
+                 if c is not nbr and c.kind.value == "major" and c.unused_tokens())
+    game.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
+    return game, nbr, p5
+
+
+def p5_lay(game: G1822, tile: str, rotation: int = 0) -> None:
+    game.process({"type": "lay_tile", "entity": "P5", "entity_type": "company", "hex": "P43", "tile": tile,
+                  "rotation": rotation})
+
+
+def test_p5_upgrades_a_full_english_channel_as_the_companys_lay_then_places_its_station() -> None:
+    game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
+    channel = game.board.hexes["P43"]
+    assert ("P43", 0) not in game.network(nbr).nodes  # unreached: the power needs no route
+    assert [a["tile"] for a in query.reference_choices(game, p5)] == ["X9-0"]
+    cash, exchange = nbr.cash, game.exchange_tokens["NBR"]
+    p5_lay(game, "X9-0")
+    assert channel.tile.name == "X9" and nbr.cash == cash - 100  # the usual upgrade cost
+    assert game.acting() == [p5] and game.actions_for(p5) == ["place_token", "pass"]
+    assert game.actions_for(nbr) == []
+    (station,) = game.round.choices_for(p5, "place_token")
+    game.process(station)
+    assert channel.tile.tokens[0].count("NBR") == 1 and p5.closed
+    assert game.exchange_tokens["NBR"] == exchange - 1
+    # The upgrade was the company's lay for the turn; its own station placement is still to come.
+    assert game.acting() == [nbr] and "place_token" in game.actions_for(nbr)
+
+
+def test_after_passing_on_the_station_p5_may_still_place_it_in_the_token_step() -> None:
+    game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
+    p5_lay(game, "X9-0")
+    game.process({"type": "pass", "entity": "P5", "entity_type": "company"})
+    assert not p5.closed and game.acting() == [nbr]
+    assert game.actions_for(p5) == ["place_token", "choose_ability"]  # its English Channel station, as before
+    assert all(a["type"] != "lay_tile" for a in query.reference_choices(game, p5))
+
+
+def test_p5_upgrades_the_channel_only_when_it_is_full_and_the_upgrade_adds_a_space() -> None:
+    game, _, p5 = nbr_with_p5_and_a_full_green_channel()
+    game.exchange_tokens["NBR"] = 0
+    assert game.actions_for(p5) == []  # no exchange token to place
+    game.exchange_tokens["NBR"] = 1
+    assert game.actions_for(p5) == ["lay_tile"]
+    with pytest.raises(GameError) as refused:
+        p5_lay(game, "X9-0", rotation=3)
+    assert refused.value.code is ErrorCode.ILLEGAL and "rotation 0" in refused.value.message
+    game, _, p5 = nbr_with_p5_and_a_full_green_channel()
+    game.board.hexes["P43"].tile.tokens[0] = [None]
+    assert game.actions_for(p5) == []  # a free space: P5 places its station in the token step instead

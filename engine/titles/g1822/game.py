@@ -670,8 +670,9 @@ class G1822(Game):
 
     def track_powers_block(self, corp: Corporation) -> bool:
         """Privates whose track power keeps the company's track step open until it passes."""
+        # Only tile-lay powers keep it open in 18xx.games, not P5's `teleport`.
         return any(self.track_power_usable(c, corp) and not self.track_power(c).get("consume_tile_lay")
-                   for c in corp.companies)
+                   and not self.track_power(c).get("teleport") for c in corp.companies)
 
     def track_power_allows(self, company: Company, corp: Corporation, power: dict[str, Any],
                            action: dict[str, Any]) -> bool:
@@ -710,11 +711,48 @@ class G1822(Game):
                 return False
             if corp.kind is CorporationKind.MINOR and hx.tile.colour != "yellow":
                 return False
+        if power.get("teleport"):
+            return self.teleport_open(company)
         return hx.id in self.network(corp).hex_edges
+
+    def teleport_open(self, company: Company) -> bool:
+        """P5 (LC&DR) may upgrade the English Channel, reached or not, to make room for its station when every
+        space there is taken and the upgrade adds one: green to brown once brown tiles are out, brown to grey once
+        grey ones are (18xx.games' `teleport`; the tile keeps rotation 0)."""
+        corp = company.owner
+        if not isinstance(corp, Corporation) or self.exchange_tokens.get(corp.sym, 0) <= 0:
+            return False
+        hx = self.board.hexes[str(self.rules["english_channel"])]
+        if any(owner is None for slots in hx.tile.tokens.values() for owner in slots):
+            return False
+        newest = self.phases[self.phase_index]["tiles"][-1]
+        return (hx.tile.colour == "green" and newest in ("brown", "gray")) \
+            or (hx.tile.colour == "brown" and newest == "gray")
+
+    def teleport_lays(self, company: Company) -> list[dict[str, Any]]:
+        """P5's English Channel upgrades the company can pay for now (hex, tile, rotation 0)."""
+        corp = company.owner
+        if not isinstance(corp, Corporation) or not self.teleport_open(company):
+            return []
+        hx = self.board.hexes[str(self.rules["english_channel"])]
+        out = []
+        for name in self.track_power(company).get("tiles", ()):
+            tile = next((t for t in self.tile_supply.values() if t.name == name), None)
+            if tile is None or tile.colour not in self.phase["tiles"]:
+                continue
+            if 0 not in self.tile_rotations(corp, hx, tile.tdef, None):
+                continue
+            if self.upgrade_cost(corp, hx, tile) > corp.cash:
+                continue
+            out.append({"hex": hx.id, "tile": tile.id, "rotation": 0})
+        return out
 
     def use_track_power(self, company: Company, corp: Corporation, upgrade: bool) -> None:
         uses = self.track_uses(company)
         power = self.track_power(company)
+        if power.get("teleport"):
+            uses["count"] = 0  # P5 stays open: its station power is still to be used
+            return
         if "lay_count" in power:
             if upgrade:
                 uses["lay"] = 0

@@ -196,8 +196,9 @@ class DestinationToken(Step):
 
 
 class SpecialTrack(Step):
-    """Privates that lay track for the company that owns them, during its track step (P2, P8, P10, P11, P12,
-    P21). P12's extra lays and P21's bridge lays must be made together once begun."""
+    """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
+    P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
+    is followed at once by its station there, or a pass."""
 
     name = "Lay track for a private"
     game: Any
@@ -216,18 +217,28 @@ class SpecialTrack(Step):
 
     def round_setup(self) -> None:
         self.company = None
+        self.teleported: Company | None = None
 
     def setup(self) -> None:
         self.company = None
+        self.teleported = None
         self.laid_extra = False
 
     def blocking(self) -> bool:
-        return self.company is not None
+        return self.company is not None or self.station_pending()
+
+    def station_pending(self) -> bool:
+        """P5 has upgraded the English Channel and may now place its station there (or pass)."""
+        return self.teleported is not None and self.game.channel_station_power(self.teleported)
 
     def active_entities(self) -> list[Any]:
+        if self.station_pending():
+            return [self.teleported]
         return [self.company] if self.company is not None else super().active_entities()
 
     def actions(self, entity: Any) -> list[str]:
+        if self.station_pending():
+            return ["place_token", "pass"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
         corp = self.round.entity()
@@ -238,18 +249,27 @@ class SpecialTrack(Step):
         return ["lay_tile"]
 
     def may_begin(self, company: Company, corp: Corporation) -> bool:
-        """P21 is used by a company with a station in Hull or Grimsby, before it lays any track this turn."""
+        """P21 is used by a company with a station in Hull or Grimsby, before it lays any track this turn; P5 when
+        the English Channel is full and can be upgraded."""
         power = self.game.track_power(company)
+        if power.get("teleport") and not self.game.teleport_open(company):
+            return False
         if power.get("station_in_hexes") and not any(t.used and t.hex in power.get("hexes", ()) for t in corp.tokens):
             return False
         track = next(s for s in self.round.steps if isinstance(s, Track1822))
         return not (power.get("before_own_lay") and track.lays > 0)
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind == "place_token" and self.station_pending():
+            return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
+                    for hx, node in self.game.channel_station_cities(entity)]
         if kind != "lay_tile":
             return super().choices(entity, kind)
         corp = entity.owner
         power = self.game.track_power(entity)
+        if power.get("teleport"):
+            lays = [{**entity_action(entity, "lay_tile"), **lay} for lay in self.game.teleport_lays(entity)]
+            return [a for a in lays if self.lay_left(power, a)]
         self.game.laying_private = entity
         try:
             out = tile_lay_choices(self.game, entity, corp, spec=None)
@@ -285,7 +305,13 @@ class SpecialTrack(Step):
             raise illegal("a minor cannot upgrade past green")
         self.game.laying_private = entity
         try:
-            if power.get("free"):
+            if power.get("teleport"):
+                if int(action.get("rotation", 0)) != 0 or \
+                        not any(lay["tile"] == action["tile"] for lay in self.game.teleport_lays(entity)):
+                    raise illegal(f"{entity.sym} upgrades the English Channel only to make room for its station, "
+                                  f"with tile {' or '.join(power.get('tiles', ()))} at rotation 0")
+                self.game.lay_tile(corp, action, check_connection=False)
+            elif power.get("free"):
                 # A free lay costs nothing at all: terrain nor estuary crossing (18xx.games).
                 hx = self.game.board[action["hex"]]
                 rot = int(action.get("rotation", 0))
@@ -316,8 +342,21 @@ class SpecialTrack(Step):
             self.company = entity
         else:
             self.company = None
+        if power.get("teleport"):
+            self.teleported = entity
+
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+        if not self.station_pending() or entity is not self.teleported:
+            raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
+        hx, node = self.game.city_by_id(action["city"])
+        self.game.place_channel_station(entity, hx, node, action.get("slot"))
+        self.teleported = None
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+        if self.station_pending() and entity is self.teleported:
+            # Its station may still be placed in the company's token step.
+            self.teleported = None
+            return
         if self.company is entity:
             self.game.close_company(entity)
             self.company = None
