@@ -497,6 +497,7 @@ def nbr_with_p5_and_a_full_green_channel() -> tuple[G1822, Any, Any]:
     other = next(c for c in game.corporations.values()
                  if c is not nbr and c.kind.value == "major" and c.unused_tokens())
     game.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
+    game._checkpoint = None  # a refused action goes back to this set-up, not to the recorded state before it
     return game, nbr, p5
 
 
@@ -513,7 +514,7 @@ def test_p5_upgrades_a_full_english_channel_as_the_companys_lay_then_places_its_
     cash, exchange = nbr.cash, game.exchange_tokens["NBR"]
     p5_lay(game, "X9-0")
     assert channel.tile.name == "X9" and nbr.cash == cash - 100  # the usual upgrade cost
-    assert game.acting() == [p5] and game.actions_for(p5) == ["place_token", "pass"]
+    assert game.acting() == [p5] and game.actions_for(p5) == ["place_token"]
     assert game.actions_for(nbr) == []
     (station,) = game.round.choices_for(p5, "place_token")
     game.process(station)
@@ -523,13 +524,15 @@ def test_p5_upgrades_a_full_english_channel_as_the_companys_lay_then_places_its_
     assert game.acting() == [nbr] and "place_token" in game.actions_for(nbr)
 
 
-def test_after_passing_on_the_station_p5_may_still_place_it_in_the_token_step() -> None:
-    game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
+def test_after_its_english_channel_upgrade_p5_must_place_its_station_there() -> None:
+    # As 18xx.games: its teleport step offers the station alone, no pass.
+    game, _, p5 = nbr_with_p5_and_a_full_green_channel()
     p5_lay(game, "X9-0")
-    game.process({"type": "pass", "entity": "P5", "entity_type": "company"})
-    assert not p5.closed and game.acting() == [nbr]
-    assert game.actions_for(p5) == ["place_token", "choose_ability"]  # its English Channel station, as before
-    assert all(a["type"] != "lay_tile" for a in query.reference_choices(game, p5))
+    with pytest.raises(GameError) as refused:
+        game.process({"type": "pass", "entity": "P5", "entity_type": "company"})
+    assert refused.value.code is ErrorCode.ILLEGAL and "place_token" in refused.value.message
+    p5 = game.companies["P5"]  # the state is restored from a snapshot: new objects
+    assert game.acting() == [p5] and not p5.closed and game.board.hexes["P43"].tile.name == "X9"
 
 
 def test_p5_upgrades_the_channel_only_when_it_is_full_and_the_upgrade_adds_a_space() -> None:

@@ -198,7 +198,7 @@ class DestinationToken(Step):
 class SpecialTrack(Step):
     """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
     P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
-    is followed at once by its station there, or a pass."""
+    is followed at once by its station there (18xx.games offers no pass)."""
 
     name = "Lay track for a private"
     game: Any
@@ -228,7 +228,7 @@ class SpecialTrack(Step):
         return self.company is not None or self.station_pending()
 
     def station_pending(self) -> bool:
-        """P5 has upgraded the English Channel and may now place its station there (or pass)."""
+        """P5 has upgraded the English Channel and must now place its station there."""
         return self.teleported is not None and self.game.channel_station_power(self.teleported)
 
     def active_entities(self) -> list[Any]:
@@ -238,7 +238,7 @@ class SpecialTrack(Step):
 
     def actions(self, entity: Any) -> list[str]:
         if self.station_pending():
-            return ["place_token", "pass"] if entity is self.teleported else []
+            return ["place_token"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
         corp = self.round.entity()
@@ -353,10 +353,6 @@ class SpecialTrack(Step):
         self.teleported = None
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
-        if self.station_pending() and entity is self.teleported:
-            # Its station may still be placed in the company's token step.
-            self.teleported = None
-            return
         if self.company is entity:
             self.game.close_company(entity)
             self.company = None
