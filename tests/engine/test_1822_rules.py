@@ -547,3 +547,16 @@ def test_p5_upgrades_the_channel_only_when_it_is_full_and_the_upgrade_adds_a_spa
     game, _, p5 = nbr_with_p5_and_a_full_green_channel()
     game.board.hexes["P43"].tile.tokens[0] = [None]
     assert game.actions_for(p5) == []  # a free space: P5 places its station in the token step instead
+
+
+def test_p5_does_not_upgrade_the_channel_for_a_company_already_stationed_there() -> None:
+    # The space made could take no station of its (18xx.games offers the lay and then cannot go on).
+    game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
+    channel = game.board.hexes["P43"]
+    other = next(c for c in game.corporations.values() if c.sym in channel.tile.tokens[0])
+    assert game.actions_for(p5) == ["lay_tile"]
+    own_station = next(t for t in nbr.unused_tokens())
+    game._remove_station(other, next(t for t in other.tokens if t.used and t.hex == "P43"))
+    game.place_token(nbr, own_station, channel, 0, free=True)
+    assert channel.tile.tokens[0] == ["NBR"] and game.exchange_tokens["NBR"] > 0
+    assert game.actions_for(p5) == []

@@ -718,11 +718,14 @@ class G1822(Game):
     def teleport_open(self, company: Company) -> bool:
         """P5 (LC&DR) may upgrade the English Channel, reached or not, to make room for its station when every
         space there is taken and the upgrade adds one: green to brown once brown tiles are out, brown to grey once
-        grey ones are (18xx.games' `teleport`; the tile keeps rotation 0)."""
+        grey ones are (18xx.games' `teleport`; the tile keeps rotation 0). Not for a company already stationed
+        there, which could place nothing in the space made (18xx.games offers the lay, then cannot go on)."""
         corp = company.owner
         if not isinstance(corp, Corporation) or self.exchange_tokens.get(corp.sym, 0) <= 0:
             return False
         hx = self.board.hexes[str(self.rules["english_channel"])]
+        if any(t.used and t.hex == hx.id for t in corp.tokens):
+            return False
         if any(owner is None for slots in hx.tile.tokens.values() for owner in slots):
             return False
         newest = self.phases[self.phase_index]["tiles"][-1]
