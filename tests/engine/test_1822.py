@@ -612,3 +612,20 @@ def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> 
     hx.tile = tile
     game.after_tile_laid(game.corporations["MR"], hx, tile, 0)
     assert tile.tokens[0][:2].count("MR") == 1 and len(tile.tokens[0]) == 2
+
+
+def test_p21s_lays_cross_the_humber_estuary_from_edition_3() -> None:
+    """18xx.games refuses a P21 (Humber bridge) lay that crosses no estuary crossing still unbuilt; games begun
+    under edition 2 keep the lays they could make."""
+    for edition in (2, 3):
+        game = G1822([(i + 1, f"P{i + 1}") for i in range(3)], 11,
+                     {"optional_rules": ["plus_expansion"], "rules_edition": edition})
+        corp, p21 = game.corporations["9"], game.companies["P21"]
+        grimsby = game.board["N23"]
+        game.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
+        (water,) = [e for e, b in grimsby.borders.items() if b.kind == "water"]
+        power = game.track_power(p21)
+        for rotation in range(6):
+            lay = {"hex": "N23", "tile": "5-0", "rotation": rotation}
+            crosses = water in {(e + rotation) % 6 for e in game.tile_from_supply("5-0").tdef.edges()}
+            assert game.track_power_allows(p21, corp, power, lay) == (crosses or edition == 2)

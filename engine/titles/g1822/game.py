@@ -89,7 +89,8 @@ class G1822(Game):
     TITLE = "1822"
     # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step); a destination station
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
-    RULES_EDITION = 2
+    # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required).
+    RULES_EDITION = 3
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
     # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
@@ -693,8 +694,9 @@ class G1822(Game):
                 return False
             if not upgrade and uses["lay"] <= 0:
                 return False
-        if power.get("estuary"):
-            # P10 lays across an estuary crossing of the hex (and pays £40 less for it).
+        if power.get("estuary") or (power.get("crossing_required") and self.rules_edition >= 3):
+            # P10 lays across an estuary crossing of the hex (and pays £40 less for it); from edition 3 P21's
+            # bridge lays must too, over a crossing not yet built (18xx.games).
             tile = self.tile_supply.get(str(action.get("tile")))
             if tile is None:
                 return False
