@@ -629,3 +629,23 @@ def test_p21s_lays_cross_the_humber_estuary_from_edition_3() -> None:
             lay = {"hex": "N23", "tile": "5-0", "rotation": rotation}
             crosses = water in {(e + rotation) % 6 for e in game.tile_from_supply("5-0").tdef.edges()}
             assert game.track_power_allows(p21, corp, power, lay) == (crosses or edition == 2)
+
+
+def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3() -> None:
+    """A destination station in a full city gets a space of its own; when the minor filling the city is acquired
+    and its station exchanged, 18xx.games removes that space with the minor's station, so the city is full again
+    (and blocks other companies' routes)."""
+    for edition, after in ((3, ["CR"]), (2, [None, "CR"])):
+        game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"rules_edition": edition})
+        cr = game.corporations["CR"]
+        hx = game.board.hexes[cr.data["destination"]]  # G12: a city of one space
+        node = next(iter(hx.tile.tokens))
+        assert len(hx.tile.tokens[node]) == 1
+        minor = next(c for c in game.corporations.values() if c.kind.value == "minor" and c.home != hx.id)
+        game.place_token(minor, minor.tokens[0], hx, node, free=True)
+        game.place_destination_token(cr)
+        assert hx.tile.tokens[node] == [minor.sym, "CR"]
+        game._remove_minor_station(minor, minor.tokens[0])  # what a floated minor's acquisition does with it
+        assert hx.tile.tokens[node] == after and not minor.tokens[0].used
+        (dest,) = [t for t in cr.tokens if t.used and t.hex == hx.id]
+        assert hx.tile.tokens[node][dest.slot] == "CR"

@@ -89,7 +89,8 @@ class G1822(Game):
     TITLE = "1822"
     # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step); a destination station
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
-    # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required).
+    # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required); a minor's station
+    # leaving at its acquisition takes an added space with it (_remove_minor_station).
     RULES_EDITION = 3
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
@@ -1419,16 +1420,17 @@ class G1822(Game):
             if token_choice == "replace" and hx is not None:
                 if hx.tile.holds_station(token.node, major.sym):
                     self._move_exchange_token(major)
-                    self._remove_station(minor, token)
+                    self._remove_minor_station(minor, token)
                 else:
                     self.exchange_tokens[major.sym] -= 1
                     new = Token(major.sym, 0, used=True, hex=hx.id, node=token.node, slot=token.slot)
                     hx.tile.tokens[token.node][token.slot] = major.sym
                     major.tokens.append(new)
                     token.used, token.hex = False, None
+            elif token_choice == "exchange":
+                self._move_exchange_token(major)
+                self._remove_minor_station(minor, token)
             else:
-                if token_choice == "exchange":
-                    self._move_exchange_token(major)
                 self._remove_station(minor, token)
             self.log(f"{major.sym} acquires {minor.sym}")
         else:
@@ -1488,6 +1490,27 @@ class G1822(Game):
     def _move_exchange_token(self, major: Corporation) -> None:
         self.exchange_tokens[major.sym] -= 1
         major.tokens.append(Token(major.sym, int(self.rules["token_price"])))
+
+    def _remove_minor_station(self, minor: Corporation, token: Token) -> None:
+        """Edition 3, as 18xx.games: a minor's station leaving at its acquisition (exchanged, or where the major
+        already stands) takes its space with it when the city has more than its printed spaces (one added for a
+        destination station in a full city); minor 14's London city keeps one added space."""
+        hx = self.board.hexes[token.hex] if token.used and token.hex is not None else None
+        if hx is None or self.rules_edition < 3:
+            self._remove_station(minor, token)
+            return
+        node, slot = token.node, token.slot
+        slots, kinds = hx.tile.tokens[node], hx.tile.kinds[node]
+        least = hx.tile.tdef.nodes[node].slots + (1 if minor.sym == "14" and len(hx.tile.tdef.cities) > 1 else 0)
+        if len(slots) <= least:
+            self._remove_station(minor, token)
+            return
+        del slots[slot], kinds[slot]
+        for corp in self.corporations.values():
+            for t in corp.tokens:
+                if t.used and t.hex == hx.id and t.node == node and t.slot > slot:
+                    t.slot -= 1
+        token.used, token.hex = False, None
 
     def _remove_station(self, corp: Corporation, token: Token) -> None:
         if token.used and token.hex is not None:
