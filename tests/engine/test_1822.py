@@ -649,3 +649,17 @@ def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3
         assert hx.tile.tokens[node] == after and not minor.tokens[0].used
         (dest,) = [t for t in cr.tokens if t.used and t.hex == hx.id]
         assert hx.tile.tokens[node][dest.slot] == "CR"
+
+
+def test_minor_14_not_yet_started_holds_londons_last_unreserved_space_from_edition_3() -> None:
+    for edition in (3, 2):
+        game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"rules_edition": edition})
+        london = game.board.hexes[game.rules["london"]]
+        nbr = game.corporations["NBR"]
+        game.corporations["16"].closed = True  # its London city is no longer reserved: the one unreserved space
+        open_cities = [node for node, slots in london.tile.tokens.items()
+                       if any(s is None and i not in game.reserved_slots(london, node) for i, s in enumerate(slots))]
+        assert len(open_cities) == 1
+        assert game.can_token_city(nbr, london, open_cities[0]) == (edition < 3)
+        game.corporations["14"].closed = True  # no longer waiting for its London station
+        assert game.can_token_city(nbr, london, open_cities[0])

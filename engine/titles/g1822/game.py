@@ -90,7 +90,8 @@ class G1822(Game):
     # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step); a destination station
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
     # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required); a minor's station
-    # leaving at its acquisition takes an added space with it (_remove_minor_station).
+    # leaving at its acquisition takes an added space with it (_remove_minor_station); minor 14, not yet started,
+    # holds London's last unreserved space (token_blocked_by_reservation).
     RULES_EDITION = 3
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
@@ -1170,7 +1171,25 @@ class G1822(Game):
         # London's cities are stations of their own: one per company per city.
         if node not in hx.tile.tokens or corp.sym in hx.tile.tokens[node]:
             return False
+        if self.rules_edition >= 3 and self.token_blocked_by_reservation(hx, corp.sym):
+            return False
         return self.free_slot(hx, node, corp.sym) is not None
+
+    def token_blocked_by_reservation(self, hx: Any, corp: str) -> bool:
+        """Edition 3, as 18xx.games: minor 14, not yet started, holds one of London's spaces that no city reserves
+        for its own company, so the last such space is its."""
+        if self.rules_edition < 3:
+            return bool(super().token_blocked_by_reservation(hx, corp))
+        holders = [c for c in self.corporations.values()
+                   if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used
+                   and not c.closed and self.home_reserved_on_tile(c, hx)]
+        if not holders:
+            return False
+        available = 0
+        for node, slots in hx.tile.tokens.items():
+            reserved = self.reserved_slots(hx, node)
+            available += sum(1 for i, s in enumerate(slots) if s is None and i not in reserved)
+        return available <= len(holders)
 
     def p5_holds_token_step(self, corp: Corporation) -> bool:
         """18xx.games stops at the token step of a company that owns P5 (LC&DR) while its English Channel station
