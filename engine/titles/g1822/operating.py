@@ -203,6 +203,7 @@ class SpecialTrack(Step):
     name = "Lay track for a private"
     game: Any
     blocks = False
+    teleported: Company | None = None  # P5, once it has upgraded the English Channel, until its station is placed
 
     @property
     def company(self) -> Any:
@@ -217,7 +218,7 @@ class SpecialTrack(Step):
 
     def round_setup(self) -> None:
         self.company = None
-        self.teleported: Company | None = None
+        self.teleported = None
 
     def setup(self) -> None:
         self.company = None
