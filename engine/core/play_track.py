@@ -358,11 +358,15 @@ class TrackRules(ShareRules):
     def reservations_release(self, corp: str, hx: Hex) -> None:
         pass
 
+    def tile_home_holders(self, hx: Hex, corp: str) -> list[Corporation]:
+        """Other companies whose home in this multi-city hex (no city given) is still to be placed."""
+        return [c for c in self.corporations.values()
+                if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used
+                and not c.closed and self.home_reserved_on_tile(c, hx)]
+
     def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
         """Multi-city homes (no city given) keep one free slot in the hex for their company."""
-        holders = [c for c in self.corporations.values()
-                   if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used
-                   and not c.closed and self.home_reserved_on_tile(c, hx)]
+        holders = self.tile_home_holders(hx, corp)
         if not holders:
             return False
         free = sum(1 for slots in hx.tile.tokens.values() for s in slots if s is None)

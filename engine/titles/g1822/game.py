@@ -968,6 +968,11 @@ class G1822(Game):
         if returned:
             self.board_changed()  # place_destination_token has already said so when nothing came back
 
+    def _stations_in_city(self, hx: Any, node: int) -> list[Token]:
+        """The placed tokens of every company in one city of ``hx`` (their ``slot`` follows the city's list)."""
+        return [t for c in self.corporations.values() for t in c.tokens
+                if t.used and t.hex == hx.id and t.node == node]
+
     def _drop_extra_space(self, hx: Any, node: int) -> None:
         slots, kinds = hx.tile.tokens[node], hx.tile.kinds[node]
         if len(slots) <= hx.tile.tdef.nodes[node].slots or None not in slots:
@@ -977,10 +982,9 @@ class G1822(Game):
             return  # the empty space is the extra one itself (18xx.games leaves it then)
         owner, kind = slots.pop(), kinds.pop()
         slots[empty], kinds[empty] = owner, kind
-        for corp in self.corporations.values():
-            for t in corp.tokens:
-                if t.used and t.hex == hx.id and t.node == node and t.slot == len(slots):
-                    t.slot = empty
+        for t in self._stations_in_city(hx, node):
+            if t.slot == len(slots):
+                t.slot = empty
 
     def place_home_token(self, corp: Corporation) -> None:
         if corp.tokens and corp.tokens[0].used:
@@ -1096,8 +1100,8 @@ class G1822(Game):
                 continue
             slots[free], kinds[free] = slots[k], kinds[k]
             slots[k] = None
-            for token in (t for c in self.corporations.values() for t in c.tokens):
-                if token.hex == hx.id and token.node == node and token.slot == k:
+            for token in self._stations_in_city(hx, node):
+                if token.slot == k:
                     token.slot = free
         while len(slots) > printed and slots[-1] is None:
             slots.pop()
@@ -1180,9 +1184,7 @@ class G1822(Game):
         for its own company, so the last such space is its."""
         if self.rules_edition < 3:
             return bool(super().token_blocked_by_reservation(hx, corp))
-        holders = [c for c in self.corporations.values()
-                   if c.home == hx.id and c.sym != corp and c.tokens and not c.tokens[0].used
-                   and not c.closed and self.home_reserved_on_tile(c, hx)]
+        holders = self.tile_home_holders(hx, corp)
         if not holders:
             return False
         available = 0
@@ -1525,10 +1527,9 @@ class G1822(Game):
             self._remove_station(minor, token)
             return
         del slots[slot], kinds[slot]
-        for corp in self.corporations.values():
-            for t in corp.tokens:
-                if t.used and t.hex == hx.id and t.node == node and t.slot > slot:
-                    t.slot -= 1
+        for t in self._stations_in_city(hx, node):
+            if t.slot > slot:
+                t.slot -= 1
         token.used, token.hex = False, None
 
     def _remove_station(self, corp: Corporation, token: Token) -> None:

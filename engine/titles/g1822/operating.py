@@ -61,6 +61,12 @@ def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
     return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in game.company_choices(c, time)]
 
 
+def channel_station_actions(game: Any, company: Company) -> list[Action]:
+    """P5's English Channel stations, in its company's token step or right after its Channel upgrade."""
+    return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}"}
+            for hx, node in game.channel_station_cities(company)]
+
+
 def _current(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
@@ -262,8 +268,7 @@ class SpecialTrack(Step):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "place_token" and self.station_pending():
-            return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
-                    for hx, node in self.game.channel_station_cities(entity)]
+            return channel_station_actions(self.game, entity)
         if kind != "lay_tile":
             return super().choices(entity, kind)
         corp = entity.owner
@@ -413,8 +418,7 @@ class Token1822(TokenStep):
         if isinstance(entity, Company):
             if kind != "place_token":
                 return super().choices(entity, kind)
-            return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
-                    for hx, node in self.game.channel_station_cities(entity)]
+            return channel_station_actions(self.game, entity)
         out = super().choices(entity, kind)
         if kind == "place_token" and isinstance(entity, Corporation):
             out = [a for a in out if self.game.offers_city(entity, *self.game.city_by_id(a["city"]))]
