@@ -72,7 +72,8 @@ class Step:
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
         """False for one of this step's choices that oracle playouts leave out: one following a printed rule
         18xx.games never offers (1828's D&H in Scranton), which the reference engine would refuse, or one after
-        which it may be unable to go on (1822's tax haven buying LNWR). Each is listed in docs/conformance.md."""
+        which it may be unable to go on (1822's tax haven buying LNWR), or one it settles differently (1822's sale
+        of half a director's certificate by a holder who does not direct). Each is listed in docs/conformance.md."""
         return True
 
     # --- lifecycle

@@ -466,6 +466,36 @@ def test_a_seller_who_still_holds_the_most_becomes_president_without_the_certifi
     assert sorted(s.id for s in seller.shares_of("LNWR")) == ["LNWR_2", "LNWR_3"]
 
 
+def test_half_a_directors_certificate_held_without_the_directorship_sells_as_usual_but_not_in_playouts() -> None:
+    # As above, a player may hold a director's certificate without directing the company. Selling half of it,
+    # they get the other share back from the market as for any director's certificate sold in part; 18xx.games
+    # moves the whole certificate and pays for one share (docs/conformance.md), so playouts leave the sale out.
+    game, _ = recorded_until(1030)  # Player 2's stock turn
+    seller, director = game.player_by_id(P16_OWNER), game.player_by_id(1739)
+    mr = game.corporation("MR")
+    for holder in [*game.players, game.pool]:
+        for share in holder.shares_of("MR"):
+            game.transfer_share(share, mr)
+    game.transfer_share(game.share_by_id("MR_0"), seller)
+    for sid in ("MR_1", "MR_2", "MR_3"):
+        game.transfer_share(game.share_by_id(sid), director)
+    game.transfer_share(game.share_by_id("MR_4"), game.pool)
+    mr.owner = director
+    half = {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["MR_0"], "percent": 10}
+    whole = {**half, "percent": 20}
+    offered = [{k: a[k] for k in half} for a in game.round.choices_for(seller, "sell_shares")]
+    assert half in offered and whole in offered
+    reference = [{k: a[k] for k in half} for a in query.reference_choices(game, seller) if a["type"] == "sell_shares"]
+    assert whole in reference and half not in reference
+    cash, price = seller.cash, game.market.location["MR"].price
+    game.process(half)
+    seller = game.player_by_id(P16_OWNER)
+    assert game.corporation("MR").owner is game.player_by_id(1739)
+    assert [s.id for s in seller.shares_of("MR")] == ["MR_4"]
+    assert sorted(s.id for s in game.pool.shares_of("MR")) == ["MR_0"]
+    assert seller.cash - cash == price  # one share's worth
+
+
 def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it() -> None:
     # LNWR's 10% certificate sits in its own treasury (it redeemed it from the market); when a redemption leaves
     # Player 4 the largest holder, the presidency passes to them and the certificate stays with LNWR.

@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from ...core.actions import Action
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
@@ -476,6 +477,21 @@ class G1822(Game):
             self.log(f"{new.name} becomes the president of {corp.sym}")
             return
         super().check_presidency(corp, previous, seller if seller is previous else None)
+
+    def splits_anothers_directors_certificate(self, action: Action) -> bool:
+        """Whether ``action`` sells part of a director's certificate its seller holds without directing the
+        company. 18xx.games leaves a certificate so (above: a seller who stays the largest holder after a
+        minor's owner was paid in shares becomes director without it); selling half of it, 18xx.games moves the
+        whole certificate to the market and pays for one share, where we give the other share back from the
+        market as for any director's certificate sold in part (docs/conformance.md)."""
+        if action.get("type") != "sell_shares":
+            return False
+        shares = [self.share_by_id(str(i)) for i in action.get("shares") or []]
+        pres = next((s for s in shares if s.president), None)
+        if pres is None or action.get("percent") is None:
+            return False
+        corp = self.corporation(pres.corp)
+        return pres.owner is not corp.owner and int(action["percent"]) < sum(s.percent for s in shares)
 
     # ------------------------------------------------------------------ P16, the tax haven
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:

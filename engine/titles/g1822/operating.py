@@ -869,6 +869,11 @@ class BuyTrain1822(BuyTrain):
         rest = rnd.entities[rnd.entity_index + 1:]
         rnd.entities[rnd.entity_index + 1:] = [c for c in self.game.operating_order() if c in rest]
 
+    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+        """Oracle playouts make no emergency sale of half a director's certificate whose holder does not direct
+        the company, which 18xx.games settles differently (docs/conformance.md)."""
+        return not self.game.splits_anothers_directors_certificate(action)
+
     def offered_from_pool(self, train: Train) -> bool:
         """Of the discarded trains of one type, 18xx.games sells only the first discarded."""
         if train not in self.game.pool_trains:

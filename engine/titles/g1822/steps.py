@@ -180,7 +180,10 @@ class BidSellParShares(BuySellParShares):
         (LNWR). 18xx.games offers it, but it then counts the tax haven among the holders a directorship may pass
         to; once that company's director holds only the certificate and needs emergency money, it demands a sale
         it cannot process (docs/conformance.md), so about one random game in fifty could never be finished
-        there. Players may still make the purchase."""
+        there. Players may still make the purchase. Nor do they sell half of a director's certificate whose
+        holder does not direct the company, which 18xx.games settles differently (docs/conformance.md)."""
+        if self.game.splits_anothers_directors_certificate(action):
+            return False
         share = self.game.tax_haven_share(str(action.get("choice"))) if action.get("type") == "choose_ability" \
             else None
         if share is None:
