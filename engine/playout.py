@@ -19,6 +19,7 @@ from .core import query
 from .core.errors import GameError, malformed
 from .core.game import Game
 from .core.invariants import problems
+from .importer import EDITION_SETTING
 from .titles import export_title, title_class
 
 # Relative weights: keep games moving (buying, building, running) rather than passing forever.
@@ -99,7 +100,7 @@ def game_document(title: str, game: Game, seed: int, optional_rules: list[str]) 
         "id": f"playout-{seed}",
         "title": export_title(title),
         "players": [{"id": pid, "name": name} for pid, name in game.player_specs],
-        "settings": {"seed": seed, "optional_rules": list(optional_rules)},
+        "settings": {"seed": seed, "optional_rules": list(optional_rules), EDITION_SETTING: game.rules_edition},
         "status": "finished" if game.finished else "active",
         "actions": [dict(a, created_at=0) for a in game.raw_actions],
         "result": game.result() if game.finished else {},

@@ -75,8 +75,11 @@ def engine_players(record: GameRecord, seats: list[SeatRecord]) -> list[tuple[in
 
 def engine_options(record: GameRecord) -> dict[str, Any]:
     # A game stored before its title had editions was begun under the first one and stays on it.
-    return {"optional_rules": list(record.options.get("optional_rules") or []),
-            "rules_edition": int(record.options.get("rules_edition", 1))}
+    options: dict[str, Any] = {"optional_rules": list(record.options.get("optional_rules") or []),
+                               "rules_edition": int(record.options.get("rules_edition", 1))}
+    if record.options.get("recorded_routes_until"):  # an imported game's runs stand as 18xx.games recorded them
+        options["recorded_routes_until"] = int(record.options["recorded_routes_until"])
+    return options
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ from bot.storage import (
     StatusConflictError,
 )
 from engine import TITLES, GameError, export_title, title_class
-from engine.importer import EDITION_SETTING
+from engine.importer import EDITION_SETTING, RECORDED_SETTING
 
 
 class SetupVerbs(ServiceCore):
@@ -324,6 +324,7 @@ class SetupVerbs(ServiceCore):
         options = {
             "optional_rules": list(gf.options.get("optional_rules") or []),
             "rules_edition": game.rules_edition,
+            "recorded_routes_until": gf.options.get("recorded_routes_until") or 0,
             "players": [[pid, name] for pid, name in gf.players],
             "imported": raw.get("id") if isinstance(raw.get("id"), str | int) else None,
             "imported_actions": len(gf.actions),
@@ -433,7 +434,9 @@ def export_document(
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
         "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or []),
-                     EDITION_SETTING: engine_options(record)["rules_edition"]},
+                     EDITION_SETTING: engine_options(record)["rules_edition"],
+                     **({RECORDED_SETTING: until} if (until := engine_options(record).get("recorded_routes_until"))
+                        else {})},
         "status": "finished" if record.status == GameStatus.FINISHED else "active",
         "result": {},
         "actions": actions,

@@ -19,8 +19,25 @@ from .routes import Route
 
 
 class PlayRules(TrainRules):
-    # A claimed route revenue that differs from the engine's is refused, so a mistyped route never pays.
-    trust_claimed_revenue = False
+    def recorded_run(self, action: dict[str, Any]) -> bool:
+        """Whether ``action`` is a run recorded on 18xx.games before this game was imported (option
+        ``recorded_routes_until``, the last imported action id) with a revenue for every route. 18xx.games loads
+        such a run with its recorded revenue, unchecked, so a route its checks of the day allowed still loads
+        there (1822's E trains ran past their last station until October 2025): we take it as recorded too.
+        Any other claimed revenue that differs from the engine's is refused, so a mistyped route never pays."""
+        until = self.options.get("recorded_routes_until")
+        if isinstance(until, bool) or not isinstance(until, int) or until <= 0:
+            return False
+        routes = action.get("routes") or []
+        return int(action.get("id") or 0) <= until and all(
+            isinstance(r, dict) and isinstance(r.get("revenue"), int) for r in routes)
+
+    def recorded_route(self, train: Train, data: dict[str, Any]) -> Route:
+        """A route of a recorded run (``recorded_run``) that our checks refuse, along its legs as recorded;
+        its revenue is the recorded one."""
+        from .autoroute import trace_route
+        stops = list(trace_route(self, train, data).stops)
+        return Route(train, stops=stops, hexes=[h for h, _ in stops], revenue=int(data.get("revenue") or 0))
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)

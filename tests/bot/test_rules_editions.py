@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from bot.config import Settings
 from bot.core.replies import Outcome
@@ -17,8 +18,8 @@ from tests.bot.test_broken_games import played, restart
 from tests.bot.test_service import Driver
 
 
-async def _export(table: Table) -> dict[str, object]:
-    reply = await table.say("alice", "export")
+async def _export(table: Table, user: str = "alice") -> dict[str, object]:
+    reply = await table.say(user, "export")
     assert reply.ok, reply.text
     (attachment,) = reply.attachments
     doc: dict[str, object] = json.loads(attachment.data)
@@ -70,3 +71,37 @@ async def test_an_import_naming_an_unknown_edition_is_refused_and_nothing_stored
                                         attachments=[json.dumps(doc).encode()])
     assert not reply.ok and "rules edition 9" in reply.text and "1 to 2" in reply.text
     assert reply.game_id is None
+
+
+async def test_runs_recorded_on_18xx_games_stand_through_import_restart_and_export(
+    table: Table, settings: Settings, clock: FakeClock
+) -> None:
+    # 18xx.games loads a recorded run with its recorded revenue, unchecked; so an 18xx.games file (no edition of
+    # ours) imports with its runs as recorded, and the game keeps that through a restart and an export. A file
+    # of ours is checked: there a revenue the route does not earn is refused.
+    await played(table, 200)
+    doc = await _export(table)
+    actions: list[dict[str, Any]] = doc["actions"]  # type: ignore[assignment]
+    run = next(a for a in actions if a["type"] == "run_routes" and len(a["routes"]) == 1)
+    run["routes"][0]["revenue"] = 990  # no route of the first operating round earns that
+    doc["id"] = 78
+    ours = json.dumps(doc).encode()
+    (refused,) = await table.service.handle("test", "ours", "carol", "carol", "import", attachments=[ours])
+    assert not refused.ok and "earns" in refused.text
+
+    del doc["settings"]["roundhouse_rules_edition"]  # type: ignore[attr-defined]
+    last = max(int(a["id"]) for a in actions)
+    (reply,) = await table.service.handle("test", "theirs", "carol", "carol", "import",
+                                          attachments=[json.dumps(doc).encode()])
+    assert reply.ok, reply.text
+    imported = await table.service.storage.get_game(reply.game_id or 0)
+    assert imported.options["recorded_routes_until"] == last
+    theirs = Table(table.service, channel="theirs")
+    assert (await theirs.say("dave", "join bob")).ok and (await theirs.say("carol", "join")).ok
+    assert (await theirs.say("carol", "start")).ok
+    bot = restart(table.service, settings, clock, channel="theirs")  # the stored log replays as imported
+    assert (await bot.say("carol", "status")).outcome == Outcome.OK
+    again = await _export(bot, "carol")
+    assert again["settings"]["roundhouse_recorded_routes_until"] == last  # type: ignore[index]
+    game = replay(parse_game_json(again))
+    assert game.options["recorded_routes_until"] == last

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import pickle
 from typing import Any
@@ -590,3 +591,44 @@ def test_p5_does_not_upgrade_the_channel_for_a_company_already_stationed_there()
     game.place_token(nbr, own_station, channel, 0, free=True)
     assert channel.tile.tokens[0] == ["NBR"] and game.exchange_tokens["NBR"] > 0
     assert game.actions_for(p5) == []
+
+
+# ------------------------------------------------------------------ runs recorded on 18xx.games
+def test_a_recorded_run_stands_as_recorded_and_a_run_made_here_is_checked() -> None:
+    # 18xx.games loads a recorded run with its recorded revenue, unchecked (its E trains ran past their last
+    # station until October 2025); so do we for the actions of an 18xx.games file. LNWR's 3 and 4 trains swap
+    # routes here: the 3 train's four stops are one too many.
+    game, rest = recorded_until(974)
+    run = dict(rest[0], routes=[dict(r) for r in rest[0]["routes"]])
+    assert run["type"] == "run_routes" and [r["train"] for r in run["routes"]][1:4:2] == ["3-0", "4-1"]
+    run["routes"][1]["train"], run["routes"][3]["train"] = "4-1", "3-0"
+    assert game.options["recorded_routes_until"] >= 974
+    made_here = copy.deepcopy(game)
+    recorded = sum(int(r["revenue"]) for r in run["routes"])
+    game.process(run)
+    assert game.round.revenue == recorded  # type: ignore[attr-defined]
+    made_here.options.pop("recorded_routes_until")
+    with pytest.raises(GameError, match="a 3 train counts at most 3 stops"):
+        made_here.process(run)
+
+
+def test_p2_lays_plain_track_on_an_undeveloped_hex_of_one_small_station() -> None:
+    # P2's text: "place a plain yellow track tile directly on an undeveloped small station hex location"; a
+    # company's own lay there must keep the town.
+    game, _ = recorded_until(1030)
+    p2 = game.companies["P2"]
+    corp = next(c for c in game.corporations.values() if c.kind.value == "major" and c.floated)
+    held: list[Any] = getattr(p2.owner, "companies", [])
+    if p2 in held:
+        held.remove(p2)
+    p2.owner = corp
+    corp.companies.append(p2)
+    hexes = [h for h in game.board.hexes.values() if h.tile.colour == "white" and len(h.tile.tdef.towns) == 1
+             and not h.tile.tdef.cities]
+    assert hexes
+    plain = game.tile_from_supply("9").tdef
+    hx = hexes[0]
+    game.laying_private = p2
+    assert game.tile_rotations(corp, hx, plain, None)
+    game.laying_private = None
+    assert game.tile_rotations(corp, hx, plain, None) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -502,6 +503,7 @@ def test_process_refuses_a_wrong_revenue_claim_and_accepts_the_true_one() -> Non
     pos = next(p for path in recorded_games("1882") for p in positions(read_game_file(path))
                if p.action["routes"] and p.action["routes"][0].get("revenue"))
     game = pos.game
+    game.options.pop("recorded_routes_until")  # as in a game played here: no run stands as recorded
     action = json.loads(json.dumps(pos.action))
     true_total = sum(int(r["revenue"]) for r in action["routes"])
     wrong = json.loads(json.dumps(action))
@@ -512,6 +514,22 @@ def test_process_refuses_a_wrong_revenue_claim_and_accepts_the_true_one() -> Non
     assert [c.cash for c in game.corporations.values()] == before
     game.process(action)
     assert game.round.revenue == true_total  # type: ignore[attr-defined]
+
+
+def test_an_imported_games_recorded_runs_stand_as_recorded_and_later_runs_are_checked() -> None:
+    # 18xx.games loads a recorded run with its recorded revenue, unchecked; so do we, for the actions of an
+    # 18xx.games file (up to its last id). A run made after the import is checked as any other.
+    pos = next(p for path in recorded_games("1882") for p in positions(read_game_file(path))
+               if p.action["routes"] and p.action["routes"][0].get("revenue"))
+    assert pos.game.options["recorded_routes_until"] >= int(pos.action["id"])
+    claimed = json.loads(json.dumps(pos.action))
+    claimed["routes"][0]["revenue"] = int(claimed["routes"][0]["revenue"]) + 10
+    game = copy.deepcopy(pos.game)
+    game.process(claimed)
+    assert game.round.revenue == sum(int(r["revenue"]) for r in claimed["routes"])  # type: ignore[attr-defined]
+    later = dict(claimed, id=pos.game.options["recorded_routes_until"] + 1)
+    with pytest.raises(GameError, match=r"earns \$\d+, not \$\d+"):
+        pos.game.process(later)
 
 
 def test_process_refuses_one_train_running_twice() -> None:

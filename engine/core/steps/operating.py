@@ -6,7 +6,7 @@ from typing import Any
 
 from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
-from ..errors import illegal, insufficient, malformed
+from ..errors import GameError, illegal, insufficient, malformed
 from ..round import InterruptStep, Step
 from ..routes import build_route
 
@@ -159,13 +159,14 @@ class RouteStep(Step):
         return [{**entity_action(entity, "run_routes"), "routes": self.game.best_routes(entity)}]
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
-        from ..autoroute import validate_route, validate_routes
+        from ..autoroute import trace_route, validate_route, validate_routes
 
         corp: Corporation = entity
         routes = []
         traced = []
         used_trains: set[str] = set()
         total = 0
+        recorded = self.game.recorded_run(action)
         for data in action["routes"]:
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not entity:
@@ -173,20 +174,25 @@ class RouteStep(Step):
             if train.id in used_trains:
                 raise illegal(f"train {train.id} can only run once")
             used_trains.add(train.id)
-            check = validate_route(self.game, corp, train, data)
+            try:
+                check = validate_route(self.game, corp, train, data)
+                route = build_route(self.game, corp, train, data)
+            except GameError:
+                if not recorded:
+                    raise
+                check = trace_route(self.game, train, data)
+                route = self.game.recorded_route(train, data)
             traced.append(check)
-            route = build_route(self.game, corp, train, data)
             route.stops = list(check.stops)
-            route.revenue = self.game.route_revenue(corp, route)
             claimed = data.get("revenue")
-            if claimed is not None and int(claimed) != route.revenue and not self.game.trust_claimed_revenue:
+            route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
+            if claimed is not None and int(claimed) != route.revenue:
                 earns, claimed_text = self.game.format_money(route.revenue), self.game.format_money(claimed)
                 raise illegal(f"the {train.name} train's route earns {earns}, not {claimed_text}")
-            if claimed is not None and self.game.trust_claimed_revenue:
-                route.revenue = int(claimed)
             total += route.revenue
             routes.append(route)
-        validate_routes(self.game, entity, traced)
+        if not recorded:
+            validate_routes(self.game, entity, traced)
         for route in routes:
             route.train.operated = True
         self.round.routes = routes  # type: ignore[attr-defined]

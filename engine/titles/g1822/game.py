@@ -1068,8 +1068,10 @@ class G1822(Game):
             return legal_rotations(self, hx, replace(tdef, label=hx.tile.tdef.label), edges)
         if future and tdef.colour == "yellow" and tdef.label is not None:
             return []
-        if hx.tile.name in TRACK_TOWN and tdef.name in TRACK_PLAIN:
-            # Only P2's lay removes a town: the company's own lays must keep the town's paths (18xx.games).
+        if tdef.name in TRACK_PLAIN and (hx.tile.name in TRACK_TOWN or (
+                hx.tile.colour == "white" and len(hx.tile.tdef.towns) == 1 and not hx.tile.tdef.cities)):
+            # Only P2's lay removes a town, from a town tile or an undeveloped hex of one small station: the
+            # company's own lays must keep the town's paths (18xx.games).
             remover = self.laying_private
             if remover is None or not self.track_power(remover).get("remove_town"):
                 return []

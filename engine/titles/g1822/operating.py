@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Train
-from ...core.errors import illegal, malformed
+from ...core.errors import GameError, illegal, malformed
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
 from ...core.steps.operating import (
@@ -580,6 +580,7 @@ class Route1822(RouteStep):
         routes: list[Route] = []
         total = 0
         used: set[str] = set()
+        recorded = self.game.recorded_run(action)
         for data in action["routes"]:
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not corp:
@@ -587,10 +588,17 @@ class Route1822(RouteStep):
             if train.id in used:
                 raise illegal(f"train {train.id} can only run once")
             used.add(train.id)
-            routes.append(self.game.trace_1822_route(corp, train, data))
+            try:
+                routes.append(self.game.trace_1822_route(corp, train, data))
+            except GameError:
+                if not recorded:
+                    raise
+                routes.append(self.game.recorded_route(train, data))
         self.game.add_route_bonuses(corp, routes)
         for route, data in zip(routes, action["routes"], strict=True):
             claimed = data.get("revenue")
+            if recorded:
+                route.revenue = int(claimed)
             if claimed is not None and int(claimed) != route.revenue:
                 money = self.game.format_money
                 raise illegal(f"the {route.train.name} train's route earns {money(route.revenue)}, "
