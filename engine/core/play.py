@@ -13,7 +13,7 @@ from .abilities import (
     NoBuy,
 )
 from .entities import Company, Corporation, Player, Share, Train
-from .errors import illegal, insufficient
+from .errors import GameError, illegal, insufficient
 from .play_trains import TrainRules
 from .routes import Route
 
@@ -33,11 +33,16 @@ class PlayRules(TrainRules):
             isinstance(r, dict) and isinstance(r.get("revenue"), int) for r in routes)
 
     def recorded_route(self, train: Train, data: dict[str, Any]) -> Route:
-        """A route of a recorded run (``recorded_run``) that our checks refuse, along its legs as recorded;
-        its revenue is the recorded one."""
+        """A route of a recorded run (``recorded_run``) that our checks refuse, along its legs as recorded (no
+        stops when even they no longer follow the track, as 18xx.games needs none); its revenue is the recorded
+        one."""
         from .autoroute import trace_route
-        stops = list(trace_route(self, train, data).stops)
-        return Route(train, stops=stops, hexes=[h for h, _ in stops], revenue=int(data.get("revenue") or 0))
+        try:
+            stops = list(trace_route(self, train, data).stops)
+        except GameError:
+            stops = []
+        hexes = [h for h, _ in stops] or [str(h) for h in data.get("hexes") or []]
+        return Route(train, stops=stops, hexes=hexes, revenue=int(data.get("revenue") or 0))
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)

@@ -159,7 +159,7 @@ class RouteStep(Step):
         return [{**entity_action(entity, "run_routes"), "routes": self.game.best_routes(entity)}]
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
-        from ..autoroute import trace_route, validate_route, validate_routes
+        from ..autoroute import validate_route, validate_routes
 
         corp: Corporation = entity
         routes = []
@@ -180,10 +180,10 @@ class RouteStep(Step):
             except GameError:
                 if not recorded:
                     raise
-                check = trace_route(self.game, train, data)
                 route = self.game.recorded_route(train, data)
-            traced.append(check)
-            route.stops = list(check.stops)
+            else:
+                traced.append(check)
+                route.stops = list(check.stops)
             claimed = data.get("revenue")
             route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
             if claimed is not None and int(claimed) != route.revenue:
