@@ -26,9 +26,9 @@ class GameFile:
 
 # The settings key under which our exports name a game's rules edition (Game.RULES_EDITION); 18xx.games ignores it.
 EDITION_SETTING = "roundhouse_rules_edition"
-# The settings key under which our exports keep the last action recorded on 18xx.games of an imported game, whose
-# runs stand as recorded (``PlayRules.recorded_run``).
-RECORDED_SETTING = "roundhouse_recorded_routes_until"
+# The settings key under which our exports say that a game came from 18xx.games, so that its recorded runs stand as
+# recorded (``PlayRules.recorded_run``).
+RECORDED_SETTING = "roundhouse_recorded_runs"
 
 
 def read_game_file(path: str | Path) -> GameFile:
@@ -51,11 +51,10 @@ def parse_game_json(raw: Any) -> GameFile:
     options: dict[str, Any] = {"optional_rules": settings.get("optional_rules") or []}
     if EDITION_SETTING in settings:  # our own exports name the rules edition the game began under
         options["rules_edition"] = settings[EDITION_SETTING]
-        if RECORDED_SETTING in settings:
-            options["recorded_routes_until"] = settings[RECORDED_SETTING]
+        if settings.get(RECORDED_SETTING) is True:
+            options["recorded_runs"] = True
     else:  # a game from 18xx.games: its runs were checked there when they were made
-        ids = [a.get("id") for a in raw["actions"] if isinstance(a, dict)]
-        options["recorded_routes_until"] = max((i for i in ids if isinstance(i, int)), default=0)
+        options["recorded_runs"] = True
     return GameFile(str(raw["title"]), players, int(seed), options, list(raw["actions"]), raw)
 
 

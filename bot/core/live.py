@@ -77,8 +77,8 @@ def engine_options(record: GameRecord) -> dict[str, Any]:
     # A game stored before its title had editions was begun under the first one and stays on it.
     options: dict[str, Any] = {"optional_rules": list(record.options.get("optional_rules") or []),
                                "rules_edition": int(record.options.get("rules_edition", 1))}
-    if record.options.get("recorded_routes_until"):  # an imported game's runs stand as 18xx.games recorded them
-        options["recorded_routes_until"] = int(record.options["recorded_routes_until"])
+    if record.options.get("recorded_runs") is True:  # from 18xx.games: its recorded runs stand as recorded
+        options["recorded_runs"] = True
     return options
 
 

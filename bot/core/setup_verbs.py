@@ -324,7 +324,7 @@ class SetupVerbs(ServiceCore):
         options = {
             "optional_rules": list(gf.options.get("optional_rules") or []),
             "rules_edition": game.rules_edition,
-            "recorded_routes_until": gf.options.get("recorded_routes_until") or 0,
+            "recorded_runs": gf.options.get("recorded_runs") is True,
             "players": [[pid, name] for pid, name in gf.players],
             "imported": raw.get("id") if isinstance(raw.get("id"), str | int) else None,
             "imported_actions": len(gf.actions),
@@ -435,8 +435,7 @@ def export_document(
         "max_players": len(players),
         "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or []),
                      EDITION_SETTING: engine_options(record)["rules_edition"],
-                     **({RECORDED_SETTING: until} if (until := engine_options(record).get("recorded_routes_until"))
-                        else {})},
+                     **({RECORDED_SETTING: True} if engine_options(record).get("recorded_runs") else {})},
         "status": "finished" if record.status == GameStatus.FINISHED else "active",
         "result": {},
         "actions": actions,

@@ -20,17 +20,16 @@ from .routes import Route
 
 class PlayRules(TrainRules):
     def recorded_run(self, action: dict[str, Any]) -> bool:
-        """Whether ``action`` is a run recorded on 18xx.games before this game was imported (option
-        ``recorded_routes_until``, the last imported action id) with a revenue for every route. 18xx.games loads
-        such a run with its recorded revenue, unchecked, so a route its checks of the day allowed still loads
-        there (1822's E trains ran past their last station until October 2025): we take it as recorded too.
-        Any other claimed revenue that differs from the engine's is refused, so a mistyped route never pays."""
-        until = self.options.get("recorded_routes_until")
-        if isinstance(until, bool) or not isinstance(until, int) or until <= 0:
+        """Whether ``action`` is a run as 18xx.games records it, with a revenue for every route, in a game that
+        came from 18xx.games (option ``recorded_runs``). 18xx.games loads such a run with its recorded revenue,
+        unchecked, so a route its checks of the day allowed still loads there (1822's E trains ran past their
+        last station until October 2025): we take it as recorded too. Runs typed here carry no revenue (the
+        engine prices them) and are checked in full, as is any run of a game begun here: there a claimed
+        revenue that differs from the engine's is refused, so a mistyped route never pays."""
+        if self.options.get("recorded_runs") is not True:
             return False
         routes = action.get("routes") or []
-        return int(action.get("id") or 0) <= until and all(
-            isinstance(r, dict) and isinstance(r.get("revenue"), int) for r in routes)
+        return bool(routes) and all(isinstance(r, dict) and isinstance(r.get("revenue"), int) for r in routes)
 
     def recorded_route(self, train: Train, data: dict[str, Any]) -> Route:
         """A route of a recorded run (``recorded_run``) that our checks refuse, along its legs as recorded (no

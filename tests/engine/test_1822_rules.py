@@ -602,12 +602,12 @@ def test_a_recorded_run_stands_as_recorded_and_a_run_made_here_is_checked() -> N
     run = dict(rest[0], routes=[dict(r) for r in rest[0]["routes"]])
     assert run["type"] == "run_routes" and [r["train"] for r in run["routes"]][1:4:2] == ["3-0", "4-1"]
     run["routes"][1]["train"], run["routes"][3]["train"] = "4-1", "3-0"
-    assert game.options["recorded_routes_until"] >= 974
+    assert game.options["recorded_runs"] is True
     made_here = copy.deepcopy(game)
     recorded = sum(int(r["revenue"]) for r in run["routes"])
     game.process(run)
     assert game.round.revenue == recorded  # type: ignore[attr-defined]
-    made_here.options.pop("recorded_routes_until")
+    made_here.options.pop("recorded_runs")
     with pytest.raises(GameError, match="a 3 train counts at most 3 stops"):
         made_here.process(run)
 

@@ -503,7 +503,7 @@ def test_process_refuses_a_wrong_revenue_claim_and_accepts_the_true_one() -> Non
     pos = next(p for path in recorded_games("1882") for p in positions(read_game_file(path))
                if p.action["routes"] and p.action["routes"][0].get("revenue"))
     game = pos.game
-    game.options.pop("recorded_routes_until")  # as in a game played here: no run stands as recorded
+    game.options.pop("recorded_runs")  # as in a game begun here: no run stands as recorded
     action = json.loads(json.dumps(pos.action))
     true_total = sum(int(r["revenue"]) for r in action["routes"])
     wrong = json.loads(json.dumps(action))
@@ -516,20 +516,26 @@ def test_process_refuses_a_wrong_revenue_claim_and_accepts_the_true_one() -> Non
     assert game.round.revenue == true_total  # type: ignore[attr-defined]
 
 
-def test_an_imported_games_recorded_runs_stand_as_recorded_and_later_runs_are_checked() -> None:
-    # 18xx.games loads a recorded run with its recorded revenue, unchecked; so do we, for the actions of an
-    # 18xx.games file (up to its last id). A run made after the import is checked as any other.
+def test_an_imported_games_recorded_runs_stand_as_recorded_and_typed_runs_are_checked() -> None:
+    # 18xx.games loads a recorded run with its recorded revenue, unchecked; so do we in a game from 18xx.games.
+    # A run typed here comes without revenues and is checked as any other.
     pos = next(p for path in recorded_games("1882") for p in positions(read_game_file(path))
                if p.action["routes"] and p.action["routes"][0].get("revenue"))
-    assert pos.game.options["recorded_routes_until"] >= int(pos.action["id"])
+    assert pos.game.options["recorded_runs"] is True
     claimed = json.loads(json.dumps(pos.action))
     claimed["routes"][0]["revenue"] = int(claimed["routes"][0]["revenue"]) + 10
     game = copy.deepcopy(pos.game)
     game.process(claimed)
     assert game.round.revenue == sum(int(r["revenue"]) for r in claimed["routes"])  # type: ignore[attr-defined]
-    later = dict(claimed, id=pos.game.options["recorded_routes_until"] + 1)
-    with pytest.raises(GameError, match=r"earns \$\d+, not \$\d+"):
-        pos.game.process(later)
+    typed = json.loads(json.dumps(pos.action))
+    for route in typed["routes"]:
+        del route["revenue"]
+    twice = json.loads(json.dumps(typed))
+    twice["routes"][0]["connections"] += twice["routes"][0]["connections"][:1]  # the first leg run again
+    with pytest.raises(GameError, match="twice"):
+        pos.game.process(twice)
+    pos.game.process(typed)
+    assert pos.game.round.revenue == sum(int(r["revenue"]) for r in pos.action["routes"])  # type: ignore
 
 
 def test_process_refuses_one_train_running_twice() -> None:
