@@ -23,9 +23,10 @@ class PlayRules(TrainRules):
         """Whether ``action`` is a run as 18xx.games records it, with a revenue for every route, in a game that
         came from 18xx.games (option ``recorded_runs``). 18xx.games loads such a run with its recorded revenue,
         unchecked, so a route its checks of the day allowed still loads there (1822's E trains ran past their
-        last station until October 2025): we take it as recorded too. Runs typed here carry no revenue (the
-        engine prices them) and are checked in full, as is any run of a game begun here: there a claimed
-        revenue that differs from the engine's is refused, so a mistyped route never pays."""
+        last station until October 2025): we take it as recorded too. Runs typed in chat carry no revenue (the
+        engine prices them; ``run auto`` may carry the engine's own) and are checked in full, as is any run of a
+        game begun here: there a claimed revenue that differs from the engine's is refused, so a mistyped route
+        never pays."""
         if self.options.get("recorded_runs") is not True:
             return False
         routes = action.get("routes") or []
