@@ -426,6 +426,11 @@ def export_document(
         action = dict(rec.data)
         action.setdefault("created_at", int(rec.created_at))
         actions.append(action)
+    options = engine_options(record)
+    settings: dict[str, Any] = {"seed": record.seed, "optional_rules": options["optional_rules"],
+                                EDITION_SETTING: options["rules_edition"]}
+    if options.get("recorded_runs"):
+        settings[RECORDED_SETTING] = True
     doc: dict[str, Any] = {
         "id": record.id,
         "description": f"Roundhouse game #{record.id} ({record.platform} {record.channel})"
@@ -433,9 +438,7 @@ def export_document(
         "title": export_title(record.title),
         "players": [{"id": pid, "name": name} for pid, name in players],
         "max_players": len(players),
-        "settings": {"seed": record.seed, "optional_rules": list(record.options.get("optional_rules") or []),
-                     EDITION_SETTING: engine_options(record)["rules_edition"],
-                     **({RECORDED_SETTING: True} if engine_options(record).get("recorded_runs") else {})},
+        "settings": settings,
         "status": "finished" if record.status == GameStatus.FINISHED else "active",
         "result": {},
         "actions": actions,

@@ -280,10 +280,11 @@ class RouteStep1828(RouteStep):
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         laid = list(getattr(self.round, "laid_hexes", []) or [])
-        for data in [] if self.game.recorded_run(action) else action["routes"]:
-            hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
-            stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
-            self.game.check_route(entity, hexes, stops, laid)
+        if not self.game.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
+            for data in action["routes"]:
+                hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
+                stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
+                self.game.check_route(entity, hexes, stops, laid)
         super().process_run_routes(action, entity)
 
 
