@@ -3,9 +3,13 @@ reference here, since no 1830 rulebook is in the project; every departure is in 
 
 from __future__ import annotations
 
-from ...core.entities import Company, Corporation, Player, Share, Train
-from ...core.game import Game
+import itertools
+
+from ...core.autoroute import BonusRule, Pricing, RouteGraph
+from ...core.entities import Corporation, Train
+from ...core.errors import illegal
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
+from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 from ...core.steps.operating import (
@@ -22,37 +26,54 @@ from ...core.steps.operating import (
 from ...core.steps.stock import HomeToken
 from . import abilities as _abilities  # noqa: F401  (registers the title's ability types)
 from .powers import Exchange1830, SpecialToken1830, SpecialTrack1830
+from .rules import MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN, Rules1830
 from .stock import BuySellParShares1830
 
-# Optional rules of 18xx.games' 1830: several brown-zone shares may come from the IPO too, and a third 6 train.
-MULTIPLE_BROWN_FROM_IPO = "multiple_brown_from_ipo"
-OPTIONAL_6_TRAIN = "optional_6_train"
 
-
-class G1830(Game):
+class G1830(Rules1830):
     TITLE = "1830"
     DATA_PACKAGE = "engine.titles.g1830"
     RULES_EDITION = 1
+    BIDS_IN_STEPS = False  # a bid is any amount at least $5 over the last
     OPTIONAL_RULES = (MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN)
     # The private auction, then stock rounds and sets of operating rounds in turn; priority passes at the end of
     # the auction and of each stock round.
     ROUND_PLAN = STANDARD_PLAN
 
     def setup(self) -> None:
-        # The D&H after its lay in Scranton: the private and the hex where its corporation may now place a station.
-        self.teleported: tuple[Company, str] | None = None
+        self.teleported = None
         if not self.optional_rule(OPTIONAL_6_TRAIN):
             # The data holds the optional rule's three 6 trains; the printed game has two.
             sixes = [t for t in self.depot if t.name == "6"]
             self.depot.remove(sixes[-1])
             del self.all_trains[sixes[-1].id]
 
-    def optional_rule(self, name: str) -> bool:
-        return name in (self.options.get("optional_rules") or [])
+    # ------------------------------------------------------------------ routes
+    def route_groups(self, hexes: list[str]) -> str | None:
+        """The group (map tag ``group-NAME``) two of these hexes share: Canada (A9, A11) or the Gulf (I1, J2),
+        whose off-boards count once per route (18xx.games' revenue groups)."""
+        seen: set[str] = set()
+        for hex_id in dict.fromkeys(hexes):
+            for tag in self.board.hexes[hex_id].tags:
+                if tag.startswith("group-"):
+                    if tag in seen:
+                        return tag.removeprefix("group-")
+                    seen.add(tag)
+        return None
 
-    def brown_from_ipo(self) -> bool:
-        """Whether several brown-zone shares in one turn may come from the IPO as well as the market."""
-        return self.optional_rule(MULTIPLE_BROWN_FROM_IPO)
+    def route_revenue(self, corp: Corporation, route: Route) -> int:
+        group = self.route_groups([h for h, _ in route.stops])
+        if group is not None:
+            raise illegal(f"a route may visit only one off-board of {group.title()}")
+        return super().route_revenue(corp, route)
+
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
+        # A route through two off-boards of one group is never chosen (route_revenue refuses it).
+        rules = []
+        for tag in sorted({t for hx in self.board.hexes.values() for t in hx.tags if t.startswith("group-")}):
+            masks = [1 << i for i, n in enumerate(graph.nodes) if tag in self.board.hexes[n.ref[0]].tags]
+            rules += [BonusRule([a, b], -10**7) for a, b in itertools.combinations(masks, 2)]
+        return Pricing(route_rules=rules)
 
     # ------------------------------------------------------------------ trains
     def discard_train(self, corp: Corporation, train: Train) -> None:
@@ -79,27 +100,3 @@ class G1830(Game):
         return OperatingRound(self, [Bankrupt, Exchange1830, SpecialTrack1830, SpecialToken1830, BuyCompany,
                                      HomeToken, Track, TokenStep, RouteStep, Dividend, DiscardTrain, BuyTrain,
                                      BlockingBuyCompany], number)
-
-    # ------------------------------------------------------------------ privates
-    # Blocked hexes, the C&A's PRR share, the B&O's president's certificate, its no-buy and its closing are data
-    # (abilities in game.toml); the C&StL's, D&H's and M&H's powers are the title's ability types (abilities.py)
-    # carried out by powers.py.
-    def exchange_allowed(self, player: Player, share: Share) -> bool:
-        """The M&H's exchange needs the player to stay within 60% of the company (unless its price is in the
-        orange or brown zone); the certificate limit does not apply (18xx.games)."""
-        cell = self.market.location.get(share.corp)
-        if cell is not None and cell.zone in ("orange", "brown"):
-            return True
-        return player.percent_of(share.corp) + share.percent <= self.config.shares.hold_limit
-
-    def exchange_company(self, company: Company, share: Share) -> None:
-        owner = company.owner
-        assert isinstance(owner, Player)
-        corp = self.corporations[share.corp]
-        previous = corp.owner
-        self.transfer_share(share, owner)
-        self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-        self.close_company(company)
-        if corp.ipoed:
-            self._check_float(corp)
-            self.check_presidency(corp, previous=previous)

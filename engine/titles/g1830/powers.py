@@ -18,6 +18,7 @@ from ...core.errors import illegal
 from ...core.round import InterruptStep
 from ...core.steps.operating import TokenStep, Track
 from .abilities import ExtraLay, ShareExchange, Teleport
+from .rules import Rules1830
 
 
 def _operating_owner(step: InterruptStep, company: Any) -> Corporation | None:
@@ -32,7 +33,7 @@ def _operating_owner(step: InterruptStep, company: Any) -> Corporation | None:
 
 class SpecialTrack1830(InterruptStep):
     """The C&StL's extra lay and the D&H's lay in Scranton, made by the private for its owning corporation."""
-    game: Any  # the G1830 game, whose module imports this one
+    game: Rules1830
 
     name = "Lay track for a private"
     blocks = False
@@ -102,6 +103,7 @@ class SpecialTrack1830(InterruptStep):
 class SpecialToken1830(InterruptStep):
     """After the D&H's lay, its corporation may place a station in Scranton at no cost, off its network, as its
     station of the turn; or pass."""
+    game: Rules1830
 
     name = "Place a station for a private"
 
@@ -120,10 +122,15 @@ class SpecialToken1830(InterruptStep):
         got = self.pending()
         return ["place_token", "pass"] if got is not None and entity is got[0] else []
 
+    def _corporation(self) -> Corporation:
+        got = self.pending()
+        assert got is not None and isinstance(got[0].owner, Corporation)
+        return got[0].owner
+
     def _cities(self) -> list[int]:
         got = self.pending()
         assert got is not None
-        corp = got[0].owner
+        corp = self._corporation()
         hx = self.game.board[got[1]]
         token = next(iter(corp.unused_tokens()), None)
         return [node for node in hx.tile.tdef.cities if token is not None
@@ -142,7 +149,7 @@ class SpecialToken1830(InterruptStep):
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         got = self.pending()
         assert got is not None
-        corp = got[0].owner
+        corp = self._corporation()
         hx, node = self.game.city_by_id(action["city"])
         if hx.id != got[1] or node not in self._cities():
             raise illegal(f"{entity.sym}'s station goes in {got[1]}")
@@ -161,7 +168,7 @@ class SpecialToken1830(InterruptStep):
 
 class Exchange1830(InterruptStep):
     """The M&H's owner exchanges it for an NYC share from the IPO or the market."""
-    game: Any  # the G1830 game, whose module imports this one
+    game: Rules1830
 
     name = "Exchange a private for a share"
     blocks = False

@@ -11,14 +11,19 @@ from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player, Share
 from ...core.errors import illegal, insufficient
 from ...core.steps.stock import BuySellParShares
+from .rules import Rules1830
 
 
 class BuySellParShares1830(BuySellParShares):
-    game: Any  # the G1830 game, whose module imports this one
+    game: Rules1830
 
     def setup(self) -> None:
         super().setup()
         self.bought_from_ipo = False
+
+    def bought(self) -> bool:
+        # A private bought from a player is the purchase of the turn too.
+        return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.current)
 
     # --- brown shares: more than one a turn only from the market
     def can_buy(self, player: Player, share: Share | None) -> bool:
@@ -45,6 +50,12 @@ class BuySellParShares1830(BuySellParShares):
         return [c for c in self.game.companies.values()
                 if not c.closed and isinstance(c.owner, Player) and c.owner is not player and not c.abilities_of(NoBuy)]
 
+    def certificates_free(self, company: Company) -> bool:
+        """Whether the certificates that come with ``company`` can follow it: 18xx.games hands them to every buyer
+        again, from the market, and refuses the purchase while a player holds one (the C&A's PRR share)."""
+        return not any(isinstance(self.game.share_by_id(sid).owner, Player)
+                       for ability in company.abilities_of(Shares) for sid in ability.certificates)
+
     def actions(self, entity: Any) -> list[str]:
         out = super().actions(entity)
         if out == ["sell_shares"] or not isinstance(entity, Player) or entity is not self.round.entity():
@@ -62,7 +73,7 @@ class BuySellParShares1830(BuySellParShares):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "buy_company":
             return [{**entity_action(entity, "buy_company"), "company": c.sym, "price": min(c.value, entity.cash)}
-                    for c in self.tradeable_companies(entity)]
+                    for c in self.tradeable_companies(entity) if self.certificates_free(c)]
         return super().choices(entity, kind)
 
     def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
@@ -75,6 +86,8 @@ class BuySellParShares1830(BuySellParShares):
         if company is None or company not in self.tradeable_companies(entity):
             raise illegal(f"{entity.name} cannot buy {action.get('company')} now; another player's private is "
                           "bought from the second stock round, in phases 2 to 4, as the one purchase of a turn")
+        if not self.certificates_free(company):
+            raise illegal(f"{company.sym} cannot change hands while a player holds the certificate that comes with it")
         price = int(action["price"])
         if price < 1:
             raise illegal("a private is bought for at least $1")
@@ -89,16 +102,18 @@ class BuySellParShares1830(BuySellParShares):
         entity.cash -= price
         seller.cash += price
         self.game.log(f"{entity.name} buys {company.sym} from {seller.name} for {self.game.format_money(price)}")
-        # 18xx.games hands the buyer the private's certificate again, from whoever holds it now (the C&A's PRR
-        # share): docs/conformance.md.
+        # 18xx.games hands the buyer the private's certificate again, from the market (the C&A's PRR share):
+        # docs/conformance.md.
         for ability in company.abilities_of(Shares):
             for share_id in ability.certificates:
                 share = self.game.share_by_id(share_id)
-                if not share.president and share.owner is not entity:
-                    previous = self.game.corporations[share.corp].owner
-                    self.game.transfer_share(share, entity)
-                    self.game.log(f"{entity.name} receives {share_id} with {company.sym}")
-                    if self.game.corporations[share.corp].ipoed:
-                        self.game.check_presidency(self.game.corporations[share.corp], previous=previous)
+                if share.president:
+                    continue
+                corp = self.game.corporations[share.corp]
+                previous = corp.owner
+                self.game.transfer_share(share, entity)
+                self.game.log(f"{entity.name} receives {share_id} with {company.sym}")
+                if corp.ipoed:
+                    self.game.check_presidency(corp, previous=previous)
         self.current.append(action)
         self.round.last_to_act = entity
