@@ -29,11 +29,11 @@ from bot.core.commands import (
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.intents import entities_of, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
-from bot.core.moderation_verbs import NOTE_PREFIX, ModerationVerbs
+from bot.core.moderation_verbs import ModerationVerbs
 from bot.core.moves_text import move_lines
 from bot.core.notify import acting_player_ids
 from bot.core.replies import GameSummary, Notification, Outcome, Reply
-from bot.core.service_core import IMPORT_ACTOR, Answer, Handler, Request, ServiceCore, _with_args
+from bot.core.service_core import IMPORT_ACTOR, NOTE_PREFIX, Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
 from bot.core.text import board_text, history_page, refused_action, result_line, round_name, status_lines, who_lines

@@ -79,9 +79,11 @@ async def amain(argv: list[str] | None = None) -> int:
         return 2
     hide_in_logs([slack.bot_token, slack.app_token, slack.signing_secret])
     service = await GameService.open(settings.database, settings)
-    handled = await HandledRequests.open(
-        slack.requests_path(settings.database), keep_seconds=slack.request_memory_hours * 3600
-    )
+    keep = slack.request_memory_hours * 3600
+    if slack.requests_db:
+        handled = await HandledRequests.open(slack.requests_db, keep_seconds=keep)
+    else:  # the game database: every process sharing it shares the record (HTTP mode on several machines)
+        handled = HandledRequests(service.storage, keep_seconds=keep)
     client = AsyncWebClient(token=slack.bot_token)
     # Slack allows about one message per second per channel; wait out a 429 instead of losing the message.
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
