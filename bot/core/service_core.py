@@ -25,6 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import metrics
 from bot.config import Settings, load_settings
 from bot.core import choices, consequences, images, timefmt
 from bot.core.commands import (
@@ -591,7 +592,8 @@ class ServiceCore:
 
     async def _with_pictures(self, applied: Applied) -> Reply:
         if applied.views is not None:
-            applied.reply.attachments.extend(await images.render(applied.views))
+            with metrics.Timer(metrics.picture):
+                applied.reply.attachments.extend(await images.render(applied.views))
         return applied.reply
 
     async def _ask(
