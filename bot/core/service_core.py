@@ -560,7 +560,9 @@ class ServiceCore:
         # The status card goes out with the map at each operating round's end (and at the game's end).
         round_ended = round_before.startswith("Operating") and round_name(game) != round_before
         kinds = (*images.KINDS, "status") if round_ended or game.finished else images.KINDS
-        views = images.take_views(game, live.id, seq, kinds) if self.images else None
+        # A tile or a station: a phone-sized crop around it (the whole map stays on `map`).
+        focus = () if round_ended or game.finished else images.changed_hexes(game, action)
+        views = images.take_views(game, live.id, seq, kinds, focus) if self.images else None
         reply.board = board_text(live)
         return Applied(reply, views)
 
