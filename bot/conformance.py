@@ -40,7 +40,7 @@ from engine.titles import title_class
 #: A listed command is applied to a pickled copy of the game with this probability (check 2).
 COPY_SAMPLE = 0.05
 #: Refusals tried per position (check 4).
-REFUSALS_PER_POSITION = 0
+REFUSALS_PER_POSITION = 1
 
 
 @dataclass
@@ -171,10 +171,12 @@ def _check_refusals(game: Game, player: Player, listed: list[Listed], rng: rando
     allowed = {intents.TYPE_WORDS.get(item.action["type"], item.action["type"]) for item in listed}
     for _ in range(REFUSALS_PER_POSITION):
         attempts = [v for v in intents.MOVE_VERBS if v not in verbs and v not in allowed]
-        wrong_verb = rng.choice(sorted(attempts)) if attempts else None
-        tries = [f"{rng.choice(verbs)} zz9 zz9"]
-        if wrong_verb is not None:
-            tries.append(f"{wrong_verb} zz9")
+        sample = rng.choice(listed).command.split()
+        # A listed move's verb with words that name nothing, and a verb the seat cannot use now.
+        lead = 2 if intents.split_move(parse(" ".join(sample)))[1] is not None else 1  # type: ignore[index]
+        tries = [" ".join([*sample[:lead], "zz9", "zz9"])]
+        if attempts:
+            tries.append(f"{rng.choice(sorted(attempts))} zz9")
         for text in tries:
             try:
                 _read(game, player, text)
@@ -189,7 +191,8 @@ def _has_reason(message: str, listed: list[Listed]) -> bool:
     """A refusal gives a reason when it names a command, a word of a command or a value the seat may use."""
     low = message.lower()
     words = {w.lower() for item in listed for w in item.command.split()[:2]}
-    return any(w in low.replace("`", " ").replace(",", " ").replace(":", " ").split() for w in words)
+    said = low.replace("`", " ").replace(",", " ").replace(":", " ").replace("/", " ").split()
+    return any(w in said for w in words)
 
 
 def play_checked(title: str, players: int, seed: int, *, optional_rules: list[str] | None = None,
