@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot import logs
 from bot.config import Settings, load_settings
 from bot.core.commands import strip_prefix, tokenize
 from bot.core.import_file import MAX_IMPORT_BYTES, ImportRefused
@@ -182,7 +183,7 @@ async def amain(
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.WARNING, "%(levelname)s %(name)s: %(message)s")
     try:
         return asyncio.run(amain(argv))
     except KeyboardInterrupt:
