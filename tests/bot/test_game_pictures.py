@@ -12,9 +12,8 @@ from PIL import Image
 from bot.core.intents import to_command
 from engine.importer import read_game_file, replay
 from tests.bot.conftest import Table
-from tests.conftest import SHARED_FIXTURES
 from tests.bot.ux_helpers import driven, in_lay_step, lay_choices
-
+from tests.conftest import SHARED_FIXTURES
 
 GAME_END = SHARED_FIXTURES / "1882" / "1882_game_end_stock_market.json"
 
