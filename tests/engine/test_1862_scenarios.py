@@ -14,8 +14,10 @@ from .g1862_helpers import (
     choices,
     corp_act,
     give,
+    lay,
     new,
     operating_round,
+    own_trains,
     player,
     sell_privates,
     shares_of,
@@ -292,14 +294,8 @@ def test_sc13_redemption_arithmetic_of_the_rules_example(phase: int, face: int, 
     assert nyc.owner is player(g, 1)
 
 
-def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
-    """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
-    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
-                                      "rotation": rotation}, check_connection=False)
 
 
-def _free_copy(g: G1862, tile: str) -> int:
-    return min(int(t.id.rsplit("-", 1)[1]) for t in g.tile_supply.values() if t.name == tile)
 
 
 def city(g: G1862, hex_id: str) -> str:
@@ -339,13 +335,6 @@ def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> N
     assert g.marker_cost(cn, cn.tokens[1], g.board.hexes["D19"]) == 60 and len(cn.tokens) == 2
 
 
-def own_trains(g: G1862, sym: str, *names: str) -> None:
-    corp = g.corporations[sym]
-    for name in names:
-        train = next(t for t in g.depot if t.name == name)
-        g.depot.remove(train)
-        train.owner = corp
-        corp.trains.append(train)
 
 
 def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> None:
