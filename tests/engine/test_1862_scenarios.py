@@ -648,6 +648,51 @@ def test_sc27_forced_train_purchase() -> None:
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
 
 
+def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall() -> None:
+    """SC-27: with $30 cash P1 must sell shares for $50, stopping once covered, never a president's certificate
+    or a sale that changes a presidency."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    pool_three = g.all_trains["3-5"]
+    pool_three.owner = g.pool
+    g.pool_trains.append(pool_three)
+    start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    start(g, "CP", 2, row=7, col=1)  # $30 a share
+    give(g, 1, "CP_1", "CP_2", "CP_3")  # as much as P2's 30%: a sale changes no presidency
+    give(g, 1, "SP_2")
+    give(g, 2, "SP_1", "SP_3", "SP_4")  # selling SP_2 would hand SP's presidency to P2 (30% against 20%)
+    lay(g, "ATS", "G22", "4", 0)
+    operating_round(g)
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    p1 = player(g, 1)
+    g.bank.cash += p1.cash - 30  # after the privates' revenue
+    p1.cash = 30
+    ats = g.corporations["ATS"]
+    assert ats.cash == 120 and g.emergency_need(ats) == 50
+    assert g.actions_for(ats) == ["buy_train"]
+    sales = choices(g, p1, "sell_shares")
+    sold = {(c["shares"][0].split("_")[0], c["percent"]) for c in sales}
+    # $30 short after one share, covered by two; three would sell more than needed; no president's certificate.
+    assert ("CP", 10) in sold and ("CP", 20) in sold and ("CP", 30) not in sold
+    assert not [c for c in sales if any(sid.endswith("_0") for sid in c["shares"])]
+    assert not [c for c in sales if c["shares"][0].startswith("SP")]
+    first = next(c for c in sales if c["shares"][0].startswith("CP") and c["percent"] == 10)
+    act(g, "sell_shares", 1, shares=first["shares"], percent=10)
+    assert player(g, 1).cash == 60 and g.market.location["CP"].price < 30  # floated: paid before the drop
+    more = choices(g, player(g, 1), "sell_shares")
+    assert more and all(c["percent"] == 10 for c in more)  # one more share covers the last $20
+    act(g, "sell_shares", 1, shares=more[0]["shares"], percent=10)
+    assert player(g, 1).cash >= 80
+    assert choices(g, player(g, 1), "sell_shares") == []  # covered: no further sale
+    assert "sell_shares" not in g.actions_for(player(g, 1))
+    corp_act(g, "buy_train", "ATS", train="3-5", price=200)
+    assert g.corporations["ATS"].trains and g.corporations["ATS"].cash == 0
+
+
 def test_sc28_share_price_zero_closes_the_company() -> None:
     g = new()
     sell_privates(g)
