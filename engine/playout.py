@@ -18,7 +18,7 @@ from typing import Any
 from .core import query
 from .core.errors import GameError, malformed
 from .core.game import Game
-from .core.invariants import problems
+from .core.invariants import forced_purchase_problems, liveness_problems, problems
 from .importer import EDITION_SETTING
 from .titles import export_title, title_class
 
@@ -117,8 +117,10 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             # Only what 18xx.games offers too: the oracle replays these games there.
             options.extend(query.reference_choices(game, ent, limit=200))
         if not options:
-            found.append(f"no legal choice for {[game.describe(e) for e in game.acting()]} "
-                         f"in {game.round.name()}")
+            # A dead end of the engine (liveness), or only moves the oracle's documents leave out.
+            found.extend(liveness_problems(game) or [
+                f"no legal choice that 18xx.games offers too for {[game.describe(e) for e in game.acting()]} "
+                f"in {game.round.name()}"])
             break
         weights = [_weight(o, policy, flavour) for o in options]
         action = rng.choices(options, weights)[0]
@@ -129,7 +131,8 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             break
         count += 1
         if check:
-            bad = problems(game, money)
+            # Liveness is the check above, made before every choice; the forced purchase's way out is checked here.
+            bad = problems(game, money, live=False) + forced_purchase_problems(game)
             if bad:
                 found.append(f"after {action}: {bad}")
                 break
