@@ -41,6 +41,8 @@ FEWER_GAMES = {
     # 1862 (rules edition 2): companies out (s0), fewer than three players (s60) and the bank (s1, 6 players) in the
     # random games, the $400 price in the steady ones; every player count from 4 to 7.
     "1862": ([(0, 4), (60, 4), (1, 6)], [(100, 4), (101, 5), (102, 6), (103, 7)]),
+    # 1830: bankruptcies in the random s3 and s6, the bank in the random s5 and in the steady games.
+    "1830": ([(3, 5), (6, 3), (5, 2)], [(102, 4), (103, 5)]),
 }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.errors import SchemaError
-from bot.storage.migrations import m0001_initial, m0002_broken_games
+from bot.storage.migrations import m0001_initial, m0002_broken_games, m0003_handled_requests
 
 #: How each database spells the column types of the shared scripts.
 TYPES: dict[str, dict[str, str]] = {
@@ -67,6 +67,7 @@ def _module(version: int, name: str, module: Any) -> Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     _module(1, "initial", m0001_initial),
     _module(2, "broken_games", m0002_broken_games),
+    _module(3, "handled_requests", m0003_handled_requests),
 )
 
 _CREATE_VERSION_TABLE = """
