@@ -408,10 +408,10 @@ class G1862(Game):
 
     def min_depot_price(self) -> int | None:
         """What a forced purchase must raise: the cheapest train the bank or the pool offers (§8.7.4.2)."""
-        if self.rules_edition < 2:
+        if self.rules_edition >= 2:
             return super().min_depot_price()
-        cheapest = self.cheapest_train_on_sale()
-        return cheapest.price if cheapest is not None else None
+        prices = [t.price for t in self.available_depot_trains()]  # edition 1: the bank's only
+        return min(prices) if prices else None
 
     def sale_proceeds(self, corp: Corporation, shares: list[Share]) -> int:
         """What selling ``shares`` in one action pays: at the price before the drop for a floated company, after it
