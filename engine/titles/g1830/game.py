@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 from ...core.autoroute import BonusRule, Pricing, RouteGraph
+from ...core.board import Hex
 from ...core.entities import Corporation, Train
 from ...core.errors import illegal
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
@@ -16,7 +17,6 @@ from ...core.steps.operating import (
     Bankrupt,
     BlockingBuyCompany,
     BuyCompany,
-    BuyTrain,
     DiscardTrain,
     Dividend,
     RouteStep,
@@ -24,10 +24,12 @@ from ...core.steps.operating import (
     Track,
 )
 from ...core.steps.stock import HomeToken
-from . import abilities as _abilities  # noqa: F401  (registers the title's ability types)
+from ...core.track import city_map
+from .abilities import ExtraLay  # the module registers the title's ability types
 from .powers import Exchange1830, SpecialToken1830, SpecialTrack1830
 from .rules import MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN, Rules1830
 from .stock import BuySellParShares1830
+from .trains import BuyTrain1830
 
 
 class G1830(Rules1830):
@@ -47,6 +49,19 @@ class G1830(Rules1830):
             sixes = [t for t in self.depot if t.name == "6"]
             self.depot.remove(sixes[-1])
             del self.all_trains[sixes[-1].id]
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        # An unused C&StL lay keeps the company's turn open at the last buy-privates step (18xx.games).
+        return super().has_turn_ability(corp) or any(
+            comp.owner is corp and comp.active(ExtraLay) for comp in self.companies.values())
+
+    # ------------------------------------------------------------------ stations
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """The NYNH's home city in New York follows its printed city through upgrades, as 18xx.games moves the
+        reservation with the city whose exits the new tile keeps."""
+        if corp.home_city is None or hx.tile is hx.original:
+            return super().home_node(corp, hx)
+        return city_map(hx.original, hx.tile)[hx.original.tdef.cities[corp.home_city]]
 
     # ------------------------------------------------------------------ routes
     def route_groups(self, hexes: list[str]) -> str | None:
@@ -98,5 +113,5 @@ class G1830(Rules1830):
 
     def operating_round(self, number: int) -> Round:
         return OperatingRound(self, [Bankrupt, Exchange1830, SpecialTrack1830, SpecialToken1830, BuyCompany,
-                                     HomeToken, Track, TokenStep, RouteStep, Dividend, DiscardTrain, BuyTrain,
+                                     HomeToken, Track, TokenStep, RouteStep, Dividend, DiscardTrain, BuyTrain1830,
                                      BlockingBuyCompany], number)
