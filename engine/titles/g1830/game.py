@@ -12,7 +12,7 @@ from ...core.errors import illegal
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
-from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
+from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import (
     Bankrupt,
     BlockingBuyCompany,
@@ -26,6 +26,7 @@ from ...core.steps.operating import (
 from ...core.steps.stock import HomeToken
 from ...core.track import city_map
 from .abilities import ExtraLay  # the module registers the title's ability types
+from .auction import WaterfallAuction1830
 from .powers import Exchange1830, SpecialToken1830, SpecialTrack1830
 from .rules import MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN, Rules1830
 from .stock import BuySellParShares1830
@@ -98,6 +99,11 @@ class G1830(Rules1830):
         self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train to the pool")
 
+    def min_depot_price(self) -> int | None:
+        # The pool's trains are on sale too: the cheapest of them sets what a president must raise.
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_on_sale()]]
+        return min(prices) if prices else None
+
     def trade_in(self, train: Train) -> None:
         """A train traded in for a diesel goes to the bank pool too (18xx.games' depot keeps it for sale)."""
         train.owner = self.pool
@@ -106,7 +112,7 @@ class G1830(Rules1830):
 
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:
-        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction1830])
 
     def stock_round(self) -> Round:
         return StockRound(self, [DiscardTrain, Exchange1830, BuySellParShares1830])
