@@ -21,6 +21,7 @@ from typing import Any
 from .core import actions as act
 from .core.entities import Corporation, Player
 from .core.game import Game
+from .core.viewbuild import status_view
 
 __all__ = ["CompanyInfo", "GameHistory", "Hold", "Payout", "WorthSplit", "game_history", "worth_split"]
 
@@ -82,9 +83,9 @@ class GameHistory:
     payouts: tuple[Payout, ...]
     companies: dict[str, CompanyInfo]
     finished: bool
-    end_reason: str | None
+    end_reason: str | None  # in words: "the bank broke"
     final: tuple[WorthSplit, ...]  # best first
-    moves: int  # standing actions in the log (undone ones left out)
+    moves: int  # standing actions in the log (undone ones and chat messages left out)
     first_move_at: float | None  # seconds since the epoch, when the log has times
     last_move_at: float | None
     move_seconds: dict[str, float] = field(default_factory=dict)  # player -> median seconds to move
@@ -228,7 +229,7 @@ def game_history(game: Game, log: Sequence[dict[str, Any]], times: Sequence[floa
         companies={c.sym: CompanyInfo(c.sym, c.full_name, c.colour, c.text_colour, c.kind.value)
                    for c in game.corporations.values()},
         finished=bool(game.finished),
-        end_reason=game.game_end_reason,
+        end_reason=status_view(game).game_end_reason if game.finished else None,
         final=tuple(final),
         moves=len([a for a in standing if a.get("type") not in ("message",)]),
         first_move_at=stamps[0] if stamps else None,

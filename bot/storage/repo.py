@@ -994,6 +994,24 @@ class Storage:
                 (platform, user_id, data_json, self._clock()),
             )
 
+    # ------------------------------------------------------------------ the operator's view
+
+    async def ping(self) -> None:
+        """One trivial query: raises when the database cannot be reached."""
+        async with self._backend.session() as db:
+            await db.one("SELECT 1")
+
+    async def operator_counts(self) -> dict[str, int]:
+        """Games open and active, and unsent outbox items (the gauges of :mod:`bot.metrics`)."""
+        async with self._backend.session() as db:
+            row = await db.one(
+                "SELECT (SELECT count(*) FROM games WHERE status = 'open'),"
+                " (SELECT count(*) FROM games WHERE status = 'active'),"
+                " (SELECT count(*) FROM outbox WHERE sent_at IS NULL)"
+            )
+        assert row is not None
+        return {"open": int(row[0]), "active": int(row[1]), "outbox": int(row[2])}
+
     # ------------------------------------------------------------------ handled chat requests
 
     async def claim_request(self, key: str, *, now: float | None = None) -> bool:

@@ -1,4 +1,4 @@
-"""The history read from a game's log and the charts drawn from it, for every title."""
+"""The history read from a game's log, the charts drawn from it for every title, and the end-of-game summary."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from PIL import Image
 
 from engine import new_game
 from engine.core.game import Game
-from engine.history import GameHistory, Payout, game_history
+from engine.history import GameHistory, Payout, WorthSplit, game_history
 from engine.importer import read_game_file, replay
 from engine.playout import random_playout
 from rendering import theme
 from rendering.charts import PLAYER_COLOURS, nice_ticks, render_chart
+from rendering.summary import PART_COLOURS, duration, fun_numbers, render_summary, summary_text
 from tests.conftest import SHARED_FIXTURES
 
 RECORDED = {
@@ -47,7 +48,7 @@ def _pixels(img: Image.Image, colour: str) -> int:
 @pytest.mark.parametrize("title", list(RECORDED))
 def test_history_samples_every_round_and_ends_as_the_game(title: str) -> None:
     history, game = recorded(title)
-    assert history.finished and history.end_reason == game.game_end_reason
+    assert history.finished and history.end_reason and history.end_reason != game.game_end_reason  # in words
     assert len(history.rounds) >= 20
     assert history.rounds[-1].startswith("OR") or history.rounds[-1].startswith("SR")
     for series in (*history.values.values(), *history.prices.values()):
@@ -138,3 +139,46 @@ def test_nice_ticks() -> None:
     assert nice_ticks(0, 4830) == [0, 1000, 2000, 3000, 4000, 5000]
     assert nice_ticks(0, 95) == [0, 20, 40, 60, 80, 100]
     assert nice_ticks(-120, 300)[0] <= -120
+
+
+# ----------------------------------------------------------------------------- the end-of-game summary
+
+
+def test_summary_names_the_winner_the_reason_and_the_split() -> None:
+    history, game = recorded("1882")
+    names = {p.name: f"seat{p.id}" for p in game.players}
+    text = summary_text(history, names)
+    best = max(game.players, key=game.player_value)
+    first = text.splitlines()[0]
+    assert first.startswith("1882 is over: a share price reached the end of the market.")
+    assert f"seat{best.id} wins with ${game.player_value(best)}" in first
+    for p in game.players:
+        assert f"seat{p.id} ${game.player_value(p)} (cash ${p.cash}, shares $" in text
+    fun = fun_numbers(history, names)
+    assert fun.best_run is not None and fun.best_run[1] == max(p.revenue for p in history.payouts)
+    assert fun.most_profitable is not None
+    for start in ("Best run: ", "Most profitable company: ", "Longest stock hold: seat", f"{history.moves} moves over ",
+                  "Median time to move: seat"):
+        assert any(line.startswith(start) for line in fun.lines), start
+
+
+def test_summary_shows_debt_and_minors() -> None:
+    history, _game = recorded("1822")
+    owing = replace(history, final=(WorthSplit("Player 1", 100, 500, 40, 90), *history.final[1:]))
+    assert "Player 1 £550 (cash £100, shares £500, privates £40, debt −£90)" in summary_text(owing)
+    assert "minor " in summary_text(history)  # a numbered minor is named as one
+
+
+def test_summary_card_draws_each_part_in_proportion() -> None:
+    history, _game = recorded("1882")
+    card = render_summary(history)
+    cash = _pixels(card, PART_COLOURS["cash"])
+    shares = _pixels(card, PART_COLOURS["shares"])
+    total_cash = sum(s.cash for s in history.final)
+    total_shares = sum(s.shares for s in history.final)
+    assert cash > 0 and shares > 0
+    assert abs(cash / shares - total_cash / total_shares) < 0.15 * total_cash / total_shares
+
+
+def test_durations_read_as_players_say_them() -> None:
+    assert [duration(s) for s in (5, 61, 3600, 3660, 90000)] == ["5 s", "1 min", "1 h", "1 h 1 min", "1 day 1 h"]
