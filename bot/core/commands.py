@@ -401,7 +401,8 @@ ABILITY_HELP = (
     "for an 1822 private's choice: `p18 choose exchange`; 1822's P5 station in the English Channel: "
     "`p5 token P43` (or, when it is full, `p5 lay P43 X9 0` then `p5 token P43`); "
     "for 1828's Delaware & Hudson: `d&h lay F20 57 0`, then "
-    "`d&h token F20` or `d&h pass`."
+    "`d&h token F20` or `d&h pass`; for 1830's: `dh lay F16 57 1`, then `dh token F16` or `dh pass`, its "
+    "Champlain & St.Lawrence: `cs lay B20 4 2`, its Mohawk & Hudson: `mh buy NYC`."
 )
 
 #: Discord's subcommand groups; typed before a verb elsewhere, they are skipped.
