@@ -1,0 +1,263 @@
+"""The service part of asynchronous play: ``auto`` and ``clock``, the pace clock kept after every stored action,
+and programmed auto-actions (and forced passes) carried out as soon as their seat must act.
+
+Everything hangs off :meth:`AutoVerbs._apply`, which wraps the core's: after the engine applied and stored an
+action, auto-actions that no longer fit are switched off (their owners are told), then while the seat that
+must act has an armed auto-action (or a pass as its only legal move) that move is applied and stored like any
+other, with a line saying it was programmed, and finally the pace clock is brought up to date. Turn pings of
+the first action that an auto-action made moot are dropped: a player whose turn was taken is not pinged.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core import auto
+from bot.core.clock import PaceClock
+from bot.core.commands import CommandError
+from bot.core.live import LiveGame
+from bot.core.notify import acting_player_ids
+from bot.core.replies import Notification, Outcome, Reply
+from bot.core.service_core import Applied, Handler, Request, ServiceCore
+from bot.storage import GameStatus, StaleStateError
+from bot.storage.async_play import AsyncPlayStore, AutoRecord
+
+log = logging.getLogger(__name__)
+
+#: The most moves one command may set off (a whole stock round of passes fits many times over).
+MAX_CHAIN = 120
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    user_id: str
+    player: Any
+    action: dict[str, Any]
+    record: AutoRecord | None  # None: a forced pass
+    done: bool
+
+
+class AutoVerbs(ServiceCore):
+    """``auto`` and ``clock``, and the moves the bot makes for players who programmed them."""
+
+    _pace: PaceClock | None = None
+    _auto_store: AsyncPlayStore | None = None
+
+    @property
+    def pace(self) -> PaceClock:
+        if self._pace is None:
+            self._pace = PaceClock(self.storage, self.pings, self.clock)
+        return self._pace
+
+    @property
+    def auto_store(self) -> AsyncPlayStore:
+        if self._auto_store is None:
+            self._auto_store = AsyncPlayStore(self.storage)
+        return self._auto_store
+
+    def _async_handlers(self, away: Handler) -> dict[str, Handler]:
+        async def away_tracked(req: Request) -> list[Reply]:
+            replies = await away(req)
+            if replies and replies[0].ok and req.command.args:
+                on = req.command.args[0].lower() in ("on", "yes", "true")
+                await self.auto_store.set_away(req.platform, req.user_id, on, self.clock())
+            return replies
+
+        return {"auto": self._auto, "clock": self._clock, "away": away_tracked}
+
+    # ------------------------------------------------------------------ the verbs
+
+    async def _auto(self, req: Request) -> list[Reply]:
+        record = await self._active_game(req)
+        args = list(req.command.args)
+        async with self._lock(record.id):
+            live = await self._live(record)
+            if not args or args[0].startswith("@"):
+                return [Reply(await self._auto_list(live, args[0][1:] if args else None), game_id=live.id)]
+            player = self._seated_player(live, req.user_id)
+            now = self.clock()
+            if args[0].lower() in ("off", "stop", "clear"):
+                mine = await self.auto_store.armed(live.id, req.user_id)
+                for rec in mine:
+                    await self.auto_store.disarm(rec.id, "switched off by its owner", now)
+                text = f"{req.user_name}'s auto-actions are off ({len(mine)} switched off)." if mine else \
+                    "You had no auto-action armed."
+                return [Reply(text, game_id=live.id)]
+            if live.game.finished:
+                raise CommandError(Outcome.GAME_OVER, f"game #{live.id} is over")
+            spec = auto.parse(live.game, player, args)
+            for old in await self.auto_store.armed(live.id, req.user_id):
+                if old.spec.get("kind") == spec["kind"]:
+                    await self.auto_store.disarm(old.id, "replaced by a new one", now)
+            await self.auto_store.arm(live.id, req.user_id, spec, now)
+            text = f"{req.user_name} programmed: auto {auto.describe(spec, live.game)} (visible to everyone; " \
+                "`auto off` stops it)."
+            applied = await self._run_autos(live, Applied(Reply(text, game_id=live.id)), set(), req.user_id)
+            await self.pace.sync(live, ())
+        return [await self._with_pictures(applied)]
+
+    async def _auto_list(self, live: LiveGame, who: str | None) -> str:
+        armed = await self.auto_store.armed(live.id)
+        if who:
+            armed = [a for a in armed if who.lower() in (a.user_id.lower(), self._seat_name(live, a.user_id).lower())]
+        if not armed:
+            return f"No auto-action is armed in game #{live.id}. Program one: {auto.USAGE}."
+        lines = [f"Auto-actions in game #{live.id} (everyone sees them):"]
+        lines += [f"  {self._seat_name(live, a.user_id)}: auto {auto.describe(a.spec, live.game)}" for a in armed]
+        return "\n".join(lines)
+
+    async def auto_card_lines(self, live: LiveGame) -> list[str]:
+        """The armed auto-actions as lines for the status card."""
+        armed = await self.auto_store.armed(live.id)
+        return [f"Auto: {self._seat_name(live, a.user_id)}: {auto.describe(a.spec, live.game)}" for a in armed]
+
+    async def _clock(self, req: Request) -> list[Reply]:
+        record = await self._channel_game(req, include_past=True)
+        if record.status == GameStatus.OPEN:
+            raise CommandError(Outcome.ILLEGAL, "the game has not started yet: its clock starts with `start`")
+        args = list(req.command.args)
+        if args and args[0].lower() == "nudge":
+            async with self._lock(record.id):
+                live = await self._live(record)
+                self._seated_player(live, req.user_id)
+            return [Reply(await self.pace.set_nudge(record.id, args[1:]), game_id=record.id)]
+        if args:
+            raise CommandError(
+                Outcome.MALFORMED, "`clock` shows the pace clock; `clock nudge HOURS|off` sets the nudge"
+            )
+        async with self._lock(record.id):
+            live = await self._live(record)
+            await self.pace.sync(live, ())
+            text = await self.pace.report(live)
+        return [Reply(text, game_id=live.id)]
+
+    # ------------------------------------------------------------------ after every stored action
+
+    async def _apply(
+        self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
+    ) -> Applied:
+        # A wait that began without a stored action (the start, a seat handed on) is timed from then.
+        await self.pace.sync(live, (), since=await self._wait_began(live))
+        applied = await super()._apply(live, action, actor, actor_pid)
+        if applied.reply.seq is None:
+            return applied  # refused: nothing was stored
+        actors = {actor}
+        await self._disarm_stale(live, applied.reply, action, actor_pid)
+        if action.get("type") not in ("undo", "redo"):
+            applied = await self._run_autos(live, applied, actors, actor)
+        await self.pace.sync(live, actors)
+        return applied
+
+    async def _wait_began(self, live: LiveGame) -> float:
+        """When the last action was stored (or the game last changed, for a game without one)."""
+        records = await self.storage.load_action_records(live.id, after_seq=max(0, live.seq - 1))
+        return records[-1].created_at if records else live.record.updated_at
+
+    async def _disarm_stale(self, live: LiveGame, reply: Reply, action: dict[str, Any], actor_pid: int | None) -> None:
+        for rec in await self.auto_store.armed(live.id):
+            seat = live.seat_of(rec.user_id)
+            if seat is None or seat.player_id is None:
+                why: str | None = "its owner left the game"
+            else:
+                why = auto.stale_reason(rec.spec, live.game, seat.player_id, action, actor_pid)
+            if why is not None:
+                await self._switch_off(live, reply, rec, why)
+
+    async def _switch_off(self, live: LiveGame, reply: Reply, rec: AutoRecord, why: str) -> None:
+        if not await self.auto_store.disarm(rec.id, why, self.clock()):
+            return
+        what = auto.describe(rec.spec, live.game)
+        reply.text += f"\n{self._seat_name(live, rec.user_id)}'s auto-action is off ({what}): {why}."
+        note = Notification(
+            rec.user_id,
+            f"Your auto-action in {live.record.title} game #{live.id} ({what}) switched itself off: {why}. "
+            "Send your own move, or program a new one with `auto`.",
+            "auto",
+            live.id,
+        )
+        extra = Reply("", notify=[note])
+        await self.pings.route(live, extra)
+        reply.notify.extend(extra.notify)
+        reply.mentions.extend(u for u in extra.mentions if u not in reply.mentions)
+
+    async def _next_step(self, live: LiveGame, reply: Reply) -> _Step | None:
+        game = live.game
+        for pid in acting_player_ids(game):
+            seat = live.user_of(pid)
+            player = next((p for p in game.players if p.id == pid), None)
+            if seat is None or player is None:
+                continue
+            for rec in await self.auto_store.armed(live.id, seat.user_id):
+                planned = auto.plan(rec.spec, game, player)
+                if planned.stop is not None:
+                    await self._switch_off(live, reply, rec, planned.stop)
+                elif planned.action is not None:
+                    return _Step(seat.user_id, player, planned.action, rec, planned.done)
+            forced = auto.forced_pass(game, player)
+            if forced is not None:
+                return _Step(seat.user_id, player, forced, None, False)
+        return None
+
+    async def _run_autos(self, live: LiveGame, first: Applied, actors: set[str], sender: str) -> Applied:
+        """Carry out the moves of armed auto-actions (and forced passes) while the acting seat has one."""
+        reply = first.reply
+        views = first.views
+        chained = 0
+        while chained < MAX_CHAIN and not live.game.finished:
+            step = await self._next_step(live, reply)
+            if step is None:
+                break
+            head = _tail_removed(reply.text, self._next_line(live))
+            try:
+                done = await super()._apply(live, step.action, step.user_id, step.player.id)
+            except StaleStateError:
+                self._cache.drop(live.id)
+                log.info("auto-action chain in game %s stopped: another process moved", live.id)
+                break
+            if done.reply.seq is None:
+                if step.record is not None:
+                    await self._switch_off(live, reply, step.record, f"the engine refused its move: {done.reply.text}")
+                break
+            chained += 1
+            actors.add(step.user_id)
+            why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
+                   if step.record is not None else "the only legal move")
+            lines = done.reply.text.split("\n")
+            lines[0] = f"{lines[0]} (automatic: {why})"
+            reply.text = head + "\n" + "\n".join(lines)
+            reply.seq = done.reply.seq
+            reply.buttons = done.reply.buttons
+            reply.board = done.reply.board
+            reply.notify.extend(done.reply.notify)
+            reply.mentions.extend(u for u in done.reply.mentions if u not in reply.mentions)
+            views = done.views or views
+            if step.record is not None and step.done:
+                await self._switch_off(live, reply, step.record, "its goal is reached")
+            await self._disarm_stale(live, reply, step.action, step.player.id)
+        if chained:
+            _drop_moot_pings(live, reply, sender)
+        return Applied(reply, views)
+
+
+def _tail_removed(text: str, tail: str) -> str:
+    """``text`` without the "Next: ..." block a reply ends with (a later move's block replaces it)."""
+    return text[: -len(tail) - 1] if tail and text.endswith("\n" + tail) else text
+
+
+def _drop_moot_pings(live: LiveGame, reply: Reply, sender: str) -> None:
+    """Keep only turn pings of players who must act after the whole chain (each once, the latest), except
+    the sender's, who reads the reply anyway."""
+    acting = set(acting_player_ids(live.game)) if not live.game.finished else set()
+    users = {s.user_id for s in live.seats if s.player_id in acting}
+    kept: dict[tuple[str, str], Notification] = {}
+    for note in reply.notify:
+        if note.kind in ("turn", "reminder") and (note.user_id not in users or note.user_id == sender):
+            continue
+        kept[(note.user_id, note.kind)] = note
+    reply.notify = list(kept.values())
+    keep = {n.user_id for n in reply.notify if n.mentioned} | {
+        n.user_id for n in reply.notify if n.kind not in ("turn", "reminder")
+    }
+    reply.mentions[:] = [u for u in reply.mentions if u in keep]
