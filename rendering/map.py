@@ -21,6 +21,7 @@ from rendering import theme
 from rendering.canvas import Canvas, Colour
 from rendering.geometry import (
     APOTHEM,
+    NODE_OFFSET,
     HexLayout,
     NodePlace,
     NodeSpec,
@@ -37,7 +38,7 @@ from rendering.geometry import (
     track_curve,
 )
 
-__all__ = ["render_map"]
+__all__ = ["render_crop", "render_map"]
 
 _At = Callable[[Point], Point]
 _NORMALS = {o: [edge_normal(o, e) for e in range(6)] for o in ("flat", "pointy")}
@@ -81,6 +82,19 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency))
 
     _draw_header(ctx, width)
+    _draw_board(ctx, centres, highlight)
+    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
+    _draw_insets(ctx, centres, width)
+    if highlight:
+        _draw_route_legend(ctx, height)
+    if view.highlight_hexes:
+        _draw_lay_key(ctx, width, height)
+    return canvas.finish()
+
+
+def _draw_board(ctx: _Ctx, centres: dict[str, Point], highlight: bool) -> None:
+    """The hexes of ``ctx.view`` at ``centres``: terrain, track, runs, stations, labels and the highlights."""
+    view, layout, canvas = ctx.view, ctx.layout, ctx.canvas
     for h in view.hexes:
         canvas.polygon(layout.polygon(centres[h.id]), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE,
                        width=1.2)
@@ -108,13 +122,100 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
             canvas.polygon(layout.polygon(centres[hex_id], 0.88), outline=theme.HIGHLIGHT_LAY, width=3.5)
     for label in costs:
         _draw_hexside_cost(ctx, label)
-    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
-    _draw_insets(ctx, centres, width)
-    if highlight:
-        _draw_route_legend(ctx, height)
-    if view.highlight_hexes:
-        _draw_lay_key(ctx, width, height)
-    return canvas.finish()
+
+
+# ----------------------------------------------------------------------------- phone crops
+
+#: The width at which a phone shows a chat picture, and the smallest text height that reads there.
+PHONE_WIDTH = 400.0
+PHONE_MIN_TEXT = 11.0
+CROP_WINDOW = 360.0  # hex area of a crop around one hex, logical pixels (about three hexes across)
+CROP_MARGIN = 20.0  # coordinate band on each side
+CROP_HEADER = 34.0
+
+
+#: Hexes drawn this many times larger in a crop that shows a crowded hex (1822's London), as in its inset.
+CROP_CROWDED_ZOOM = 2.0
+
+
+def crop_layout(view: BoardView, focus: Sequence[str]) -> HexLayout:
+    """Hexes at the map's size, or larger around a crowded hex so that its cities and numbers have room."""
+    crowded = {h.id for h in crowded_hexes(view)}
+    zoom = CROP_CROWDED_ZOOM if crowded & set(focus) else 1.0
+    return HexLayout(view.layout, theme.HEX_SIZE * zoom)
+
+
+def crop_window(view: BoardView, focus: Sequence[str]) -> tuple[float, float, float, float]:
+    """The board area (x0, y0, x1, y1 in the crop's board coordinates) a crop around ``focus`` shows.
+
+    Raises:
+        ValueError: none of ``focus`` is on the board.
+    """
+    layout = crop_layout(view, focus)
+    pts = [layout.centre(h.row, h.col) for h in view.hexes if h.id in set(focus)]
+    if not pts:
+        raise ValueError(f"no hex {', '.join(focus)} on the map")
+    hw, hh = layout.half_extent()
+    fx0, fx1 = min(p[0] for p in pts) - hw * 1.4, max(p[0] for p in pts) + hw * 1.4
+    fy0, fy1 = min(p[1] for p in pts) - hh * 1.4, max(p[1] for p in pts) + hh * 1.4
+    w, h = max(CROP_WINDOW, fx1 - fx0), max(CROP_WINDOW, fy1 - fy0)
+    if len(pts) == 1 and layout.size > theme.HEX_SIZE:  # the crowded hex alone, as large as fits
+        w = h = max(w, h)
+    cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def render_crop(view: BoardView, focus: Sequence[str], *, scale: float = 2.0, highlight: bool = True,
+                caption: str = "") -> Image.Image:
+    """The part of the map around the hexes ``focus`` (a tile just laid, a station, a company's network), for a
+    phone: every text is at least ``PHONE_MIN_TEXT`` pixels high once the picture is shown ``PHONE_WIDTH`` wide.
+
+    Only the hexes in the window are drawn, so a crop costs a fraction of the whole map. ``scale`` sets the
+    output size (2.0: about 800 px across, sharp on a phone's dense screen).
+
+    Raises:
+        ValueError: none of ``focus`` is on the board.
+    """
+    return _draw_crop(view, focus, scale, highlight, caption).finish()
+
+
+def smallest_crop_text(view: BoardView, focus: Sequence[str]) -> float:
+    """The height in pixels of the smallest text inside a crop around ``focus`` shown ``PHONE_WIDTH`` wide."""
+    canvas = _draw_crop(view, focus, 1.0, True, "")
+    width, height = canvas.out_size
+    inside = [size for size, (x, y) in canvas.texts if 0 <= x <= width and 0 <= y <= height]
+    return min(inside) * PHONE_WIDTH / width
+
+
+def _draw_crop(view: BoardView, focus: Sequence[str], scale: float, highlight: bool, caption: str) -> Canvas:
+    x0, y0, x1, y1 = crop_window(view, focus)
+    layout = crop_layout(view, focus)
+    hw, hh = layout.half_extent()
+    kept = tuple(h for h in view.hexes
+                 if x0 - hw <= layout.centre(h.row, h.col)[0] <= x1 + hw
+                 and y0 - hh <= layout.centre(h.row, h.col)[1] <= y1 + hh)
+    sub = replace(view, hexes=kept)
+    width = x1 - x0 + 2 * CROP_MARGIN
+    height = y1 - y0 + 2 * CROP_MARGIN + CROP_HEADER
+    ox, oy = CROP_MARGIN - x0, CROP_HEADER + CROP_MARGIN - y0
+    centres = {h.id: (layout.centre(h.row, h.col)[0] + ox, layout.centre(h.row, h.col)[1] + oy) for h in kept}
+    canvas = Canvas(width, height, scale=scale, min_text=PHONE_MIN_TEXT * width / PHONE_WIDTH)
+    ctx = _Ctx(sub, layout, canvas, theme.currency_sign(view.currency))
+    _draw_board(ctx, centres, highlight)
+    # The bands round the window cover the hexes cut by its edge and carry the coordinates.
+    inner = (CROP_MARGIN, CROP_HEADER + CROP_MARGIN, width - CROP_MARGIN, height - CROP_MARGIN)
+    for band in ((0, 0, width, inner[1]), (0, inner[3], width, height), (0, 0, inner[0], height),
+                 (inner[2], 0, width, height)):
+        canvas.rect(band, fill=theme.BACKGROUND)
+    canvas.rect((0, 0, width, CROP_HEADER), fill=theme.PANEL)
+    names = [f"{h.name} ({h.id})" if h.name else h.id for h in kept if h.id in set(focus)]
+    canvas.text((10, CROP_HEADER / 2 + 1), caption or f"{view.title}: around {', '.join(names)}",
+                size=theme.FONT_TEXT, bold=True, anchor="lm")
+    inside = {k: p for k, p in centres.items() if inner[0] <= p[0] <= inner[2] and inner[1] <= p[1] <= inner[3]}
+    _draw_coordinates(replace(ctx, view=replace(sub, hexes=tuple(h for h in kept if h.id in inside))), inside,
+                      (inner[0] + CROP_MARGIN / 2, inner[2] - CROP_MARGIN / 2,
+                       inner[1] + CROP_MARGIN / 2, inner[3] - CROP_MARGIN / 2), size=theme.FONT_SMALL + 1)
+    return canvas
 
 
 # ----------------------------------------------------------------------------- insets
@@ -124,9 +225,16 @@ INSET_CITIES = 4
 INSET_SCALE = 2.7
 
 
+CROWDED_NODE_OFFSET = 0.6
+
+
+def _crowded(h: HexView) -> bool:
+    return sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES
+
+
 def crowded_hexes(view: BoardView) -> list[HexView]:
     """Hexes too full to read at the map's scale: their cities, stations and numbers get an inset."""
-    return [h for h in view.hexes if sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES]
+    return [h for h in view.hexes if _crowded(h)]
 
 
 def _draw_insets(ctx: _Ctx, centres: dict[str, Point], width: float) -> None:
@@ -207,7 +315,7 @@ def _swatch_right(c: Canvas, right: float, y: float, colour: str) -> float:
 
 
 def _draw_coordinates(
-    ctx: _Ctx, centres: dict[str, Point], bounds: tuple[float, float, float, float]
+    ctx: _Ctx, centres: dict[str, Point], bounds: tuple[float, float, float, float], size: float = theme.FONT_COORD
 ) -> None:
     c = ctx.canvas
     min_x, max_x, min_y, max_y = bounds
@@ -222,10 +330,10 @@ def _draw_coordinates(
     m = theme.MAP_MARGIN / 2
     for label, y in rows.values():
         for x in (min_x - m, max_x + m):
-            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+            c.text((x, y), label, size=size, bold=True, fill=theme.MUTED)
     for label, x in cols.values():
         for y in (min_y - m, max_y + m):
-            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+            c.text((x, y), label, size=size, bold=True, fill=theme.MUTED)
 
 
 # ----------------------------------------------------------------------------- hexsides
@@ -449,7 +557,8 @@ def _plan_hex(ctx: _Ctx, h: HexView, centre: Point, obstacles: Sequence[_Box]) -
             linked.update((a[1], b[1]))
 
     specs = [NodeSpec(n.index, n.kind, tuple(node_edges[n.index]), n.index in linked) for n in h.nodes]
-    places = place_nodes(o, specs)
+    # A crowded hex's cities go further out, clear of each other, leaving the middle to their numbers and revenue.
+    places = place_nodes(o, specs, CROWDED_NODE_OFFSET if _crowded(h) else NODE_OFFSET)
 
     tracks: list[_Track] = []
     for ea, eb in edge_pairs:
@@ -533,16 +642,25 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
             _draw_town(c, place, at, size)
     if len(city_nodes) > 1:
         # `token HEX N` numbers a hex's cities in node order; show N beside each city, over all the cities
-        # (in a crowded hex a neighbour would cover it).
+        # (in a crowded hex a neighbour would cover it). A crowded hex has its numbers on the inner rim of their
+        # own circles, in the ring its cities leave free in the middle, where the labels then keep clear of them.
         for n in h.nodes:
             if n.kind == "city":
                 place = places[n.index]
-                _draw_city_number(ctx, n, at((place.x, place.y)), city_nodes.index(n.index) + 1)
+                number = city_nodes.index(n.index) + 1
+                if _crowded(h):
+                    p = _inner_rim(place)
+                    spots.add_circle(p[0], p[1], CITY_NUMBER_RADIUS, weight=60.0)
+                    _number_badge(ctx, at(p), number)
+                else:
+                    _draw_city_number(ctx, n, at((place.x, place.y)), number)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
     offboards = [n for n in h.nodes if n.kind == "offboard"]
-    name_at = _place_name(ctx, h.name, spots) if h.name and not offboards else None
+    # A crowded hex's name is in the title of its inset (and of a crop around it): the middle is for its revenue.
+    named = bool(h.name) and not _crowded(h)
+    name_at = _place_name(ctx, h.name, spots) if named and not offboards else None
     earning = [n for n in h.nodes if n.kind in ("city", "town") and n.revenue > 0]
     cities = [n for n in earning if n.kind == "city"]
     if len(cities) > 1 and len({n.revenue for n in earning}) == 1:
@@ -553,7 +671,7 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
             _draw_revenue(ctx, n, places[n.index], spots, at)
     if offboards:
         _draw_offboard_values(ctx, offboards[0], spots, at, text_colour)
-        if h.name:
+        if named:
             name_at = _place_name(ctx, h.name, spots)
     for sym in h.home_reserved:
         # A home somewhere in the hex, its city still to be chosen: a faint ring of its own, off
@@ -707,6 +825,22 @@ def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
             _draw_token(ctx, p, r * 0.86, token, destination=kind == "destination")
         elif reserved:
             _draw_reserved(ctx, p, r * 0.8, reserved)
+
+
+CITY_NUMBER_RADIUS = 0.11  # of a crowded hex's city-number badge, in hex sizes
+
+
+def _inner_rim(place: NodePlace) -> Point:
+    """Where a crowded hex's city number goes: on its city's rim, on the side facing the middle of the hex."""
+    d = math.hypot(place.x, place.y) or 1.0
+    inward = theme.CITY_RADIUS * 0.95
+    return (place.x - place.x / d * inward, place.y - place.y / d * inward)
+
+
+def _number_badge(ctx: _Ctx, p: Point, number: int) -> None:
+    r = CITY_NUMBER_RADIUS * ctx.size
+    ctx.canvas.circle(p, r, fill=theme.INK, outline="#ffffff", width=1.2)
+    ctx.canvas.text(p, str(number), size=max(theme.FONT_SMALL, r * 1.2), bold=True, fill="#ffffff")
 
 
 def _draw_city_number(ctx: _Ctx, n: NodeView, centre: Point, number: int) -> None:

@@ -355,6 +355,15 @@ VERBS: tuple[Verb, ...] = (
         "Each of a system's two shells runs its own trains, within the train limit per shell.",
         ("swap 6", "swap 3+D"),
     ),
+    Verb(
+        "repay",
+        "move",
+        "repay [AMOUNT]",
+        "repay your loan (1822, in a stock round): all you can, or AMOUNT of it",
+        "A director who borrowed for a train owes the loan, grown by half every stock round, before buying "
+        "shares again.",
+        ("repay", "repay 50"),
+    ),
     Verb("close", "move", "close PRIVATE", "close one of your privates (1862; closing B&O lifts its marker)",
          examples=("close B&O",)),
 )

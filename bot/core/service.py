@@ -11,11 +11,13 @@ import asyncio
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot import metrics
 from bot.config import Settings
 from bot.core import choices, images, timefmt
 from bot.core import prefs as prefs_mod
@@ -25,16 +27,18 @@ from bot.core.commands import (
     did_you_mean,
     help_text,
     malformed,
+    parse,
+    split_position,
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
-from bot.core.intents import entities_of, to_int, waiting_for
+from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
-from bot.core.moderation_verbs import NOTE_PREFIX, ModerationVerbs
+from bot.core.moderation_verbs import ModerationVerbs
 from bot.core.moves_text import move_lines
 from bot.core.notify import acting_player_ids
 from bot.core.replies import GameSummary, Notification, Outcome, Reply
-from bot.core.service_core import IMPORT_ACTOR, Answer, Handler, Request, ServiceCore, _with_args
+from bot.core.service_core import IMPORT_ACTOR, NOTE_PREFIX, Answer, Handler, Request, ServiceCore, _with_args
 from bot.core.settings_verbs import SettingsVerbs
 from bot.core.setup_verbs import SetupVerbs
 from bot.core.text import board_text, history_page, refused_action, result_line, round_name, status_lines, who_lines
@@ -110,6 +114,27 @@ class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceC
 
     async def close(self) -> None:
         await self.storage.close()
+
+    async def handle(
+        self, platform: str, channel: str, user_id: str, user_name: str, text: str, **options: Any
+    ) -> list[Reply]:
+        """:meth:`ServiceCore.handle`, measured (:mod:`bot.metrics`: verb, outcome, time to the replies)."""
+        started = time.perf_counter()
+        replies = await super().handle(platform, channel, user_id, user_name, text, **options)
+        if metrics.active() is not None:
+            outcome = replies[0].outcome.value if replies else "ok"
+            metrics.command(self._verb_label(text), outcome, time.perf_counter() - started)
+        return replies
+
+    def _verb_label(self, text: str) -> str:
+        """The verb of a command line as a metric label: a known verb or move, else ``other``."""
+        try:
+            command = parse(split_position(text)[1])
+        except CommandError:
+            return metrics.OTHER
+        if command.verb in self._handlers or split_move(command) is not None:
+            return command.verb
+        return metrics.OTHER
 
     # ------------------------------------------------------------------ looking
 
@@ -512,6 +537,7 @@ class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceC
                 game_id=note.game_id,
             )
             if queued is not None:
+                metrics.outbox_retry()
                 return True
         return False
 

@@ -39,6 +39,8 @@ FEWER_GAMES = {
     "1822": ([(s, 3 + s % 5) for s in range(7)], [(85006, 6)]),
     # 1828: bankruptcies in the random games, the $500 price (s404) and the purple phase (s411, s415) in steady ones.
     "1828": ([(412, 3), (413, 4), (408, 5)], [(415, 3), (404, 4), (411, 5)]),
+    # 1830: bankruptcies in the random s3 and s6, the bank in the random s5 and in the steady games.
+    "1830": ([(3, 5), (6, 3), (5, 2)], [(102, 4), (103, 5)]),
 }
 SEEDS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     "1862": ((0, 3, 60), (100, 101, 102, 103)),

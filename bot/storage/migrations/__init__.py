@@ -26,7 +26,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.errors import SchemaError
-from bot.storage.migrations import m0001_initial, m0002_broken_games, m0004_async_play
+from bot.storage.migrations import m0001_initial, m0002_broken_games, m0003_handled_requests, m0004_async_play
 
 #: How each database spells the column types of the shared scripts.
 TYPES: dict[str, dict[str, str]] = {
@@ -67,7 +67,8 @@ def _module(version: int, name: str, module: Any) -> Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     _module(1, "initial", m0001_initial),
     _module(2, "broken_games", m0002_broken_games),
-    _module(3, "async_play", m0004_async_play),
+    _module(3, "handled_requests", m0003_handled_requests),
+    _module(4, "async_play", m0004_async_play),
 )
 
 _CREATE_VERSION_TABLE = """
