@@ -11,6 +11,7 @@ the first action that an auto-action made moot are dropped: a player whose turn 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Notification, Outcome, Reply
 from bot.core.service_core import Applied, Handler, Request, ServiceCore
-from bot.storage import GameStatus, StaleStateError
+from bot.storage import ConsentStatus, GameStatus, StaleStateError
 from bot.storage.async_play import AsyncPlayStore, AutoRecord
 
 log = logging.getLogger(__name__)
@@ -136,11 +137,18 @@ class AutoVerbs(ServiceCore):
     # ------------------------------------------------------------------ after every stored action
 
     async def _apply(
-        self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
+        self,
+        live: LiveGame,
+        action: dict[str, Any],
+        actor: str,
+        actor_pid: int | None,
+        *,
+        notes: Sequence[dict[str, Any]] = (),
+        consent: tuple[int, ConsentStatus] | None = None,
     ) -> Applied:
         # A wait that began without a stored action (the start, a seat handed on) is timed from then.
         await self.pace.sync(live, (), since=await self._wait_began(live))
-        applied = await super()._apply(live, action, actor, actor_pid)
+        applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:
             return applied  # refused: nothing was stored
         actors = {actor}
