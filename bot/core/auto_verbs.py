@@ -18,6 +18,7 @@ from typing import Any
 from bot.core import auto
 from bot.core.clock import PaceClock
 from bot.core.commands import CommandError
+from bot.core.fork_verbs import owner_of
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Notification, Outcome, Reply
@@ -146,8 +147,10 @@ class AutoVerbs(ServiceCore):
         notes: Sequence[dict[str, Any]] = (),
         consent: tuple[int, ConsentStatus] | None = None,
     ) -> Applied:
-        # A wait that began without a stored action (the start, a seat handed on) is timed from then.
-        await self.pace.sync(live, (), since=await self._wait_began(live))
+        timed = owner_of(live.record) is None  # a practice copy keeps no clock
+        if timed:
+            # A wait that began without a stored action (the start, a seat handed on) is timed from then.
+            await self.pace.sync(live, (), since=await self._wait_began(live))
         applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:
             return applied  # refused: nothing was stored
@@ -155,7 +158,8 @@ class AutoVerbs(ServiceCore):
         await self._disarm_stale(live, applied.reply, action, actor_pid)
         if action.get("type") not in ("undo", "redo"):
             applied = await self._run_autos(live, applied, actors, actor)
-        await self.pace.sync(live, actors)
+        if timed:
+            await self.pace.sync(live, actors)
         return applied
 
     async def _wait_began(self, live: LiveGame) -> float:

@@ -32,6 +32,7 @@ from bot.core.commands import (
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
+from bot.core.fork_verbs import ForkVerbs, owner_of
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import ModerationVerbs
@@ -59,7 +60,7 @@ NUDGE_SECONDS = 3600
 RETRY_DELAYS = (60.0, 600.0, 3600.0)
 
 
-class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
+class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -99,6 +100,7 @@ class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceC
         ):
             handlers[verb] = _with_args(run)
         handlers.update(self._async_handlers(handlers["away"]))
+        handlers["fork"] = self._fork
         return handlers
 
     @classmethod
@@ -380,8 +382,8 @@ class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceC
         names: dict[str, str] = {}
         waits: dict[str, list[float]] = {}
         for record in await self.storage.list_games(statuses={GameStatus.ACTIVE, GameStatus.FINISHED}):
-            if record.platform != req.platform:
-                continue
+            if record.platform != req.platform or owner_of(record) is not None:
+                continue  # practice copies are not played games
             seats = await self.storage.list_seats(record.id)
             for seat in seats:
                 names[seat.user_id] = seat.display_name
@@ -513,6 +515,7 @@ class GameService(AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceC
         async with self._due_lock:
             due = await self.pings.due(now, self._locked_live, platforms)
             due += await self.pace.due(now, self._locked_live, platforms)
+            await self.close_expired_forks(now)
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
 
