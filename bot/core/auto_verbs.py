@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.core import auto
+from bot.core import auto, auto_prompts
 from bot.core.clock import PaceClock
 from bot.core.commands import CommandError
 from bot.core.fork_verbs import owner_of
@@ -28,6 +28,8 @@ from bot.storage.async_play import AsyncPlayStore, AutoRecord
 
 log = logging.getLogger(__name__)
 
+#: The game setting (``game_extras``) listing the out-of-turn prompts already sent.
+PROMPTED_KEY = "prompted"
 #: The most moves one command may set off (a whole stock round of passes fits many times over).
 MAX_CHAIN = 120
 
@@ -151,6 +153,7 @@ class AutoVerbs(ServiceCore):
         if timed:
             # A wait that began without a stored action (the start, a seat handed on) is timed from then.
             await self.pace.sync(live, (), since=await self._wait_began(live))
+        limits = auto_prompts.over_limit(live.game)
         applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:
             return applied  # refused: nothing was stored
@@ -160,7 +163,45 @@ class AutoVerbs(ServiceCore):
             applied = await self._run_autos(live, applied, actors, actor)
         if timed:
             await self.pace.sync(live, actors)
+            await self._prompt(live, applied.reply, limits)
         return applied
+
+    async def _prompt(self, live: LiveGame, reply: Reply, limits: dict[int, str]) -> None:
+        """Out-of-turn powers to use before they are lost, and certificate-limit obligations (:mod:`auto_prompts`).
+
+        Each power is prompted once when it may first be used out of turn, and once more when the next train
+        would close it (the keys already prompted are a setting of the game, so restarts and other processes
+        do not prompt again)."""
+        game = live.game
+        usable = auto_prompts.out_of_turn_powers(game)
+        fresh = {}
+        if usable:
+            done = list((await self.auto_store.extras(live.id)).get(PROMPTED_KEY) or [])
+            fresh = {sym: key for sym, key in auto_prompts.reasons(game, usable).items() if key not in done}
+            if fresh:
+                await self.auto_store.set_extra(live.id, PROMPTED_KEY, [*done, *fresh.values()], self.clock())
+        for sym in fresh:
+            pid = usable[sym]
+            seat = live.user_of(pid)
+            player = next((p for p in game.players if p.id == pid), None)
+            if seat is None or player is None:
+                continue
+            prefs = await self.pings.prefs(live.record.platform, seat.user_id, live.id)
+            if prefs.notify == "off":
+                continue
+            text, buttons = auto_prompts.prompt(game, sym, player, live.seq)
+            reply.notify.append(Notification(
+                seat.user_id, f"Game #{live.id} ({live.record.title}, {live.record.channel}): {text}", "prompt",
+                live.id, platform=live.record.platform, channel=live.record.channel, delivery="dm", buttons=buttons,
+            ))
+        owing = auto_prompts.over_limit(game)
+        for pid, sentence in owing.items():
+            if pid not in limits:
+                reply.text += "\n" + sentence
+        for n, note in enumerate(reply.notify):
+            seat = live.seat_of(note.user_id)
+            if note.kind in ("turn", "reminder") and seat is not None and seat.player_id in owing:
+                reply.notify[n] = replace(note, text=note.text + "\n" + owing[seat.player_id])
 
     async def _wait_began(self, live: LiveGame) -> float:
         """When the last action was stored (or the game last changed, for a game without one)."""
