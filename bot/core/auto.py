@@ -47,7 +47,6 @@ class Planned:
 
     action: dict[str, Any] | None = None
     stop: str | None = None
-    done: bool = False  # the goal was reached with this action (switch off after it)
 
 
 def round_key(game: Any) -> str:
@@ -142,6 +141,10 @@ def stale_reason(spec: Spec, game: Any, owner_pid: int, action: dict[str, Any], 
         return "the auction it was set for ended"
     if kind == "buy":
         corp = str(spec["corp"])
+        owner = _player(game, owner_pid)
+        goal = owner is not None and owner.percent_of(corp) >= int(spec["percent"])
+        if (goal or game.corporation(corp).floated) and owner is not None and round_key(game) != spec.get("round"):
+            return f"its goal is reached ({owner.name} holds {owner.percent_of(corp)}% of {corp})"
         if actor_pid is not None and actor_pid != owner_pid and _touches(action, corp):
             verb = {"sell_shares": "sold", "par": "set the par of", "buy_shares": "bought into"}[str(action["type"])]
             return f"{game.describe(game.player_by_id(actor_pid))} {verb} {corp}"
@@ -207,7 +210,7 @@ def _plan_buy(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Pl
     if game.round.kind != "stock":
         return Planned()
     if player.percent_of(corp_sym) >= int(spec["percent"]) or corp.floated:
-        return Planned(passing, done=True)
+        return Planned(passing)  # the goal is reached: pass for the rest of the round, then switch off
     offers = [c for c in query.choices(game, player, "buy_shares") if _touches(c, corp_sym)]
     if not offers:
         if not corp.ipoed:

@@ -40,7 +40,6 @@ class _Step:
     player: Any
     action: dict[str, Any]
     record: AutoRecord | None  # None: a forced pass
-    done: bool
 
 
 class AutoVerbs(ServiceCore):
@@ -222,7 +221,8 @@ class AutoVerbs(ServiceCore):
         if not await self.auto_store.disarm(rec.id, why, self.clock()):
             return
         what = auto.describe(rec.spec, live.game)
-        reply.text += f"\n{self._seat_name(live, rec.user_id)}'s auto-action is off ({what}): {why}."
+        line = f"{self._seat_name(live, rec.user_id)}'s auto-action is off ({what}): {why}."
+        reply.text = _before_tail(reply.text, line, self._next_line(live))
         note = Notification(
             rec.user_id,
             f"Your auto-action in {live.record.title} game #{live.id} ({what}) switched itself off: {why}. "
@@ -247,10 +247,10 @@ class AutoVerbs(ServiceCore):
                 if planned.stop is not None:
                     await self._switch_off(live, reply, rec, planned.stop)
                 elif planned.action is not None:
-                    return _Step(seat.user_id, player, planned.action, rec, planned.done)
+                    return _Step(seat.user_id, player, planned.action, rec)
             forced = auto.forced_pass(game, player)
             if forced is not None:
-                return _Step(seat.user_id, player, forced, None, False)
+                return _Step(seat.user_id, player, forced, None)
         return None
 
     async def _run_autos(self, live: LiveGame, first: Applied, actors: set[str], sender: str) -> Applied:
@@ -264,34 +264,50 @@ class AutoVerbs(ServiceCore):
                 break
             head = _tail_removed(reply.text, self._next_line(live))
             try:
-                done = await super()._apply(live, step.action, step.user_id, step.player.id)
+                made = await super()._apply(live, step.action, step.user_id, step.player.id)
             except StaleStateError:
                 self._cache.drop(live.id)
                 log.info("auto-action chain in game %s stopped: another process moved", live.id)
                 break
-            if done.reply.seq is None:
+            if made.reply.seq is None:
                 if step.record is not None:
-                    await self._switch_off(live, reply, step.record, f"the engine refused its move: {done.reply.text}")
+                    await self._switch_off(live, reply, step.record, f"the engine refused its move: {made.reply.text}")
                 break
             chained += 1
             actors.add(step.user_id)
             why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
                    if step.record is not None else "the only legal move")
-            lines = done.reply.text.split("\n")
-            lines[0] = f"{lines[0]} (automatic: {why})"
+            lines = _marked(made.reply.text.split("\n"), self._seat_name(live, step.user_id), step.action, why)
             reply.text = head + "\n" + "\n".join(lines)
-            reply.seq = done.reply.seq
-            reply.buttons = done.reply.buttons
-            reply.board = done.reply.board
-            reply.notify.extend(done.reply.notify)
-            reply.mentions.extend(u for u in done.reply.mentions if u not in reply.mentions)
-            views = done.views or views
-            if step.record is not None and step.done:
-                await self._switch_off(live, reply, step.record, "its goal is reached")
+            reply.seq = made.reply.seq
+            reply.buttons = made.reply.buttons
+            reply.board = made.reply.board
+            reply.notify.extend(made.reply.notify)
+            reply.mentions.extend(u for u in made.reply.mentions if u not in reply.mentions)
+            views = made.views or views
             await self._disarm_stale(live, reply, step.action, step.player.id)
         if chained:
             _drop_moot_pings(live, reply, sender)
         return Applied(reply, views)
+
+
+def _marked(lines: list[str], name: str, action: dict[str, Any], why: str) -> list[str]:
+    """A programmed move's lines with its mark on the line saying what its player did (a pass the engine logs
+    nothing for gets a line of its own)."""
+    if action.get("type") == "pass" and not any(line.startswith(f"{name} pass") for line in lines):
+        lines = [f"{name} passes", *lines]
+    at = next((n for n, line in enumerate(lines) if line.startswith(f"{name} ") and " becomes " not in line), None)
+    if at is None:
+        return [f"{name} (automatic: {why}):", *lines]
+    lines[at] = f"{lines[at]} (automatic: {why})"
+    return lines
+
+
+def _before_tail(text: str, line: str, tail: str) -> str:
+    """``line`` added to ``text``, before the "Next: ..." block it ends with (if it does)."""
+    if tail and text.endswith("\n" + tail):
+        return f"{text[: -len(tail) - 1]}\n{line}\n{tail}"
+    return f"{text}\n{line}" if text else line
 
 
 def _tail_removed(text: str, tail: str) -> str:
