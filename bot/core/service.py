@@ -19,7 +19,7 @@ from typing import Any
 
 from bot import metrics
 from bot.config import Settings
-from bot.core import choices, images, timefmt
+from bot.core import choices, game_story, images, timefmt
 from bot.core import prefs as prefs_mod
 from bot.core.auto_verbs import AutoVerbs
 from bot.core.commands import (
@@ -82,7 +82,9 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             "moves": self._moves,
             "history": self._history,
             "games": self._games,
-            "map": self._pictures,
+            "map": self._map,
+            "chart": self._chart,
+            "summary": self._summary,
             "market": self._pictures,
             "help": self._help,
             "undo": self._undo,
@@ -467,6 +469,59 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             views = images.take_views(live.game, live.id, live.seq, (kind,))
         pictures = await images.render(views)
         return [Reply(f"The {kind} of game #{live.id}.", attachments=pictures, game_id=live.id)]
+
+    async def _map(self, req: Request) -> list[Reply]:
+        """``map``: the whole board; ``map HEX`` or ``map COMPANY``: a phone-sized crop around it."""
+        if not req.command.args:
+            return await self._pictures(req)
+        live = await self._view(req)
+        word = req.command.args[0]
+        if not images.available():
+            return [Reply("Pictures are not available yet on this server.", ephemeral=True, game_id=live.id)]
+        async with self._lock(live.id):
+            board = images.board_of(live.game)
+            hexes = {h.id.upper(): h.id for h in board.hexes}
+            focus = [hexes[word.upper()]] if word.upper() in hexes else game_story.network_hexes(live.game, word)
+        if not focus:
+            corps = ", ".join(sorted(c for c in live.game.corporations))
+            raise malformed(f"`map` takes a hex (e.g. `map {board.hexes[0].id}`) or a company with stations on "
+                            f"the map ({corps}), not {word}")
+        views = images.Views(live.id, live.seq, {"crop": images.CropView(board, tuple(focus))})
+        pictures = await images.render(views)
+        what = f"around {focus[0]}" if len(focus) == 1 and focus[0].upper() == word.upper() else f"of {word.upper()}"
+        return [Reply(f"The map {what} in game #{live.id}.", attachments=pictures, game_id=live.id)]
+
+    async def _story_game(self, req: Request) -> tuple[LiveGame, list[str]]:
+        """The game a ``chart`` or ``summary`` is about (``#N`` among the words, else this channel's) and the
+        other words."""
+        args = list(req.command.args)
+        numbered = [a for a in args if a.startswith("#")]
+        if numbered:
+            args.remove(numbered[0])
+            return await self._game_by_number(req, numbered[0]), args
+        return await self._view(req), args
+
+    async def _chart(self, req: Request) -> list[Reply]:
+        live, words = await self._story_game(req)
+        kind = game_story.CHART_WORDS.get(words[0].lower() if words else "")
+        if kind is None or len(words) > 1:
+            raise malformed(f"`chart` takes value, prices or revenue (or nothing: all three), not {' '.join(words)}")
+        if not images.available():
+            return [Reply("Pictures are not available yet on this server.", ephemeral=True, game_id=live.id)]
+        history = await game_story.history_of(self.storage, self.stories, live)
+        pictures = await game_story.chart_pictures(history, kind, live.id, live.seq)
+        what = {"all": "Charts", "value": "Net worth", "prices": "Share prices", "revenue": "Revenue"}[kind]
+        return [Reply(f"{what} of game #{live.id} after {len(history.rounds)} rounds.", attachments=pictures,
+                      game_id=live.id)]
+
+    async def _summary(self, req: Request) -> list[Reply]:
+        live, words = await self._story_game(req)
+        if words:
+            raise malformed(f"`summary` takes a finished game's number (`summary #12`) or nothing, not {words[0]}")
+        if not live.game.finished:
+            raise CommandError(Outcome.ILLEGAL, f"game #{live.id} is not over yet: `chart` shows how it goes so far")
+        text, pictures = await game_story.summary(self.storage, self.stories, live)
+        return [Reply(f"Game #{live.id}: {text}", attachments=pictures if self.images else [], game_id=live.id)]
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None
