@@ -18,7 +18,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import metrics
+from bot import logs, metrics
 from bot.config import Settings, load_settings
 from bot.core.service import GameService
 from bot.slack.app import SlackBot
@@ -117,7 +117,7 @@ async def amain(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)
     try:
         return asyncio.run(amain(argv))
     except KeyboardInterrupt:
