@@ -81,7 +81,7 @@ def test_game_end_scores_split_debt_from_shares_and_say_the_reason_in_words() ->
     game.players[0].debt = 120
     with ev.recording() as events:
         game.end_game("players_out")
-    ended = [e for e in events if isinstance(e, ev.GameEnded)][0]
+    ended = next(e for e in events if isinstance(e, ev.GameEnded))
     score = ended.scores[0]
     assert (score.cash, score.shares, score.debt) == (game.players[0].cash, 0, 120)
     assert score.total == game.player_value(game.players[0])

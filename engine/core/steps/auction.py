@@ -199,10 +199,10 @@ class WaterfallAuction(Step):
         player.companies.append(company)
         if price > 0:
             pay(player, self.game.bank, price, ev.Why.AUCTION)
-        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         ev.emit(ev.PrivateMoved(company.sym, ev.BANK, player.party, price))
         self.companies.remove(company)
         self.game.log(f"{player.name} buys {company.sym} for {self.game.format_money(price)}")
+        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         self.game.after_buy_company(player, company, price)
         # Passing now lowers the price of whatever is cheapest next.
         self.cheapest = self.companies[0] if self.companies else None

@@ -321,9 +321,9 @@ class G1822(Game):
         player.companies.append(comp)
         if price:
             pay(player, self.bank, price, ev.Why.AUCTION)
+        ev.emit(ev.PrivateMoved(comp.sym, ev.BANK, player.party, price))
         self.log(f"{player.name} wins the bid {comp.name} for {self.format_money(price)}")
         ev.emit(ev.AuctionWon(comp.sym, player.party, price))
-        ev.emit(ev.PrivateMoved(comp.sym, ev.BANK, player.party, price))
 
     def minor_par_cell(self, price: int) -> Cell:
         pars = sorted(self.market.par_cells(), key=lambda c: (c.price, c.col, c.row), reverse=True)
@@ -341,7 +341,6 @@ class G1822(Game):
         self.transfer_share(share, player)
         minor.owner = player
         pay(player, self.bank, price, ev.Why.AUCTION)
-        ev.emit(ev.AuctionWon(comp.sym, player.party, price))
         treasury = presidency if int(self.phase["name"]) < 3 else price
         self.bank.spend(treasury, minor, ev.Why.CAPITAL)
         minor.floated = True
@@ -350,6 +349,7 @@ class G1822(Game):
         comp.owner = None
         self.log(f"{player.name} wins minor {minor.sym} for {self.format_money(price)}; it floats at "
                  f"{self.format_money(cell.price)} with {self.format_money(treasury)}")
+        ev.emit(ev.AuctionWon(comp.sym, player.party, price))
 
     def _export_l_trains(self, count: int) -> None:
         removed = 0

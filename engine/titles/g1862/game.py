@@ -170,6 +170,7 @@ class G1862(Game):
             pay(player, self.bank, price, ev.Why.PRIVATE)
         ev.emit(ev.PrivateMoved(company.sym, ev.BANK, player.party, price))
         self.log(f"{player.name} buys {company.sym} for {self.format_money(price)}")
+        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         self.after_buy_company(player, company, price)
         if company.sym == BO_MARKER:
             hx = self.board[BALTIMORE]
