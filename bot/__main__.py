@@ -1,10 +1,11 @@
-"""``python -m bot [console|discord|slack|check-games|migrate-db] [OPTIONS]``: start the bot, or look after its data.
+"""``python -m bot [console|discord|slack|check-games|migrate-db|backup] [OPTIONS]``: start the bot, or look after
+its data (``roundhouse ...`` once the project is installed with pip).
 
 Without a mode: Discord when DISCORD_TOKEN is set, else Slack when SLACK_BOT_TOKEN is set, else the console.
 Each mode lives in a module (``bot.<mode>`` for the adapters) that exposes ``main(argv) -> int``; it is
 imported only when chosen, so the console works without the chat adapters' tokens or settings.
-``check-games`` and ``migrate-db`` (SQLite to PostgreSQL) are the operator's commands (:mod:`bot.check_games`,
-:mod:`bot.migrate_db`).
+``check-games``, ``migrate-db`` (SQLite to PostgreSQL) and ``backup`` are the operator's commands
+(:mod:`bot.check_games`, :mod:`bot.migrate_db`, :mod:`bot.backup`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ import importlib
 import os
 import sys
 
+from bot import logs
+from bot.config import ConfigError, load_settings
+
 MODULES = {
     "console": "bot.console",
     "discord": "bot.discord",
     "slack": "bot.slack",
     "check-games": "bot.check_games",
     "migrate-db": "bot.migrate_db",
+    "backup": "bot.backup",
 }
 MODES = tuple(MODULES)
 
@@ -33,8 +38,26 @@ def choose_mode(argv: list[str], environ: dict[str, str] | os._Environ[str]) -> 
     return "console", argv
 
 
+def config_argument(argv: list[str]) -> str | None:
+    """The ``--config FILE`` an adapter will be given, if any (read here to check the file first)."""
+    for n, word in enumerate(argv):
+        if word == "--config" and n + 1 < len(argv):
+            return argv[n + 1]
+        if word.startswith("--config="):
+            return word.split("=", 1)[1]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     mode, rest = choose_mode(list(sys.argv[1:] if argv is None else argv), os.environ)
+    if "-h" not in rest and "--help" not in rest:
+        # Every config file is checked before anything starts: a misspelt key or a wrong type stops here.
+        try:
+            settings = load_settings(config_argument(rest))
+        except ConfigError as exc:
+            print(f"Cannot start: {exc}", file=sys.stderr)
+            return 2
+        logs.chosen = settings.log_format
     name = MODULES[mode]
     try:
         module = importlib.import_module(name)

@@ -33,8 +33,13 @@ class Canvas:
         scale: float = 1.0,
         supersample: int = theme.SUPERSAMPLE,
         background: Colour = theme.BACKGROUND,
+        min_text: float = 0.0,
     ) -> None:
         self.scale = scale
+        # A floor for every font size (a phone crop keeps its smallest labels readable); and every text drawn,
+        # as (logical size, anchor point), for the legibility check.
+        self.min_text = min_text
+        self.texts: list[tuple[float, Point]] = []
         self.supersample = supersample
         self.k = scale * supersample
         self.out_size = (max(1, round(width * scale)), max(1, round(height * scale)))
@@ -138,6 +143,8 @@ class Canvas:
         stroke_fill: Colour | None = None,
         condensed: bool = False,
     ) -> None:
+        size = max(size, self.min_text)
+        self.texts.append((size, xy))
         f = font(round(size * self.k), bold, condensed)
         self.draw.text(
             self._pt(xy),
@@ -150,6 +157,7 @@ class Canvas:
         )
 
     def text_width(self, s: str, *, size: float, bold: bool = False, condensed: bool = False) -> float:
+        size = max(size, self.min_text)
         return _text_length(s, round(size * self.k), bold, condensed) / self.k
 
     def arc(self, centre: Point, radius: float, start: float, end: float, fill: Colour, width: float) -> None:

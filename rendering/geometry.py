@@ -274,14 +274,16 @@ class NodePlace:
     through: tuple[int, int] | None = None
 
 
-def place_nodes(orientation: Orientation, nodes: Sequence[NodeSpec]) -> dict[int, NodePlace]:
+def place_nodes(
+    orientation: Orientation, nodes: Sequence[NodeSpec], offset: float = NODE_OFFSET
+) -> dict[int, NodePlace]:
     """Position every node in a unit hex.
 
     * A town with exactly two edges (and nothing else) sits on the curve between them: in the
       middle of it, or nudged along it when another node is already there.
     * A single city, off-board or junction sits at the centre.
-    * With several nodes, each one moves toward the mean direction of its edges; nodes with no
-      edges (blank OO hexes) spread out evenly where there is room.
+    * With several nodes, each one moves ``offset`` toward the mean direction of its edges; nodes
+      with no edges (blank OO hexes) spread out evenly where there is room.
     """
     places: dict[int, NodePlace] = {}
     through_towns = [
@@ -304,11 +306,11 @@ def place_nodes(orientation: Orientation, nodes: Sequence[NodeSpec]) -> dict[int
         if not n.edges or norm < 1e-6:
             free.append(n)
             continue
-        places[n.index] = NodePlace(sx / norm * NODE_OFFSET, sy / norm * NODE_OFFSET)
+        places[n.index] = NodePlace(sx / norm * offset, sy / norm * offset)
 
     if free:
         for n, ang in zip(free, _free_angles(orientation, places.values(), len(free)), strict=True):
-            places[n.index] = NodePlace(math.cos(ang) * NODE_OFFSET, math.sin(ang) * NODE_OFFSET)
+            places[n.index] = NodePlace(math.cos(ang) * offset, math.sin(ang) * offset)
 
     for n in through_towns:
         pts = track_curve(orientation, n.edges[0], n.edges[1])

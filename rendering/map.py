@@ -21,6 +21,7 @@ from rendering import theme
 from rendering.canvas import Canvas, Colour
 from rendering.geometry import (
     APOTHEM,
+    NODE_OFFSET,
     HexLayout,
     NodePlace,
     NodeSpec,
@@ -37,7 +38,7 @@ from rendering.geometry import (
     track_curve,
 )
 
-__all__ = ["render_map"]
+__all__ = ["render_crop", "render_map"]
 
 _At = Callable[[Point], Point]
 _NORMALS = {o: [edge_normal(o, e) for e in range(6)] for o in ("flat", "pointy")}
@@ -81,6 +82,19 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
     ctx = _Ctx(view, layout, canvas, theme.currency_sign(view.currency))
 
     _draw_header(ctx, width)
+    _draw_board(ctx, centres, highlight)
+    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
+    _draw_insets(ctx, centres, width)
+    if highlight:
+        _draw_route_legend(ctx, height)
+    if view.highlight_hexes:
+        _draw_lay_key(ctx, width, height)
+    return canvas.finish()
+
+
+def _draw_board(ctx: _Ctx, centres: dict[str, Point], highlight: bool) -> None:
+    """The hexes of ``ctx.view`` at ``centres``: terrain, track, runs, stations, labels and the highlights."""
+    view, layout, canvas = ctx.view, ctx.layout, ctx.canvas
     for h in view.hexes:
         canvas.polygon(layout.polygon(centres[h.id]), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE,
                        width=1.2)
@@ -108,13 +122,101 @@ def render_map(view: BoardView, *, scale: float = 1.0, highlight: bool = True) -
             canvas.polygon(layout.polygon(centres[hex_id], 0.88), outline=theme.HIGHLIGHT_LAY, width=3.5)
     for label in costs:
         _draw_hexside_cost(ctx, label)
-    _draw_coordinates(ctx, centres, (min_x + ox, max_x + ox, min_y + oy, max_y + oy))
-    _draw_insets(ctx, centres, width)
-    if highlight:
-        _draw_route_legend(ctx, height)
-    if view.highlight_hexes:
-        _draw_lay_key(ctx, width, height)
-    return canvas.finish()
+
+
+# ----------------------------------------------------------------------------- phone crops
+
+#: The width at which a phone shows a chat picture, and the smallest text height that reads there.
+PHONE_WIDTH = 400.0
+PHONE_MIN_TEXT = 11.0
+CROP_WINDOW = 360.0  # hex area of a crop around one hex, logical pixels (about three hexes across)
+CROP_MARGIN = 20.0  # coordinate band on each side
+CROP_HEADER = 34.0
+
+
+#: Hexes drawn this many times larger in a crop that shows a crowded hex (1822's London), as in its inset.
+CROP_CROWDED_ZOOM = 2.0
+
+
+def crop_layout(view: BoardView, focus: Sequence[str]) -> HexLayout:
+    """Hexes at the map's size, or larger around a crowded hex so that its cities and numbers have room."""
+    crowded = {h.id for h in crowded_hexes(view)}
+    zoom = CROP_CROWDED_ZOOM if crowded & set(focus) else 1.0
+    return HexLayout(view.layout, theme.HEX_SIZE * zoom)
+
+
+def crop_window(view: BoardView, focus: Sequence[str]) -> tuple[float, float, float, float]:
+    """The board area (x0, y0, x1, y1 in the crop's board coordinates) a crop around ``focus`` shows.
+
+    Raises:
+        ValueError: none of ``focus`` is on the board.
+    """
+    layout = crop_layout(view, focus)
+    pts = [layout.centre(h.row, h.col) for h in view.hexes if h.id in set(focus)]
+    if not pts:
+        raise ValueError(f"no hex {', '.join(focus)} on the map")
+    hw, hh = layout.half_extent()
+    fx0, fx1 = min(p[0] for p in pts) - hw * 1.4, max(p[0] for p in pts) + hw * 1.4
+    fy0, fy1 = min(p[1] for p in pts) - hh * 1.4, max(p[1] for p in pts) + hh * 1.4
+    w, h = max(CROP_WINDOW, fx1 - fx0), max(CROP_WINDOW, fy1 - fy0)
+    if len(pts) == 1 and layout.size > theme.HEX_SIZE:  # the crowded hex alone, as large as fits
+        w = h = max(w, h)
+    cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def render_crop(view: BoardView, focus: Sequence[str], *, scale: float = 2.0, highlight: bool = True,
+                caption: str = "") -> Image.Image:
+    """The part of the map around the hexes ``focus`` (a tile just laid, a station, a company's network), for a
+    phone: every text is at least ``PHONE_MIN_TEXT`` pixels high once the picture is shown ``PHONE_WIDTH`` wide.
+
+    Only the hexes in the window are drawn, so a crop costs a fraction of the whole map. ``scale`` sets the
+    output size (2.0: about 800 px across, sharp on a phone's dense screen).
+
+    Raises:
+        ValueError: none of ``focus`` is on the board.
+    """
+    return _draw_crop(view, focus, scale, highlight, caption).finish()
+
+
+def smallest_crop_text(view: BoardView, focus: Sequence[str]) -> float:
+    """The height in pixels of the smallest text inside a crop around ``focus`` shown ``PHONE_WIDTH`` wide."""
+    canvas = _draw_crop(view, focus, 1.0, True, "")
+    width, height = canvas.out_size
+    inside = [size for size, (x, y) in canvas.texts if 0 <= x <= width and 0 <= y <= height]
+    return min(inside) * PHONE_WIDTH / width
+
+
+def _draw_crop(view: BoardView, focus: Sequence[str], scale: float, highlight: bool, caption: str) -> Canvas:
+    x0, y0, x1, y1 = crop_window(view, focus)
+    layout = crop_layout(view, focus)
+    hw, hh = layout.half_extent()
+    kept = tuple(h for h in view.hexes
+                 if x0 - hw <= layout.centre(h.row, h.col)[0] <= x1 + hw
+                 and y0 - hh <= layout.centre(h.row, h.col)[1] <= y1 + hh)
+    sub = replace(view, hexes=kept)
+    width = x1 - x0 + 2 * CROP_MARGIN
+    height = y1 - y0 + 2 * CROP_MARGIN + CROP_HEADER
+    ox, oy = CROP_MARGIN - x0, CROP_HEADER + CROP_MARGIN - y0
+    centres = {h.id: (layout.centre(h.row, h.col)[0] + ox, layout.centre(h.row, h.col)[1] + oy) for h in kept}
+    canvas = Canvas(width, height, scale=scale, min_text=PHONE_MIN_TEXT * width / PHONE_WIDTH)
+    ctx = _Ctx(sub, layout, canvas, theme.currency_sign(view.currency))
+    _draw_board(ctx, centres, highlight)
+    # The bands round the window cover the hexes cut by its edge and carry the coordinates.
+    inner = (CROP_MARGIN, CROP_HEADER + CROP_MARGIN, width - CROP_MARGIN, height - CROP_MARGIN)
+    for band in ((0, 0, width, inner[1]), (0, inner[3], width, height), (0, 0, inner[0], height),
+                 (inner[2], 0, width, height)):
+        canvas.rect(band, fill=theme.BACKGROUND)
+    canvas.rect((0, 0, width, CROP_HEADER), fill=theme.PANEL)
+    names = [crowded_title(h, ctx.currency) if _crowded(h) else f"{h.name} ({h.id})" if h.name else h.id
+             for h in kept if h.id in set(focus)]
+    canvas.text((10, CROP_HEADER / 2 + 1), caption or f"{view.title}: around {', '.join(names)}",
+                size=theme.FONT_TEXT, bold=True, anchor="lm")
+    inside = {k: p for k, p in centres.items() if inner[0] <= p[0] <= inner[2] and inner[1] <= p[1] <= inner[3]}
+    _draw_coordinates(replace(ctx, view=replace(sub, hexes=tuple(h for h in kept if h.id in inside))), inside,
+                      (inner[0] + CROP_MARGIN / 2, inner[2] - CROP_MARGIN / 2,
+                       inner[1] + CROP_MARGIN / 2, inner[3] - CROP_MARGIN / 2), size=theme.FONT_SMALL + 1)
+    return canvas
 
 
 # ----------------------------------------------------------------------------- insets
@@ -124,9 +226,31 @@ INSET_CITIES = 4
 INSET_SCALE = 2.7
 
 
+CROWDED_NODE_OFFSET = 0.6
+
+
+def _crowded(h: HexView) -> bool:
+    return sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES
+
+
+def crowded_title(h: HexView, currency: str) -> str:
+    """The title over a crowded hex's inset or crop, with what the hex has no room for: its label (which tiles
+    fit), its tile and the companies whose home there is still to be placed."""
+    parts = [f"{h.name} ({h.id})" if h.name else h.id]
+    if h.label:
+        parts.append(f"label {h.label}")
+    if h.tile:
+        parts.append(f"tile {h.tile}")
+    if h.home_reserved:
+        parts.append(f"home of {', '.join(h.home_reserved)} to come")
+    if h.terrain_cost:
+        parts.append(f"{h.terrain_kind or 'terrain'} {currency}{h.terrain_cost}")
+    return " · ".join(parts)
+
+
 def crowded_hexes(view: BoardView) -> list[HexView]:
     """Hexes too full to read at the map's scale: their cities, stations and numbers get an inset."""
-    return [h for h in view.hexes if sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES]
+    return [h for h in view.hexes if _crowded(h)]
 
 
 def _draw_insets(ctx: _Ctx, centres: dict[str, Point], width: float) -> None:
@@ -140,8 +264,11 @@ def _draw_insets(ctx: _Ctx, centres: dict[str, Point], width: float) -> None:
         hw, hh = layout.half_extent()
         box = (right - 2 * hw - 24, top, right, top + 2 * hh + 52)
         c.rect(box, fill="#ffffff", outline=theme.INSET_FRAME, width=3, radius=10)
-        title = f"{h.name} ({h.id})" if h.name else h.id
-        c.text(((box[0] + box[2]) / 2, top + 20), title, size=theme.FONT_TEXT + 2, bold=True)
+        title = crowded_title(h, ctx.currency)
+        size = theme.FONT_TEXT + 2
+        while size > theme.FONT_SMALL and c.text_width(title, size=size, bold=True) > box[2] - box[0] - 12:
+            size -= 1
+        c.text(((box[0] + box[2]) / 2, top + 20), title, size=size, bold=True)
         centre = ((box[0] + box[2]) / 2, top + 40 + hh)
         c.polygon(layout.polygon(centre), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE, width=1.5)
         inset = _Ctx(ctx.view, layout, c, ctx.currency)
@@ -207,7 +334,7 @@ def _swatch_right(c: Canvas, right: float, y: float, colour: str) -> float:
 
 
 def _draw_coordinates(
-    ctx: _Ctx, centres: dict[str, Point], bounds: tuple[float, float, float, float]
+    ctx: _Ctx, centres: dict[str, Point], bounds: tuple[float, float, float, float], size: float = theme.FONT_COORD
 ) -> None:
     c = ctx.canvas
     min_x, max_x, min_y, max_y = bounds
@@ -222,10 +349,10 @@ def _draw_coordinates(
     m = theme.MAP_MARGIN / 2
     for label, y in rows.values():
         for x in (min_x - m, max_x + m):
-            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+            c.text((x, y), label, size=size, bold=True, fill=theme.MUTED)
     for label, x in cols.values():
         for y in (min_y - m, max_y + m):
-            c.text((x, y), label, size=theme.FONT_COORD, bold=True, fill=theme.MUTED)
+            c.text((x, y), label, size=size, bold=True, fill=theme.MUTED)
 
 
 # ----------------------------------------------------------------------------- hexsides
@@ -449,7 +576,8 @@ def _plan_hex(ctx: _Ctx, h: HexView, centre: Point, obstacles: Sequence[_Box]) -
             linked.update((a[1], b[1]))
 
     specs = [NodeSpec(n.index, n.kind, tuple(node_edges[n.index]), n.index in linked) for n in h.nodes]
-    places = place_nodes(o, specs)
+    # A crowded hex's cities go further out, clear of each other, leaving the middle to their numbers and revenue.
+    places = place_nodes(o, specs, CROWDED_NODE_OFFSET if _crowded(h) else NODE_OFFSET)
 
     tracks: list[_Track] = []
     for ea, eb in edge_pairs:
@@ -533,16 +661,27 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
             _draw_town(c, place, at, size)
     if len(city_nodes) > 1:
         # `token HEX N` numbers a hex's cities in node order; show N beside each city, over all the cities
-        # (in a crowded hex a neighbour would cover it).
+        # (in a crowded hex a neighbour would cover it). A crowded hex has its numbers on the inner rim of their
+        # own circles, in the ring its cities leave free in the middle, where the labels then keep clear of them.
         for n in h.nodes:
             if n.kind == "city":
                 place = places[n.index]
-                _draw_city_number(ctx, n, at((place.x, place.y)), city_nodes.index(n.index) + 1)
+                number = city_nodes.index(n.index) + 1
+                if _crowded(h):
+                    p = _inner_rim(place)
+                    spots.add_circle(p[0], p[1], CITY_NUMBER_RADIUS, weight=60.0)
+                    _number_badge(ctx, at(p), number)
+                else:
+                    bx, by, br = _number_spot(n, place, size)
+                    spots.add_circle(bx, by, br, weight=200.0)  # a label over it hides which city is which
+                    _draw_city_number(ctx, at((bx, by)), br * size, number)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
     offboards = [n for n in h.nodes if n.kind == "offboard"]
-    name_at = _place_name(ctx, h.name, spots) if h.name and not offboards else None
+    # A crowded hex's name is in the title of its inset (and of a crop around it): the middle is for its revenue.
+    named = bool(h.name) and not _crowded(h)
+    name_at = _place_name(ctx, h.name, spots) if named and not offboards else None
     earning = [n for n in h.nodes if n.kind in ("city", "town") and n.revenue > 0]
     cities = [n for n in earning if n.kind == "city"]
     if len(cities) > 1 and len({n.revenue for n in earning}) == 1:
@@ -553,9 +692,10 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
             _draw_revenue(ctx, n, places[n.index], spots, at)
     if offboards:
         _draw_offboard_values(ctx, offboards[0], spots, at, text_colour)
-        if h.name:
+        if named:
             name_at = _place_name(ctx, h.name, spots)
-    for sym in h.home_reserved:
+    crowded = _crowded(h)  # its label, tile and homes to come are in the title of its inset or crop
+    for sym in () if crowded else h.home_reserved:
         # A home somewhere in the hex, its city still to be chosen: a faint ring of its own, off
         # the cities (smaller than a token, so it does not read as a third city).
         r = theme.CITY_RADIUS * 0.72
@@ -563,14 +703,14 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         _draw_reserved(ctx, at(p), r * size, sym)
 
     # Label, terrain, markers.
-    if h.label:
+    if h.label and not crowded:
         lw = c.text_width(h.label, size=theme.FONT_LABEL, bold=True) / size + 0.06
         lh = theme.FONT_LABEL / size + 0.04
         p = spots.place(lw, lh, [*_corner_spots(o, 0.6, (2, 3, 4, 1, 5, 0)), *_corner_spots(o, 0.72, (3, 0)),
-                                  *_ANYWHERE])
+                                  *_ANYWHERE, *_corner_spots(o, 0.8, range(6))])
         c.text(at(p), h.label, size=theme.FONT_LABEL, bold=True, fill=text_colour, stroke=1.5,
                stroke_fill=fill)
-    if h.terrain_cost or h.terrain_kind:
+    if (h.terrain_cost or h.terrain_kind) and not crowded:
         _draw_terrain(ctx, h, spots, at, fill)
     if h.blocked_by:
         _draw_blocked(ctx, h.blocked_by, spots, at)
@@ -599,10 +739,11 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
     if "fishing" in h.tags:
         p = spots.place(0.5, 0.3, [(0.0, 0.45), (0.0, -0.45), *_corner_spots(o, 0.55, range(6))])
         _draw_fish(c, at(p), size)
-    if h.tile:
+    if h.tile and not crowded:
         tw_ = c.text_width(h.tile, size=theme.FONT_TILE) / size + 0.04
         th = theme.FONT_TILE / size + 0.02
-        spots_for_number = _corner_spots(o, 0.72, (1, 0, 2, 5, 3, 4)) + _ANYWHERE
+        # Last, the corners' very tips: in a crowded hex (London) they are all that is left between the cities.
+        spots_for_number = _corner_spots(o, 0.72, (1, 0, 2, 5, 3, 4)) + _ANYWHERE + _corner_spots(o, 0.82, range(6))
         p = spots.place(tw_, th, spots_for_number, margin=0.01)
         c.text(at(p), h.tile, size=theme.FONT_TILE, fill=theme.mix(text_colour, fill, 0.2))
     if name_at is not None:
@@ -709,11 +850,33 @@ def _draw_city(ctx: _Ctx, n: NodeView, centre: Point) -> None:
             _draw_reserved(ctx, p, r * 0.8, reserved)
 
 
-def _draw_city_number(ctx: _Ctx, n: NodeView, centre: Point, number: int) -> None:
-    r = theme.CITY_RADIUS * ctx.size
+CITY_NUMBER_RADIUS = 0.11  # of a crowded hex's city-number badge, in hex sizes
+
+
+def _inner_rim(place: NodePlace) -> Point:
+    """Where a crowded hex's city number goes: on its city's rim, on the side facing the middle of the hex."""
+    d = math.hypot(place.x, place.y) or 1.0
+    inward = theme.CITY_RADIUS * 0.95
+    return (place.x - place.x / d * inward, place.y - place.y / d * inward)
+
+
+def _number_badge(ctx: _Ctx, p: Point, number: int) -> None:
+    r = CITY_NUMBER_RADIUS * ctx.size
+    ctx.canvas.circle(p, r, fill=theme.INK, outline="#ffffff", width=1.2)
+    ctx.canvas.text(p, str(number), size=max(theme.FONT_SMALL, r * 1.2), bold=True, fill="#ffffff")
+
+
+def _number_spot(n: NodeView, place: NodePlace, size: float) -> tuple[float, float, float]:
+    """Centre and radius (unit hex) of a city's number: touching its own circle at the left, above it, or below
+    it for a city in the lower half (away from the hex's middle, where the labels go)."""
+    r = theme.CITY_RADIUS
     wide = 2.0 if n.slots == 2 else _city_extent(n) / theme.CITY_RADIUS
-    p = (centre[0] - wide * r * 0.8, centre[1] - r * 1.05)
-    ctx.canvas.circle(p, min(r * 0.42, 13.0), fill=theme.INK)
+    below = 1.0 if place.y > 0.05 else -1.0
+    return (place.x - wide * r * 0.8, place.y + below * r * 1.05, min(r * 0.42, 13.0 / size))
+
+
+def _draw_city_number(ctx: _Ctx, p: Point, radius: float, number: int) -> None:
+    ctx.canvas.circle(p, radius, fill=theme.INK)
     ctx.canvas.text(p, str(number), size=theme.FONT_SMALL, bold=True, fill="#ffffff")
 
 
@@ -907,26 +1070,39 @@ def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
 
 def _draw_markers(ctx: _Ctx, h: HexView, spots: _Spots, at: _At) -> None:
     """Markers on the hex (1828's coal: one black cube each) and, for a hex closed to companies without a
-    coal marker, who may pass."""
+    coal marker, who may pass: one dark pill of one or two short lines, which fits above or below a city."""
     c, size = ctx.canvas, ctx.size
+    lines: list[str] = []
     if h.markers:
         counts: dict[str, int] = {}
         for m in h.markers:
             counts[m] = counts.get(m, 0) + 1
-        text = "  ".join(f"{m} ×{n}" for m, n in counts.items())
-        w = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size + 0.12
-        p = spots.place(w, 0.22, [(0.0, 0.42), (0.0, -0.42), *_corner_spots(ctx.o, 0.55, (0, 5, 1, 2, 3, 4))])
-        a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
-        c.rect((a[0], a[1], b[0], b[1]), fill=theme.COAL, outline="#ffffff", width=1, radius=3)
-        c.text(at(p), text, size=theme.FONT_SMALL + 1, bold=True, fill="#ffffff")
+        lines.append("  ".join(f"{m} ×{n}" for m, n in counts.items()))
     if h.passable_only_by is not None:
-        who = ", ".join(h.passable_only_by) if h.passable_only_by else "nobody yet"
-        text = f"coal only: {who}"
-        fs = _fit_font(c, text, size * 1.6, _shrinking(theme.FONT_SMALL + 1, 9))
-        w = c.text_width(text, size=fs, condensed=True) / size + 0.08
-        p = spots.place(w, 0.18, [(0.0, -0.45), (0.0, 0.45), *_ANYWHERE])
-        c.text(at(p), text, size=fs, condensed=True, fill=theme.COAL_TEXT, stroke=1.5,
-               stroke_fill=theme.hex_fill(h.colour))
+        # Short, to fit above a city in a pointy hex: who may pass, or that only holders of coal may.
+        if not h.passable_only_by:
+            lines.append("coal only")
+        else:  # as many companies a line as keep the pill narrow enough to sit beside a city
+            rows = [f"only: {h.passable_only_by[0]}"]
+            for sym in h.passable_only_by[1:]:
+                wider = f"{rows[-1]}, {sym}"
+                if c.text_width(wider, size=theme.FONT_SMALL, bold=True, condensed=True) > 0.8 * size:
+                    rows[-1] += ","
+                    rows.append(sym)
+                else:
+                    rows[-1] = wider
+            lines += rows
+    fs = theme.FONT_SMALL
+    w = max(c.text_width(t, size=fs, bold=True, condensed=True) for t in lines) / size + 0.08
+    line_h = (fs + 2) / size
+    hgt = line_h * len(lines) + 0.04
+    p = spots.place(w, hgt, [(0.0, 0.52), (0.0, -0.52), (0.0, 0.45), (0.0, -0.45),
+                             *_corner_spots(ctx.o, 0.55, (0, 5, 1, 2, 3, 4)), *_ANYWHERE])
+    a, b = at((p[0] - w / 2, p[1] - hgt / 2)), at((p[0] + w / 2, p[1] + hgt / 2))
+    c.rect((a[0], a[1], b[0], b[1]), fill=theme.COAL, outline="#ffffff", width=1, radius=3)
+    for i, t in enumerate(lines):
+        y = p[1] + (i - (len(lines) - 1) / 2) * line_h
+        c.text(at((p[0], y)), t, size=fs, bold=True, condensed=True, fill="#ffffff")
 
 
 def _draw_destination(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
@@ -973,7 +1149,8 @@ def _wrap(c: Canvas, text: str, size: float, max_w: float, max_lines: int = 2) -
 
 
 def _name_candidates(o: Orientation) -> list[Point]:
-    ys = (0.6, 0.45, 0.3, 0.15, 0.0) if o == "flat" else (0.55, 0.4, 0.25, 0.1, 0.0)
+    # The outermost row clears the hull of a city of three or four slots (1822's big cities) in a flat hex.
+    ys = (0.6, 0.45, 0.3, 0.15, 0.0, 0.72) if o == "flat" else (0.55, 0.4, 0.25, 0.1, 0.0)
     out: list[Point] = []
     for y in ys:
         for dx in (0.0, -0.2, 0.2, -0.35, 0.35):

@@ -18,7 +18,7 @@ from bot.core.commands import (
 from bot.core.intents import TYPE_WORDS, to_int
 from bot.core.live import LiveGame
 from bot.core.replies import Outcome, Reply
-from bot.core.service_core import IMPORT_ACTOR, Request, ServiceCore
+from bot.core.service_core import IMPORT_ACTOR, Request, ServiceCore, settled_refusal
 from bot.storage import (
     ActionRecord,
     ConsentStatus,
@@ -170,17 +170,32 @@ class ConsentVerbs(ServiceCore):
             forced = req.user_id not in consent.approvers and req.moderator
             if req.user_id not in consent.approvers and not forced:
                 raise CommandError(Outcome.DENIED, f"request {cid} is not waiting for you")
+            if not forced and live.seat_of(req.user_id) is None:
+                # Votes belong to seats: one handed on votes through its new holder.
+                raise CommandError(Outcome.DENIED, f"you no longer hold a seat: request {cid} is not yours to answer")
+            note = ""
+            if forced:
+                verb = "approves" if approve else "cancels"
+                note = f"{req.user_name}, a moderator, {verb} request {cid} ({what})"
             if forced:
                 # A moderator settles a request stuck on players who do not answer.
                 if consent.kind in ("undo", "deal") and live.seq != int(consent.payload.get("seq", -1)):
                     await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
                     raise illegal(f"the game moved on since request {cid} was made; ask again")
-                await self._moderated_request(req, live, consent, approve)
-                consent = replace(consent, approvers=dict.fromkeys(consent.approvers, approve))
-                if approve and consent.kind in ("undo", "deal"):
-                    consent = replace(consent, payload={**consent.payload, "seq": live.seq})
+                if not approve:
+                    try:  # the note and the cancellation, together
+                        await self._commit_notes(live, [note], consent=(cid, ConsentStatus.REJECTED))
+                    except StaleStateError:
+                        raise CommandError(Outcome.CONFLICT, "the game changed meanwhile; try again") from None
+                    return [Reply(f"{note}; nothing changes.", game_id=record.id)]
+                consent = replace(consent, approvers=dict.fromkeys(consent.approvers, True))
             else:
-                consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
+                try:
+                    consent = await self.storage.record_vote(cid, req.user_id, approve, now=now)
+                except StatusConflictError as exc:  # settled by another process meanwhile
+                    raise settled_refusal(record.id, exc) from None
+                except NotFoundError:  # the seat was handed on meanwhile
+                    raise CommandError(Outcome.DENIED, f"request {cid} is not waiting for you") from None
             if not approve:
                 await self.storage.resolve_consent(cid, ConsentStatus.REJECTED, now=now)
                 return [
@@ -190,7 +205,8 @@ class ConsentVerbs(ServiceCore):
                         game_id=record.id,
                     )
                 ]
-            waiting = [u for u, vote in consent.approvers.items() if vote is not True]
+            seated = {s.user_id for s in live.seats}
+            waiting = [u for u, vote in consent.approvers.items() if vote is not True and u in seated]
             if waiting:
                 names = ", ".join(self._seat_name(live, u) for u in waiting)
                 return [
@@ -202,30 +218,41 @@ class ConsentVerbs(ServiceCore):
             if consent.kind in ("undo", "deal") and live.seq != int(consent.payload.get("seq", -1)):
                 await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
                 raise illegal(f"the game moved on since request {cid} was made; ask again")
+            head = note + "." if note else f"{req.user_name} approves request {cid} ({what})."
+            settled = (cid, ConsentStatus.APPROVED)
+            # The request is settled in the same transaction as what it carries out: all or nothing.
             try:
-                await self.storage.resolve_consent(cid, ConsentStatus.APPROVED, now=now)
-            except StatusConflictError:
-                raise illegal(f"request {cid} was already settled") from None
-            head = f"{req.user_name} approves request {cid} ({what})."
-            done = await self._approved_request(record, consent, head)
+                done = await self._approved_request(record, consent, head, note)
+            except StaleStateError:
+                raise CommandError(Outcome.CONFLICT, f"the game changed meanwhile; `approve {cid}` again") from None
             if done is not None:
                 return [done]
             if consent.kind == "abandon":
                 try:
-                    await self.storage.update_game_status(
-                        record.id, GameStatus.ABANDONED, expected=GameStatus.ACTIVE
-                    )
-                except StatusConflictError as exc:
-                    raise illegal(f"game #{record.id} is {exc.actual} now; it stays so") from None
+                    await self._commit_notes(live, [note] if note else [], consent=settled, status=GameStatus.ABANDONED)
+                except StaleStateError:
+                    raise CommandError(
+                        Outcome.CONFLICT, f"the game changed meanwhile; `approve {cid}` again"
+                    ) from None
                 await self.pings.cancel(record.id)
                 self._cache.drop(record.id)
                 return [Reply(f"{head}\nGame #{record.id} is abandoned.", game_id=record.id)]
+            notes = [self._note_action(live, note, None)] if note else []
             try:
                 applied = await self._apply(
-                    live, dict(consent.payload["action"]), consent.requested_by, consent.payload.get("pid")
+                    live,
+                    dict(consent.payload["action"]),
+                    consent.requested_by,
+                    consent.payload.get("pid"),
+                    notes=notes,
+                    consent=settled,
                 )
             except StaleStateError:
                 raise CommandError(Outcome.CONFLICT, "the game changed meanwhile; ask again") from None
+            if not applied.reply.ok:
+                # The engine refused what was asked (the game is not where it was): nothing is stored.
+                with contextlib.suppress(StatusConflictError):
+                    await self.storage.resolve_consent(cid, ConsentStatus.CANCELLED, now=now)
         reply = await self._with_pictures(applied)
         if reply.ok:
             reply.text = head + "\n" + reply.text

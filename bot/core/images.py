@@ -58,7 +58,38 @@ class Views:
     views: dict[str, Any]
 
 
-def take_views(game: Any, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS) -> Views | None:
+@dataclass(frozen=True, slots=True)
+class CropView:
+    """The board and the hexes a phone-sized crop of it shows."""
+
+    board: Any  # engine.core.views.BoardView
+    focus: tuple[str, ...]
+
+
+def board_of(game: Any) -> Any:
+    """The board view of ``game`` (for a crop on demand)."""
+    from engine.core.viewbuild import board_view
+
+    return board_view(game)
+
+
+def changed_hexes(game: Any, action: dict[str, Any]) -> tuple[str, ...]:
+    """The hex a tile lay or a station changed (empty for other actions), for a crop around it."""
+    try:
+        if action.get("type") == "lay_tile" and action.get("hex"):
+            return (str(action["hex"]),)
+        if action.get("type") == "place_token" and action.get("city"):
+            hx, _node = game.city_by_id(str(action["city"]))
+            return (str(hx.id),)
+    except Exception:  # a crop is a convenience: without it the whole map goes out
+        log.debug("no hex for %s", action, exc_info=True)
+    return ()
+
+
+def take_views(
+    game: Any, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS, focus: tuple[str, ...] = ()
+) -> Views | None:
+    """Views of ``kinds`` taken now; with ``focus`` the map is a crop around those hexes (for a phone)."""
     builders = _view_builders()
     if builders is None:
         return None
@@ -71,6 +102,8 @@ def take_views(game: Any, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS
             views[kind] = build(game)
             if kind == "map":
                 views[kind] = _with_lay_highlight(game, views[kind])
+                if focus:
+                    views["crop"] = CropView(views.pop(kind), focus)
         except Exception:
             log.exception("building the %s view of game %s failed", kind, game_id)
     return Views(game_id, seq, views) if views else None
@@ -125,12 +158,19 @@ def status_text(game: Any) -> str | None:
         return None
 
 
+def _draw_crop(view: CropView) -> Image.Image:
+    from rendering.map import render_crop
+
+    return render_crop(view.board, view.focus)
+
+
 def _draw(views: Views) -> list[Attachment]:
     from rendering import render_map, render_market, render_status, to_png
 
     out: list[Attachment] = []
     drawers: dict[str, tuple[Callable[[Any], Image.Image], str]] = {
         "map": (render_map, "the map"),
+        "crop": (_draw_crop, "the map around the change"),
         "market": (render_market, "the stock market"),
         "status": (render_status, "the status card"),
     }

@@ -40,8 +40,9 @@ VERB_TYPES: dict[str, tuple[str, ...]] = {
     "redeem": ("redeem_shares",),
     "close": ("close_company",),
     "choose": ("choose", "choose_ability"),
-    "merge": ("merge", "choose"),
+    "merge": ("merge", "choose", "failed_merge"),
     "swap": ("swap_train",),
+    "repay": ("payoff_player_debt", "payoff_player_debt_partial"),
 }
 
 #: How to say each action type in the command language (for "you can: ..." hints).
@@ -66,8 +67,11 @@ TYPE_WORDS: dict[str, str] = {
     "special_buy": "buy coal",
     "hex_token": "token",
     "merge": "merge",
+    "failed_merge": "merge undo",
     "swap_train": "swap",
     "choose_ability": "choose",
+    "payoff_player_debt": "repay",
+    "payoff_player_debt_partial": "repay",
     "pass": "pass",
 }
 
@@ -382,10 +386,12 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     if not low <= price <= high:
         raise illegal(f"{comp.sym} may be bought for {game.format_money(low)} to {game.format_money(high)}")
     if price > ent.cash:
-        raise illegal(f"{ent.sym} has only {game.format_money(ent.cash)}")
+        raise illegal(f"{game.describe(ent)} has only {game.format_money(ent.cash)}")
     seller = comp.owner if isinstance(comp.owner, Player) else None
     other = seller if seller is not None and seller is not player else None
-    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for {game.format_money(price)}"
+    # The buyer is a company, or in 1830's stock rounds a player buying from another.
+    deal = (f"{game.describe(ent)} buys {comp.sym} from {seller.name if seller else 'its owner'} "
+            f"for {game.format_money(price)}")
     return Intent({**hit, "price": price}, ent, player, other, deal)
 
 
@@ -412,23 +418,32 @@ def _sell(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tu
     _need(args, 1, "sell CORP [N]")
     ent = candidates[0][0]
     corp = match_corporation(game, args[0])
-    count = to_int(args[1], "the number of shares") if len(args) > 1 else 1
+    amount = sale_amount(args[1]) if len(args) > 1 else "1"
     options = query.choices(game, ent, "sell_shares")
     mine = [c for c in options if _share_corp(c["shares"][0]) == corp.sym]
     if not mine:
         sellable = sorted({_share_corp(c["shares"][0]) for c in options})
         raise illegal(f"you cannot sell {corp.sym} now; you can sell: {_listing(sellable) or 'nothing'}")
     # N counts ordinary shares' worth: a president's certificate may be sold in part.
-    hit = next((c for c in mine if _shares_sold(c) == count), None)
+    hit = next((c for c in mine if shares_sold(c) == amount), None)
     if hit is None:
-        counts = sorted({_shares_sold(c) for c in mine})
-        raise illegal(f"you can sell {', '.join(map(str, counts))} {corp.sym} share(s) now, not {count}")
+        amounts = ", ".join(f"`sell {corp.sym} {n}`" for n in dict.fromkeys(shares_sold(c) for c in mine))
+        raise illegal(f"you cannot sell {amount} {corp.sym} now; you can: {amounts}")
     return Intent(hit, ent, player)
 
 
-def _shares_sold(action: dict[str, Any]) -> int:
-    """How many ordinary shares' worth a sale is (the president's certificate counts double when sold whole)."""
-    return int(action.get("percent") or 10 * len(action["shares"])) // 10
+def sale_amount(word: str) -> str:
+    """A sale's size as typed: a number of shares (``2``) or, for a part of a share, a percentage (``15%``)."""
+    if word.endswith("%"):
+        return f"{to_int(word[:-1], 'the percentage')}%"
+    return str(to_int(word, "the number of shares"))
+
+
+def shares_sold(action: dict[str, Any]) -> str:
+    """How many ordinary shares' worth a sale is (the president's certificate counts double when sold whole);
+    a sale that is no whole number of 10% shares (1862's halved certificates) is said in percent."""
+    percent = int(action.get("percent") or 10 * len(action["shares"]))
+    return str(percent // 10) if percent % 10 == 0 else f"{percent}%"
 
 
 def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -662,7 +677,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     fits = [
         c
         for c in options
-        if _train_name(game, c["train"]).lower() == name.lower()
+        if bought_name(game, c).lower() == name.lower()
         and game.all_trains[c["train"]].owner in (None, game.pool)
     ]
     if trade is None:
@@ -677,7 +692,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if not pick:
         offers = sorted(
             {
-                f"{_train_name(game, c['train'])} ({game.format_money(c['price'])})"
+                f"{bought_name(game, c)} ({game.format_money(c['price'])})"
                 for c in options
                 if game.all_trains[c["train"]].owner in (None, game.pool)
             }
@@ -687,6 +702,11 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             f"it can buy: {_listing(offers) or 'none'}"
         )
     return Intent(pick[0], ent, player)
+
+
+def bought_name(game: Any, action: Action) -> str:
+    """The name of the train a purchase buys: its variant's when it names one (1822's 7 train bought as an E)."""
+    return str(action.get("variant") or _train_name(game, action["train"]))
 
 
 def _for_shell(game: Any, ent: Any, options: list[Action], shell: str | None, typed: str) -> list[Action]:
@@ -812,6 +832,11 @@ def _allowed(game: Any, candidates: list[tuple[Any, str]]) -> list[str]:
 def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """``merge CORP``: 1828 names the company starting a merger (a ``choose``), then the company it merges with;
     1822 names the minor a major acquires. Merging with another player's company needs that player's consent."""
+    failed = [(ent, c) for ent, kind in candidates if kind == "failed_merge"
+              for c in query.choices(game, ent, "failed_merge")]
+    if failed:
+        # 1828: a merger that cannot stand (no three shares for the system) is taken back, then recorded as failed.
+        return Intent(failed[0][1], failed[0][0], player)
     merges = [(ent, c) for ent, kind in candidates if kind == "merge" for c in query.choices(game, ent, "merge")]
     starts = [
         (ent, c) for ent, kind in candidates if kind == "choose"
@@ -872,6 +897,26 @@ def _special(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Inte
     return Intent(options[0], ent, player)
 
 
+def _repay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    """1822: a player in debt repays it, all they can (``repay``) or a part (``repay 50``)."""
+    ent = candidates[0][0]
+    whole = query.choices(game, ent, "payoff_player_debt")
+    if not args:
+        if not whole:
+            raise illegal(f"{game.describe(ent)} cannot repay now")
+        return Intent(whole[0], ent, player)
+    amount = to_int(args[0].lstrip("£$"), "the amount")
+    most = min(int(ent.cash), int(ent.debt))
+    if not 1 <= amount <= most:
+        raise illegal(f"{game.describe(ent)} may repay {game.format_money(1)} to {game.format_money(most)} "
+                      f"(debt {game.format_money(ent.debt)}, cash {game.format_money(ent.cash)}); `repay` pays "
+                      "all it can")
+    if amount == most and whole:
+        return Intent(whole[0], ent, player)
+    head = query.entity_action(game, ent, "payoff_player_debt_partial")
+    return Intent({**head, "amount": amount}, ent, player)
+
+
 _HANDLERS = {
     "bid": _bid,
     "buy": _buy,
@@ -896,6 +941,7 @@ _HANDLERS = {
     "choose": _choose,
     "merge": _merge,
     "swap": _swap,
+    "repay": _repay,
 }
 
 
@@ -922,7 +968,7 @@ def to_command(game: Any, action: Action) -> str:
         if len(action["shares"]) > 1:
             text += f" {len(action['shares'])}"
     elif kind == "sell_shares":
-        text = f"sell {_share_corp(action['shares'][0])} {_shares_sold(action)}"
+        text = f"sell {_share_corp(action['shares'][0])} {shares_sold(action)}"
     elif kind == "lay_tile":
         text = f"lay {action['hex']} {_tile_name(str(action['tile']))} {action['rotation']}"
     elif kind in ("place_token", "remove_token"):
@@ -944,7 +990,7 @@ def to_command(game: Any, action: Action) -> str:
         elif isinstance(train.owner, Corporation):
             text = f"train {train.name} from {train.owner.sym} {action['price']}"
         else:
-            text = f"train {train.name}" + (" pool" if train.owner is game.pool else "")
+            text = f"train {bought_name(game, action)}" + (" pool" if train.owner is game.pool else "")
             if action.get("exchange"):
                 text += f" trade {_train_name(game, action['exchange'])}"
         if action.get("shell"):
@@ -963,6 +1009,10 @@ def to_command(game: Any, action: Action) -> str:
         text = f"choose {choice_word(action)}"
     elif kind == "merge":
         text = f"merge {action['corporation']}"
+    elif kind == "undo":  # the only undo the engine offers as a move: 1828's failed merger, taken back
+        text = "merge undo"
+    elif kind == "failed_merge":
+        text = "merge failed"
     elif kind == "swap_train":
         options = query.choices(game, game.resolve_entity(action), "swap_train")
         text = f"swap {_swap_word(game, options, action)}"
@@ -974,6 +1024,10 @@ def to_command(game: Any, action: Action) -> str:
         text = f"token {action['hex']} destination"
     elif kind == "redeem_shares":
         text = f"redeem {action['kind']}"
+    elif kind == "payoff_player_debt":
+        text = "repay"
+    elif kind == "payoff_player_debt_partial":
+        text = f"repay {action['amount']}"
     elif kind == "close_company":
         text = f"close {action['company']}"
     else:
@@ -981,26 +1035,46 @@ def to_command(game: Any, action: Action) -> str:
     return prefix + text
 
 
-def legal_commands(game: Any, player: Player, *, per_type: int = 12) -> list[str]:
-    """The commands ``player`` may send now, a few per kind of move (for ``moves`` and autocomplete)."""
-    lines: list[str] = []
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One legal move as ``moves`` lists it: the command (``PRICE`` where the player names the price) and the
+    engine action it stands for."""
+
+    entity: Any
+    command: str
+    action: Action
+
+
+def listed_moves(game: Any, player: Player, *, runs: bool = False) -> list[Listed]:
+    """Every legal action of the entities ``player`` decides for, each with the command that produces it.
+
+    A run is listed as ``run auto`` without asking the autorouter for it (slow) unless ``runs`` is set.
+    """
+    out: list[Listed] = []
     for ent in entities_of(game, player):
         for kind in game.actions_for(ent):
-            try:
-                texts = list(dict.fromkeys(to_command(game, c) for c in query.choices(game, ent, kind)))
-            except (KeyError, ValueError):
+            if kind == "run_routes" and not runs:
+                out.append(Listed(ent, "run auto", query.entity_action(game, ent, kind)))
                 continue
-            if kind == "buy_train" and any(
-                isinstance(t.owner, Corporation) and t.owner is not ent for t in game.all_trains.values()
-            ):
-                texts.append("train NAME from CORP PRICE")
-            if kind == "buy_company":
-                texts = [" ".join(t.split()[:2]) + " PRICE" for t in texts]
-            shown = texts[:per_type]
-            more = f" (+{len(texts) - per_type} more)" if len(texts) > per_type else ""
-            if shown:
-                lines.append(f"{game.describe(ent)}: " + " | ".join(shown) + more)
-    return lines
+            for choice in query.choices(game, ent, kind, limit=100_000):
+                try:
+                    text = to_command(game, choice)
+                except (KeyError, ValueError):
+                    continue
+                out.append(Listed(ent, _price_left_open(game, choice, text), choice))
+    return out
+
+
+def _price_left_open(game: Any, action: Action, text: str) -> str:
+    """A private bought from a player, or a train from another company, has a price the players agree on."""
+    kind = action["type"]
+    if kind == "buy_company" or (
+        kind == "buy_train" and " from " in text and not text.endswith(" upgrade")
+    ):
+        words = text.split()
+        price = str(action.get("price"))
+        return " ".join("PRICE" if w == price and i == len(words) - 1 else w for i, w in enumerate(words))
+    return text
 
 
 def move_verb(word: str) -> str | None:

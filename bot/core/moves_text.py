@@ -11,17 +11,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.intents import (
+    Listed,
     _city_hex,
     _tile_name,
     choice_question,
     entities_of,
+    listed_moves,
     merge_start,
     to_command,
     token_offers,
     with_label,
 )
 from engine.core import query
-from engine.core.entities import Corporation, Player
+from engine.core.entities import Player
 
 #: Items per kind of move before ``moves`` cuts the list (``moves all`` shows all).
 SHORT = 12
@@ -156,56 +158,49 @@ def _mentions(game: Any, text: str, choice: dict[str, Any], word: str) -> bool:
 
 
 def move_lines(game: Any, player: Player, *, only: str | None = None, complete: bool = False) -> list[str]:
-    """The commands ``player`` may send now, grouped; ``only`` keeps those about one hex or company."""
+    """The commands ``player`` may send now, grouped; ``only`` keeps those about one hex or company.
+
+    Every command comes from :func:`bot.core.intents.listed_moves`: one for each legal action of the engine.
+    """
     limit = None if complete else SHORT
     lines: list[str] = []
-    for ent in entities_of(game, player):
+    grouped: dict[tuple[int, str], list[Listed]] = {}
+    for item in listed_moves(game, player):
+        grouped.setdefault((id(item.entity), str(item.action["type"])), []).append(item)
+    for (_, kind), items in grouped.items():
+        ent = items[0].entity
         head = f"{game.describe(ent)}: "
         ent_matches = only is not None and str(getattr(ent, "sym", "")).lower() == only.lower()
-        for kind in game.actions_for(ent):
-            if kind == "run_routes":
-                lines.append(head + "run auto (or run TRAIN STOP-STOP-...)")
+        if kind == "run_routes":
+            lines.append(head + "run auto (or run TRAIN STOP-STOP-...)")
+            continue
+        if only is not None and not ent_matches:
+            items = [i for i in items if _mentions(game, i.command, i.action, only)]
+            if not items:
                 continue
-            try:
-                choices = query.choices(game, ent, kind, limit=100_000)
-            except Exception:  # an entity with nothing enumerable
-                continue
-            if only is not None and not ent_matches:
-                choices = [c for c in choices if _mentions(game, _safe_command(game, c), c, only)]
-                if not choices:
-                    continue
-            if kind == "lay_tile":
-                hexes = hex_lines(game, _options_of(game, ent, choices))
-                shown = hexes if limit is None else hexes[:limit]
-                lines.extend(head + h for h in shown)
-                if len(hexes) > len(shown):
-                    lines.append(head + f"(+{len(hexes) - len(shown)} more hexes: `moves all` or `moves HEX`)")
-                continue
-            if kind == "par":
-                lines.extend(head + line for line in _par_lines(game, choices))
-                continue
-            if kind == "place_token":
-                texts = [
-                    t for t in token_offers(game, ent) if only is None or ent_matches or _mentions(game, t, {}, only)
-                ]
-            else:
-                texts = [t for t in dict.fromkeys(with_label(game, ent, c, _safe_command(game, c)) for c in choices
-                                                  if _safe_command(game, c))]
-            if kind == "buy_train" and any(
-                isinstance(t.owner, Corporation) and t.owner is not ent for t in game.all_trains.values()
-            ):
-                texts = [t for t in texts if " from " not in t]
-                texts.append("train NAME from CORP PRICE")
-            if kind == "buy_company":
-                texts = list(dict.fromkeys(" ".join(t.split()[:2]) + " PRICE" for t in texts))
-            if not texts:
-                continue
-            shown = texts if limit is None else texts[:limit]
-            more = f" (+{len(texts) - len(shown)} more: `moves all`)" if len(texts) > len(shown) else ""
-            asks = ""
-            if kind in ("choose", "choose_ability") and not any(merge_start(game, c) for c in choices):
-                asks = f"{choice_question(game, ent, kind)}: "  # the options alone do not say what is decided
-            lines.append(head + asks + " | ".join(shown) + more)
+        choices = [i.action for i in items]
+        if kind == "lay_tile":
+            hexes = hex_lines(game, _options_of(game, ent, choices))
+            shown = hexes if limit is None else hexes[:limit]
+            lines.extend(head + h for h in shown)
+            if len(hexes) > len(shown):
+                lines.append(head + f"(+{len(hexes) - len(shown)} more hexes: `moves all` or `moves HEX`)")
+            continue
+        if kind == "par":
+            lines.extend(head + line for line in _par_lines(game, choices))
+            continue
+        if kind == "place_token":
+            texts = [t for t in token_offers(game, ent) if only is None or ent_matches or _mentions(game, t, {}, only)]
+        else:
+            texts = list(dict.fromkeys(with_label(game, ent, i.action, i.command) for i in items))
+        if not texts:
+            continue
+        shown = texts if limit is None else texts[:limit]
+        more = f" (+{len(texts) - len(shown)} more: `moves all`)" if len(texts) > len(shown) else ""
+        asks = ""
+        if kind in ("choose", "choose_ability") and not any(merge_start(game, c) for c in choices):
+            asks = f"{choice_question(game, ent, kind)}: "  # the options alone do not say what is decided
+        lines.append(head + asks + " | ".join(shown) + more)
     return lines
 
 

@@ -25,8 +25,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import metrics
 from bot.config import Settings, load_settings
-from bot.core import choices, consequences, images, timefmt
+from bot.core import choices, consequences, game_story, images, timefmt
 from bot.core.commands import (
     Command,
     CommandError,
@@ -51,6 +52,7 @@ from bot.storage import (
     StaleStateError,
     StatusConflictError,
     Storage,
+    TableChange,
 )
 from engine import ErrorCode, GameError
 from engine.core import query
@@ -69,6 +71,10 @@ _ENGINE_OUTCOMES = {
 }
 _RETRIES = 3
 IMPORT_ACTOR = "import"
+#: The actor of the bot's own notes in the log (seats handed on, requests a moderator settled).
+BOT_ACTOR = "bot"
+#: How the bot's notes start in the log (``history`` groups them as "At the table").
+NOTE_PREFIX = "[table] "
 
 # Per command (each handle() call runs in its own task context): the games it loaded, so that an unexpected
 # error can drop them from the cache, and whether an action was stored before the error.
@@ -112,6 +118,7 @@ class Applied:
 
     reply: Reply
     views: images.Views | None = None
+    ended: LiveGame | None = None  # the game this action ended: its summary goes with the reply
 
 
 class ServiceCore:
@@ -137,6 +144,7 @@ class ServiceCore:
         self.pings = Pings(storage, clock)
         self._due_lock = asyncio.Lock()
         self._nudged: dict[int, float] = {}  # game id -> when its last nudge went out
+        self.stories = game_story.StoryCache()  # histories for `chart` and `summary`, built when asked
         self._handlers: dict[str, Handler] = self._verb_handlers()
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -414,12 +422,10 @@ class ServiceCore:
         reply.attachments.extend(await images.render_lay(picture))
         return reply
 
-    async def _approved_request(self, record: GameRecord, consent: Any, head: str) -> Reply | None:
-        """Carry out an approved request of a kind a part of the service adds (None: not one of those)."""
+    async def _approved_request(self, record: GameRecord, consent: Any, head: str, note: str = "") -> Reply | None:
+        """Carry out an approved request of a kind a part of the service adds, settling it and storing ``note``
+        with it (None: not one of those)."""
         return None
-
-    async def _moderated_request(self, req: Request, live: LiveGame, consent: Any, approve: bool) -> None:
-        """Record that a moderator settled a request in the game's log (a part of the service adds it)."""
 
     async def _abandon_now(self, req: Request, live: LiveGame) -> Reply | None:
         """Abandon a started game without asking the others, when the sender may (None: they must ask)."""
@@ -448,10 +454,20 @@ class ServiceCore:
                 )
 
     async def _apply(
-        self, live: LiveGame, action: dict[str, Any], actor: str, actor_pid: int | None
+        self,
+        live: LiveGame,
+        action: dict[str, Any],
+        actor: str,
+        actor_pid: int | None,
+        *,
+        notes: Sequence[dict[str, Any]] = (),
+        consent: tuple[int, ConsentStatus] | None = None,
     ) -> Applied:
         """Let the engine apply ``action`` and store it. Call with the game's lock held.
 
+        ``notes`` (the bot's message actions, already applied to ``live.game`` but not counted in ``live.seq``)
+        are stored before it and ``consent``
+        (a request this action carries out) is settled with it, in the same transaction: all or nothing.
         Raises StaleStateError (after dropping the live game) if the stored log moved on meanwhile.
         """
         game = live.game
@@ -465,17 +481,24 @@ class ServiceCore:
         try:
             game.process(action)
         except GameError as exc:
-            if kind in ("undo", "redo"):
-                self._cache.drop(live.id)  # a failed rebuild may leave anything behind
+            if kind in ("undo", "redo") or notes:
+                self._cache.drop(live.id)  # a failed rebuild may leave anything behind; notes are unstored
             return Applied(refusal(_ENGINE_OUTCOMES.get(exc.code, Outcome.ILLEGAL), exc.message, live.id))
         except Exception:
             self._cache.drop(live.id)
             raise
         stored = game.raw_actions[-1]
         try:
-            seq = await self.storage.append_action(live.id, live.seq + 1, stored, actor)
+            if notes or consent is not None:
+                first = live.seq + 1  # notes are in the engine's log, not yet counted in live.seq
+                rows = (*((note, BOT_ACTOR) for note in notes), (stored, actor))
+                seq = (await self.storage.commit(live.id, first, TableChange(rows, consent=consent))).last_seq
+            else:
+                seq = await self.storage.append_action(live.id, live.seq + 1, stored, actor)
         except StatusConflictError as exc:
             self._cache.drop(live.id)
+            if exc.entity == "consent":
+                raise settled_refusal(live.id, exc) from None
             raise CommandError(Outcome.GAME_OVER, f"game #{live.id} is {exc.actual} now; nothing was stored") from None
         except BaseException:
             self._cache.drop(live.id)  # memory is ahead of the database
@@ -539,9 +562,11 @@ class ServiceCore:
         # The status card goes out with the map at each operating round's end (and at the game's end).
         round_ended = round_before.startswith("Operating") and round_name(game) != round_before
         kinds = (*images.KINDS, "status") if round_ended or game.finished else images.KINDS
-        views = images.take_views(game, live.id, seq, kinds) if self.images else None
+        # A tile or a station: a phone-sized crop around it (the whole map stays on `map`).
+        focus = () if round_ended or game.finished else images.changed_hexes(game, action)
+        views = images.take_views(game, live.id, seq, kinds, focus) if self.images else None
         reply.board = board_text(live)
-        return Applied(reply, views)
+        return Applied(reply, views, live if game.finished else None)
 
     def _buttons(self, live: LiveGame) -> list[Button]:
         """One-click moves for whoever acts now (anyone may see them; only the acting player's click works)."""
@@ -571,8 +596,21 @@ class ServiceCore:
 
     async def _with_pictures(self, applied: Applied) -> Reply:
         if applied.views is not None:
-            applied.reply.attachments.extend(await images.render(applied.views))
+            with metrics.Timer(metrics.picture):
+                applied.reply.attachments.extend(await images.render(applied.views))
+        if applied.ended is not None and self.images:
+            await self._add_summary(applied.reply, applied.ended)
         return applied.reply
+
+    async def _add_summary(self, reply: Reply, live: LiveGame) -> None:
+        """The end-of-game summary under the result line: worth in parts, the numbers, the card and charts."""
+        try:
+            text, pictures = await game_story.summary(self.storage, self.stories, live)
+        except Exception:  # the summary is a bonus: the result line has gone out already
+            log.exception("the summary of game %s failed", live.id)
+            return
+        reply.text += "\n" + "\n".join(text.splitlines()[1:])  # its first line repeats the result line
+        reply.attachments.extend(pictures)
 
     async def _ask(
         self,
@@ -633,6 +671,54 @@ class ServiceCore:
     async def _locked_live(self, record: GameRecord) -> AsyncIterator[LiveGame]:
         async with self._lock(record.id):
             yield await self._live(record)
+
+    # ------------------------------------------------------------------ the bot's notes in the log
+
+    def _note_action(self, live: LiveGame, text: str, player_id: int | None) -> dict[str, Any]:
+        """``text`` as a message action, applied to the live game and returned for storing: the caller stores
+        it together with the change it records (:meth:`bot.storage.Storage.commit`), or drops the live game."""
+        pid = player_id if player_id is not None else live.game.players[0].id
+        action: dict[str, Any] = {
+            "type": "message",
+            "entity": pid,
+            "entity_type": "player",
+            "message": NOTE_PREFIX + text,
+        }
+        live.game.process(action)
+        return dict(live.game.raw_actions[-1])
+
+    async def _commit_notes(
+        self,
+        live: LiveGame,
+        texts: Sequence[str],
+        *,
+        consent: tuple[int, ConsentStatus] | None = None,
+        status: GameStatus | None = None,
+        player_id: int | None = None,
+    ) -> None:
+        """Store notes with the change they record (a settled request, the game's end) in one transaction.
+        Call with the game's lock held. Raises StaleStateError when the log moved on meanwhile."""
+        notes = [self._note_action(live, text, player_id) for text in texts]
+        try:
+            committed = await self.storage.commit(
+                live.id,
+                live.seq + 1 if notes else None,
+                TableChange(tuple((n, BOT_ACTOR) for n in notes), consent=consent, status=status),
+            )
+        except StatusConflictError as exc:
+            self._cache.drop(live.id)
+            raise settled_refusal(live.id, exc) from None
+        except BaseException:
+            self._cache.drop(live.id)
+            raise
+        live.seq = committed.last_seq
+
+
+def settled_refusal(game_id: int, exc: StatusConflictError) -> CommandError:
+    """The refusal when a request or a game was settled by someone else meanwhile."""
+    if exc.entity == "consent":
+        return CommandError(Outcome.ILLEGAL, f"request {exc.key} was {exc.actual} meanwhile; nothing was changed")
+    return CommandError(Outcome.ILLEGAL, f"game #{game_id} is {exc.actual} now; nothing was changed")
 
 
 def _quiet_move(game: Any, action: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 
+from bot import logs, metrics
 from bot.config import load_settings
 from bot.discord.settings import load_discord_settings
 from bot.discord.tree import schema_json
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", help="SQLite file or postgresql:// URL (default: $ROUNDHOUSE_DB, else config: data/roundhouse.db)"
     )
     parser.add_argument("--no-images", action="store_true", help="do not draw the map and market after moves")
+    parser.add_argument("--metrics", help="serve /metrics and /healthz on HOST:PORT (default from config: off)")
     parser.add_argument("--guild", type=int, help="sync the commands to this server only (instant; for testing)")
     parser.add_argument("--config", help="a TOML file with settings on top of config/defaults.toml")
     parser.add_argument(
@@ -76,7 +78,9 @@ async def _serve(args: argparse.Namespace) -> int:
     from bot.core.service import GameService
     from bot.discord.client import RoundhouseClient
 
-    settings = load_settings(args.config).with_overrides(database=args.db, images=False if args.no_images else None)
+    settings = load_settings(args.config).with_overrides(
+        database=args.db, images=False if args.no_images else None, metrics=args.metrics
+    )
     try:
         discord_settings = load_discord_settings(args.config)
     except SecretFileError as exc:
@@ -98,8 +102,15 @@ async def _serve(args: argparse.Namespace) -> int:
                 settings.database,
             )
         client = RoundhouseClient(service, discord_settings, shard_ids=args.shards, shard_count=args.shard_count)
-        async with client:
-            await client.start(discord_settings.token)
+        watch = await metrics.start(
+            settings.metrics, service.storage, lambda: client.is_ready() and not client.is_closed()
+        )
+        try:
+            async with client:
+                await client.start(discord_settings.token)
+        finally:
+            if watch is not None:
+                await watch.cleanup()
     finally:
         await service.close()
     return 0
@@ -112,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "schema":
         sys.stdout.write(schema_json())
         return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)
     try:
         return asyncio.run(_serve(args))
     except KeyboardInterrupt:

@@ -25,13 +25,13 @@ GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "game": "game", "
 OTHER_GROUP = "prefs"  # verbs of any other group (notification preferences and whatever comes next)
 #: Moves only some titles have, grouped so that /18xx keeps within Discord's 25 entries.
 SPECIAL_GROUP = "special"
-SPECIAL_VERBS = frozenset({"merge", "swap", "redeem", "close"})
+SPECIAL_VERBS = frozenset({"merge", "swap", "redeem", "close", "repay"})
 
 GROUP_DESCRIPTIONS: dict[str, str] = {
     "game": "create, join, start, import or export a game",
     "info": "look at the game: status, who acts, legal moves, log, map, market",
     "prefs": "your pings: channel or DM, reminders, quiet hours, away",
-    SPECIAL_GROUP: "moves of some titles: merge, swap (1828, 1822), redeem, close (1862)",
+    SPECIAL_GROUP: "moves of some titles: merge, swap (1828, 1822), redeem, close (1862), repay (1822)",
 }
 
 NOTIFY_MODES = ("channel", "dm", "both", "off", "test")
@@ -120,6 +120,12 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "games": (Option("which", "open: games waiting for players; finished: yours, with results",
                      choices=("open", "finished"), render="--{}"),),
     "moves": (Option("only", "a hex (its tiles, drawn), a company, or all (nothing cut)"),),
+    "map": (Option("where", "a hex or a company for a close-up (nothing: the whole map)"),),
+    "chart": (
+        Option("which", "one chart (nothing: all three)", choices=("value", "prices", "revenue")),
+        Option("game", "a game number you played in (finished ones too)", int, min_value=1, render="#{}"),
+    ),
+    "summary": (Option("game", "a finished game you played in", int, min_value=1, render="#{}"),),
     "help": (Option("command", "explain one command", suggest=True),),
     "approve": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
     "decline": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
@@ -176,6 +182,7 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "merge": (Option("corporation", "the company to merge with, or the minor to acquire", required=True,
                      suggest=True),),
     "swap": (Option("train", "the train that moves to the other shell", required=True, suggest=True),),
+    "repay": (Option("amount", "how much (default: all you can)", int, min_value=1),),
     "run": (Option("routes", "auto (the best routes), or per train: TRAIN STOP-STOP-... (e.g. 2 I1-I5-J8)"),),
 }
 

@@ -3,8 +3,9 @@
 Slack retries an event it got no timely answer for (marked by an ``x-slack-retry-num`` header) and a
 network hiccup can replay anything. Every inbound request is reduced to a key that a redelivery shares
 (the ``trigger_id`` of commands and clicks, the ``event_id`` of events, else a hash of the body) and the
-key is claimed in a small SQLite table before any work is done. The claim is one ``INSERT OR IGNORE``, so
-two copies racing each other, or arriving on both sides of a restart, still run once.
+key is claimed in the game database (table ``handled_requests``) before any work is done. The claim is one
+``INSERT ... ON CONFLICT DO NOTHING``, so two copies racing each other, in one process or in two processes
+sharing a PostgreSQL database, or arriving on both sides of a restart, still run once.
 """
 
 from __future__ import annotations
@@ -18,17 +19,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from bot.storage import Storage, StorageError, is_postgres_url
 
 log = logging.getLogger(__name__)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS handled_requests (
-    key TEXT PRIMARY KEY,
-    handled_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS handled_requests_at ON handled_requests (handled_at);
-"""
 PRUNE_EVERY = 200  # claims between two sweeps of old keys
 
 
@@ -58,52 +52,49 @@ def request_key(body: Mapping[str, Any], raw_body: str) -> str:
 
 
 class HandledRequests:
-    """Keys of the requests already taken on, remembered for ``keep_seconds``."""
+    """Keys of the requests already taken on, remembered for ``keep_seconds`` in the game database.
+
+    Every process serving the same Slack app on the same database (HTTP mode behind a load balancer, on one
+    PostgreSQL) shares the one table, so a retry that reaches another process is still carried out once.
+    """
 
     def __init__(
-        self, db: aiosqlite.Connection, *, keep_seconds: float, clock: Callable[[], float] = time.time
+        self, storage: Storage, *, keep_seconds: float = 86_400.0, clock: Callable[[], float] = time.time,
+        owned: bool = False,
     ) -> None:
-        self._db = db
+        self.storage = storage
         self.keep_seconds = keep_seconds
         self.clock = clock
+        self._owned = owned
         self._claims = 0
 
     @classmethod
     async def open(
         cls, path: str, *, keep_seconds: float = 86_400.0, clock: Callable[[], float] = time.time
     ) -> HandledRequests:
-        if path != ":memory:":
+        """A record of its own in another database (``requests_db`` set in the config)."""
+        if path != ":memory:" and not is_postgres_url(path):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            if path != ":memory:":
-                await db.execute("PRAGMA journal_mode = WAL")  # the bot's other process may share the file
-            await db.executescript(_SCHEMA)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, keep_seconds=keep_seconds, clock=clock)
+        storage = await Storage.open(path, clock=clock)
+        return cls(storage, keep_seconds=keep_seconds, clock=clock, owned=True)
 
     async def close(self) -> None:
-        await self._db.close()
+        if self._owned:
+            await self.storage.close()
 
     async def claim(self, key: str) -> bool:
         """True the first time ``key`` is claimed (the caller handles the request), False for a repeat."""
         now = self.clock()
         self._claims += 1
-        if self._claims % PRUNE_EVERY == 0:
-            await self._db.execute("DELETE FROM handled_requests WHERE handled_at < ?", (now - self.keep_seconds,))
         try:
-            cursor = await self._db.execute(
-                "INSERT OR IGNORE INTO handled_requests (key, handled_at) VALUES (?, ?)", (key, now)
-            )
-        except sqlite3.Error:
+            if self._claims % PRUNE_EVERY == 0:
+                await self.storage.forget_requests(now - self.keep_seconds)
+            return await self.storage.claim_request(key, now=now)
+        except (StorageError, OSError, sqlite3.Error):
             # The guard must not stop the bot: without it a rare redelivery may apply twice, which the
             # service's own checks (acting seat, current step) mostly refuse anyway.
             log.exception("the handled-request log failed; handling %s without the retry guard", key)
             return True
-        return cursor.rowcount == 1
 
     async def count(self) -> int:
-        rows = list(await self._db.execute_fetchall("SELECT COUNT(*) FROM handled_requests"))
-        return int(rows[0][0])
+        return await self.storage.count_requests()

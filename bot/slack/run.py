@@ -18,7 +18,8 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.config import load_settings
+from bot import logs, metrics
+from bot.config import Settings, load_settings
 from bot.core.service import GameService
 from bot.slack.app import SlackBot
 from bot.slack.redelivery import HandledRequests
@@ -39,32 +40,46 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", help="HTTP mode: address to listen on (default from config: 0.0.0.0)")
     parser.add_argument("--port", type=int, help="HTTP mode: port to listen on (default from config: 3000)")
     parser.add_argument("--no-images", action="store_true", help="do not draw the map and market after moves")
+    parser.add_argument("--metrics", help="serve /metrics and /healthz on HOST:PORT (default from config: off)")
     return parser
 
 
-async def serve_socket(bot: SlackBot, app_token: str) -> None:
+async def serve_socket(bot: SlackBot, app_token: str, settings: Settings) -> None:
     handler = AsyncSocketModeHandler(bot.app, app_token)
+
+    async def connected() -> bool:
+        return bool(await handler.client.is_connected())
+
+    watch = await metrics.start(settings.metrics, bot.service.storage, connected)
     try:
         # Bolt leaves these two unannotated.
         await handler.start_async()  # type: ignore[no-untyped-call]  # connects, then waits until cancelled
     finally:
         await handler.close_async()  # type: ignore[no-untyped-call]
+        if watch is not None:
+            await watch.cleanup()
 
 
-async def serve_http(bot: SlackBot, settings: SlackSettings) -> None:
+async def serve_http(bot: SlackBot, settings: SlackSettings, bot_settings: Settings) -> None:
     runner = web.AppRunner(bot.web_app(path=settings.path, port=settings.port))
     await runner.setup()
+    # Slack calls in: while this process serves its port, the chat connection is up.
+    watch = await metrics.start(bot_settings.metrics, bot.service.storage, lambda: True)
     try:
         await web.TCPSite(runner, settings.host, settings.port).start()
         log.info("listening for Slack on http://%s:%s%s", settings.host, settings.port, settings.path)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+        if watch is not None:
+            await watch.cleanup()
 
 
 async def amain(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = load_settings(args.config).with_overrides(database=args.db, images=False if args.no_images else None)
+    settings = load_settings(args.config).with_overrides(
+        database=args.db, images=False if args.no_images else None, metrics=args.metrics
+    )
     slack = load_slack_settings(args.config)
     slack = dataclasses.replace(
         slack,
@@ -79,19 +94,25 @@ async def amain(argv: list[str] | None = None) -> int:
         return 2
     hide_in_logs([slack.bot_token, slack.app_token, slack.signing_secret])
     service = await GameService.open(settings.database, settings)
-    handled = await HandledRequests.open(
-        slack.requests_path(settings.database), keep_seconds=slack.request_memory_hours * 3600
+    keep = slack.request_memory_hours * 3600
+    if slack.requests_db:
+        handled = await HandledRequests.open(slack.requests_db, keep_seconds=keep)
+    else:  # the game database: every process sharing it shares the record (HTTP mode on several machines)
+        handled = HandledRequests(service.storage, keep_seconds=keep)
+    client = (
+        AsyncWebClient(token=slack.bot_token, base_url=slack.api_url)
+        if slack.api_url
+        else AsyncWebClient(token=slack.bot_token)
     )
-    client = AsyncWebClient(token=slack.bot_token)
     # Slack allows about one message per second per channel; wait out a 429 instead of losing the message.
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
     bot = SlackBot(service, client, handled, slack)
     reminders = asyncio.create_task(bot.reminders.run(), name="slack-reminders")
     try:
         if mode == "socket":
-            await serve_socket(bot, slack.app_token)
+            await serve_socket(bot, slack.app_token, settings)
         else:
-            await serve_http(bot, slack)
+            await serve_http(bot, slack, settings)
     finally:
         reminders.cancel()
         await handled.close()
@@ -100,7 +121,7 @@ async def amain(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)
     try:
         return asyncio.run(amain(argv))
     except KeyboardInterrupt:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bot.config import config_sections
 
@@ -28,9 +27,10 @@ class SlackSettings:
     port: int = 3000
     path: str = "/slack/events"  # HTTP mode: the Request URL path for commands, clicks and events
     reminder_seconds: float = 60.0  # how often the outbox is checked for due reminders
-    requests_db: str = ""  # the handled-request log; "" puts it next to the game database
+    requests_db: str = ""  # the handled-request log; "" keeps it in the game database
     request_memory_hours: float = 24.0  # Slack retries within minutes; a day is ample
     moderators: tuple[str, ...] = ()  # member ids (U…) who moderate games: replace, force abandon, kick
+    api_url: str = ""  # the Web API's base URL; "" = Slack's own (another one: a proxy, or a test double)
 
     def resolved_mode(self) -> str:
         """The transport to use; raises ValueError naming what is missing."""
@@ -48,16 +48,9 @@ class SlackSettings:
         return mode
 
     def requests_path(self, database: str) -> str:
-        """Where handled request keys are kept: ``requests_db``, or beside the game database."""
-        if self.requests_db:
-            return self.requests_db
-        if database in ("", ":memory:"):
-            return ":memory:"
-        if "://" in database:
-            # A PostgreSQL URL is no place for a file: the log stays a SQLite file of this process.
-            return "slack-requests.db"
-        db = Path(database)
-        return str(db.with_name(db.stem + "-slack-requests.db"))
+        """Where handled request keys are kept: ``requests_db``, or ("" and by default) the game database, so
+        that several processes on one PostgreSQL database share them."""
+        return self.requests_db or database
 
 
 def load_slack_settings(
@@ -79,4 +72,5 @@ def load_slack_settings(
         requests_db=str(values.get("requests_db", "")),
         request_memory_hours=float(values.get("request_memory_hours", 24.0)),
         moderators=tuple(str(m) for m in values.get("moderators", ())),
+        api_url=str(values.get("api_url", "")),
     )

@@ -23,6 +23,7 @@ from bot.storage.records import (
     LIVE_STATUSES,
     ActionRecord,
     BrokenMark,
+    Committed,
     ConsentRecord,
     ConsentStatus,
     GameRecord,
@@ -30,8 +31,10 @@ from bot.storage.records import (
     JsonObject,
     OutboxItem,
     ReplayFailure,
+    SeatMove,
     SeatRecord,
     SnapshotRecord,
+    TableChange,
 )
 from bot.storage.repo import Clock, Storage
 
@@ -41,6 +44,7 @@ __all__ = [
     "BrokenMark",
     "ChannelBusyError",
     "Clock",
+    "Committed",
     "ConflictError",
     "ConsentRecord",
     "ConsentStatus",
@@ -52,6 +56,7 @@ __all__ = [
     "OutboxItem",
     "ReplayFailure",
     "SchemaError",
+    "SeatMove",
     "SeatRecord",
     "SeatTakenError",
     "SnapshotRecord",
@@ -59,5 +64,6 @@ __all__ = [
     "StatusConflictError",
     "Storage",
     "StorageError",
+    "TableChange",
     "is_postgres_url",
 ]

@@ -28,6 +28,8 @@ from typing import Any, Protocol
 import aiosqlite
 import asyncpg
 
+from bot import metrics
+
 #: A result row: ``sqlite3.Row`` or ``asyncpg.Record``; both index by position and by column name.
 Row = Any
 
@@ -49,6 +51,14 @@ def numbered(sql: str) -> str:
     """``?`` placeholders as PostgreSQL's ``$1, $2, ...`` (no statement of ours has a ``?`` in a literal)."""
     counter = iter(range(1, sql.count("?") + 1))
     return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+def _session_time(seconds: float) -> None:
+    metrics.storage("session", seconds)
+
+
+def _transaction_time(seconds: float) -> None:
+    metrics.storage("transaction", seconds)
 
 
 class Db(Protocol):
@@ -118,7 +128,8 @@ class SqliteBackend:
     @asynccontextmanager
     async def session(self) -> AsyncIterator[Db]:
         async with self._lock:
-            yield self.db
+            with metrics.Timer(_session_time):
+                yield self.db
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Db]:
@@ -128,18 +139,19 @@ class SqliteBackend:
         another process before we write (no check-then-act races, no SQLITE_BUSY upgrade deadlocks).
         """
         async with self._lock:
-            try:
-                await self.conn.execute("BEGIN IMMEDIATE")
-                yield self.db
-                await self.conn.execute("COMMIT")
-            except BaseException:
-                # Unconditional: if we were cancelled while BEGIN was queued, in_transaction may not show it
-                # yet. aiosqlite runs queued statements in order, so this ROLLBACK runs after them. (If COMMIT
-                # itself was queued before a cancellation, it still commits and the ROLLBACK is a no-op.)
-                # OperationalError: no transaction is open (BEGIN failed, or SQLite rolled back: disk full).
-                with contextlib.suppress(sqlite3.OperationalError):
-                    await self.conn.execute("ROLLBACK")
-                raise
+            with metrics.Timer(_transaction_time):
+                try:
+                    await self.conn.execute("BEGIN IMMEDIATE")
+                    yield self.db
+                    await self.conn.execute("COMMIT")
+                except BaseException:
+                    # Unconditional: if we were cancelled while BEGIN was queued, in_transaction may not show it
+                    # yet. aiosqlite runs queued statements in order, so this ROLLBACK runs after them. (If COMMIT
+                    # itself was queued before a cancellation, it still commits and the ROLLBACK is a no-op.)
+                    # OperationalError: no transaction is open (BEGIN failed, or SQLite rolled back: disk full).
+                    with contextlib.suppress(sqlite3.OperationalError):
+                        await self.conn.execute("ROLLBACK")
+                    raise
 
     async def integrity_check(self) -> list[str]:
         async with self.session() as db:
@@ -200,13 +212,15 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[Db]:
-        async with self.pool.acquire() as conn:
-            yield _PgDb(conn)
+        with metrics.Timer(_session_time):
+            async with self.pool.acquire() as conn:
+                yield _PgDb(conn)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Db]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield _PgDb(conn)
+        with metrics.Timer(_transaction_time):
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield _PgDb(conn)
 
     async def integrity_check(self) -> list[str]:
         # The server checks its own pages (data_checksums); here: can we read every table at all.

@@ -121,3 +121,37 @@ class ConsentRecord:
     expires_at: float
     created_at: float
     resolved_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMove:
+    """A seat handed from one user to another (same seat number and engine player)."""
+
+    old_user: str
+    platform: str
+    user_id: str
+    display_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableChange:
+    """What :meth:`bot.storage.Storage.commit` stores for one game in one transaction, all or nothing.
+
+    ``actions`` are ``(data, actor)`` pairs appended from the expected seq on (notes of the bot, a move);
+    ``seat`` hands a seat on (and the seat's votes on pending requests pass to its new holder); ``consent``
+    settles a pending request as ``(id, final status)``; ``status`` moves the game from active to that status.
+    """
+
+    actions: tuple[tuple[JsonObject, str], ...] = ()
+    seat: SeatMove | None = None
+    consent: tuple[int, ConsentStatus] | None = None
+    status: GameStatus | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What :meth:`bot.storage.Storage.commit` stored: the log's last seq, the moved seat, the settled request."""
+
+    last_seq: int
+    seat: SeatRecord | None = None
+    consent: ConsentRecord | None = None

@@ -43,6 +43,7 @@ from bot.storage.records import (
     LIVE_STATUSES,
     ActionRecord,
     BrokenMark,
+    Committed,
     ConsentRecord,
     ConsentStatus,
     GameRecord,
@@ -50,8 +51,10 @@ from bot.storage.records import (
     JsonObject,
     OutboxItem,
     ReplayFailure,
+    SeatMove,
     SeatRecord,
     SnapshotRecord,
+    TableChange,
 )
 
 Clock = Callable[[], float]
@@ -594,23 +597,18 @@ class Storage:
             game = await self._get_game(db, game_id, lock=True)
             if game.status not in LIVE_STATUSES:
                 raise StatusConflictError("game", game_id, "open or active", str(game.status))
-            seats = await self._list_seats(db, game_id)
-            if any(s.user_id == user_id for s in seats):
-                raise SeatTakenError(game_id, f"user {user_id!r} already has a seat")
-            row = await db.one(
-                "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
-                " RETURNING game_id, seat, platform, user_id, display_name, player_id",
-                (platform, user_id, display_name, game_id, old_user),
-            )
-            if row is None:
-                raise NotFoundError("seat", (game_id, old_user))
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
-        return _seat(row)
+            return await self._move_seat(db, game_id, SeatMove(old_user, platform, user_id, display_name))
 
-    async def last_action_at(self, game_id: int) -> float | None:
-        """When the last action of a game was stored (None for an empty log)."""
+    async def last_action_at(self, game_id: int, *, skip_actor: str | None = None) -> float | None:
+        """When the last action of a game was stored (None for an empty log); ``skip_actor``'s are not counted
+        (the bot's own notes do not make a game look played)."""
+        sql = "SELECT max(created_at) FROM actions WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if skip_actor is not None:
+            sql += " AND actor <> ?"
+            params.append(skip_actor)
         async with self._backend.session() as db:
-            row = await db.one("SELECT max(created_at) FROM actions WHERE game_id = ?", (game_id,))
+            row = await db.one(sql, params)
         return None if row is None or row[0] is None else float(row[0])
 
     async def list_seats(self, game_id: int) -> list[SeatRecord]:
@@ -697,6 +695,89 @@ class Storage:
                 game = await self._get_game(db, game_id)  # NotFoundError if the game does not exist
                 raise StatusConflictError("game", game_id, "open or active", str(game.status))
         return expected_seq
+
+    async def commit(self, game_id: int, expected_seq: int | None, change: TableChange) -> Committed:
+        """Store ``change`` in one transaction: every part of it, or (on any error) nothing.
+
+        The game's row is locked first, so a racing move, vote or seat change of any process waits for this
+        transaction and then finds what it stored. Checks, in this order: the game is open or active; the
+        request in ``change.consent`` is still pending; the log ends at ``expected_seq - 1`` (the position
+        the caller computed its notes and move from; None: no position is checked, which needs no actions).
+
+        Raises:
+            NotFoundError: no such game, consent or seat.
+            StatusConflictError: the game has ended (``entity == "game"``), or the request was settled already
+                (``entity == "consent"``).
+            StaleStateError: the log moved on since ``expected_seq - 1``.
+            SeatTakenError: the seat's new holder already has a seat at this game.
+        """
+        if change.actions and expected_seq is None:
+            raise ValueError("actions need the seq they were computed for")
+        rows = [(_dumps_object(data, "action data"), actor) for data, actor in change.actions]
+        now = self._clock()
+        async with self._backend.write() as db:
+            game = await self._get_game(db, game_id, lock=True)
+            if game.status not in LIVE_STATUSES:
+                raise StatusConflictError("game", game_id, "open or active", str(game.status))
+            consent = None
+            if change.consent is not None:
+                consent = await self._settle(db, game_id, *change.consent, now=now)
+            last = await self._last_seq(db, game_id)
+            if expected_seq is not None and expected_seq != last + 1:
+                raise StaleStateError(game_id, expected_seq, last)
+            for data_json, actor in rows:
+                last += 1
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, data, actor, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, last, data_json, actor, now),
+                )
+            seat = await self._move_seat(db, game_id, change.seat) if change.seat is not None else None
+            if change.status is not None:
+                if game.status != GameStatus.ACTIVE:
+                    raise StatusConflictError("game", game_id, str(GameStatus.ACTIVE), str(game.status))
+                await db.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
+                    (GameStatus(change.status), now, game_id),
+                )
+        return Committed(last, seat, consent)
+
+    async def _settle(
+        self, db: Db, game_id: int, consent_id: int, status: ConsentStatus, *, now: float
+    ) -> ConsentRecord:
+        row = await db.one(
+            "UPDATE consents SET status = ?, resolved_at = ? WHERE id = ? AND game_id = ? AND status = 'pending'"
+            f" RETURNING {_CONSENT_COLUMNS}",
+            (ConsentStatus(status), now, consent_id, game_id),
+        )
+        if row is None:
+            current = await self._get_consent(db, consent_id)  # raises NotFoundError
+            raise StatusConflictError("consent", consent_id, "pending", str(current.status))
+        return _consent(row)
+
+    async def _move_seat(self, db: Db, game_id: int, move: SeatMove) -> SeatRecord:
+        """Hand a seat on; the old holder's place among the voters of pending requests goes with it."""
+        seats = await self._list_seats(db, game_id)
+        if any(s.user_id == move.user_id for s in seats):
+            raise SeatTakenError(game_id, f"user {move.user_id!r} already has a seat")
+        row = await db.one(
+            "UPDATE seats SET platform = ?, user_id = ?, display_name = ? WHERE game_id = ? AND user_id = ?"
+            " RETURNING game_id, seat, platform, user_id, display_name, player_id",
+            (move.platform, move.user_id, move.display_name, game_id, move.old_user),
+        )
+        if row is None:
+            raise NotFoundError("seat", (game_id, move.old_user))
+        pending = await db.all(
+            f"SELECT {_CONSENT_COLUMNS} FROM consents WHERE game_id = ? AND status = 'pending'{self._for_update}",
+            (game_id,),
+        )
+        for consent in map(_consent, pending):
+            if move.old_user in consent.approvers:
+                # The new holder is asked afresh: a vote belongs to the seat's current holder.
+                votes = {(move.user_id if u == move.old_user else u): (None if u == move.old_user else v)
+                         for u, v in consent.approvers.items()}
+                await db.execute("UPDATE consents SET approvers = ? WHERE id = ?", (_dumps(votes), consent.id))
+        await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self._clock(), game_id))
+        return _seat(row)
 
     async def _last_seq(self, db: Db, game_id: int) -> int:
         row = await db.one(
@@ -912,6 +993,51 @@ class Storage:
                 " updated_at = excluded.updated_at",
                 (platform, user_id, data_json, self._clock()),
             )
+
+    # ------------------------------------------------------------------ the operator's view
+
+    async def ping(self) -> None:
+        """One trivial query: raises when the database cannot be reached."""
+        async with self._backend.session() as db:
+            await db.one("SELECT 1")
+
+    async def operator_counts(self) -> dict[str, int]:
+        """Games open and active, and unsent outbox items (the gauges of :mod:`bot.metrics`)."""
+        async with self._backend.session() as db:
+            row = await db.one(
+                "SELECT (SELECT count(*) FROM games WHERE status = 'open'),"
+                " (SELECT count(*) FROM games WHERE status = 'active'),"
+                " (SELECT count(*) FROM outbox WHERE sent_at IS NULL)"
+            )
+        assert row is not None
+        return {"open": int(row[0]), "active": int(row[1]), "outbox": int(row[2])}
+
+    # ------------------------------------------------------------------ handled chat requests
+
+    async def claim_request(self, key: str, *, now: float | None = None) -> bool:
+        """True the first time ``key`` is claimed (by any process sharing this database), False after that.
+
+        One INSERT: of two copies of a request racing in two processes, exactly one wins the claim.
+        """
+        now = self._clock() if now is None else now
+        async with self._backend.session() as db:
+            rows = await db.all(
+                "INSERT INTO handled_requests (key, handled_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
+                " RETURNING key",
+                (key, now),
+            )
+        return bool(rows)
+
+    async def forget_requests(self, before: float) -> int:
+        """Forget the keys claimed before ``before``; returns how many."""
+        async with self._backend.session() as db:
+            rows = await db.all("DELETE FROM handled_requests WHERE handled_at < ? RETURNING key", (before,))
+        return len(rows)
+
+    async def count_requests(self) -> int:
+        async with self._backend.session() as db:
+            row = await db.one("SELECT count(*) FROM handled_requests")
+        return int(row[0]) if row is not None else 0
 
     # ------------------------------------------------------------------ consents
 

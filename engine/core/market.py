@@ -120,6 +120,13 @@ class StockMarket:
         if nxt is not None:
             self._move_to(corp, nxt)
 
+    def below(self, corp: str) -> Cell:
+        """The cell ``down`` would move the marker to (its own cell on a ledge or the bottom row)."""
+        cur = self.location[corp]
+        if cur.coords in self.ledges:
+            return cur
+        return self.at(cur.row + 1, cur.col) or cur
+
     def up(self, corp: str) -> None:
         cur = self.location[corp]
         nxt = self.at(cur.row - 1, cur.col)

@@ -136,7 +136,9 @@ class PlayRules(TrainRules):
         ev.emit(ev.DividendPaid(corp.sym, kind, revenue, per_share, corp.share_percent, tuple(parts), kept))
 
     def min_depot_price(self) -> int | None:
-        prices = [t.price for t in self.available_depot_trains()]
+        """What a forced purchase must raise: the cheapest train of the depot and the pool, as 18xx.games' depot
+        counts its discarded trains (titles whose discards leave the game keep the pool empty)."""
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
         return min(prices) if prices else None
 
     def emergency_need(self, corp: Corporation) -> int:

@@ -19,6 +19,9 @@ from .state import GameState
 
 class ShareRules(GameState):
     MIN_BID_INCREMENT = 5
+    # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
+    # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
+    BIDS_IN_STEPS = True
 
     SELL_AFTER_FIRST_SR = True
 

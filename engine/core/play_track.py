@@ -291,15 +291,13 @@ class TrackRules(ShareRules):
         if not corp.tokens or corp.tokens[0].used or corp.home is None:
             return
         hx = self.board[corp.home]
-        cities = hx.tile.tdef.cities
         if self.home_reserved_on_tile(corp, hx) and hx.tile.tdef.paths:
             # The president chooses the city, whatever tile lies there now: the home-token step asks for it.
             # (On a trackless printed tile the first city is taken, and track arriving later asks again.)
             if all(p[0] is not corp for p in self.pending_tokens):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
-        node = cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
-        self.place_token(corp, corp.tokens[0], hx, node, free=True)
+        self.place_token(corp, corp.tokens[0], hx, self.home_node(corp, hx), free=True)
 
     def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
                     slot: int | None = None) -> None:
@@ -333,6 +331,12 @@ class TrackRules(ShareRules):
                 return i
         return None
 
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """Title hook: the city of the hex's tile where ``corp``'s home station goes (and is reserved): the one its
+        ``home_city`` names, or the first."""
+        cities = hx.tile.tdef.cities
+        return cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
+
     @staticmethod
     def home_reserved_on_tile(corp: Corporation, hx: Hex) -> bool:
         """A home given as a hex whose printed tile has several cities holds a space somewhere in the hex, not in
@@ -345,11 +349,9 @@ class TrackRules(ShareRules):
         for corp in self.corporations.values():
             if corp.home != hx.id or not corp.tokens or corp.tokens[0].used or corp.closed:
                 continue
-            cities = hx.tile.tdef.cities
             if self.home_reserved_on_tile(corp, hx):
                 continue
-            home_node = cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
-            if home_node != node:
+            if self.home_node(corp, hx) != node:
                 continue
             slots = hx.tile.tokens[node]
             for i, s in enumerate(slots):

@@ -195,11 +195,14 @@ class TrainRules(TrackRules):
         least = most - last_sale_price + 1 if last_sale_price else 1
         return least, min(train.price, most)
 
+    def pool_on_sale(self) -> list[Train]:
+        """The pool's trains 18xx.games' depot sells: the first discarded of each type."""
+        return [t for n, t in enumerate(self.pool_trains) if all(u.name != t.name for u in self.pool_trains[:n])]
+
     def cheapest_train_on_sale(self) -> Train | None:
         """The cheapest train of the depot and the pool (the first discarded of each type), the next new train
         first among equals, as 18xx.games' depot lists them."""
-        pool = [t for n, t in enumerate(self.pool_trains) if all(u.name != t.name for u in self.pool_trains[:n])]
-        trains = [*self.available_depot_trains(), *pool]
+        trains = [*self.available_depot_trains(), *self.pool_on_sale()]
         return min(trains, key=lambda t: t.price) if trains else None
 
     def emergency_train_names(self) -> set[str]:

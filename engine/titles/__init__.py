@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..core.game import Game
 from .g1822.game import G1822
 from .g1828.game import G1828
+from .g1830.game import G1830
 from .g1862.game import G1862
 from .g1882.game import G1882
 
@@ -13,6 +14,7 @@ TITLES: dict[str, type[Game]] = {
     "1822": G1822,
     "1862": G1862,
     "1828": G1828,
+    "1830": G1830,
 }
 # Names 18xx.games gives titles that differ from ours: its documents map to our title, and exports write them.
 ALIASES: dict[str, str] = {

@@ -165,7 +165,7 @@ class WaterfallAuction(Step):
         low = self.min_bid(company)
         if price < low:
             raise illegal(f"the minimum bid for {company.sym} is {self.game.format_money(low)}")
-        if (price - low) % self.game.MIN_BID_INCREMENT:
+        if self.game.BIDS_IN_STEPS and (price - low) % self.game.MIN_BID_INCREMENT:
             raise illegal(f"bids go up in multiples of {self.game.format_money(self.game.MIN_BID_INCREMENT)}")
         self._check_afford(player, company, price)
         bids = [b for b in self.bids.get(company.sym, []) if b[0] is not player]

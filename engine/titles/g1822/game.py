@@ -1303,11 +1303,6 @@ class G1822(Game):
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)
 
-    def min_depot_price(self) -> int | None:
-        # 18xx.games' depot sells the discarded trains too: the cheapest of them sets what a director must raise.
-        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
-        return min(prices) if prices else None
-
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
         # 18xx.games: the president never adds money for another company's train, so the treasury alone pays,

@@ -907,9 +907,12 @@ class BuyTrain1822(BuyTrain):
             out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
                    and self.offered_from_pool(self.game.all_trains[a["train"]])
                    and not (has_e and a.get("variant") == "E")]
-        if kind == "buy_train" and not out and self.game.must_buy_train(entity) and isinstance(owner, Player) \
+        if kind == "buy_train" and not any(not isinstance(self.game.all_trains[a["train"]].owner, Corporation)
+                                           for a in out) \
+                and self.game.must_buy_train(entity) and isinstance(owner, Player) \
                 and not self.game.emergency_bundles(owner, entity):
-            # Nothing left to sell: the director borrows for the cheapest train.
+            # Nothing left to sell: the director borrows for the cheapest train, even where another company's
+            # train is offered too (18xx.games lends for the depot's cheapest train whatever else is for sale).
             cheapest = self.game.cheapest_train_on_sale()
             if cheapest is not None:
                 out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]

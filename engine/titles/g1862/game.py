@@ -81,6 +81,10 @@ class G1862(Game):
     OPTIONAL_RULES = SWITCHES
     # A long game (13 companies, 42 trains, a $22,000 bank): snapshots of its state are kept less often.
     CHECKPOINT_EVERY: ClassVar[int] = 100
+    # 2: a forced purchase and bankruptcy are measured against the cheapest train of the bank and the pool, whose
+    # sale of an unfloated company's shares pays the price after the drop; the treasury alone pays when it covers
+    # such a train; the Rocky Mountain Company's tile only before the trains run (§8.7.4, §10.1, D-08, D-12).
+    RULES_EDITION: ClassVar[int] = 2
     # Initial stock rounds (repeated while privates are unsold, through next_in_plan), then sets of operating
     # rounds and stock rounds in turn; priority passes at the end of every stock round (S2 "SEQUENCE").
     ROUND_PLAN: ClassVar[RoundPlan] = RoundPlan(
@@ -420,6 +424,33 @@ class G1862(Game):
             return False
         return super().can_go_bankrupt(corp)
 
+    def min_depot_price(self) -> int | None:
+        """What a forced purchase must raise: the cheapest train the bank or the pool offers (§8.7.4.2)."""
+        if self.rules_edition >= 2:
+            return super().min_depot_price()
+        prices = [t.price for t in self.available_depot_trains()]  # edition 1: the bank's only
+        return min(prices) if prices else None
+
+    def sale_proceeds(self, corp: Corporation, shares: list[Share]) -> int:
+        """What selling ``shares`` in one action pays: at the price before the drop for a floated company, after it
+        for an unfloated one (§4.3, §8.5); edition 1 counted both at the price before it."""
+        cell = self.market.location.get(corp.sym)
+        if cell is None:
+            return 0
+        if not corp.floated and self.rules_edition >= 2:
+            cell = self.market.below(corp.sym)
+        return sum(rules.cert_value(cell.price, s.percent) for s in shares)
+
+    def emergency_bundle_needed(self, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        """No more than needed (§8.7.4.3): without its smallest certificate the sale must fall short."""
+        if self.rules_edition < 2:
+            return super().emergency_bundle_needed(corp, shares, percent)
+        target = self.corporations[shares[0].corp]
+        smallest = min(shares, key=lambda s: s.percent)
+        rest = list(shares)
+        rest.remove(smallest)
+        return self.sale_proceeds(target, rest) < self.emergency_need(corp)
+
     def go_bankrupt(self, corp: Corporation) -> None:
         """Bankruptcy that continues the game (§10.1)."""
         player = corp.owner
@@ -479,7 +510,7 @@ class G1862(Game):
             target = self.corporations[sym]
             bundles = [shares for shares, percent in self.sell_bundles(player, target)
                        if self.emergency_bundle_legal(player, corp, shares, percent)]
-            total += max((sum(self.cert_price(target, s) for s in shares) for shares in bundles), default=0)
+            total += max((self.sale_proceeds(target, shares) for shares in bundles), default=0)
         return total
 
     # ------------------------------------------------------------------ operating
@@ -545,7 +576,11 @@ class G1862(Game):
         return self.switch(FORCED_PURCHASE_ALWAYS) or self.network(corp).route_possible
 
     def president_may_contribute(self, corp: Corporation) -> bool:
-        return self.must_buy_train(corp)
+        """Only when the treasury cannot pay for any train of the bank or the pool (§8.7.4.1, SC-27)."""
+        if not self.must_buy_train(corp):
+            return False
+        cheapest = self.min_depot_price()
+        return self.rules_edition < 2 or cheapest is None or corp.cash < cheapest
 
     def autoroute_train_spec(self, train: Train) -> TrainSpec:
         # E trains count only their best N stops of a route of any length (§7.4).

@@ -220,7 +220,7 @@ async def open_bot(
 ) -> tuple[SlackBot, GameService, HandledRequests]:
     storage = await Storage.open(db, clock=clock)
     service = GameService(storage, Settings(images=images, snapshot_every=25), clock=clock)
-    handled = await HandledRequests.open(str(db.with_name(db.stem + "-slack-requests.db")), clock=clock)
+    handled = HandledRequests(storage, clock=clock)
     client = AsyncWebClient(token="xoxb-test", base_url=f"{fake.url}/api/")
     bot = SlackBot(
         service, client, handled, SlackSettings(signing_secret=SECRET), clock=clock, process_before_response=True

@@ -111,8 +111,9 @@ def test_settings_come_from_the_toml_and_the_environment(tmp_path: Path) -> None
     extra.write_text('[slack]\nport = 8123\nmode = "http"\n', "utf-8")
     settings = load_slack_settings(extra, {"SLACK_BOT_TOKEN": " xoxb-9 ", "SLACK_SIGNING_SECRET": "s"})
     assert (settings.port, settings.mode, settings.bot_token, settings.command) == (8123, "http", "xoxb-9", "/18xx")
-    assert settings.requests_path("data/games.db") == "data/games-slack-requests.db"
-    assert settings.requests_path("postgresql://bot@db.example/roundhouse") == "slack-requests.db"
+    # The retry guard lives in the game database itself: processes sharing a PostgreSQL database share it.
+    assert settings.requests_path("data/games.db") == "data/games.db"
+    assert settings.requests_path("postgresql://bot@db.example/roundhouse") == "postgresql://bot@db.example/roundhouse"
 
 
 def test_manifest_declares_what_the_adapter_uses() -> None:

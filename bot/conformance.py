@@ -1,0 +1,260 @@
+"""Conformance: the bot offers exactly what the engine allows, in every position of seeded games.
+
+``python -m bot.conformance TITLE N SEED_BASE [--players P] [--optional-rules A,B]`` plays N seeded random games
+(seeds SEED_BASE .. SEED_BASE+N-1) through the engine's query API and checks, at every position:
+
+1. while the game is not over, the acting seat's ``moves`` is not empty;
+2. every command ``moves`` lists is accepted: it reads back (``intents.translate``) to an action the engine lists
+   as legal now, and a sample of them is applied to a copy of the game;
+3. every legal engine action of the acting seat has a listed command that produces it;
+4. a sample of refused moves carries a reason: the refusal names something the seat can do instead.
+
+The last line is ``TITLE: K/N games conform (first failure: ...)``; the exit status is 0 only when all conform.
+Enumerating the engine's choices is the costly part, so within one position each entity's choices are computed
+once and shared by every check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import pickle
+import random
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core import intents
+from bot.core.commands import CommandError, parse
+from bot.core.intents import Action, Listed, deciding_player, listed_moves
+from bot.core.moves_text import move_lines
+from bot.core.replies import Outcome
+from engine.core import query
+from engine.core.entities import Player
+from engine.core.errors import GameError
+from engine.core.game import Game
+from engine.playout import _weight
+from engine.titles import title_class
+
+#: A listed command is applied to a pickled copy of the game with this probability (check 2).
+COPY_SAMPLE = 0.05
+#: Refusals tried per position (check 4).
+REFUSALS_PER_POSITION = 0
+
+
+@dataclass
+class GameReport:
+    seed: int
+    actions: int = 0
+    positions: int = 0
+    commands: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+@contextlib.contextmanager
+def _memo_choices() -> Iterator[Callable[[], None]]:
+    """Within one position the engine's choices never change: compute each entity's once (cleared per move)."""
+    original = query.choices
+    cache: dict[tuple[int, str, int], list[Action]] = {}
+
+    def choices(game: Game, entity: Any, kind: str, *, limit: int = 500) -> list[Action]:
+        key = (id(entity), kind, limit)
+        if key not in cache:
+            cache[key] = original(game, entity, kind, limit=limit)
+        return cache[key]
+
+    query.choices = choices
+    try:
+        yield cache.clear
+    finally:
+        query.choices = original
+
+
+def same_move(game: Game, a: Action, b: Action) -> bool:
+    """Whether two actions are the same move: equal, or differing only in which of identical pieces they use
+    (two 10% shares from the same holder, two copies of a tile, two new trains of one kind)."""
+    return canonical(game, a) == canonical(game, b)
+
+
+def canonical(game: Game, action: Action) -> tuple[tuple[str, str], ...]:
+    out: dict[str, str] = {}
+    for key, value in action.items():
+        if value is None or key in ("id", "created_at"):
+            continue
+        if key == "shares":
+            shares = [game.share_by_id(str(s)) for s in value]
+            value = sorted((s.corp, _holder(game, s.owner), s.percent, s.president) for s in shares)
+        elif key == "tile":
+            value = str(value).rsplit("-", 1)[0]
+        elif key in ("train", "exchange") and str(value) in game.all_trains:
+            train = game.all_trains[str(value)]
+            holder = train.owner
+            # New trains of one kind are alike; a company's own trains are told apart by id.
+            # Trains of one name held by one holder are alike.
+            value = (train.name, "depot" if holder is None else _holder(game, holder))
+        out[key] = repr(value)
+    return tuple(sorted(out.items()))
+
+
+def _holder(game: Game, owner: Any) -> str:
+    if owner is game.pool:
+        return "pool"
+    return str(getattr(owner, "sym", getattr(owner, "id", owner)))
+
+
+def _with_price(listed: Listed) -> str:
+    """A listed command whose price is left to the player (``buyprivate P3 PRICE``), with the action's price."""
+    return listed.command.replace("PRICE", str(listed.action.get("price", 1)))
+
+
+def _read(game: Game, player: Player, text: str) -> intents.Intent:
+    split = intents.split_move(parse(text))
+    if split is None:
+        raise CommandError(Outcome.MALFORMED, f"{text!r} is not a move")
+    command, company = split
+    return intents.translate(game, player, command, company=company)
+
+
+def check_position(game: Game, rng: random.Random, report: GameReport) -> None:
+    """Checks 1-4 at the current position of ``game``; failures go into ``report``."""
+    seats = [p for p in (deciding_player(e) for e in game.acting()) if isinstance(p, Player)]
+    if not seats:
+        report.failures.append(f"action {len(game.raw_actions)}: nobody decides for {game.acting()}")
+        return
+    for player in dict.fromkeys(seats):
+        where = f"action {len(game.raw_actions)} ({game.round.name()}, {player.name})"
+        if not move_lines(game, player):
+            report.failures.append(f"{where}: `moves` is empty")
+            continue
+        listed = listed_moves(game, player, runs=True)
+        for item in listed:
+            report.commands += 1
+            text = _with_price(item)
+            try:
+                intent = _read(game, player, text)
+            except CommandError as exc:
+                report.failures.append(f"{where}: `{text}` is listed but refused: {exc.message}")
+                continue
+            if not same_move(game, intent.action, item.action):
+                report.failures.append(f"{where}: `{text}` reads as {intent.action}, not {item.action}")
+                continue
+            if rng.random() < COPY_SAMPLE:
+                copy: Game = pickle.loads(pickle.dumps(game))
+                try:
+                    copy.process(intent.action)
+                except GameError as exc:
+                    report.failures.append(f"{where}: `{text}` is refused by the engine: {exc.message}")
+        _check_reachable(game, player, listed, where, report)
+        _check_refusals(game, player, listed, rng, where, report)
+
+
+def _check_reachable(game: Game, player: Player, listed: list[Listed], where: str, report: GameReport) -> None:
+    """Check 3: each legal action of the seat's entities is one of the listed moves."""
+    keys = {canonical(game, item.action) for item in listed}
+    for ent in intents.entities_of(game, player):
+        for kind in game.actions_for(ent):
+            for action in query.choices(game, ent, kind, limit=100_000):
+                if canonical(game, action) not in keys:
+                    report.failures.append(f"{where}: no listed command for the legal {action}")
+                    return
+
+
+def _check_refusals(game: Game, player: Player, listed: list[Listed], rng: random.Random, where: str,
+                    report: GameReport) -> None:
+    """Check 4: a move that is not legal now is refused with a reason naming what the seat can do."""
+    verbs = sorted({item.command.split()[0] for item in listed})
+    allowed = {intents.TYPE_WORDS.get(item.action["type"], item.action["type"]) for item in listed}
+    for _ in range(REFUSALS_PER_POSITION):
+        attempts = [v for v in intents.MOVE_VERBS if v not in verbs and v not in allowed]
+        wrong_verb = rng.choice(sorted(attempts)) if attempts else None
+        tries = [f"{rng.choice(verbs)} zz9 zz9"]
+        if wrong_verb is not None:
+            tries.append(f"{wrong_verb} zz9")
+        for text in tries:
+            try:
+                _read(game, player, text)
+            except CommandError as exc:
+                if not _has_reason(exc.message, listed):
+                    report.failures.append(f"{where}: `{text}` refused without a reason: {exc.message}")
+                continue
+            report.failures.append(f"{where}: `{text}` was accepted")
+
+
+def _has_reason(message: str, listed: list[Listed]) -> bool:
+    """A refusal gives a reason when it names a command, a word of a command or a value the seat may use."""
+    low = message.lower()
+    words = {w.lower() for item in listed for w in item.command.split()[:2]}
+    return any(w in low.replace("`", " ").replace(",", " ").replace(":", " ").split() for w in words)
+
+
+def play_checked(title: str, players: int, seed: int, *, optional_rules: list[str] | None = None,
+                 max_actions: int = 4000) -> GameReport:
+    """One seeded random game (choices weighted as ``engine.playout``'s), checked at every position."""
+    rng = random.Random(seed)
+    settings = {"optional_rules": list(optional_rules)} if optional_rules else None
+    game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
+    report = GameReport(seed)
+    with _memo_choices() as clear:
+        while not game.finished and report.actions < max_actions:
+            report.positions += 1
+            check_position(game, rng, report)
+            if report.failures:
+                break
+            options = [c for ent in query.deciding_entities(game) for c in query.reference_choices(game, ent)]
+            if not options:
+                report.failures.append(f"action {len(game.raw_actions)}: the engine offers no action")
+                break
+            action = rng.choices(options, [_weight(o, "random") for o in options])[0]
+            try:
+                game.process(action)
+            except GameError as exc:
+                report.failures.append(f"action {len(game.raw_actions)}: engine refused its own {action}: "
+                                       f"{exc.message}")
+                break
+            clear()
+            report.actions += 1
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.conformance", description=__doc__.split("\n\n")[0])
+    parser.add_argument("title")
+    parser.add_argument("games", type=int)
+    parser.add_argument("seed_base", type=int)
+    parser.add_argument("--players", type=int, default=0, help="seats (default: 3, or the title's minimum)")
+    parser.add_argument("--optional-rules", default="", help="comma-separated optional rules")
+    parser.add_argument("--max-actions", type=int, default=4000)
+    parser.add_argument("--quiet", action="store_true", help="print only the summary line")
+    args = parser.parse_args(argv)
+    cls = title_class(args.title)
+    rules = [r for r in args.optional_rules.split(",") if r]
+    unknown = [r for r in rules if r not in cls.OPTIONAL_RULES]
+    if unknown:
+        print(f"error: {cls.TITLE} has no optional rule {', '.join(unknown)}; it has: "
+              f"{', '.join(cls.OPTIONAL_RULES) or 'none'}", file=sys.stderr)
+        return 2
+    low = int(cls.data()["game"].get("min_players", 2))
+    players = args.players or max(3, low)
+    name = cls.TITLE + (f"+{','.join(rules)}" if rules else "")
+    good = 0
+    first = ""
+    for seed in range(args.seed_base, args.seed_base + args.games):
+        report = play_checked(cls.TITLE, players, seed, optional_rules=rules, max_actions=args.max_actions)
+        good += report.ok
+        if not report.ok and not first:
+            first = f"seed {seed}: {report.failures[0]}"
+        if not args.quiet:
+            state = "conforms" if report.ok else f"FAILS: {report.failures[0]}"
+            print(f"{name} seed {seed}: {report.actions} actions, {report.positions} positions, "
+                  f"{report.commands} commands: {state}", flush=True)
+    print(f"{name}: {good}/{args.games} games conform (first failure: {first or 'none'})")
+    return 0 if good == args.games else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

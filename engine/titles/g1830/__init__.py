@@ -1,0 +1,1 @@
+"""1830 Railways & Robber Barons."""
