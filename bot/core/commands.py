@@ -171,7 +171,34 @@ VERBS: tuple[Verb, ...] = (
         "stats",
         "players here: finished games, wins, average place and average time to move",
     ),
-    Verb("map", "info", "map", "a picture of the map"),
+    Verb(
+        "map",
+        "info",
+        "map [HEX|COMPANY]",
+        "a picture of the map, or a close-up of a hex or of a company's stations",
+        "`map` draws the whole board; `map G11` the hexes round G11 and `map CPR` those round CPR's stations, "
+        "at a size that reads on a phone.",
+        ("map", "map G11", "map CPR"),
+    ),
+    Verb(
+        "chart",
+        "info",
+        "chart [value|prices|revenue] [#GAME]",
+        "charts of the game: each player's worth, share prices, each company's revenue per operating round",
+        "`chart` draws all three; `chart value` each player's net worth after every round, `chart prices` "
+        "every company's share price, `chart revenue` each company's revenue per operating round with withheld "
+        "and half payouts hatched. `chart #12` charts game 12, finished or not, if you played in it.",
+        ("chart", "chart prices", "chart revenue #12"),
+        aliases=("charts", "graph"),
+    ),
+    Verb(
+        "summary",
+        "info",
+        "summary [#GAME]",
+        "the end-of-game summary: winner, each player's worth in parts, the best run and other numbers",
+        "Sent by itself when a game ends; `summary #12` shows it again for game 12 if you played in it.",
+        ("summary", "summary #12"),
+    ),
     Verb("market", "info", "market", "a picture of the stock market"),
     Verb("help", "info", "help [VERB]", "this list, or the details of one verb", examples=("help lay",)),
     # -- notifications (per user; ``here`` limits notify/remind to this channel's game)
@@ -375,7 +402,8 @@ ABILITY_HELP = (
     "for an 1822 private's choice: `p18 choose exchange`; 1822's P5 station in the English Channel: "
     "`p5 token P43` (or, when it is full, `p5 lay P43 X9 0` then `p5 token P43`); "
     "for 1828's Delaware & Hudson: `d&h lay F20 57 0`, then "
-    "`d&h token F20` or `d&h pass`."
+    "`d&h token F20` or `d&h pass`; for 1830's: `dh lay F16 57 1`, then `dh token F16` or `dh pass`, its "
+    "Champlain & St.Lawrence: `cs lay B20 4 2`, its Mohawk & Hudson: `mh buy NYC`."
 )
 
 #: Discord's subcommand groups; typed before a verb elsewhere, they are skipped.

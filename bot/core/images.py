@@ -66,6 +66,13 @@ class CropView:
     focus: tuple[str, ...]
 
 
+def board_of(game: Any) -> Any:
+    """The board view of ``game`` (for a crop on demand)."""
+    from engine.core.viewbuild import board_view
+
+    return board_view(game)
+
+
 def changed_hexes(game: Any, action: dict[str, Any]) -> tuple[str, ...]:
     """The hex a tile lay or a station changed (empty for other actions), for a crop around it."""
     try:

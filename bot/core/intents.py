@@ -433,10 +433,12 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     if not low <= price <= high:
         raise illegal(f"{comp.sym} may be bought for {game.format_money(low)} to {game.format_money(high)}")
     if price > ent.cash:
-        raise illegal(f"{ent.sym} has only {game.format_money(ent.cash)}")
+        raise illegal(f"{game.describe(ent)} has only {game.format_money(ent.cash)}")
     seller = comp.owner if isinstance(comp.owner, Player) else None
     other = seller if seller is not None and seller is not player else None
-    deal = f"{ent.sym} buys {comp.sym} from {seller.name if seller else 'its owner'} for {game.format_money(price)}"
+    # The buyer is a company, or in 1830's stock rounds a player buying from another.
+    deal = (f"{game.describe(ent)} buys {comp.sym} from {seller.name if seller else 'its owner'} "
+            f"for {game.format_money(price)}")
     return Intent({**hit, "price": price}, ent, player, other, deal)
 
 

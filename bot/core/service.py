@@ -19,8 +19,9 @@ from typing import Any
 
 from bot import metrics
 from bot.config import Settings
-from bot.core import choices, images, timefmt
+from bot.core import choices, game_story, images, timefmt
 from bot.core import prefs as prefs_mod
+from bot.core.auto_verbs import AutoVerbs
 from bot.core.commands import (
     CommandError,
     did_you_mean,
@@ -31,6 +32,7 @@ from bot.core.commands import (
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
+from bot.core.fork_verbs import ForkVerbs, owner_of
 from bot.core.game_names import display_title
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
@@ -59,7 +61,7 @@ NUDGE_SECONDS = 3600
 RETRY_DELAYS = (60.0, 600.0, 3600.0)
 
 
-class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
+class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -81,7 +83,9 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             "moves": self._moves,
             "history": self._history,
             "games": self._games,
-            "map": self._pictures,
+            "map": self._map,
+            "chart": self._chart,
+            "summary": self._summary,
             "market": self._pictures,
             "help": self._help,
             "undo": self._undo,
@@ -98,6 +102,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             ("prefs", self.settings_verbs.show),
         ):
             handlers[verb] = _with_args(run)
+        handlers.update(self._async_handlers(handlers["away"]))
+        handlers["fork"] = self._fork
         return handlers
 
     @classmethod
@@ -169,6 +175,9 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:
             text += "\nAway: " + ", ".join(away)
+        autos = await self.auto_card_lines(live)
+        if autos:
+            text += "\n" + "\n".join(autos)
         reply = Reply(text, game_id=live.id, buttons=self._buttons(live), board=board_text(live))
         if self.images:
             async with self._lock(live.id):
@@ -379,8 +388,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         names: dict[str, str] = {}
         waits: dict[str, list[float]] = {}
         for record in await self.storage.list_games(statuses={GameStatus.ACTIVE, GameStatus.FINISHED}):
-            if record.platform != req.platform:
-                continue
+            if record.platform != req.platform or owner_of(record) is not None:
+                continue  # practice copies are not played games
             seats = await self.storage.list_seats(record.id)
             for seat in seats:
                 names[seat.user_id] = seat.display_name
@@ -403,7 +412,11 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
                     played.setdefault(holder.user_id, []).append(place)
         if not names:
             return [Reply("No games have been played here yet.", ephemeral=True)]
-        lines = ["Players here (finished games, wins, average place; average time to move):"]
+        medians = await self.pace.medians(req.platform)
+        lines = [
+            "Players here (finished games, wins, average place; median time to move across games, in waking "
+            "time: quiet hours and time away not counted):"
+        ]
         order = sorted(names, key=lambda u: (-sum(1 for p in played.get(u, []) if p == 1), names[u]))
         for user in order:
             places = played.get(user, [])
@@ -414,7 +427,13 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
                 else "no finished game"
             )
             moves = waits.get(user, [])
-            pace = f"{_duration(sum(moves) / len(moves))} over {len(moves)} moves" if moves else "no moves yet"
+            median = medians.get(user)
+            if median is not None:
+                pace = f"median {_duration(median[0])} over {median[1]} turns"
+            elif moves:  # games from before the pace clock: their plain average
+                pace = f"average {_duration(sum(moves) / len(moves))} over {len(moves)} moves"
+            else:
+                pace = "no moves yet"
             lines.append(f"  {names[user]}: {result}; {pace}")
         return [Reply("\n".join(lines), ephemeral=True)]
 
@@ -454,6 +473,59 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             views = images.take_views(live.game, live.id, live.seq, (kind,))
         pictures = await images.render(views)
         return [Reply(f"The {kind} of game #{live.id}.", attachments=pictures, game_id=live.id)]
+
+    async def _map(self, req: Request) -> list[Reply]:
+        """``map``: the whole board; ``map HEX`` or ``map COMPANY``: a phone-sized crop around it."""
+        if not req.command.args:
+            return await self._pictures(req)
+        live = await self._view(req)
+        word = req.command.args[0]
+        if not images.available():
+            return [Reply("Pictures are not available yet on this server.", ephemeral=True, game_id=live.id)]
+        async with self._lock(live.id):
+            board = images.board_of(live.game)
+            hexes = {h.id.upper(): h.id for h in board.hexes}
+            focus = [hexes[word.upper()]] if word.upper() in hexes else game_story.network_hexes(live.game, word)
+        if not focus:
+            corps = ", ".join(sorted(c for c in live.game.corporations))
+            raise malformed(f"`map` takes a hex (e.g. `map {board.hexes[0].id}`) or a company with stations on "
+                            f"the map ({corps}), not {word}")
+        views = images.Views(live.id, live.seq, {"crop": images.CropView(board, tuple(focus))})
+        pictures = await images.render(views)
+        what = f"around {focus[0]}" if len(focus) == 1 and focus[0].upper() == word.upper() else f"of {word.upper()}"
+        return [Reply(f"The map {what} in game #{live.id}.", attachments=pictures, game_id=live.id)]
+
+    async def _story_game(self, req: Request) -> tuple[LiveGame, list[str]]:
+        """The game a ``chart`` or ``summary`` is about (``#N`` among the words, else this channel's) and the
+        other words."""
+        args = list(req.command.args)
+        numbered = [a for a in args if a.startswith("#")]
+        if numbered:
+            args.remove(numbered[0])
+            return await self._game_by_number(req, numbered[0]), args
+        return await self._view(req), args
+
+    async def _chart(self, req: Request) -> list[Reply]:
+        live, words = await self._story_game(req)
+        kind = game_story.CHART_WORDS.get(words[0].lower() if words else "")
+        if kind is None or len(words) > 1:
+            raise malformed(f"`chart` takes value, prices or revenue (or nothing: all three), not {' '.join(words)}")
+        if not images.available():
+            return [Reply("Pictures are not available yet on this server.", ephemeral=True, game_id=live.id)]
+        history = await game_story.history_of(self.storage, self.stories, live)
+        pictures = await game_story.chart_pictures(history, kind, live.id, live.seq)
+        what = {"all": "Charts", "value": "Net worth", "prices": "Share prices", "revenue": "Revenue"}[kind]
+        return [Reply(f"{what} of game #{live.id} after {len(history.rounds)} rounds.", attachments=pictures,
+                      game_id=live.id)]
+
+    async def _summary(self, req: Request) -> list[Reply]:
+        live, words = await self._story_game(req)
+        if words:
+            raise malformed(f"`summary` takes a finished game's number (`summary #12`) or nothing, not {words[0]}")
+        if not live.game.finished:
+            raise CommandError(Outcome.ILLEGAL, f"game #{live.id} is not over yet: `chart` shows how it goes so far")
+        text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
+        return [Reply(f"Game #{live.id}: {text}", attachments=pictures, game_id=live.id)]
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None
@@ -501,6 +573,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         now = self.clock() if now is None else now
         async with self._due_lock:
             due = await self.pings.due(now, self._locked_live, platforms)
+            due += await self.pace.due(now, self._locked_live, platforms)
+            await self.close_expired_forks(now)
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
 

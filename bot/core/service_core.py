@@ -27,7 +27,7 @@ from typing import Any
 
 from bot import metrics
 from bot.config import Settings, load_settings
-from bot.core import choices, consequences, images, timefmt
+from bot.core import choices, consequences, game_story, images, timefmt
 from bot.core.commands import (
     Command,
     CommandError,
@@ -118,6 +118,7 @@ class Applied:
 
     reply: Reply
     views: images.Views | None = None
+    ended: LiveGame | None = None  # the game this action ended: its summary goes with the reply
 
 
 class ServiceCore:
@@ -143,6 +144,7 @@ class ServiceCore:
         self.pings = Pings(storage, clock)
         self._due_lock = asyncio.Lock()
         self._nudged: dict[int, float] = {}  # game id -> when its last nudge went out
+        self.stories = game_story.StoryCache()  # histories for `chart` and `summary`, built when asked
         self._handlers: dict[str, Handler] = self._verb_handlers()
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -564,7 +566,7 @@ class ServiceCore:
         focus = () if round_ended or game.finished else images.changed_hexes(game, action)
         views = images.take_views(game, live.id, seq, kinds, focus) if self.images else None
         reply.board = board_text(live)
-        return Applied(reply, views)
+        return Applied(reply, views, live if game.finished else None)
 
     def _buttons(self, live: LiveGame) -> list[Button]:
         """One-click moves for whoever acts now (anyone may see them; only the acting player's click works)."""
@@ -596,7 +598,19 @@ class ServiceCore:
         if applied.views is not None:
             with metrics.Timer(metrics.picture):
                 applied.reply.attachments.extend(await images.render(applied.views))
+        if applied.ended is not None:
+            await self._add_summary(applied.reply, applied.ended)
         return applied.reply
+
+    async def _add_summary(self, reply: Reply, live: LiveGame) -> None:
+        """The end-of-game summary under the result line: worth in parts, the numbers, the card and charts."""
+        try:
+            text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
+        except Exception:  # the summary is a bonus: the result line has gone out already
+            log.exception("the summary of game %s failed", live.id)
+            return
+        reply.text += "\n" + "\n".join(text.splitlines()[1:])  # its first line repeats the result line
+        reply.attachments.extend(pictures)
 
     async def _ask(
         self,

@@ -163,13 +163,26 @@ class DiscordAdapter:
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()  # refused: no empty thread left behind
             thread = None
+        unannounced = ""
         if thread is not None and here is not None:
             game = next((r.game_id for r in replies if r.game_id is not None), None)
-            await here.send(
-                f"{interaction.user.display_name} opened game #{game}: join in {thread.mention}",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            try:
+                await here.send(
+                    f"{interaction.user.display_name} opened game #{game}: join in {thread.mention}",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as exc:
+                # The game and its thread exist: it is announced in its thread (below), and the creator is told
+                # that the channel was not, and why, so they can share the thread themselves.
+                log.info("the new game in %s could not be announced: %s", interaction.channel_id, exc)
+                why = _REFUSALS.get(exc.code, f"Discord refused the message ({exc.status} {exc.code})")
+                unannounced = (
+                    f"Game #{game} is open in {thread.mention}, but I could not announce it in this channel: {why}. "
+                    "Share the thread with the other players so they can join."
+                )
         await self.answer(interaction, channel, replies, target=thread)
+        if unannounced:
+            await self._whisper(interaction, unannounced)
 
     # ------------------------------------------------------------------ buttons
 

@@ -120,6 +120,12 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "games": (Option("which", "open: games waiting for players; finished: yours, with results",
                      choices=("open", "finished"), render="--{}"),),
     "moves": (Option("only", "a hex (its tiles, drawn), a company, or all (nothing cut)"),),
+    "map": (Option("where", "a hex or a company for a close-up (nothing: the whole map)"),),
+    "chart": (
+        Option("which", "one chart (nothing: all three)", choices=("value", "prices", "revenue")),
+        Option("game", "a game number you played in (finished ones too)", int, min_value=1, render="#{}"),
+    ),
+    "summary": (Option("game", "a finished game you played in", int, min_value=1, render="#{}"),),
     "help": (Option("command", "explain one command", suggest=True),),
     "approve": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
     "decline": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from .abilities import (
     BlocksHexes,
     TileIncome,
     TokenAbility,
 )
 from .board import Hex
-from .entities import Company, Corporation, Token
+from .entities import Company, Corporation, Token, pay
 from .errors import illegal, insufficient, malformed
 from .graph import Network, company_network, reaches
 from .play_shares import ShareRules
@@ -87,8 +88,8 @@ class TrackRules(ShareRules):
             old.rotation = 0
             self.tile_supply[old.id] = old
         if cost:
-            payer.cash -= cost
-            self.bank.cash += cost
+            pay(payer, self.bank, cost, ev.Why.TILE)
+        ev.emit(ev.TileLaid(hx.id, tile.name, tile.id, rotation, None if old.preprinted else old.name, corp.sym))
         self.last_tile_hex = hx.id
         self.hex_changed(hx, corp)
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
@@ -143,6 +144,7 @@ class TrackRules(ShareRules):
                              and t.kind == kind)
                 slots[slot] = None
                 tile.kinds[node][slot] = TokenKind.NORMAL
+                ev.emit(ev.StationChanged(hx.id, node, slot, owner, None))
                 token.used, token.hex, token.node, token.slot = False, None, -1, -1
                 self.pending_tokens.append((layer, [hx.id], token))
 
@@ -289,15 +291,13 @@ class TrackRules(ShareRules):
         if not corp.tokens or corp.tokens[0].used or corp.home is None:
             return
         hx = self.board[corp.home]
-        cities = hx.tile.tdef.cities
         if self.home_reserved_on_tile(corp, hx) and hx.tile.tdef.paths:
             # The president chooses the city, whatever tile lies there now: the home-token step asks for it.
             # (On a trackless printed tile the first city is taken, and track arriving later asks again.)
             if all(p[0] is not corp for p in self.pending_tokens):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
-        node = cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
-        self.place_token(corp, corp.tokens[0], hx, node, free=True)
+        self.place_token(corp, corp.tokens[0], hx, self.home_node(corp, hx), free=True)
 
     def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
                     slot: int | None = None) -> None:
@@ -310,10 +310,11 @@ class TrackRules(ShareRules):
             if corp.cash < token.price:
                 raise insufficient(f"{corp.sym} cannot afford a token: treasury {self.format_money(corp.cash)}, "
                                    f"price {self.format_money(token.price)}")
-            corp.cash -= token.price
-            self.bank.cash += token.price
+            pay(corp, self.bank, token.price, ev.Why.STATION)
+        old_owner = slots[slot]
         slots[slot] = token.corp
         hx.tile.kinds[node][slot] = token.kind
+        ev.emit(ev.StationChanged(hx.id, node, slot, old_owner, token.corp, token.kind.value))
         token.used = True
         token.hex, token.node, token.slot = hx.id, node, slot
         self.reservations_release(corp.sym, hx)
@@ -330,6 +331,12 @@ class TrackRules(ShareRules):
                 return i
         return None
 
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """Title hook: the city of the hex's tile where ``corp``'s home station goes (and is reserved): the one its
+        ``home_city`` names, or the first."""
+        cities = hx.tile.tdef.cities
+        return cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
+
     @staticmethod
     def home_reserved_on_tile(corp: Corporation, hx: Hex) -> bool:
         """A home given as a hex whose printed tile has several cities holds a space somewhere in the hex, not in
@@ -342,11 +349,9 @@ class TrackRules(ShareRules):
         for corp in self.corporations.values():
             if corp.home != hx.id or not corp.tokens or corp.tokens[0].used or corp.closed:
                 continue
-            cities = hx.tile.tdef.cities
             if self.home_reserved_on_tile(corp, hx):
                 continue
-            home_node = cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
-            if home_node != node:
+            if self.home_node(corp, hx) != node:
                 continue
             slots = hx.tile.tokens[node]
             for i, s in enumerate(slots):

@@ -313,3 +313,32 @@ def test_the_bank_breaking_ends_the_game_after_the_set_of_operating_rounds() -> 
     assert game.finished and game.game_end_reason == "bank"
     # The set of operating rounds in progress when the bank broke is played out first.
     assert game.round.name() != broke[0] or game.operating_rounds == 1
+
+
+def test_a_round_of_passes_after_the_schuylkill_valley_is_sold_pays_the_privates() -> None:
+    g = new_game("1830", [(1, "Ann"), (2, "Bob")], seed=1)
+    g.process(player_action("bid", 1, company="SV", price=20))
+    g.process(player_action("bid", 2, company="CS", price=40))
+    # The D&H is now the cheapest; everyone passes: no price falls, the privates pay their revenue (18xx.games).
+    g.process(player_action("pass", 1))
+    g.process(player_action("pass", 2))
+    assert g.companies["DH"].min_bid == 70
+    assert [p.cash for p in g.players] == [1200 - 20 + 5, 1200 - 40 + 10]
+
+
+def test_a_round_of_passes_lowers_the_schuylkill_valley_while_it_is_unsold() -> None:
+    g = new_game("1830", [(1, "Ann"), (2, "Bob")], seed=1)
+    g.process(player_action("pass", 1))
+    g.process(player_action("pass", 2))
+    assert g.companies["SV"].min_bid == 15
+    assert [p.cash for p in g.players] == [1200, 1200]
+
+
+def test_an_emergency_counts_the_pool_trains_on_sale() -> None:
+    g = three_players()
+    corp = g.corporations["PRR"]
+    cheapest = g.depot[0]
+    g.depot.remove(cheapest)
+    corp.trains.append(cheapest)
+    g.discard_train(corp, cheapest)
+    assert g.min_depot_price() == cheapest.price

@@ -6,17 +6,17 @@ from __future__ import annotations
 import itertools
 
 from ...core.autoroute import BonusRule, Pricing, RouteGraph
+from ...core.board import Hex
 from ...core.entities import Corporation, Train
 from ...core.errors import illegal
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
-from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
+from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import (
     Bankrupt,
     BlockingBuyCompany,
     BuyCompany,
-    BuyTrain,
     DiscardTrain,
     Dividend,
     RouteStep,
@@ -24,10 +24,13 @@ from ...core.steps.operating import (
     Track,
 )
 from ...core.steps.stock import HomeToken
-from . import abilities as _abilities  # noqa: F401  (registers the title's ability types)
+from ...core.track import city_map
+from .abilities import ExtraLay  # the module registers the title's ability types
+from .auction import WaterfallAuction1830
 from .powers import Exchange1830, SpecialToken1830, SpecialTrack1830
 from .rules import MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN, Rules1830
 from .stock import BuySellParShares1830
+from .trains import BuyTrain1830
 
 
 class G1830(Rules1830):
@@ -47,6 +50,19 @@ class G1830(Rules1830):
             sixes = [t for t in self.depot if t.name == "6"]
             self.depot.remove(sixes[-1])
             del self.all_trains[sixes[-1].id]
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        # An unused C&StL lay keeps the company's turn open at the last buy-privates step (18xx.games).
+        return super().has_turn_ability(corp) or any(
+            comp.owner is corp and comp.active(ExtraLay) for comp in self.companies.values())
+
+    # ------------------------------------------------------------------ stations
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """The NYNH's home city in New York follows its printed city through upgrades, as 18xx.games moves the
+        reservation with the city whose exits the new tile keeps."""
+        if corp.home_city is None or hx.tile is hx.original:
+            return super().home_node(corp, hx)
+        return city_map(hx.original, hx.tile)[hx.original.tdef.cities[corp.home_city]]
 
     # ------------------------------------------------------------------ routes
     def route_groups(self, hexes: list[str]) -> str | None:
@@ -83,6 +99,11 @@ class G1830(Rules1830):
         self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train to the pool")
 
+    def min_depot_price(self) -> int | None:
+        # The pool's trains are on sale too: the cheapest of them sets what a president must raise.
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_on_sale()]]
+        return min(prices) if prices else None
+
     def trade_in(self, train: Train) -> None:
         """A train traded in for a diesel goes to the bank pool too (18xx.games' depot keeps it for sale)."""
         train.owner = self.pool
@@ -91,12 +112,12 @@ class G1830(Rules1830):
 
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:
-        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction1830])
 
     def stock_round(self) -> Round:
         return StockRound(self, [DiscardTrain, Exchange1830, BuySellParShares1830])
 
     def operating_round(self, number: int) -> Round:
         return OperatingRound(self, [Bankrupt, Exchange1830, SpecialTrack1830, SpecialToken1830, BuyCompany,
-                                     HomeToken, Track, TokenStep, RouteStep, Dividend, DiscardTrain, BuyTrain,
+                                     HomeToken, Track, TokenStep, RouteStep, Dividend, DiscardTrain, BuyTrain1830,
                                      BlockingBuyCompany], number)
