@@ -93,8 +93,9 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "replace @OLD @NEW",
         "hand a seat to another user",
-        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
-        "players' approval. The game's history records it.",
+        "Right away when the leaving player or a moderator sends it; from another player, once the game has "
+        "started, it needs the approval of the other players (with nobody else left to vote, only a moderator "
+        "can). A seat's votes on open requests pass to its new holder. The game's history records it.",
         ("replace @alice @carol",),
         ("substitute",),
     ),
