@@ -151,7 +151,7 @@ class AutoVerbs(ServiceCore):
         timed = owner_of(live.record) is None  # a practice copy keeps no clock
         if timed:
             # A wait that began without a stored action (the start, a seat handed on) is timed from then.
-            await self.pace.sync(live, (), since=await self._wait_began(live))
+            await self.pace.sync(live, (), since=lambda: self._wait_began(live))
         limits = auto_prompts.over_limit(live.game)
         applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:

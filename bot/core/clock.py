@@ -14,7 +14,7 @@ waking time, not away) and the player gets a personal ping.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from bot.core import clock_math, timefmt
@@ -67,24 +67,32 @@ class PaceClock:
         away = await self.store.away_spans(platform, user_id, end)
         return clock_math.waking_seconds(prefs.quiet, away, start, end)
 
-    async def sync(self, live: LiveGame, actors: Collection[str] = (), *, since: float | None = None) -> None:
+    async def sync(
+        self, live: LiveGame, actors: Collection[str] = (), *, since: Callable[[], Awaitable[float]] | None = None
+    ) -> None:
         """Close the spans of players who acted (``actors``) or no longer must; open one for each player the
-        game now waits on who has none open (from ``since`` if given: when the wait began, e.g. the start)."""
+        game now waits on who has none open: from now, or from what ``since`` says (when the wait began, e.g.
+        the start). One read, and one write transaction only when something changes."""
         now = self.clock()
         platform = live.record.platform
         pids = [] if live.game.finished else acting_player_ids(live.game)
         waiting = {s.user_id for s in live.seats if s.player_id is not None and s.player_id in pids}
         still: set[str] = set()
+        closes: list[tuple[int, float, float]] = []
         for span in await self.store.spans(live.id, open_only=True):
             if span.user_id in actors or span.user_id not in waiting:
                 waking = await self.waking(platform, span.user_id, live.id, span.started_at, now)
-                await self.store.close_span(span.id, now, waking)
+                closes.append((span.id, now, waking))
             else:
                 still.add(span.user_id)
-        nudge = (await self.store.extras(live.id)).get(NUDGE_KEY)
-        begin = now if since is None else min(since, now)
-        for user in sorted(waiting - still):
-            if await self.store.open_span(live.id, user, begin) and nudge:
+        starting = sorted(waiting - still)
+        if not closes and not starting:
+            return
+        begin = now if since is None or not starting else min(await since(), now)
+        opened = await self.store.move_spans(live.id, closes, [(user, begin) for user in starting])
+        nudge = (await self.store.extras(live.id)).get(NUDGE_KEY) if opened else None
+        if nudge:
+            for user in opened:
                 await self._queue_nudge(live, user, begin, float(nudge))
 
     # ------------------------------------------------------------------ reading
