@@ -514,6 +514,11 @@ class _Spots:
         return self.take(self.best(w, h, candidates, margin=margin)[0], w, h)
 
 
+def _edge_spots(o: Orientation, dist: float) -> list[Point]:
+    """Points ``dist`` from the centre toward the middle of each side."""
+    return [(x * dist, y * dist) for x, y in _NORMALS[o]]
+
+
 def _corner_spots(o: Orientation, dist: float, order: Sequence[int]) -> list[Point]:
     pts = []
     for i in order:
@@ -681,6 +686,12 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
     offboards = [n for n in h.nodes if n.kind == "offboard"]
     # A crowded hex's name is in the title of its inset (and of a crop around it): the middle is for its revenue.
     named = bool(h.name) and not _crowded(h)
+    if h.blocked_by:
+        # A private's blocker and a terrain cost have few places they fit, the name (which may shrink or wrap)
+        # many: they go first.
+        _draw_blocked(ctx, h.blocked_by, spots, at)
+    if (h.terrain_cost or h.terrain_kind) and not _crowded(h):
+        _draw_terrain(ctx, h, spots, at, fill)
     name_at = _place_name(ctx, h.name, spots) if named and not offboards else None
     earning = [n for n in h.nodes if n.kind in ("city", "town") and n.revenue > 0]
     cities = [n for n in earning if n.kind == "city"]
@@ -710,10 +721,6 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
                                   *_ANYWHERE, *_corner_spots(o, 0.8, range(6))])
         c.text(at(p), h.label, size=theme.FONT_LABEL, bold=True, fill=text_colour, stroke=1.5,
                stroke_fill=fill)
-    if (h.terrain_cost or h.terrain_kind) and not crowded:
-        _draw_terrain(ctx, h, spots, at, fill)
-    if h.blocked_by:
-        _draw_blocked(ctx, h.blocked_by, spots, at)
     if h.markers or h.passable_only_by is not None:
         _draw_markers(ctx, h, spots, at)
     for sym in h.destinations:
@@ -1034,7 +1041,8 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
     text = f"{ctx.currency}{h.terrain_cost}" if h.terrain_cost else ""
     tw = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size if text else 0.0
     w = 0.26 + tw
-    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5), *_ANYWHERE])
+    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5),
+                              *_edge_spots(ctx.o, 0.45), *_ANYWHERE])
     ix, iy = p[0] - w / 2 + 0.13, p[1]
     if kind in ("mountain", "hill", "hills"):
         colour = theme.MOUNTAIN
@@ -1058,7 +1066,8 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
 def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
     c, size = ctx.canvas, ctx.size
     w = c.text_width(sym, size=theme.FONT_SMALL + 1, bold=True) / size + 0.26
-    p = spots.place(w, 0.22, [(0.0, -0.42), (0.0, 0.42), *_corner_spots(ctx.o, 0.55, (2, 3, 4, 1, 0, 5))])
+    p = spots.place(w, 0.22, [(0.0, -0.42), (0.0, 0.42), *_corner_spots(ctx.o, 0.55, (2, 3, 4, 1, 0, 5)),
+                              *_edge_spots(ctx.o, 0.45), *_ANYWHERE])
     a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
     c.rect((a[0], a[1], b[0], b[1]), fill=theme.BLOCKED_FILL, outline="#ffffff", width=1, radius=4)
     # A small "no entry" disc, then the private's symbol.

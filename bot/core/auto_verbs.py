@@ -257,6 +257,7 @@ class AutoVerbs(ServiceCore):
         """Carry out the moves of armed auto-actions (and forced passes) while the acting seat has one."""
         reply = first.reply
         views = first.views
+        ended = first.ended  # the game a move ended: its summary goes with the reply
         chained = 0
         while chained < MAX_CHAIN and not live.game.finished:
             step = await self._next_step(live, reply)
@@ -285,10 +286,11 @@ class AutoVerbs(ServiceCore):
             reply.notify.extend(made.reply.notify)
             reply.mentions.extend(u for u in made.reply.mentions if u not in reply.mentions)
             views = made.views or views
+            ended = made.ended or ended
             await self._disarm_stale(live, reply, step.action, step.player.id)
         if chained:
             _drop_moot_pings(live, reply, sender)
-        return Applied(reply, views)
+        return Applied(reply, views, ended)
 
 
 def _marked(lines: list[str], name: str, action: dict[str, Any], why: str) -> list[str]:

@@ -520,8 +520,8 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             raise malformed(f"`summary` takes a finished game's number (`summary #12`) or nothing, not {words[0]}")
         if not live.game.finished:
             raise CommandError(Outcome.ILLEGAL, f"game #{live.id} is not over yet: `chart` shows how it goes so far")
-        text, pictures = await game_story.summary(self.storage, self.stories, live)
-        return [Reply(f"Game #{live.id}: {text}", attachments=pictures if self.images else [], game_id=live.id)]
+        text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
+        return [Reply(f"Game #{live.id}: {text}", attachments=pictures, game_id=live.id)]
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None

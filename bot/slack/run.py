@@ -99,7 +99,11 @@ async def amain(argv: list[str] | None = None) -> int:
         handled = await HandledRequests.open(slack.requests_db, keep_seconds=keep)
     else:  # the game database: every process sharing it shares the record (HTTP mode on several machines)
         handled = HandledRequests(service.storage, keep_seconds=keep)
-    client = AsyncWebClient(token=slack.bot_token)
+    client = (
+        AsyncWebClient(token=slack.bot_token, base_url=slack.api_url)
+        if slack.api_url
+        else AsyncWebClient(token=slack.bot_token)
+    )
     # Slack allows about one message per second per channel; wait out a 429 instead of losing the message.
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
     bot = SlackBot(service, client, handled, slack)
