@@ -80,6 +80,8 @@ class AutoVerbs(ServiceCore):
             if not args or args[0].startswith("@"):
                 return [Reply(await self._auto_list(live, args[0][1:] if args else None), game_id=live.id)]
             player = self._seated_player(live, req.user_id)
+            if owner_of(live.record) is not None:
+                raise CommandError(Outcome.ILLEGAL, "a practice copy has no auto-actions: you play every seat here")
             now = self.clock()
             if args[0].lower() in ("off", "stop", "clear"):
                 mine = await self.auto_store.armed(live.id, req.user_id)

@@ -22,7 +22,7 @@ from bot.core import prefs as prefs_mod
 from bot.core.commands import malformed
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
-from bot.core.reminders import LiveOf, Pings
+from bot.core.reminders import Pings
 from bot.core.replies import Notification
 from bot.storage import GameStatus, NotFoundError, OutboxItem, Storage
 from bot.storage.async_play import AsyncPlayStore, PaceSpan
@@ -172,14 +172,15 @@ class PaceClock:
             game_id=live.id,
         )
 
-    async def due(self, now: float, live_of: LiveOf, platforms: Collection[str] | None) -> list[Notification]:
+    async def due(self, now: float, platforms: Collection[str] | None) -> list[Notification]:
+        """Pace nudges that are due: each is checked against its span (still open, enough waking time)."""
         out: list[Notification] = []
         for item in await self.storage.outbox_due(now, limit=200):
             if item.kind != PACE or (platforms is not None and item.platform not in platforms):
                 continue
-            note = await self._check(item, now, live_of)
-            if note is None and item.sent_at is None and await self._postponed(item, now):
-                continue
+            note = await self._check(item, now)
+            if note is None and await self._postponed(item, now):
+                continue  # still short of its waking hours (time away): it comes due again later
             if await self.storage.outbox_mark_sent(item.id, now=now) and note is not None:
                 out.append(note)
         return out
@@ -207,7 +208,7 @@ class PaceClock:
         spans = await self.store.spans(item.game_id, open_only=True)
         return next((s for s in spans if s.user_id == item.user_id and s.started_at == start), None)
 
-    async def _check(self, item: OutboxItem, now: float, live_of: LiveOf) -> Notification | None:
+    async def _check(self, item: OutboxItem, now: float) -> Notification | None:
         if item.game_id is None:
             return None
         try:
