@@ -573,7 +573,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
         now = self.clock() if now is None else now
         async with self._due_lock:
             due = await self.pings.due(now, self._locked_live, platforms)
-            due += await self.pace.due(now, self._locked_live, platforms)
+            due += await self.pace.due(now, platforms)
             await self.close_expired_forks(now)
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
