@@ -505,7 +505,8 @@ def with_position(at: int, command: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    return [tok for tok in text.replace(",", " ").split() if tok]
+    """The words of a line; a colon ending a word is dropped (``lay F31: X4`` as copied from ``moves``)."""
+    return [tok.rstrip(":") for tok in text.replace(",", " ").split() if tok.rstrip(":")]
 
 
 def parse(text: str) -> Command:

@@ -9,6 +9,7 @@ that drive whole games through the console.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,7 +162,30 @@ def match_hex(game: Any, word: str) -> str:
     for hex_id in game.board.hexes:
         if hex_id.lower() == word.lower():
             return str(hex_id)
-    raise malformed(f"no hex {word} on the map{did_you_mean(word, list(game.board.hexes))}")
+    near = neighbour_hexes(game, word)
+    hint = f", did you mean {' or '.join(near)}?" if near else did_you_mean(word, list(game.board.hexes))
+    raise malformed(f"no hex {word} on the map{hint}")
+
+
+_HEX_NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+def neighbour_hexes(game: Any, word: str) -> list[str]:
+    """Hexes of the map next to a name that is not on it (G12 on a grid of F12 and H12), nearest first."""
+    match = _HEX_NAME.match(word.strip())
+    if match is None:
+        return []
+    letters, number = match[1].upper(), int(match[2])
+    out: list[tuple[int, str]] = []
+    for hex_id in game.board.hexes:
+        other = _HEX_NAME.match(str(hex_id))
+        if other is None or len(other[1]) != len(letters):
+            continue
+        rows = abs(ord(other[1][-1]) - ord(letters[-1])) if other[1][:-1] == letters[:-1] else 99
+        cols = abs(int(other[2]) - number)
+        if rows <= 1 and cols <= 1 and (rows or cols):
+            out.append((rows + cols, str(hex_id)))
+    return [h for _, h in sorted(out)][:4]
 
 
 #: No price, count, page or request number comes near this; SQLite stores nothing larger (signed 64-bit).
@@ -317,6 +341,13 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     low = int(hit[0]["price"])
     if price < low:
         raise illegal(f"the minimum bid for {comp.sym} is {game.format_money(low)}")
+    step = query.step_for(game, ent, "bid")
+    may_purchase = getattr(step, "may_purchase", None)
+    if price != low and callable(may_purchase) and may_purchase(comp):
+        # The engine takes a bid on a private that may be bought outright as its purchase at the bid, and the
+        # rules sell it at its price (1882 §9) or take no bid on it (1828 §6.1): the price is the one to pay.
+        raise illegal(f"{comp.sym} is not up for bids: it can be bought now for {game.format_money(low)}, "
+                      f"`buy {comp.sym}`")
     return Intent({**hit[0], "price": price}, ent, player)
 
 
@@ -348,7 +379,12 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if "bid" in kinds or "buy_company" in kinds:
         names += list(game.companies)
     kind = "company" if "buy_shares" in kinds else "private company"
-    raise malformed(f"no {kind} {word}{did_you_mean(word, names)}")
+    if hasattr(game, "buy_coal_marker"):
+        names.append("coal")  # 1828's `buy coal`
+    hint = did_you_mean(word, names)
+    if hint.endswith("coal?"):
+        raise malformed(f"no {kind} {word}, did you mean `buy coal`?")
+    raise malformed(f"no {kind} {word}{hint}")
 
 
 def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
@@ -515,6 +551,7 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
 
 
 def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    args = tuple(a for a in args if a.lower() not in ("rot", "rotation"))  # as `moves` writes it: 57 rot 2
     _need(args, 2, "lay HEX TILE [ROTATION]")
     ent = candidates[0][0]
     hex_id = match_hex(game, args[0])
