@@ -58,8 +58,9 @@ VERBS: tuple[Verb, ...] = (
         "new TITLE [seed=N] [players=N] [OPTION ...]",
         "create a game in this channel and take the first seat",
         "One channel or thread holds one game. seed= fixes the random draws; players= caps the seats; "
-        "other words are the title's optional rules.",
-        ("new 1882", "new 1882 seed=42 players=4"),
+        "other words are the title's optional rules, by name (`help TITLE` lists them): 1822+ is "
+        "`new 1822 plus_expansion`, or `new 1822+`.",
+        ("new 1882", "new 1882 seed=42 players=4", "new 1822 plus_expansion"),
         ("create",),
     ),
     Verb(
@@ -93,8 +94,9 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "replace @OLD @NEW",
         "hand a seat to another user",
-        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
-        "players' approval. The game's history records it.",
+        "Right away when the leaving player or a moderator sends it; from another player, once the game has "
+        "started, it needs the approval of the other players (with nobody else left to vote, only a moderator "
+        "can). A seat's votes on open requests pass to its new holder. The game's history records it.",
         ("replace @alice @carol",),
         ("substitute",),
     ),
@@ -550,6 +552,9 @@ def _title_help(topic: str) -> str:
     data = cls.data()["game"]
     text = (f"{cls.TITLE}: {data.get('min_players')} to {data.get('max_players')} players. "
             f"Start one with `new {cls.TITLE}`.")
+    from bot.core.game_names import optional_rules_text
+
+    text += " " + optional_rules_text(cls)
     label = getattr(cls, "edition_label", None)
     return text + (f"\n{label()}" if callable(label) else "")
 

@@ -33,6 +33,7 @@ from bot.core.commands import (
 )
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.fork_verbs import ForkVerbs, owner_of
+from bot.core.game_names import display_title
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import ModerationVerbs
@@ -159,6 +160,9 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
         live = await self._view(req)
         card = images.status_text(live.game)
         if card:
+            name = display_title(live.record.title, live.record.options.get("optional_rules") or ())
+            if name != live.record.title and card.startswith(live.record.title + " "):
+                card = name + card[len(live.record.title):]
             text = f"Game #{live.id}: " + card
             if live.game.finished:
                 text += "\n" + result_line(live)
