@@ -80,6 +80,8 @@ class AutoVerbs(ServiceCore):
             if not args or args[0].startswith("@"):
                 return [Reply(await self._auto_list(live, args[0][1:] if args else None), game_id=live.id)]
             player = self._seated_player(live, req.user_id)
+            if owner_of(live.record) is not None:
+                raise CommandError(Outcome.ILLEGAL, "a practice copy has no auto-actions: you play every seat here")
             now = self.clock()
             if args[0].lower() in ("off", "stop", "clear"):
                 mine = await self.auto_store.armed(live.id, req.user_id)
@@ -151,7 +153,7 @@ class AutoVerbs(ServiceCore):
         timed = owner_of(live.record) is None  # a practice copy keeps no clock
         if timed:
             # A wait that began without a stored action (the start, a seat handed on) is timed from then.
-            await self.pace.sync(live, (), since=await self._wait_began(live))
+            await self.pace.sync(live, (), since=lambda: self._wait_began(live))
         limits = auto_prompts.over_limit(live.game)
         applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:

@@ -282,6 +282,14 @@ def setting_words(verb: str, args: Sequence[str]) -> list[str]:
         return ["on", "off"] if n == 0 else []
     if verb == "help":
         return [v.name for v in VERBS] if n == 0 else []
+    if verb == "auto":
+        if n == 0:
+            return ["pass", "buy", "bid", "off"]
+        return ["round", "auction", "always"] if n == 1 and args[0].lower() == "pass" else []
+    if verb == "clock":
+        return ["nudge"] if n == 0 else (["12", "24", "off"] if n == 1 and args[0].lower() == "nudge" else [])
+    if verb == "fork":
+        return ["at", "close"] if n == 0 else []
     if verb == "new":
         return list(TITLES) if n == 0 else []
     return []

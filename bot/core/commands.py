@@ -42,7 +42,7 @@ def illegal(message: str) -> CommandError:
 @dataclass(frozen=True, slots=True)
 class Verb:
     name: str
-    group: str  # "game", "info", "undo", "move", "prefs"
+    group: str  # "game", "info", "undo", "move", "auto", "prefs"
     usage: str
     summary: str
     details: str = ""
@@ -58,8 +58,9 @@ VERBS: tuple[Verb, ...] = (
         "new TITLE [seed=N] [players=N] [OPTION ...]",
         "create a game in this channel and take the first seat",
         "One channel or thread holds one game. seed= fixes the random draws; players= caps the seats; "
-        "other words are the title's optional rules.",
-        ("new 1882", "new 1882 seed=42 players=4"),
+        "other words are the title's optional rules, by name (`help TITLE` lists them): 1822+ is "
+        "`new 1822 plus_expansion`, or `new 1822+`.",
+        ("new 1882", "new 1882 seed=42 players=4", "new 1822 plus_expansion"),
         ("create",),
     ),
     Verb(
@@ -93,8 +94,9 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "replace @OLD @NEW",
         "hand a seat to another user",
-        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
-        "players' approval. The game's history records it.",
+        "Right away when the leaving player or a moderator sends it; from another player, once the game has "
+        "started, it needs the approval of the other players (with nobody else left to vote, only a moderator "
+        "can). A seat's votes on open requests pass to its new holder. The game's history records it.",
         ("replace @alice @carol",),
         ("substitute",),
     ),
@@ -114,6 +116,17 @@ VERBS: tuple[Verb, ...] = (
         ("import game.json",),
     ),
     Verb("export", "game", "export", "the game as 18xx.games JSON (it replays with python -m engine.replay)"),
+    Verb(
+        "fork",
+        "game",
+        "fork [#GAME] [at ACTION] | fork close",
+        "a private practice copy of the game, now or at an earlier action, where you play every seat",
+        "The copy opens in a channel of its own (a private thread on Discord); it never touches the real game "
+        "and pings nobody. `fork close` there deletes it; it closes by itself after a week. `export` works "
+        "in it.",
+        ("fork", "fork at 40", "fork #12 at 40", "fork close"),
+        aliases=("sandbox", "whatif"),
+    ),
     # -- looking
     Verb("status", "info", "status", "round, phase, players, companies and trains", aliases=("st",)),
     Verb(
@@ -199,6 +212,16 @@ VERBS: tuple[Verb, ...] = (
         ("summary", "summary #12"),
     ),
     Verb("market", "info", "market", "a picture of the stock market"),
+    Verb(
+        "clock",
+        "info",
+        "clock | clock nudge HOURS|off",
+        "the pace clock: the waking time the game waited on each player",
+        "Quiet hours (`quiet`) and time away (`away`) do not count, so the clock is fair across time zones. "
+        "`clock nudge 12` pings a player whose turn passes 12 hours of their waking time.",
+        ("clock", "clock nudge 12", "clock nudge off"),
+        aliases=("pace",),
+    ),
     Verb("help", "info", "help [VERB]", "this list, or the details of one verb", examples=("help lay",)),
     # -- notifications (per user; ``here`` limits notify/remind to this channel's game)
     Verb(
@@ -237,6 +260,20 @@ VERBS: tuple[Verb, ...] = (
         aliases=("vacation",),
     ),
     Verb("prefs", "prefs", "prefs", "your notification settings", aliases=("settings",)),
+    # -- programmed moves
+    Verb(
+        "auto",
+        "auto",
+        "auto pass [auction|round|always] | auto buy CORP PERCENT% | auto bid PRIVATE CEILING | auto off | auto",
+        "let the bot make your moves: pass, buy shares up to a holding, bid up to a ceiling",
+        "Everyone sees them (`auto`, the status card). Each programmed move is stored like your own, with a "
+        "line saying it was programmed, and no ping is sent for a turn it took. They switch themselves off, "
+        "with a message to you, when another player sells, pars or buys into the company, a price or the "
+        "phase moves past what was set, the round ends (for `round` and `auction` passes) or a forced step "
+        "comes up.",
+        ("auto pass round", "auto buy CPR 60%", "auto bid TB 200", "auto off", "auto"),
+        aliases=("autopass",),
+    ),
     # -- taking back
     Verb(
         "undo",
@@ -515,6 +552,9 @@ def _title_help(topic: str) -> str:
     data = cls.data()["game"]
     text = (f"{cls.TITLE}: {data.get('min_players')} to {data.get('max_players')} players. "
             f"Start one with `new {cls.TITLE}`.")
+    from bot.core.game_names import optional_rules_text
+
+    text += " " + optional_rules_text(cls)
     label = getattr(cls, "edition_label", None)
     return text + (f"\n{label()}" if callable(label) else "")
 
@@ -540,6 +580,7 @@ def help_text(topic: str | None = None) -> str:
         ("Setting up", "game"),
         ("Looking", "info"),
         ("Moves (when it is your turn)", "move"),
+        ("Programmed moves", "auto"),
         ("Taking back", "undo"),
         ("Notifications", "prefs"),
     )

@@ -106,8 +106,15 @@ def deciding_player(entity: Any) -> Player | None:
 def entities_of(game: Any, player: Player) -> list[Any]:
     """The entities ``player`` decides for that have something to do now (acting ones first)."""
     out: list[Any] = []
+    acting = game.acting()
+    players = [e for e in acting if isinstance(e, Player)]
     for ent in query.deciding_entities(game):
-        if ent not in out and deciding_player(ent) is player and game.actions_for(ent):
+        decider = deciding_player(ent)
+        if isinstance(ent, Corporation) and ent not in acting and players:
+            # A company acting for the acting player (1828: the company that starts a merger names the other),
+            # whoever presides over it.
+            decider = players[0]
+        if ent not in out and decider is player and game.actions_for(ent):
             out.append(ent)
     return out
 
@@ -120,10 +127,17 @@ def waiting_for(game: Any) -> str:
 def _words(types: list[str]) -> str:
     seen: list[str] = []
     for t in types:
-        word = TYPE_WORDS.get(t, t)
-        if word not in seen:
-            seen.append(word)
-    return ", ".join(seen)
+        for word in TYPE_WORDS.get(t, t).split("/"):
+            if word not in seen:
+                seen.append(word)
+    return ", ".join(f"`{w}`" for w in seen)
+
+
+#: The most words a move verb takes after it (verbs not named take any number).
+MAX_WORDS: dict[str, int] = {
+    "pass": 0, "withhold": 0, "pay": 1, "bankrupt": 1, "redeem": 1, "close": 1, "repay": 1, "discard": 1,
+    "swap": 1, "merge": 1,
+}
 
 
 # ---------------------------------------------------------------------- names and numbers
@@ -228,10 +242,43 @@ def translate(game: Any, player: Player | None, command: Command, *, company: st
     if not candidates:
         allowed = [t for ent in mine for t in allowed_by[id(ent)]]
         who = game.describe(mine[0])
-        raise illegal(f"{who} cannot {verb} now; you can: {_words(allowed)}")
+        instead = list(dict.fromkeys(m.command for m in listed_moves(game, player)))
+        shown = ", ".join(f"`{c}`" for c in instead[:6]) + (" …" if len(instead) > 6 else "")
+        raise illegal(f"{who} cannot {verb} now; you can: {shown or _words(allowed)}")
     handler = _HANDLERS[verb]
-    intent: Intent = handler(game, player, candidates, command.args)
+    try:
+        most = MAX_WORDS.get(verb)
+        if most is not None and len(command.args) > most:
+            extra = " ".join(command.args[most:])
+            raise malformed(f"`{verb}` takes {'no' if most == 0 else f'at most {most}'} more word"
+                            f"{'' if most == 1 else 's'}, not `{extra}`")
+        intent: Intent = handler(game, player, candidates, command.args)
+    except CommandError as exc:
+        raise _with_examples(game, player, candidates, company, exc) from None
     return intent
+
+
+def _with_examples(game: Any, player: Player, candidates: list[tuple[Any, str]], company: str | None,
+                   exc: CommandError) -> CommandError:
+    """A refusal of a move the seat may make in some other way names a few of the ways, unless it does already."""
+    if exc.outcome not in (Outcome.MALFORMED, Outcome.ILLEGAL):
+        return exc
+    examples: list[str] = []
+    for ent, kind in candidates:
+        for choice in query.choices(game, ent, kind)[:40]:
+            try:
+                text = _price_left_open(game, choice, to_command(game, choice))
+            except (KeyError, ValueError):
+                continue
+            if text not in examples:
+                examples.append(text)
+    if not examples:  # the verb's step lists nothing after all: what the seat can do instead
+        examples = list(dict.fromkeys(m.command for m in listed_moves(game, player)))
+    said = exc.message.lower().replace("`", " ").replace(",", " ").replace(":", " ").split()
+    if not examples or any(w.lower() in said for e in examples for w in e.split()[1 if company else 0:][:2]):
+        return exc
+    shown = ", ".join(f"`{e}`" for e in examples[:4]) + (" …" if len(examples) > 4 else "")
+    return CommandError(exc.outcome, f"{exc.message}; you can: {shown}")
 
 
 def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
@@ -807,7 +854,7 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
         (ent, c)
         for ent, kind in candidates
         for c in query.choices(game, ent, kind)
-        if kind in ("choose", "choose_ability") and not merge_start(game, c)
+        if kind in ("choose", "choose_ability") and c["type"] == kind and not merge_start(game, c)
     ]
     if not options:
         if any(merge_start(game, c) for ent, kind in candidates for c in query.choices(game, ent, kind)):
@@ -832,8 +879,8 @@ def _allowed(game: Any, candidates: list[tuple[Any, str]]) -> list[str]:
 def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """``merge CORP``: 1828 names the company starting a merger (a ``choose``), then the company it merges with;
     1822 names the minor a major acquires. Merging with another player's company needs that player's consent."""
-    failed = [(ent, c) for ent, kind in candidates if kind == "failed_merge"
-              for c in query.choices(game, ent, "failed_merge")]
+    failed = [(ent, c) for ent, kind in candidates if kind in ("failed_merge", "choose")
+              for c in query.choices(game, ent, kind) if c["type"] in ("undo", "failed_merge")]
     if failed:
         # 1828: a merger that cannot stand (no three shares for the system) is taken back, then recorded as failed.
         return Intent(failed[0][1], failed[0][0], player)

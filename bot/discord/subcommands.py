@@ -21,7 +21,7 @@ from typing import Any
 from bot.core.commands import VERBS
 
 #: Subgroup of each service verb group; None means directly under /18xx.
-GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "game": "game", "info": "info"}
+GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "auto": None, "game": "game", "info": "info"}
 OTHER_GROUP = "prefs"  # verbs of any other group (notification preferences and whatever comes next)
 #: Moves only some titles have, grouped so that /18xx keeps within Discord's 25 entries.
 SPECIAL_GROUP = "special"

@@ -79,7 +79,7 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     assert "LNWR: merge 7 | merge 12" in text
     assert "[malformed] no company 99; `merge CORP` with one of: 7, 12" in text
     assert "bot -> @bob: Request 1 from alice in 1822 game #1 (console): LNWR merges with 7." in text
-    assert "[illegal] LNWR cannot choose now; you can: merge, pass" in text  # nothing is stored before bob approves
+    assert "[illegal] LNWR cannot choose now; you can: `merge 7`" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text
     assert "LNWR: Acquire a minor: choose replace | choose exchange" in text
