@@ -266,8 +266,13 @@ class AutoVerbs(ServiceCore):
             if step is None:
                 break
             head = _tail_removed(reply.text, self._next_line(live))
+            name = self._seat_name(live, step.user_id)
+            why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
+                   if step.record is not None else "the only legal move")
+            # The log keeps that the move was the bot's, beside the move itself (one transaction).
+            notes = [self._note_action(live, f"{name}'s next move is automatic ({why})", step.player.id)]
             try:
-                made = await super()._apply(live, step.action, step.user_id, step.player.id)
+                made = await super()._apply(live, step.action, step.user_id, step.player.id, notes=notes)
             except StaleStateError:
                 self._cache.drop(live.id)
                 log.info("auto-action chain in game %s stopped: another process moved", live.id)
@@ -278,9 +283,7 @@ class AutoVerbs(ServiceCore):
                 break
             chained += 1
             actors.add(step.user_id)
-            why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
-                   if step.record is not None else "the only legal move")
-            lines = _marked(made.reply.text.split("\n"), self._seat_name(live, step.user_id), step.action, why)
+            lines = _marked(made.reply.text.split("\n"), name, step.action, why)
             reply.text = head + "\n" + "\n".join(lines)
             reply.seq = made.reply.seq
             reply.buttons = made.reply.buttons

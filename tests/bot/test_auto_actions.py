@@ -53,6 +53,8 @@ async def test_auto_pass_carries_a_stock_round_without_pinging_and_ends_with_it(
     assert "bob passes" in moved.text and "(automatic: programmed: auto pass for the rest of this round)" in moved.text
     assert _turn_pings(moved) == []  # bob's and carol's turns were taken; alice is back, having just moved
     assert "bob" not in moved.mentions and "carol" not in moved.mentions
+    log = (await table.say("carol", "history")).text  # the log keeps which moves were programmed
+    assert "bob's next move is automatic (programmed: auto pass for the rest of this round)" in log, log
     ended = await table.say("alice", "pass")  # everyone passed: the stock round ends
     assert "Operating Round" in ended.text, ended.text
     assert "the round it was set for ended" in _switched_off(ended, "bob")
