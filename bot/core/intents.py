@@ -9,6 +9,7 @@ that drive whole games through the console.
 
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from bot.core.replies import Outcome
 from bot.core.routes_text import typed_connections
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
+from engine.core.errors import GameError
 
 Action = dict[str, Any]
 
@@ -258,6 +260,19 @@ def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
     return next((ent for ent, t in candidates if t == kind), None)
 
 
+def engine_reason(game: Any, action: Action) -> str:
+    """Why the engine refuses ``action`` now, in its own words (tried on a copy of the game), as a clause
+    ``" (the engine: ...)"``; "" when it would take it or says nothing more."""
+    try:
+        copy = pickle.loads(pickle.dumps(game))
+        copy.process(action)
+    except GameError as exc:
+        return f" ({exc.message})" if exc.message else ""
+    except Exception:  # a made-up action may fail anywhere; the refusal stands without a reason
+        return ""
+    return ""
+
+
 def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
     def handler(
         game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
@@ -267,7 +282,8 @@ def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-u
         if pick:
             options = [c for c in options if all(c.get(k) == v for k, v in pick.items())]
         if not options:
-            raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now")
+            why = engine_reason(game, {**query.entity_action(game, ent, kind), **(pick or {})})
+            raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now{why}")
         return Intent(options[0], ent, player)
 
     return handler
@@ -729,6 +745,10 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if pick and any(c.get("shell") for c in pick):
         pick = _for_shell(game, ent, pick, shell, " ".join(("train", *args)))
     if not pick:
+        new_train = next((t for t in game.available_depot_trains() if str(t.name).lower() == name.lower()), None) \
+            if hasattr(game, "available_depot_trains") else None
+        why = engine_reason(game, {**query.entity_action(game, ent, "buy_train"), "train": new_train.id,
+                                   "price": new_train.price}) if new_train is not None and not pool else ""
         offers = sorted(
             {
                 f"{bought_name(game, c)} ({game.format_money(c['price'])})"
@@ -737,7 +757,7 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             }
         )
         raise illegal(
-            f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now; "
+            f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now{why}; "
             f"it can buy: {_listing(offers) or 'none'}"
         )
     return Intent(pick[0], ent, player)
@@ -893,12 +913,15 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if starts:
         hit = next(((e, c) for e, c in starts if c["choice"] == corp.sym), None)
         if hit is None:
-            raise illegal(f"{corp.sym} cannot start a merger now; companies that can: {_listing(names)}")
+            ent = starts[0][0]
+            why = engine_reason(game, {**query.entity_action(game, ent, "choose"), "choice": corp.sym})
+            raise illegal(f"{corp.sym} cannot start a merger now{why}; companies that can: {_listing(names)}")
         return Intent(hit[1], hit[0], player)
     hit = next(((e, c) for e, c in merges if c["corporation"] == corp.sym), None)
     if hit is None:
         who = game.describe(merges[0][0])
-        raise illegal(f"{who} cannot merge with {corp.sym}; it can merge with: {_listing(names)}")
+        why = engine_reason(game, {**query.entity_action(game, merges[0][0], "merge"), "corporation": corp.sym})
+        raise illegal(f"{who} cannot merge with {corp.sym}{why}; it can merge with: {_listing(names)}")
     ent = hit[0]
     owners = [o for o in (deciding_player(corp), deciding_player(ent)) if isinstance(o, Player)]
     other = next((o for o in owners if o is not player), None)

@@ -3,6 +3,9 @@ each as the player met it."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from bot.console.scripted import command_intent
@@ -12,6 +15,7 @@ from engine import new_game
 from engine.core import query
 from engine.core.entities import Player
 from engine.core.game import Game
+from engine.playout import _weight
 from tests.bot.conftest import Table
 
 
@@ -108,3 +112,22 @@ def test_buy_col_suggests_buy_coal() -> None:
     with pytest.raises(CommandError) as info:
         command_intent(game, player, "buy col")
     assert "did you mean `buy coal`?" in info.value.message
+
+
+def test_a_refused_redemption_gives_the_engines_reason() -> None:
+    """F8: 1862 `redeem treasury` said only "cannot redeem now" (the company needed $329 and had $200)."""
+    rng = random.Random(3)
+    game = new_game("1862", [(i + 1, f"p{i + 1}") for i in range(4)], seed=3)
+    for _ in range(400):
+        corp = next((e for e in game.acting() if "redeem_shares" in game.actions_for(e)), None)
+        if corp is not None and not any(c["kind"] == "treasury" for c in query.choices(game, corp, "redeem_shares")):
+            player = deciding_player(corp)
+            assert isinstance(player, Player)
+            with pytest.raises(CommandError) as info:
+                command_intent(game, player, "redeem treasury")
+            reason = rf"{corp.sym} cannot redeem now \({corp.sym} needs \$\d+ and has \$\d+"
+            assert re.search(reason, info.value.message)
+            return
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no redemption the treasury cannot pay for came up")
