@@ -640,11 +640,46 @@ def _remove(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
 def _run(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
     if args and args[0].lower() not in ("auto", "best"):
-        return Intent(_manual_routes(game, ent, args), ent, player)
+        confirmed = bool(args) and args[-1].lower() in CONFIRM_WORDS
+        typed = args[:-1] if confirmed else args
+        action = _manual_routes(game, ent, typed)
+        if not confirmed:
+            _ask_if_idle(game, ent, action, typed)
+        return Intent(action, ent, player)
     options = query.choices(game, ent, "run_routes")
     if not options:
         raise illegal(f"{game.describe(ent)} has no routes to run")
     return Intent(options[0], ent, player)
+
+
+def _revenue_of(game: Any, action: Action) -> int | None:
+    """What a run earns, worked out on a copy of the game (None if the engine refuses it)."""
+    try:
+        copy = pickle.loads(pickle.dumps(game))
+        copy.process(action)
+    except Exception:
+        return None
+    return sum(int(r.revenue) for r in getattr(copy.round, "routes", None) or [])
+
+
+def _ask_if_idle(game: Any, corp: Any, action: Action, typed: tuple[str, ...]) -> None:
+    """A typed run that leaves a train standing while the best run earns more is asked about first (F10)."""
+    running = {r["train"] for r in action["routes"]}
+    idle = [t for t in corp.trains if t.id not in running]
+    if not idle:
+        return
+    best = query.choices(game, corp, "run_routes")
+    if not best:
+        return
+    mine, top = _revenue_of(game, action), _revenue_of(game, best[0])
+    if mine is None or top is None or top <= mine:
+        return
+    names = ", ".join(f"the {t.name}-train" for t in idle)
+    raise CommandError(
+        Outcome.PENDING,
+        f"{names} does not run: as typed {corp.sym} earns {game.format_money(mine)}, the best run (`run auto`) "
+        f"earns {game.format_money(top)}. To run as typed, send `run {' '.join(typed)} confirm`.",
+    )
 
 
 RUN_USAGE = (
