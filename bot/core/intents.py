@@ -260,14 +260,14 @@ def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
     return next((ent for ent, t in candidates if t == kind), None)
 
 
-def engine_reason(game: Any, action: Action) -> str:
+def engine_reason(game: Any, action: Action, said: str = "") -> str:
     """Why the engine refuses ``action`` now, in its own words (tried on a copy of the game), as a clause
-    ``" (the engine: ...)"``; "" when it would take it or says nothing more."""
+    ``" (...)"``; "" when it would take it, or says nothing more than ``said``."""
     try:
         copy = pickle.loads(pickle.dumps(game))
         copy.process(action)
     except GameError as exc:
-        return f" ({exc.message})" if exc.message else ""
+        return f" ({exc.message})" if exc.message and exc.message.lower() not in said.lower() else ""
     except Exception:  # a made-up action may fail anywhere; the refusal stands without a reason
         return ""
     return ""
@@ -282,7 +282,8 @@ def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-u
         if pick:
             options = [c for c in options if all(c.get(k) == v for k, v in pick.items())]
         if not options:
-            why = engine_reason(game, {**query.entity_action(game, ent, kind), **(pick or {})})
+            why = engine_reason(game, {**query.entity_action(game, ent, kind), **(pick or {})},
+                                f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now")
             raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now{why}")
         return Intent(options[0], ent, player)
 
@@ -955,7 +956,8 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     hit = next(((e, c) for e, c in merges if c["corporation"] == corp.sym), None)
     if hit is None:
         who = game.describe(merges[0][0])
-        why = engine_reason(game, {**query.entity_action(game, merges[0][0], "merge"), "corporation": corp.sym})
+        why = engine_reason(game, {**query.entity_action(game, merges[0][0], "merge"), "corporation": corp.sym},
+                            f"{who} cannot merge with {corp.sym}")
         raise illegal(f"{who} cannot merge with {corp.sym}{why}; it can merge with: {_listing(names)}")
     ent = hit[0]
     owners = [o for o in (deciding_player(corp), deciding_player(ent)) if isinstance(o, Player)]
