@@ -9,10 +9,12 @@ that drive whole games through the console.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed, verb_named
+from bot.core.grammar import MOVES, type_words
 from bot.core.replies import Outcome
 from bot.core.routes_text import typed_connections
 from engine.core import query
@@ -20,60 +22,11 @@ from engine.core.entities import Company, Corporation, Player
 
 Action = dict[str, Any]
 
-#: Action types each move verb may produce, in the order they are tried.
-VERB_TYPES: dict[str, tuple[str, ...]] = {
-    "bid": ("bid", "choose"),
-    "buy": ("buy_shares", "bid", "buy_company", "special_buy"),
-    "buyprivate": ("buy_company", "acquire_company"),
-    "sell": ("sell_shares",),
-    "par": ("par",),
-    "pass": ("pass",),
-    "lay": ("lay_tile",),
-    "token": ("place_token", "hex_token"),
-    "remove": ("remove_token",),
-    "run": ("run_routes",),
-    "pay": ("dividend",),
-    "withhold": ("dividend",),
-    "train": ("buy_train",),
-    "discard": ("discard_train",),
-    "bankrupt": ("bankrupt",),
-    "redeem": ("redeem_shares",),
-    "close": ("close_company",),
-    "choose": ("choose", "choose_ability"),
-    "merge": ("merge", "choose", "failed_merge"),
-    "swap": ("swap_train",),
-    "repay": ("payoff_player_debt", "payoff_player_debt_partial"),
-}
+#: Action types each move verb may produce, in the order they are tried (declared in bot.core.grammar).
+VERB_TYPES: dict[str, tuple[str, ...]] = {m.verb: m.types for m in MOVES}
 
 #: How to say each action type in the command language (for "you can: ..." hints).
-TYPE_WORDS: dict[str, str] = {
-    "bid": "bid",
-    "par": "par",
-    "buy_shares": "buy",
-    "sell_shares": "sell",
-    "lay_tile": "lay",
-    "place_token": "token",
-    "remove_token": "remove",
-    "run_routes": "run",
-    "dividend": "pay/withhold",
-    "buy_train": "train",
-    "discard_train": "discard",
-    "buy_company": "buyprivate",
-    "bankrupt": "bankrupt",
-    "choose": "choose",
-    "redeem_shares": "redeem",
-    "close_company": "close",
-    "acquire_company": "buyprivate",
-    "special_buy": "buy coal",
-    "hex_token": "token",
-    "merge": "merge",
-    "failed_merge": "merge undo",
-    "swap_train": "swap",
-    "choose_ability": "choose",
-    "payoff_player_debt": "repay",
-    "payoff_player_debt_partial": "repay",
-    "pass": "pass",
-}
+TYPE_WORDS: dict[str, str] = type_words()
 
 MOVE_VERBS = frozenset(VERB_TYPES)
 
@@ -134,10 +87,7 @@ def _words(types: list[str]) -> str:
 
 
 #: The most words a move verb takes after it (verbs not named take any number).
-MAX_WORDS: dict[str, int] = {
-    "pass": 0, "withhold": 0, "pay": 1, "bankrupt": 1, "redeem": 1, "close": 1, "repay": 1, "discard": 1,
-    "swap": 1, "merge": 1,
-}
+MAX_WORDS: dict[str, int] = {m.verb: m.max_words for m in MOVES if m.max_words is not None}
 
 
 # ---------------------------------------------------------------------- names and numbers
@@ -161,7 +111,30 @@ def match_hex(game: Any, word: str) -> str:
     for hex_id in game.board.hexes:
         if hex_id.lower() == word.lower():
             return str(hex_id)
-    raise malformed(f"no hex {word} on the map{did_you_mean(word, list(game.board.hexes))}")
+    near = neighbour_hexes(game, word)
+    hint = f", did you mean {' or '.join(near)}?" if near else did_you_mean(word, list(game.board.hexes))
+    raise malformed(f"no hex {word} on the map{hint}")
+
+
+_HEX_NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+def neighbour_hexes(game: Any, word: str) -> list[str]:
+    """Hexes of the map next to a name that is not on it (G12 on a grid of F12 and H12), nearest first."""
+    match = _HEX_NAME.match(word.strip())
+    if match is None:
+        return []
+    letters, number = match[1].upper(), int(match[2])
+    out: list[tuple[int, str]] = []
+    for hex_id in game.board.hexes:
+        other = _HEX_NAME.match(str(hex_id))
+        if other is None or len(other[1]) != len(letters):
+            continue
+        rows = abs(ord(other[1][-1]) - ord(letters[-1])) if other[1][:-1] == letters[:-1] else 99
+        cols = abs(int(other[2]) - number)
+        if rows <= 1 and cols <= 1 and (rows or cols):
+            out.append((rows + cols, str(hex_id)))
+    return [h for _, h in sorted(out)][:4]
 
 
 #: No price, count, page or request number comes near this; SQLite stores nothing larger (signed 64-bit).
@@ -317,7 +290,20 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     low = int(hit[0]["price"])
     if price < low:
         raise illegal(f"the minimum bid for {comp.sym} is {game.format_money(low)}")
+    if price != low and buyable_outright(game, ent, comp):
+        # The engine takes a bid on a private that may be bought outright as its purchase at the bid, and the
+        # rules sell it at its price (1882 §9) or take no bid on it (1828 §6.1): the price is the one to pay.
+        raise illegal(f"{comp.sym} is not up for bids: it can be bought now for {game.format_money(low)}, "
+                      f"`buy {comp.sym}`")
     return Intent({**hit[0], "price": price}, ent, player)
+
+
+def buyable_outright(game: Any, entity: Any, comp: Company) -> bool:
+    """Whether the auction sells ``comp`` now at its price rather than taking bids on it (1882's cheapest
+    private, 1828's last of a tier)."""
+    step = query.step_for(game, entity, "bid")
+    may_purchase = getattr(step, "may_purchase", None)
+    return bool(callable(may_purchase) and may_purchase(comp))
 
 
 def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -348,7 +334,12 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if "bid" in kinds or "buy_company" in kinds:
         names += list(game.companies)
     kind = "company" if "buy_shares" in kinds else "private company"
-    raise malformed(f"no {kind} {word}{did_you_mean(word, names)}")
+    if hasattr(game, "buy_coal_marker"):
+        names.append("coal")  # 1828's `buy coal`
+    hint = did_you_mean(word, names)
+    if hint.endswith("coal?"):
+        raise malformed(f"no {kind} {word}, did you mean `buy coal`?")
+    raise malformed(f"no {kind} {word}{hint}")
 
 
 def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
@@ -515,6 +506,7 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
 
 
 def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    args = tuple(a for a in args if a.lower() not in ("rot", "rotation"))  # as `moves` writes it: 57 rot 2
     _need(args, 2, "lay HEX TILE [ROTATION]")
     ent = candidates[0][0]
     hex_id = match_hex(game, args[0])
@@ -990,6 +982,10 @@ _HANDLERS = {
     "swap": _swap,
     "repay": _repay,
 }
+
+
+if set(_HANDLERS) != set(VERB_TYPES):  # a declared move needs its reading, and a reading its declaration
+    raise RuntimeError(f"moves without a reading or declaration: {set(_HANDLERS) ^ set(VERB_TYPES)}")
 
 
 # ---------------------------------------------------------------------- actions -> commands

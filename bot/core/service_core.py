@@ -623,6 +623,10 @@ class ServiceCore:
     ) -> Reply:
         now = self.clock()
         for old in await self.storage.list_consents(live.id):
+            if old.requested_by == req.user_id and old.kind == kind and old.payload == payload:
+                waiting = ", ".join(self._seat_name(live, u) for u, vote in old.approvers.items() if vote is None)
+                raise CommandError(Outcome.PENDING, f"request {old.id} ({what}) is already waiting for "
+                                                    f"{waiting or 'the others'}; nothing new was asked")
             if old.requested_by == req.user_id:
                 # A new request from the same player replaces their older one.
                 with contextlib.suppress(StatusConflictError):

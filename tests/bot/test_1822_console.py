@@ -143,3 +143,13 @@ def test_the_minors_in_reach_are_one_click_buttons() -> None:
     carol = game.corporations["NBR"].owner
     buttons = [(b.label, b.command) for b in move_buttons(game, [carol], at=938)]
     assert buttons[:2] == [("Take over 19", "@938 merge 19"), ("Take over 14", "@938 merge 14")]
+
+
+def test_the_same_request_is_not_opened_twice(tmp_path: Path) -> None:
+    """F16: `merge 7` sent again opened another identical request each time (seven "NBR merges with 3")."""
+    db, out = tmp_path / "games.db", tmp_path / "out"
+    output = run_console(db, out, _seated(tmp_path, 551, line("alice", "merge 7"), line("alice", "merge 7")))
+    text = "\n".join(output)
+    assert "Request 1 from alice: LNWR merges with 7." in text
+    assert "request 1 (LNWR merges with 7) is already waiting for bob; nothing new was asked" in text
+    assert "Request 2" not in text
