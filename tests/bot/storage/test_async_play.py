@@ -13,7 +13,7 @@ async def test_pace_spans_open_once_and_close_with_their_waking_time(storage: St
     game = await make_game(storage)
     assert await store.move_spans(game, [], [("u1", 100.0), ("u2", 100.0)]) == ["u1", "u2"]
     assert await store.move_spans(game, [], [("u1", 150.0)]) == []  # one open span per player (another process)
-    (one, two) = await store.spans(game, open_only=True)
+    one, _ = await store.spans(game, open_only=True)
     assert (one.user_id, one.started_at, one.ended_at) == ("u1", 100.0, None)
     assert await store.move_spans(game, [(one.id, 400.0, 250.0)], [("u1", 400.0)]) == ["u1"]
     spans = await store.spans(game)
