@@ -11,12 +11,14 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .core import query
 from .core.errors import GameError, malformed
+from .core.events import Outcome
 from .core.game import Game
 from .core.invariants import forced_purchase_problems, liveness_problems, problems
 from .importer import EDITION_SETTING
@@ -101,9 +103,12 @@ class PlayoutResult:
 
 def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
                    check: bool = True, policy: str = "random",
-                   optional_rules: list[str] | None = None) -> PlayoutResult:
+                   optional_rules: list[str] | None = None,
+                   before: Callable[[Game, dict[str, Any]], None] | None = None,
+                   after: Callable[[Game, dict[str, Any], Outcome], None] | None = None) -> PlayoutResult:
     """Play a seeded game by choosing among the query API's legal choices that 18xx.games offers too
-    (``query.reference_choices``); ``policy`` is "random", "steady" or "seeker" (``SEEKER_WEIGHTS``)."""
+    (``query.reference_choices``); ``policy`` is "random", "steady" or "seeker" (``SEEKER_WEIGHTS``). ``before`` and
+    ``after`` see each action (``engine.reconcile``)."""
     rng = random.Random(seed)
     flavour = seeker_flavour(seed)
     settings = {"optional_rules": list(optional_rules)} if optional_rules else None
@@ -126,11 +131,15 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             break
         weights = [_weight(o, policy, flavour) for o in options]
         action = rng.choices(options, weights)[0]
+        if before is not None:
+            before(game, action)
         try:
-            game.process(action)
+            outcome = game.process(action)
         except GameError as exc:
             found.append(f"engine refused its own choice {action}: {exc.message}")
             break
+        if after is not None:
+            after(game, action, outcome)
         count += 1
         if check:
             # Liveness is the check above, made before every choice; the forced purchase's way out is checked here.

@@ -611,6 +611,7 @@ class Route1822(RouteStep):
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
                                  for r in routes]
         self.game.log(f"{corp.sym} runs for {self.game.format_money(total)}")
+        self.game.routes_run(corp, routes)
         if self.pullman is not None:
             self.pullman.name = self.pullman.name[:-1]
             self.pullman = None

@@ -11,10 +11,11 @@ import itertools
 from collections import Counter
 from typing import Any, ClassVar
 
+from ...core import events as ev
 from ...core.abilities import Shares
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex, _blank_side
-from ...core.entities import Company, Corporation, Player, Share, Token, Train
+from ...core.entities import Company, Corporation, Player, Share, Token, Train, pay
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.round import OperatingRound, Round, StockRound
@@ -170,9 +171,10 @@ class G1862(Game):
         company.owner = player
         player.companies.append(company)
         if price > 0:
-            player.cash -= price
-            self.bank.cash += price
+            pay(player, self.bank, price, ev.Why.PRIVATE)
+        ev.emit(ev.PrivateMoved(company.sym, ev.BANK, player.party, price))
         self.log(f"{player.name} buys {company.sym} for {self.format_money(price)}")
+        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         self.after_buy_company(player, company, price)
         if company.sym == BO_MARKER:
             hx = self.board[BALTIMORE]
@@ -181,6 +183,7 @@ class G1862(Game):
             if slot is not None:
                 hx.tile.tokens[node][slot] = BO_MARKER
                 hx.tile.kinds[node][slot] = TokenKind.BLOCKING
+                ev.emit(ev.StationChanged(hx.id, node, slot, None, BO_MARKER, TokenKind.BLOCKING.value))
                 self.board_changed()
                 self.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
@@ -192,6 +195,7 @@ class G1862(Game):
                         if s == BO_MARKER:
                             slots[i] = None
                             hx.tile.kinds[node][i] = TokenKind.NORMAL
+                            ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
             self.board_changed()
         self.close_company(company)
 
@@ -202,7 +206,9 @@ class G1862(Game):
         hx = self.board["E28"]
         tile = Tile("ERIE-0", self.tile_defs["ERIE"], 0, preprinted=True)
         move_tokens(hx.tile, tile)
+        old = hx.tile
         hx.tile = hx.original = tile
+        ev.emit(ev.TileLaid(hx.id, tile.name, tile.id, tile.rotation, old.name, ""))
         # Edges facing E28 open where the Erie tile now has track (§2.1 exit rule (b)).
         for h in [hx, *(self.board.hexes[n] for n in hx.neighbors.values())]:
             h.sealed = frozenset(e for e, other in h.neighbors.items()
@@ -251,7 +257,7 @@ class G1862(Game):
         previous = corp.owner
         for s in shares:
             self.transfer_share(s, self.pool)
-        self.bank.spend(proceeds, seller)
+        self.bank.spend(proceeds, seller, ev.Why.SHARE_SALE)
         self.check_presidency(corp, previous, seller)
         if corp.floated:
             self.market.down(corp.sym)
@@ -305,17 +311,18 @@ class G1862(Game):
             rate = int(self.phase["debt_rate"])
             face = rules.debt_face(needed, rate)
             cash = face * rate // 100
-            self.bank.spend(cash, corp)
+            self.bank.spend(cash, corp, ev.Why.LOAN)
             corp.debt += face
+            ev.emit(ev.LoanChanged(corp.party, face, "debt"))
             self.log(f"{corp.sym} takes a debt certificate of {self.format_money(face)} for "
                      f"{self.format_money(cash)}")
         fresh = iter(Share(f"{corp.sym}_R{i}", corp.sym, 5, False, corp) for i in range(1, 9))
         for holder in (*self.players, self.pool, corp):
             for old in [s for s in holder.shares if s.corp == corp.sym]:
-                pay = rules.redemption_cash(price, old.percent, old.president)
-                corp.cash -= pay
-                (holder if isinstance(holder, Player) else self.bank).cash += pay
+                price_paid = rules.redemption_cash(price, old.percent, old.president)
+                pay(corp, holder if isinstance(holder, Player) else self.bank, price_paid, ev.Why.SHARES)
                 holder.shares.remove(old)
+                ev.emit(ev.ShareCreated(old.id, corp.sym, old.percent, holder.party, gone=True))
                 new: list[Share] = []
                 if old.president:
                     new.append(Share(f"{corp.sym}_R0", corp.sym, 10, True, holder))
@@ -324,7 +331,9 @@ class G1862(Game):
                 for share in new:
                     share.owner = holder
                     holder.shares.append(share)
+                    ev.emit(ev.ShareCreated(share.id, corp.sym, share.percent, holder.party))
         corp.treasury.shares.append(Share(f"{corp.sym}_R9", corp.sym, 50, False, corp.treasury))
+        ev.emit(ev.ShareCreated(f"{corp.sym}_R9", corp.sym, 50, corp.treasury.party))
         self.redeemed.add(corp.sym)
         self.redemptions += 1
         self.log(f"{corp.sym} redeems half of its shares for {self.format_money(needed)}; "
@@ -333,28 +342,33 @@ class G1862(Game):
     # ------------------------------------------------------------------ dividends (§9.4)
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
+        parts: list[ev.HolderPart] = []
         if kind == "payout" and revenue > 0:
+            kept = 0
             if corp.sym in self.redeemed:
                 unit = rules.dividend_unit(revenue)
                 for p in self.players:
                     units = sum(s.percent // 5 for s in p.shares_of(corp.sym))
                     if units:
-                        self.bank.spend(units * unit, p)
-                self.bank.spend(revenue - 10 * unit, corp)
+                        parts.append(self.pay_holder(p, units * unit))
+                kept = revenue - 10 * unit
+                self.bank.spend(kept, corp, ev.Why.REVENUE)
             else:
                 for p in self.players:
                     percent = p.percent_of(corp.sym)
                     if percent:
-                        self.bank.spend(revenue * percent // 100, p)
+                        parts.append(self.pay_holder(p, revenue * percent // 100))
             self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
             self.market.right(corp.sym)
             first = {"NYC": "FNY", "WP": "PSC"}.get(corp.sym)
             if first is not None:
                 self.close_company(self.companies[first])
         else:
             if revenue:
-                self.bank.spend(revenue, corp)
+                self.bank.spend(revenue, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, parts, revenue)
             self.market.left(corp.sym)
             self.check_price_zero(corp)
 
@@ -374,7 +388,7 @@ class G1862(Game):
             held = p.shares_of(corp.sym)
             if compensate and p is not bankrupt and held:
                 amount = sum(self.cert_price(corp, s) for s in held)
-                self.bank.spend(amount, p)
+                self.bank.spend(amount, p, ev.Why.CLOSING)
                 self.log(f"{p.name} is compensated {self.format_money(amount)} for {corp.sym}")
         for holder in (*self.players, self.pool, corp.treasury):
             for s in holder.shares_of(corp.sym):
@@ -383,9 +397,11 @@ class G1862(Game):
             corp.trains.remove(t)
             t.owner = None
             t.rusted = True
+            ev.emit(ev.TrainMoved(t.id, t.name, corp.party, ev.NOBODY, ev.TrainHow.LEFT))
         if corp.cash:
-            self.bank.cash += corp.cash
-            corp.cash = 0
+            pay(corp, self.bank, corp.cash, ev.Why.CLOSING)
+        if corp.debt:
+            ev.emit(ev.LoanChanged(corp.party, -corp.debt, "debt"))
         corp.debt = 0
         for hx in self.board.hexes.values():
             for node, slots in hx.tile.tokens.items():
@@ -395,11 +411,13 @@ class G1862(Game):
                     elif owner == corp.sym:
                         slots[i] = None
                         hx.tile.kinds[node][i] = TokenKind.NORMAL
+                        ev.emit(ev.StationChanged(hx.id, node, i, corp.sym, None))
         corp.closed = True
         self.market.remove(corp.sym)
         self.board_changed()
         self.update_cert_limit()
         self.log(f"{corp.sym} is out of the game")
+        ev.emit(ev.CompanyClosed(corp.sym, "bankruptcy" if bankrupt is not None else "price"))
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
         if corp.closed:
@@ -449,8 +467,7 @@ class G1862(Game):
                 shares, percent = max(sales, key=lambda sale: sale[1])
                 self.sell_shares(player, shares, percent)
         unpaid = max(0, owed - player.cash)
-        self.bank.cash += player.cash
-        player.cash = 0
+        pay(player, self.bank, player.cash, ev.Why.BANKRUPTCY)
         player.bankrupt = True
         self.bankruptcies += 1
         for company in list(player.companies):
@@ -543,8 +560,7 @@ class G1862(Game):
                                f"{self.format_money(corp.cash)}, price {self.format_money(token.price + extra)}")
         super().place_token(corp, token, hx, node, free=free, slot=slot)
         if extra:
-            corp.cash -= extra
-            self.bank.cash += extra
+            pay(corp, self.bank, extra, ev.Why.STATION)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
@@ -552,6 +568,7 @@ class G1862(Game):
         train.owner = self.pool
         self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train to the pool")
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.POOL, ev.TrainHow.DISCARDED))
 
     def must_buy_train(self, corp: Corporation) -> bool:
         if corp.closed or corp.trains or not (self.available_depot_trains() or self.pool_trains):
@@ -624,15 +641,13 @@ class G1862(Game):
         from his cash, and what he cannot pay is deducted from his score (§9.6). No price moves."""
         for corp in [c for c in self.corporations.values() if c.debt and not c.closed]:
             paid = min(corp.cash, corp.debt)
-            corp.cash -= paid
-            self.bank.cash += paid
+            pay(corp, self.bank, paid, ev.Why.REPAYMENT)
             rest = corp.debt - paid
             corp.debt = 0
             player = corp.owner
             if rest and isinstance(player, Player) and not player.bankrupt:
                 cash = min(player.cash, rest)
-                player.cash -= cash
-                self.bank.cash += cash
+                pay(player, self.bank, cash, ev.Why.REPAYMENT)
                 player.debt += rest - cash
                 self.log(f"{player.name} pays {self.format_money(cash)} of {corp.sym}'s debt"
                          + (f"; {self.format_money(rest - cash)} is deducted from the score" if rest > cash else ""))
