@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         except ConfigError as exc:
             print(f"Cannot start: {exc}", file=sys.stderr)
             return 2
-        logs.configure(os.environ.get("ROUNDHOUSE_LOG_FORMAT") or settings.log_format)
+        logs.chosen = settings.log_format
     name = MODULES[mode]
     try:
         module = importlib.import_module(name)

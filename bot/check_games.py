@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot import logs
 from bot.config import load_settings
 from bot.core.live import LoadError, replay_stored
 from bot.core.text import refused_action
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
-    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.ERROR, "%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
     db = args.db or load_settings(args.config).database
     if not is_postgres_url(db) and not Path(db).is_file():

@@ -109,6 +109,7 @@ class SlackSection(_Section):
     requests_db: str = ""
     request_memory_hours: float = Field(24.0, gt=0)
     moderators: list[str] = []
+    api_url: str = ""
 
 
 SECTIONS: dict[str, type[_Section]] = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from datetime import UTC, datetime
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -27,10 +28,16 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
-def configure(log_format: str = "text", level: int = logging.INFO) -> None:
-    """Set up the root logger once, as text lines or JSON objects."""
+#: The format the config chose (set by ``bot.__main__`` once the config files are read).
+chosen = "text"
+
+
+def configure(level: int = logging.INFO, text_format: str = TEXT_FORMAT, log_format: str | None = None) -> None:
+    """Set up the root logger as text lines (``text_format``) or JSON objects: ``log_format``, else
+    ``$ROUNDHOUSE_LOG_FORMAT``, else the config's choice. Each command picks its own level."""
+    kind = log_format or os.environ.get("ROUNDHOUSE_LOG_FORMAT") or chosen
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.setFormatter(JsonFormatter() if kind == "json" else logging.Formatter(text_format))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import logs
 from bot.core import consequences
 from bot.core.live import LoadError, replay_stored
 from bot.storage import GameRecord, GameStatus, Storage, is_postgres_url
@@ -90,7 +91,7 @@ async def migrate(sqlite_file: str, postgres_url: str, out: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
-    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.ERROR, "%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
     stream = out or sys.stdout
     if not Path(args.sqlite_file).is_file():

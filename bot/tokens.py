@@ -15,30 +15,57 @@ class SecretFileError(ValueError):
 
 
 def read_token_file(file: Path) -> str:
-    """The token in ``file``; refused when git tracks the file (it would be pushed with the code)."""
+    """The token in ``file``, which must lie outside any git repository or be ignored by git there.
+
+    A file git tracks would be pushed with the code; one git neither tracks nor ignores is a `git add .` away
+    from it. Both are refused with what to do.
+    """
     if not file.is_file():
         raise SecretFileError(f"token_file {file} does not exist")
-    if tracked_by_git(file):
+    state = git_state(file)
+    if state == "tracked":
         raise SecretFileError(
             f"token_file {file} is tracked by git, so the token would be published with the code: "
             "move it out of the repository (or `git rm --cached` it and list it in .gitignore), and "
             "regenerate the token if it was ever pushed"
         )
+    if state == "unignored":
+        raise SecretFileError(
+            f"token_file {file} is inside a git repository and not ignored, so a `git add .` would publish the "
+            "token: move it out of the repository, or list it in .gitignore"
+        )
     return file.read_text("utf-8").strip()
 
 
-def tracked_by_git(file: Path) -> bool:
-    """Whether ``file`` is in a git repository's index (False when git or a repository is absent)."""
+def _git(file: Path, *args: str) -> int | None:
+    """The exit status of a git command about ``file`` (None when git cannot be run)."""
+    path = file.resolve()
     try:
         done = subprocess.run(
-            ["git", "-C", str(file.resolve().parent), "ls-files", "--error-unmatch", "--", file.resolve().name],
+            ["git", "-C", str(path.parent), *args, "--", path.name],
             capture_output=True,
             timeout=10,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        return None
+    return done.returncode
+
+
+def git_state(file: Path) -> str:
+    """``"outside"`` (no repository, or no git to ask), ``"tracked"``, ``"ignored"`` or ``"unignored"``."""
+    if _git(file, "ls-files", "--error-unmatch") == 0:
+        return "tracked"
+    ignored = _git(file, "check-ignore", "-q")
+    if ignored == 0:
+        return "ignored"
+    # check-ignore answers 1 for a file that is not ignored, and 128 outside a repository.
+    return "unignored" if ignored == 1 else "outside"
+
+
+def tracked_by_git(file: Path) -> bool:
+    """Whether ``file`` is in a git repository's index (False when git or a repository is absent)."""
+    return git_state(file) == "tracked"
 
 
 class RedactSecrets(logging.Filter):

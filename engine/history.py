@@ -207,7 +207,7 @@ def game_history(game: Game, log: Sequence[dict[str, Any]], times: Sequence[floa
         actor = _actor(game, action)
         game._apply(action)  # as the importer's replay does, one action at a time
         t = when.get(id(action))
-        if isinstance(t, int | float):
+        if isinstance(t, int | float) and t > 0:  # 0: no time recorded (a playout's document)
             if stamps and actor is not None:
                 waits.setdefault(actor.name, []).append(max(0.0, float(t) - stamps[-1]))
             stamps.append(float(t))

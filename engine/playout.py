@@ -1,6 +1,6 @@
 """Seeded random games played through the query API (tests, benchmarks and the oracle).
 
-``python -m engine.playout TITLE --players N --seed S [--policy random|steady] --out FILE.json`` writes one
+``python -m engine.playout TITLE --players N --seed S [--policy random|steady|seeker] --out FILE.json`` writes one
 game as an 18xx.games document: exit 0 when it reached its end, 1 when it stalled (the file holds the game
 as far as it got), 2 for bad arguments.
 """
@@ -11,14 +11,16 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .core import query
 from .core.errors import GameError, malformed
+from .core.events import Outcome
 from .core.game import Game
-from .core.invariants import problems
+from .core.invariants import forced_purchase_problems, liveness_problems, problems
 from .importer import EDITION_SETTING
 from .titles import export_title, title_class
 
@@ -36,10 +38,51 @@ STEADY_WEIGHTS = {
 }
 
 
-POLICIES = ("random", "steady")
+# The "seeker" steers toward the rules ordinary play rarely reaches (bankruptcy, the stock-market end and price
+# zero, forced purchases, mergers, the last trains, every private's power), still choosing only legal moves. Its
+# three flavours, by seed: spend (pay out, over-buy trains, so treasuries run dry when trains rust), crash (sell and
+# withhold, so prices fall) and privates (use every private's power, buy privates into companies).
+SEEKER_WEIGHTS = {
+    **WEIGHTS, "bankrupt": 50.0, "merge": 6.0, "buy_company": 4.0, "redeem": 3.0, "close_private": 0.5,
+}
+SEEKER_FLAVOURS = ("spend", "crash", "privates")
+
+POLICIES = ("random", "steady", "seeker")
 
 
-def _weight(option: dict[str, object], policy: str) -> float:
+def seeker_flavour(seed: int) -> str:
+    return SEEKER_FLAVOURS[seed % len(SEEKER_FLAVOURS)]
+
+
+def _seeker_weight(option: dict[str, object], flavour: str) -> float:
+    kind = str(option["type"])
+    weight = SEEKER_WEIGHTS.get(kind, 1.0)
+    price = option.get("price")
+    cost = int(price) if isinstance(price, int) else 0
+    if option.get("entity_type") == "company":
+        weight *= 6 if flavour == "privates" else 2  # a private's own power: lay, token, exchange, close
+    if flavour == "spend":
+        if kind == "dividend":
+            weight *= 20 if option.get("kind") == "payout" else 0.2
+        elif kind == "buy_train":
+            weight *= 1 + cost / 100  # the dearest trains first: treasuries run dry
+        elif kind == "sell_shares":
+            weight *= 0.2
+    elif flavour == "crash":
+        if kind == "sell_shares":
+            weight *= 12
+        elif kind == "dividend":
+            weight *= 5 if option.get("kind") == "withhold" else 1
+        elif kind == "buy_shares":
+            weight *= 0.5
+    elif kind in ("buy_company", "special_track", "place_token", "lay_tile") and option.get("entity_type") == "company":
+        weight *= 3
+    return weight
+
+
+def _weight(option: dict[str, object], policy: str, flavour: str = "spend") -> float:
+    if policy == "seeker":
+        return _seeker_weight(option, flavour)
     table = STEADY_WEIGHTS if policy == "steady" else WEIGHTS
     weight = table.get(str(option["type"]), 1.0)
     if policy == "steady":
@@ -60,10 +103,14 @@ class PlayoutResult:
 
 def random_playout(title: str, players: int, seed: int, *, max_actions: int = 5000,
                    check: bool = True, policy: str = "random",
-                   optional_rules: list[str] | None = None) -> PlayoutResult:
+                   optional_rules: list[str] | None = None,
+                   before: Callable[[Game, dict[str, Any]], None] | None = None,
+                   after: Callable[[Game, dict[str, Any], Outcome], None] | None = None) -> PlayoutResult:
     """Play a seeded game by choosing among the query API's legal choices that 18xx.games offers too
-    (``query.reference_choices``); ``policy`` is "random" or "steady"."""
+    (``query.reference_choices``); ``policy`` is "random", "steady" or "seeker" (``SEEKER_WEIGHTS``). ``before`` and
+    ``after`` see each action (``engine.reconcile``)."""
     rng = random.Random(seed)
+    flavour = seeker_flavour(seed)
     settings = {"optional_rules": list(optional_rules)} if optional_rules else None
     game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
     money = game.total_cash()
@@ -75,19 +122,28 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             # Only what 18xx.games offers too: the oracle replays these games there.
             options.extend(query.reference_choices(game, ent, limit=200))
         if not options:
-            found.append(f"no legal choice for {[game.describe(e) for e in game.acting()]} "
-                         f"in {game.round.name()}")
+            # Only moves 18xx.games settles otherwise are left (docs/conformance.md): play one rather than stall,
+            # so the game goes on; a dead end of the engine itself is a liveness problem.
+            options = [o for ent in query.deciding_entities(game) for o in query.all_choices(game, ent, limit=200)]
+        if not options:
+            found.extend(liveness_problems(game) or [
+                f"no legal choice for {[game.describe(e) for e in game.acting()]} in {game.round.name()}"])
             break
-        weights = [_weight(o, policy) for o in options]
+        weights = [_weight(o, policy, flavour) for o in options]
         action = rng.choices(options, weights)[0]
+        if before is not None:
+            before(game, action)
         try:
-            game.process(action)
+            outcome = game.process(action)
         except GameError as exc:
             found.append(f"engine refused its own choice {action}: {exc.message}")
             break
+        if after is not None:
+            after(game, action, outcome)
         count += 1
         if check:
-            bad = problems(game, money)
+            # Liveness is the check above, made before every choice; the forced purchase's way out is checked here.
+            bad = problems(game, money, live=False) + forced_purchase_problems(game)
             if bad:
                 found.append(f"after {action}: {bad}")
                 break

@@ -3,8 +3,9 @@
 For each standing run_routes action of an 18xx.games game, the position before it is rebuilt and the
 optimum for the operating company is computed. One JSON line per action:
 ``{"action_id", "corporation", "trains", "claimed", "optimal", "proven", "seconds"}``, where claimed is the
-engine's price of the routes the players ran. ``--before ACTION_ID`` does one position and also prints
-the routes found; ``--check`` also submits the routes found as a run_routes action to a freshly replayed
+engine's price of the routes the players ran (None, with ``refused`` saying why, for a run recorded on 18xx.games
+that today's rules refuse: it stands as recorded, and the walk goes on). ``--before ACTION_ID`` does one position
+and also prints the routes found; ``--check`` also submits the routes found as a run_routes action to a freshly replayed
 game and reports the revenue the engine computes for them (``engine``).
 
 Exit 0 when done, 1 when an action of the game is refused, 2 for a file that is not a game.
@@ -121,16 +122,25 @@ def evaluate(gf: GameFile, pos: Position, budget: float | None,
              check: bool = False) -> tuple[dict[str, Any], Solution]:
     game, corp = pos.game, pos.corp
     sol = solve(game, corp, time_budget=budget)
+    claimed: int | None = None
+    refused: str | None = None
+    if pos.action.get("type") == "run_routes":
+        try:
+            claimed = claimed_revenue(game, corp, pos.action)
+        except GameError as exc:
+            # A run recorded on 18xx.games that today's rules refuse (it stood as recorded): said, not priced.
+            refused = exc.message
     out: dict[str, Any] = {
         "action_id": pos.action.get("id"),
         "corporation": corp.sym,
         "trains": [t.name for t in game.route_trains(corp)],
-        "claimed": claimed_revenue(game, corp, pos.action) if pos.action.get("type") == "run_routes"
-        else None,
+        "claimed": claimed,
         "optimal": sol.total,
         "proven": sol.proven,
         "seconds": round(sol.seconds, 4),
     }
+    if refused is not None:
+        out["refused"] = refused
     recorded = recorded_revenue(pos.action)
     if recorded is not None and recorded != out["claimed"]:
         out["recorded"] = recorded
@@ -179,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
 def _print_text(out: dict[str, Any]) -> None:
     flag = "" if out["proven"] else " (not proven: time ran out)"
     claimed = "" if out["claimed"] is None else f", players ran ${out['claimed']}"
+    if "refused" in out:
+        claimed = f", the recorded run is refused by today's rules ({out['refused']}) and stood as recorded"
     engine = "" if "engine" not in out else f", the engine prices these routes at ${out['engine']}"
     print(f"action {out['action_id']}: {out['corporation']} [{' '.join(out['trains'])}] optimum "
           f"${out['optimal']}{flag}{claimed}{engine} in {out['seconds']:.3f} s")

@@ -2,7 +2,9 @@
 
 Replays an 18xx.games game file (optionally only the actions before ``ACTION_ID``) and writes
 ``map.png``, ``market.png`` and ``status.png`` into ``DIR`` (``--prefix`` puts a text in front of
-the names). Exit 0 on success, 1 when an action is refused, 2 for a file that is not a game.
+the names). ``--story`` adds ``chart.png`` (the three charts), ``summary.png`` (the end-of-game card)
+and ``crop.png`` (the phone crop around the last tile laid, or around ``--crop HEX``).
+Exit 0 on success, 1 when an action is refused, 2 for a file that is not a game.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="directory for map.png, market.png, status.png")
     parser.add_argument("--scale", type=float, default=1.0, help="map size factor (1.0: about 1500 px wide)")
     parser.add_argument("--prefix", default="", help="start of the file names, e.g. 1882-mid- for 1882-mid-map.png")
+    parser.add_argument("--story", action="store_true", help="also the charts, the summary card and a phone crop")
+    parser.add_argument("--crop", metavar="HEX", default=None, help="the hex the phone crop is centred on")
     parser.add_argument("--optimize", action="store_true",
                         help="smallest PNGs, slower to write (for pictures kept in the repository)")
     args = parser.parse_args(argv)
@@ -47,6 +51,18 @@ def main(argv: list[str] | None = None) -> int:
         "market": render_market(market_view(game)),
         "status": render_status(status_view(game)),
     }
+    if args.story:
+        from engine import new_game
+        from engine.history import game_history
+        from rendering.charts import render_chart
+        from rendering.map import render_crop
+        from rendering.summary import render_summary
+
+        history = game_history(new_game(gf.title, gf.players, gf.seed, gf.options), gf.actions)
+        board = board_view(game)
+        images["chart"] = render_chart(history, "all")
+        images["summary"] = render_summary(history)
+        images["crop"] = render_crop(board, [args.crop or board.last_tile_hex or board.hexes[0].id])
     for name, img in images.items():
         path = args.out / f"{args.prefix}{name}.png"
         data = to_png(img, optimize=args.optimize)

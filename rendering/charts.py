@@ -49,7 +49,8 @@ def render_chart(history: GameHistory, kind: ChartKind = "all", *, caption: str 
     """One chart (``value``, ``prices``, ``revenue``) or all three stacked (``all``), as an RGB picture."""
     kinds: tuple[str, ...] = ("value", "prices", "revenue") if kind == "all" else (kind,)
     c = Canvas(WIDTH, HEADER + PANEL * len(kinds), scale=scale)
-    c.text((24, HEADER / 2 + 4), caption or f"{history.title}: the game so far", size=22, bold=True, anchor="lm")
+    default = f"{history.title}: {'the whole game' if history.finished else 'the game so far'}"
+    c.text((24, HEADER / 2 + 4), caption or default, size=22, bold=True, anchor="lm")
     drawers: dict[str, Callable[[Canvas, _Plot, GameHistory], None]] = {
         "value": _draw_values, "prices": _draw_prices, "revenue": _draw_revenue}
     for i, k in enumerate(kinds):

@@ -208,7 +208,8 @@ def _draw_crop(view: BoardView, focus: Sequence[str], scale: float, highlight: b
                  (inner[2], 0, width, height)):
         canvas.rect(band, fill=theme.BACKGROUND)
     canvas.rect((0, 0, width, CROP_HEADER), fill=theme.PANEL)
-    names = [f"{h.name} ({h.id})" if h.name else h.id for h in kept if h.id in set(focus)]
+    names = [crowded_title(h, ctx.currency) if _crowded(h) else f"{h.name} ({h.id})" if h.name else h.id
+             for h in kept if h.id in set(focus)]
     canvas.text((10, CROP_HEADER / 2 + 1), caption or f"{view.title}: around {', '.join(names)}",
                 size=theme.FONT_TEXT, bold=True, anchor="lm")
     inside = {k: p for k, p in centres.items() if inner[0] <= p[0] <= inner[2] and inner[1] <= p[1] <= inner[3]}
@@ -232,6 +233,21 @@ def _crowded(h: HexView) -> bool:
     return sum(1 for n in h.nodes if n.kind == "city") >= INSET_CITIES
 
 
+def crowded_title(h: HexView, currency: str) -> str:
+    """The title over a crowded hex's inset or crop, with what the hex has no room for: its label (which tiles
+    fit), its tile and the companies whose home there is still to be placed."""
+    parts = [f"{h.name} ({h.id})" if h.name else h.id]
+    if h.label:
+        parts.append(f"label {h.label}")
+    if h.tile:
+        parts.append(f"tile {h.tile}")
+    if h.home_reserved:
+        parts.append(f"home of {', '.join(h.home_reserved)} to come")
+    if h.terrain_cost:
+        parts.append(f"{h.terrain_kind or 'terrain'} {currency}{h.terrain_cost}")
+    return " · ".join(parts)
+
+
 def crowded_hexes(view: BoardView) -> list[HexView]:
     """Hexes too full to read at the map's scale: their cities, stations and numbers get an inset."""
     return [h for h in view.hexes if _crowded(h)]
@@ -248,8 +264,11 @@ def _draw_insets(ctx: _Ctx, centres: dict[str, Point], width: float) -> None:
         hw, hh = layout.half_extent()
         box = (right - 2 * hw - 24, top, right, top + 2 * hh + 52)
         c.rect(box, fill="#ffffff", outline=theme.INSET_FRAME, width=3, radius=10)
-        title = f"{h.name} ({h.id})" if h.name else h.id
-        c.text(((box[0] + box[2]) / 2, top + 20), title, size=theme.FONT_TEXT + 2, bold=True)
+        title = crowded_title(h, ctx.currency)
+        size = theme.FONT_TEXT + 2
+        while size > theme.FONT_SMALL and c.text_width(title, size=size, bold=True) > box[2] - box[0] - 12:
+            size -= 1
+        c.text(((box[0] + box[2]) / 2, top + 20), title, size=size, bold=True)
         centre = ((box[0] + box[2]) / 2, top + 40 + hh)
         c.polygon(layout.polygon(centre), fill=theme.hex_fill(h.colour), outline=theme.GRID_LINE, width=1.5)
         inset = _Ctx(ctx.view, layout, c, ctx.currency)
@@ -495,6 +514,11 @@ class _Spots:
         return self.take(self.best(w, h, candidates, margin=margin)[0], w, h)
 
 
+def _edge_spots(o: Orientation, dist: float) -> list[Point]:
+    """Points ``dist`` from the centre toward the middle of each side."""
+    return [(x * dist, y * dist) for x, y in _NORMALS[o]]
+
+
 def _corner_spots(o: Orientation, dist: float, order: Sequence[int]) -> list[Point]:
     pts = []
     for i in order:
@@ -653,13 +677,21 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
                     spots.add_circle(p[0], p[1], CITY_NUMBER_RADIUS, weight=60.0)
                     _number_badge(ctx, at(p), number)
                 else:
-                    _draw_city_number(ctx, n, at((place.x, place.y)), number)
+                    bx, by, br = _number_spot(n, place, size)
+                    spots.add_circle(bx, by, br, weight=200.0)  # a label over it hides which city is which
+                    _draw_city_number(ctx, n, at((bx, by)), number)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
     offboards = [n for n in h.nodes if n.kind == "offboard"]
     # A crowded hex's name is in the title of its inset (and of a crop around it): the middle is for its revenue.
     named = bool(h.name) and not _crowded(h)
+    if h.blocked_by:
+        # A private's blocker and a terrain cost have few places they fit, the name (which may shrink or wrap)
+        # many: they go first.
+        _draw_blocked(ctx, h.blocked_by, spots, at)
+    if (h.terrain_cost or h.terrain_kind) and not _crowded(h):
+        _draw_terrain(ctx, h, spots, at, fill)
     name_at = _place_name(ctx, h.name, spots) if named and not offboards else None
     earning = [n for n in h.nodes if n.kind in ("city", "town") and n.revenue > 0]
     cities = [n for n in earning if n.kind == "city"]
@@ -673,7 +705,8 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         _draw_offboard_values(ctx, offboards[0], spots, at, text_colour)
         if named:
             name_at = _place_name(ctx, h.name, spots)
-    for sym in h.home_reserved:
+    crowded = _crowded(h)  # its label, tile and homes to come are in the title of its inset or crop
+    for sym in () if crowded else h.home_reserved:
         # A home somewhere in the hex, its city still to be chosen: a faint ring of its own, off
         # the cities (smaller than a token, so it does not read as a third city).
         r = theme.CITY_RADIUS * 0.72
@@ -681,17 +714,13 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
         _draw_reserved(ctx, at(p), r * size, sym)
 
     # Label, terrain, markers.
-    if h.label:
+    if h.label and not crowded:
         lw = c.text_width(h.label, size=theme.FONT_LABEL, bold=True) / size + 0.06
         lh = theme.FONT_LABEL / size + 0.04
         p = spots.place(lw, lh, [*_corner_spots(o, 0.6, (2, 3, 4, 1, 5, 0)), *_corner_spots(o, 0.72, (3, 0)),
-                                  *_ANYWHERE])
+                                  *_ANYWHERE, *_corner_spots(o, 0.8, range(6))])
         c.text(at(p), h.label, size=theme.FONT_LABEL, bold=True, fill=text_colour, stroke=1.5,
                stroke_fill=fill)
-    if h.terrain_cost or h.terrain_kind:
-        _draw_terrain(ctx, h, spots, at, fill)
-    if h.blocked_by:
-        _draw_blocked(ctx, h.blocked_by, spots, at)
     if h.markers or h.passable_only_by is not None:
         _draw_markers(ctx, h, spots, at)
     for sym in h.destinations:
@@ -717,10 +746,11 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
     if "fishing" in h.tags:
         p = spots.place(0.5, 0.3, [(0.0, 0.45), (0.0, -0.45), *_corner_spots(o, 0.55, range(6))])
         _draw_fish(c, at(p), size)
-    if h.tile:
+    if h.tile and not crowded:
         tw_ = c.text_width(h.tile, size=theme.FONT_TILE) / size + 0.04
         th = theme.FONT_TILE / size + 0.02
-        spots_for_number = _corner_spots(o, 0.72, (1, 0, 2, 5, 3, 4)) + _ANYWHERE
+        # Last, the corners' very tips: in a crowded hex (London) they are all that is left between the cities.
+        spots_for_number = _corner_spots(o, 0.72, (1, 0, 2, 5, 3, 4)) + _ANYWHERE + _corner_spots(o, 0.82, range(6))
         p = spots.place(tw_, th, spots_for_number, margin=0.01)
         c.text(at(p), h.tile, size=theme.FONT_TILE, fill=theme.mix(text_colour, fill, 0.2))
     if name_at is not None:
@@ -843,11 +873,19 @@ def _number_badge(ctx: _Ctx, p: Point, number: int) -> None:
     ctx.canvas.text(p, str(number), size=max(theme.FONT_SMALL, r * 1.2), bold=True, fill="#ffffff")
 
 
-def _draw_city_number(ctx: _Ctx, n: NodeView, centre: Point, number: int) -> None:
-    r = theme.CITY_RADIUS * ctx.size
+def _number_spot(n: NodeView, place: NodePlace, size: float) -> tuple[float, float, float]:
+    """Centre and radius (unit hex) of a city's number: touching its own circle at the left, above it, or below
+    it for a city in the lower half (away from the hex's middle, where the labels go)."""
+    r = theme.CITY_RADIUS
     wide = 2.0 if n.slots == 2 else _city_extent(n) / theme.CITY_RADIUS
-    p = (centre[0] - wide * r * 0.8, centre[1] - r * 1.05)
-    ctx.canvas.circle(p, min(r * 0.42, 13.0), fill=theme.INK)
+    below = 1.0 if place.y > 0.05 else -1.0
+    return (place.x - wide * r * 0.8, place.y + below * r * 1.05, min(r * 0.42, 13.0 / size))
+
+
+def _draw_city_number(ctx: _Ctx, n: NodeView, p: Point, number: int) -> None:
+    """City ``n``'s number in a dark disc centred on ``p`` (see :func:`_number_spot`)."""
+    radius = _number_spot(n, NodePlace(0.0, 0.0), ctx.size)[2] * ctx.size
+    ctx.canvas.circle(p, radius, fill=theme.INK)
     ctx.canvas.text(p, str(number), size=theme.FONT_SMALL, bold=True, fill="#ffffff")
 
 
@@ -1005,7 +1043,8 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
     text = f"{ctx.currency}{h.terrain_cost}" if h.terrain_cost else ""
     tw = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size if text else 0.0
     w = 0.26 + tw
-    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5), *_ANYWHERE])
+    p = spots.place(w, 0.24, [*_corner_spots(ctx.o, 0.58, (2, 3, 1, 4, 0, 5)), (0.0, -0.5), (0.0, 0.5),
+                              *_edge_spots(ctx.o, 0.45), *_ANYWHERE])
     ix, iy = p[0] - w / 2 + 0.13, p[1]
     if kind in ("mountain", "hill", "hills"):
         colour = theme.MOUNTAIN
@@ -1029,7 +1068,8 @@ def _draw_terrain(ctx: _Ctx, h: HexView, spots: _Spots, at: _At, fill: str) -> N
 def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
     c, size = ctx.canvas, ctx.size
     w = c.text_width(sym, size=theme.FONT_SMALL + 1, bold=True) / size + 0.26
-    p = spots.place(w, 0.22, [(0.0, -0.42), (0.0, 0.42), *_corner_spots(ctx.o, 0.55, (2, 3, 4, 1, 0, 5))])
+    p = spots.place(w, 0.22, [(0.0, -0.42), (0.0, 0.42), *_corner_spots(ctx.o, 0.55, (2, 3, 4, 1, 0, 5)),
+                              *_edge_spots(ctx.o, 0.45), *_ANYWHERE])
     a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
     c.rect((a[0], a[1], b[0], b[1]), fill=theme.BLOCKED_FILL, outline="#ffffff", width=1, radius=4)
     # A small "no entry" disc, then the private's symbol.
@@ -1041,26 +1081,39 @@ def _draw_blocked(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
 
 def _draw_markers(ctx: _Ctx, h: HexView, spots: _Spots, at: _At) -> None:
     """Markers on the hex (1828's coal: one black cube each) and, for a hex closed to companies without a
-    coal marker, who may pass."""
+    coal marker, who may pass: one dark pill of one or two short lines, which fits above or below a city."""
     c, size = ctx.canvas, ctx.size
+    lines: list[str] = []
     if h.markers:
         counts: dict[str, int] = {}
         for m in h.markers:
             counts[m] = counts.get(m, 0) + 1
-        text = "  ".join(f"{m} ×{n}" for m, n in counts.items())
-        w = c.text_width(text, size=theme.FONT_SMALL + 1, bold=True) / size + 0.12
-        p = spots.place(w, 0.22, [(0.0, 0.42), (0.0, -0.42), *_corner_spots(ctx.o, 0.55, (0, 5, 1, 2, 3, 4))])
-        a, b = at((p[0] - w / 2, p[1] - 0.11)), at((p[0] + w / 2, p[1] + 0.11))
-        c.rect((a[0], a[1], b[0], b[1]), fill=theme.COAL, outline="#ffffff", width=1, radius=3)
-        c.text(at(p), text, size=theme.FONT_SMALL + 1, bold=True, fill="#ffffff")
+        lines.append("  ".join(f"{m} ×{n}" for m, n in counts.items()))
     if h.passable_only_by is not None:
-        who = ", ".join(h.passable_only_by) if h.passable_only_by else "nobody yet"
-        text = f"coal only: {who}"
-        fs = _fit_font(c, text, size * 1.6, _shrinking(theme.FONT_SMALL + 1, 9))
-        w = c.text_width(text, size=fs, condensed=True) / size + 0.08
-        p = spots.place(w, 0.18, [(0.0, -0.45), (0.0, 0.45), *_ANYWHERE])
-        c.text(at(p), text, size=fs, condensed=True, fill=theme.COAL_TEXT, stroke=1.5,
-               stroke_fill=theme.hex_fill(h.colour))
+        # Short, to fit above a city in a pointy hex: who may pass, or that only holders of coal may.
+        if not h.passable_only_by:
+            lines.append("coal only")
+        else:  # as many companies a line as keep the pill narrow enough to sit beside a city
+            rows = [f"only: {h.passable_only_by[0]}"]
+            for sym in h.passable_only_by[1:]:
+                wider = f"{rows[-1]}, {sym}"
+                if c.text_width(wider, size=theme.FONT_SMALL, bold=True, condensed=True) > 0.8 * size:
+                    rows[-1] += ","
+                    rows.append(sym)
+                else:
+                    rows[-1] = wider
+            lines += rows
+    fs = theme.FONT_SMALL
+    w = max(c.text_width(t, size=fs, bold=True, condensed=True) for t in lines) / size + 0.08
+    line_h = (fs + 2) / size
+    hgt = line_h * len(lines) + 0.04
+    p = spots.place(w, hgt, [(0.0, 0.52), (0.0, -0.52), (0.0, 0.45), (0.0, -0.45),
+                             *_corner_spots(ctx.o, 0.55, (0, 5, 1, 2, 3, 4)), *_ANYWHERE])
+    a, b = at((p[0] - w / 2, p[1] - hgt / 2)), at((p[0] + w / 2, p[1] + hgt / 2))
+    c.rect((a[0], a[1], b[0], b[1]), fill=theme.COAL, outline="#ffffff", width=1, radius=3)
+    for i, t in enumerate(lines):
+        y = p[1] + (i - (len(lines) - 1) / 2) * line_h
+        c.text(at((p[0], y)), t, size=fs, bold=True, condensed=True, fill="#ffffff")
 
 
 def _draw_destination(ctx: _Ctx, sym: str, spots: _Spots, at: _At) -> None:
@@ -1107,7 +1160,8 @@ def _wrap(c: Canvas, text: str, size: float, max_w: float, max_lines: int = 2) -
 
 
 def _name_candidates(o: Orientation) -> list[Point]:
-    ys = (0.6, 0.45, 0.3, 0.15, 0.0) if o == "flat" else (0.55, 0.4, 0.25, 0.1, 0.0)
+    # The outermost row clears the hull of a city of three or four slots (1822's big cities) in a flat hex.
+    ys = (0.6, 0.45, 0.3, 0.15, 0.0, 0.72) if o == "flat" else (0.55, 0.4, 0.25, 0.1, 0.0)
     out: list[Point] = []
     for y in ys:
         for dx in (0.0, -0.2, 0.2, -0.35, 0.35):

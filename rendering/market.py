@@ -22,6 +22,11 @@ _TEXT = theme.FONT_TEXT + 1
 _ALERT = "#b3261e"
 
 
+#: Markers drawn in one cell; with more, the first to operate and a "+N" count beside it, and the footer names
+#: them all.
+MAX_SHOWN = 2
+
+
 def render_market(view: MarketView) -> Image.Image:
     """Draw the stock market grid with every company's marker on its cell.
 
@@ -72,24 +77,35 @@ def render_market(view: MarketView) -> Image.Image:
             fill = theme.END_FILL if is_end else theme.MARKET_COLOURS.get(zone, theme.hex_fill(zone))
             c.rect(box, fill=fill, outline="#8c8577", width=1)
             text_colour = theme.END_TEXT if is_end else theme.INK
+            # "par" and "END" beside the price when both fit on the top line, else in the bottom right corner.
+            tag = "END" if is_end else "par" if (r, col) in par else ""
+            beside = c.text_width(f"{price}", size=_PRICE, bold=True) + c.text_width(tag, size=12, bold=True) + 18
+            tag_at, tag_anchor = ((bx + cell_w - 7, by + 8), "rt") if beside <= cell_w else \
+                ((bx + cell_w - 6, by + cell_h - 6), "rb")
             if (r, col) in par:
                 inset = 2.5
                 c.rect((bx + inset, by + inset, bx + cell_w - inset, by + cell_h - inset),
                        outline=theme.PAR_OUTLINE, width=3, radius=3)
-                c.text((bx + cell_w - 7, by + 8), "par", size=12, bold=True, fill=theme.PAR_OUTLINE,
-                       anchor="rt")
             c.text((bx + 7, by + 6), f"{price}", size=_PRICE, bold=True, fill=text_colour, anchor="lt")
-            if is_end:
-                c.text((bx + cell_w - 7, by + 8), "END", size=12, bold=True, fill="#ffcc33", anchor="rt")
+            if tag:
+                c.text(tag_at, tag, size=12, bold=True, fill="#ffcc33" if is_end else theme.PAR_OUTLINE,
+                       anchor=tag_anchor)
 
     # Markers: one row for up to two, else two rows, each fanned out left to right; the first to
     # operate is top left and drawn last, on top of the others.
-    for (r, col), stack in view.stacks.items():
-        if not stack or r >= n_rows or col >= n_cols:
+    crowded: list[tuple[int, tuple[str, ...]]] = []  # price, companies of cells with more than MAX_SHOWN
+    for (r, col), full in view.stacks.items():
+        if not full or r >= n_rows or col >= n_cols:
             continue
         bx, by = x0 + col * cell_w, y0 + r * cell_h
-        lines = 1 if len(stack) <= 2 else 2
-        per_line = -(-len(stack) // lines)
+        # Many companies at one price (1822's minors at £50): the first ones to operate, and a count of the rest;
+        # the footer names them all.
+        stack = full if len(full) <= MAX_SHOWN else full[:1]
+        if len(full) > MAX_SHOWN:
+            crowded.append((view.rows[r][col] or 0, full))
+        slots = len(stack) + (len(full) > len(stack))  # the count takes the second place
+        lines = 1 if slots <= 2 else 2
+        per_line = -(-slots // lines)
         free_h = cell_h - 28  # below the price
         # As big as the cell allows with the markers of a line side by side (overlapping only
         # when there are too many), so that their names stay readable in a chat preview.
@@ -98,17 +114,21 @@ def render_market(view: MarketView) -> Image.Image:
         step = min(2 * radius + 2, avail / (per_line - 1)) if per_line > 1 else 0.0
         span = step * (per_line - 1)
         places = []
-        for i in range(len(stack)):
+        for i in range(slots):
             line, pos = divmod(i, per_line)
             cx = bx + cell_w / 2 - span / 2 + pos * step
             cy = by + 26 + radius + line * (2 * radius + 1)
             places.append((cx, cy))
         for i in reversed(range(len(stack))):
             _marker(c, view, places[i], radius, stack[i])
+        if len(full) > len(stack):
+            cx, cy = places[-1]
+            c.circle((cx, cy), radius, fill=theme.INK)
+            c.text((cx, cy), f"+{len(full) - len(stack)}", size=min(16.0, radius * 1.1), bold=True, fill="#ffffff")
 
     if over is not None:
         _draw_panel(c, over)
-    _draw_legend(c, view, width, y0 + n_rows * cell_h + band + 10)
+    _draw_legend(c, view, width, y0 + n_rows * cell_h + band + 10, crowded)
     return c.finish()
 
 
@@ -236,7 +256,8 @@ def _draw_header(c: Canvas, view: MarketView, width: float) -> None:
     c.text((width - _MARGIN, y), right, size=theme.FONT_TEXT + 1, anchor="rm")
 
 
-def _draw_legend(c: Canvas, view: MarketView, width: float, top: float) -> None:
+def _draw_legend(c: Canvas, view: MarketView, width: float, top: float,
+                 crowded: Sequence[tuple[int, tuple[str, ...]]] = ()) -> None:
     y = top + 14
     x = _MARGIN
     known = ["yellow", "orange", "brown", "red"]
@@ -268,5 +289,12 @@ def _draw_legend(c: Canvas, view: MarketView, width: float, top: float) -> None:
     if shown:
         c.circle((x + 11, y), 8, fill=theme.MUTED)
         c.text((x + 26, y), "major", size=theme.FONT_TEXT, anchor="lm")
-    c.text((width - _MARGIN, y), "shared cell: first to operate is top left", size=theme.FONT_TEXT - 1,
-           fill=theme.MUTED, anchor="rm")
+    note = "shared cell: first to operate is top left"
+    if crowded:
+        sign = theme.currency_sign(view.currency)
+        note = "; ".join(f"{sign}{price}: {', '.join(syms)}" for price, syms in sorted(crowded)) + \
+            " (first to operate first)"
+    size = theme.FONT_TEXT - 1
+    while size > theme.FONT_SMALL and c.text_width(note, size=size) > width - x - 2 * _MARGIN:
+        size -= 1
+    c.text((width - _MARGIN, y), note, size=size, fill=theme.MUTED, anchor="rm")

@@ -24,14 +24,26 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot import logs
 from bot.config import Settings, load_settings
 from bot.core.commands import strip_prefix, tokenize
+from bot.core.import_file import MAX_IMPORT_BYTES, ImportRefused
 from bot.core.replies import Outcome, Reply
 from bot.core.service import GameService
 
 PLATFORM = "console"
 _LINE = re.compile(r"^\s*(?:#(?P<channel>[\w.\-]+)\s+)?(?P<user>[^\s:#][^:]*?)\s*:\s?(?P<text>.*)$")
 
+
+
+def read_capped(path: Path) -> bytes:
+    """A file's bytes, read no further than the upload cap: ``/dev/zero`` or a huge file is refused at once
+    (as an oversized upload is), instead of filling the memory."""
+    with path.open("rb") as file:
+        data = file.read(MAX_IMPORT_BYTES + 1)
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ImportRefused(f"the file is too large (over {MAX_IMPORT_BYTES // 2**20} MiB, the upload limit)")
+    return data
 
 class Console:
     """Reads chat lines, passes commands to the service and prints what it answers."""
@@ -84,9 +96,12 @@ class Console:
         words = tokenize(command)
         if len(words) == 2 and words[0].lower() == "import" and not words[1].startswith("{"):
             try:
-                attachments.append(Path(words[1]).expanduser().read_bytes())
+                attachments.append(read_capped(Path(words[1]).expanduser()))
             except OSError as exc:
                 self.emit(f"bot (to {name}): [{Outcome.MALFORMED}] cannot read {words[1]}: {exc.strerror}")
+                return
+            except ImportRefused as exc:
+                self.emit(f"bot (to {name}): [{Outcome.MALFORMED}] cannot import {words[1]}: {exc}")
                 return
             command = "import"
         replies = await self.service.handle(
@@ -168,7 +183,7 @@ async def amain(
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.WARNING, "%(levelname)s %(name)s: %(message)s")
     try:
         return asyncio.run(amain(argv))
     except KeyboardInterrupt:

@@ -126,8 +126,13 @@ def _check_players(players: Any) -> None:
             raise ImportRefused(f"player {n} needs a name as text, not {_kind(name)}")
         if len(name) > MAX_NAME:
             raise ImportRefused(f"player {n}'s name is longer than {MAX_NAME} characters")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
             raise ImportRefused(f"player {n}'s name contains a line break or another control character")
+        # Invisible format characters (right-to-left marks and overrides, zero-width spaces and joiners) could
+        # reorder or hide the text of every reply that names the player: they are dropped, the name kept.
+        name = "".join(ch for ch in name if unicodedata.category(ch) != "Cf").strip() or f"player {pid}"
+        if "name" in player:
+            player["name"] = name
         if name.lower() in names:
             raise ImportRefused(f"two players are called {name}")
         names.add(name.lower())
@@ -159,6 +164,7 @@ def _check_actions(actions: Any) -> None:
     if len(actions) > MAX_IMPORT_ACTIONS:
         raise ImportRefused(f"the game has {len(actions)} actions; at most {MAX_IMPORT_ACTIONS} can be imported")
     seen: set[int] = set()
+    previous = 0
     for n, action in enumerate(actions, start=1):
         if not isinstance(action, dict):
             raise ImportRefused(f"action {n} must be an object, not {_kind(action)}")
@@ -169,7 +175,12 @@ def _check_actions(actions: Any) -> None:
             raise ImportRefused(f"action {n} needs a positive whole-number id, not {_kind(aid)}")
         if aid in seen:
             raise ImportRefused(f"action id {aid} appears twice")
+        if aid < previous:
+            # 18xx.games numbers a game's actions in the order they were made: a file that runs backwards was
+            # edited, and its undo and redo (which name action ids) would point at the wrong actions.
+            raise ImportRefused(f"the action ids run backwards: action {n} has id {aid}, after id {previous}")
         seen.add(aid)
+        previous = aid
         entity = action.get("entity", "")
         if isinstance(entity, bool) or not isinstance(entity, str | int):
             raise ImportRefused(f"action {aid} names its entity with {_kind(action.get('entity'))}")

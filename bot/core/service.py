@@ -21,6 +21,7 @@ from bot import metrics
 from bot.config import Settings
 from bot.core import choices, game_story, images, timefmt
 from bot.core import prefs as prefs_mod
+from bot.core.auto_verbs import AutoVerbs
 from bot.core.commands import (
     CommandError,
     did_you_mean,
@@ -31,6 +32,8 @@ from bot.core.commands import (
     verb_named,
 )
 from bot.core.consent_verbs import ConsentVerbs
+from bot.core.fork_verbs import ForkVerbs, owner_of
+from bot.core.game_names import display_title
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import ModerationVerbs
@@ -58,7 +61,7 @@ NUDGE_SECONDS = 3600
 RETRY_DELAYS = (60.0, 600.0, 3600.0)
 
 
-class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
+class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
     """Runs every game of every channel. Adapters call :meth:`handle` and deliver the replies."""
 
     def _verb_handlers(self) -> dict[str, Handler]:
@@ -99,6 +102,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             ("prefs", self.settings_verbs.show),
         ):
             handlers[verb] = _with_args(run)
+        handlers.update(self._async_handlers(handlers["away"]))
+        handlers["fork"] = self._fork
         return handlers
 
     @classmethod
@@ -155,6 +160,9 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         live = await self._view(req)
         card = images.status_text(live.game)
         if card:
+            name = display_title(live.record.title, live.record.options.get("optional_rules") or ())
+            if name != live.record.title and card.startswith(live.record.title + " "):
+                card = name + card[len(live.record.title):]
             text = f"Game #{live.id}: " + card
             if live.game.finished:
                 text += "\n" + result_line(live)
@@ -167,6 +175,9 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:
             text += "\nAway: " + ", ".join(away)
+        autos = await self.auto_card_lines(live)
+        if autos:
+            text += "\n" + "\n".join(autos)
         reply = Reply(text, game_id=live.id, buttons=self._buttons(live), board=board_text(live))
         if self.images:
             async with self._lock(live.id):
@@ -377,8 +388,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         names: dict[str, str] = {}
         waits: dict[str, list[float]] = {}
         for record in await self.storage.list_games(statuses={GameStatus.ACTIVE, GameStatus.FINISHED}):
-            if record.platform != req.platform:
-                continue
+            if record.platform != req.platform or owner_of(record) is not None:
+                continue  # practice copies are not played games
             seats = await self.storage.list_seats(record.id)
             for seat in seats:
                 names[seat.user_id] = seat.display_name
@@ -401,7 +412,11 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
                     played.setdefault(holder.user_id, []).append(place)
         if not names:
             return [Reply("No games have been played here yet.", ephemeral=True)]
-        lines = ["Players here (finished games, wins, average place; average time to move):"]
+        medians = await self.pace.medians(req.platform)
+        lines = [
+            "Players here (finished games, wins, average place; median time to move across games, in waking "
+            "time: quiet hours and time away not counted):"
+        ]
         order = sorted(names, key=lambda u: (-sum(1 for p in played.get(u, []) if p == 1), names[u]))
         for user in order:
             places = played.get(user, [])
@@ -412,7 +427,13 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
                 else "no finished game"
             )
             moves = waits.get(user, [])
-            pace = f"{_duration(sum(moves) / len(moves))} over {len(moves)} moves" if moves else "no moves yet"
+            median = medians.get(user)
+            if median is not None:
+                pace = f"median {_duration(median[0])} over {median[1]} turns"
+            elif moves:  # games from before the pace clock: their plain average
+                pace = f"average {_duration(sum(moves) / len(moves))} over {len(moves)} moves"
+            else:
+                pace = "no moves yet"
             lines.append(f"  {names[user]}: {result}; {pace}")
         return [Reply("\n".join(lines), ephemeral=True)]
 
@@ -503,8 +524,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
             raise malformed(f"`summary` takes a finished game's number (`summary #12`) or nothing, not {words[0]}")
         if not live.game.finished:
             raise CommandError(Outcome.ILLEGAL, f"game #{live.id} is not over yet: `chart` shows how it goes so far")
-        text, pictures = await game_story.summary(self.storage, self.stories, live)
-        return [Reply(f"Game #{live.id}: {text}", attachments=pictures if self.images else [], game_id=live.id)]
+        text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
+        return [Reply(f"Game #{live.id}: {text}", attachments=pictures, game_id=live.id)]
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None
@@ -552,6 +573,8 @@ class GameService(SetupVerbs, ConsentVerbs, ModerationVerbs, ServiceCore):
         now = self.clock() if now is None else now
         async with self._due_lock:
             due = await self.pings.due(now, self._locked_live, platforms)
+            due += await self.pace.due(now, platforms)
+            await self.close_expired_forks(now)
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]
 

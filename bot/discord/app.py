@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sys
 
-from bot import metrics
+from bot import logs, metrics
 from bot.config import load_settings
 from bot.discord.settings import load_discord_settings
 from bot.discord.tree import schema_json
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "schema":
         sys.stdout.write(schema_json())
         return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)
     try:
         return asyncio.run(_serve(args))
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ clicking user, and the service refuses anyone but the acting seat.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -40,7 +41,15 @@ class HasClickHandler(Protocol):
     roundhouse: ClickHandler
 
 
-TEMPLATE = rf"{PREFIX}:(?P<game>[0-9]+):(?P<command>.+)"
+#: At most 18 digits: every game id fits the database's signed 64 bits, so a crafted id cannot overflow it.
+TEMPLATE = rf"{PREFIX}:(?P<game>[0-9]{{1,18}}):(?P<command>.+)"
+#: What a click on a button that no handler takes (an old custom id, a crafted one) is answered.
+NOT_MINE = "That button is not one of mine (or is from an old version); nothing happened. Send `/18xx moves`."
+
+
+def handled(custom_id: str) -> bool:
+    """Whether a clicked custom id reaches :class:`GameButton` (otherwise nothing else would answer it)."""
+    return re.fullmatch(TEMPLATE, custom_id, re.DOTALL) is not None
 
 
 def custom_id(game_id: int, command: str) -> str:
@@ -73,6 +82,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         handler = getattr(interaction.client, "roundhouse", None)
         if handler is None:  # the client was not set up by bot.discord.client
             log.error("a button was clicked but the client has no roundhouse handler")
+            await interaction.response.send_message(NOT_MINE, ephemeral=True)
             return
         await handler.click(interaction, self.game_id, self.command)
 

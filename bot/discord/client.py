@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.core.delivery_loop import incident_id
 from bot.core.service import GameService
 from bot.discord.adapter import DiscordAdapter, apology
-from bot.discord.buttons import GameButton
+from bot.discord.buttons import NOT_MINE, GameButton, handled
 from bot.discord.delivery import ClientTransport
 from bot.discord.settings import DiscordSettings
 
@@ -84,6 +84,21 @@ class RoundhouseClient(discord.AutoShardedClient):
         """Whether this process pushes the command definitions: one of several (the one with shard 0) is
         enough, and Discord rate-limits the push."""
         return self.shard_ids is None or 0 in self.shard_ids
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click that no button handler takes (a custom id from an old version, a crafted one) is answered,
+        never left to time out as "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom = str(data.get("custom_id", ""))
+        if handled(custom):
+            return  # GameButton answers it
+        log.info("a click on a button no handler takes: %r", custom[:100])
+        try:
+            await interaction.response.send_message(NOT_MINE, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("the answer to an unknown button could not be sent: %s", exc)
 
     async def close(self) -> None:
         if self._reminders is not None:

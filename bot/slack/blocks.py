@@ -79,12 +79,23 @@ def button_value(game_id: int | None, channel: str, command: str) -> str:
 
 
 def parse_button_value(value: str) -> ButtonTarget:
-    """The target of a clicked button; raises ValueError for a value we did not write."""
-    data = json.loads(value)
+    """The target of a clicked button; raises ValueError for a value we did not write.
+
+    The length is checked before parsing: our values fit Slack's 2,000 characters, and a crafted one nested
+    thousands of levels deep is refused at once instead of recursing through the JSON parser.
+    """
+    if len(value) > MAX_VALUE:
+        raise ValueError(f"not a Roundhouse button value: {len(value)} characters")
+    try:
+        data = json.loads(value)
+    except RecursionError:
+        raise ValueError("not a Roundhouse button value: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("c"), str) or not data["c"].strip():
         raise ValueError(f"not a Roundhouse button value: {value[:80]!r}")
     game = data.get("g")
-    return ButtonTarget(int(game) if game is not None else None, str(data.get("ch") or ""), data["c"])
+    if game is not None and (not isinstance(game, int) or isinstance(game, bool) or not 0 < game < 2**63):
+        raise ValueError(f"not a Roundhouse button value: game {str(game)[:30]!r}")
+    return ButtonTarget(game, str(data.get("ch") or ""), data["c"])
 
 
 def actions_block(buttons: Sequence[Button], game_id: int | None, channel: str) -> Block | None:

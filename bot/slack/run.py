@@ -18,7 +18,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import metrics
+from bot import logs, metrics
 from bot.config import Settings, load_settings
 from bot.core.service import GameService
 from bot.slack.app import SlackBot
@@ -99,7 +99,11 @@ async def amain(argv: list[str] | None = None) -> int:
         handled = await HandledRequests.open(slack.requests_db, keep_seconds=keep)
     else:  # the game database: every process sharing it shares the record (HTTP mode on several machines)
         handled = HandledRequests(service.storage, keep_seconds=keep)
-    client = AsyncWebClient(token=slack.bot_token)
+    client = (
+        AsyncWebClient(token=slack.bot_token, base_url=slack.api_url)
+        if slack.api_url
+        else AsyncWebClient(token=slack.bot_token)
+    )
     # Slack allows about one message per second per channel; wait out a 429 instead of losing the message.
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=2))
     bot = SlackBot(service, client, handled, slack)
@@ -117,7 +121,7 @@ async def amain(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)
     try:
         return asyncio.run(amain(argv))
     except KeyboardInterrupt:

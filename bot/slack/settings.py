@@ -30,6 +30,7 @@ class SlackSettings:
     requests_db: str = ""  # the handled-request log; "" keeps it in the game database
     request_memory_hours: float = 24.0  # Slack retries within minutes; a day is ample
     moderators: tuple[str, ...] = ()  # member ids (U…) who moderate games: replace, force abandon, kick
+    api_url: str = ""  # the Web API's base URL; "" = Slack's own (another one: a proxy, or a test double)
 
     def resolved_mode(self) -> str:
         """The transport to use; raises ValueError naming what is missing."""
@@ -71,4 +72,5 @@ def load_slack_settings(
         requests_db=str(values.get("requests_db", "")),
         request_memory_hours=float(values.get("request_memory_hours", 24.0)),
         moderators=tuple(str(m) for m in values.get("moderators", ())),
+        api_url=str(values.get("api_url", "")),
     )

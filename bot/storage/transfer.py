@@ -30,6 +30,11 @@ TABLES: dict[str, tuple[str, str]] = {
         "id, game_id, kind, requested_by, payload, approvers, status, expires_at, created_at, resolved_at",
         "id",
     ),
+    "pace_spans": ("id, game_id, user_id, started_at, ended_at, waking", "id"),
+    "away_spans": ("platform, user_id, started_at, ended_at", "platform, user_id, started_at"),
+    "game_extras": ("game_id, data, updated_at", "game_id"),
+    "auto_actions": ("id, game_id, user_id, spec, created_at, ended_at, ended_why", "id"),
+    "forks": ("game_id, source_id, at_seq, owner, expires_at, closed_at", "game_id"),
 }
 
 

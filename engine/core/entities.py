@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from . import events as ev
 from .abilities import Ability, OwnerType
 from .errors import illegal
 from .tiles import TokenKind
@@ -19,6 +20,11 @@ class Holder:
     name: str
     cash: int
     shares: list[Share]
+
+    @property
+    def party(self) -> ev.Party:
+        """Who this holder is in events."""
+        return ev.Party(ev.PartyKind.HOLDER, self.name)
 
     def percent_of(self, corp: str) -> int:
         return sum(s.percent for s in self.shares if s.corp == corp)
@@ -140,6 +146,13 @@ class Token:
         return self.kind is TokenKind.NEUTRAL
 
 
+def pay(payer: Holder, payee: Holder, amount: int, why: str) -> None:
+    """Move ``amount`` from ``payer`` to ``payee`` (no check: the rule checked what may be paid)."""
+    payer.cash -= amount
+    payee.cash += amount
+    ev.emit(ev.MoneyMoved(payer.party, payee.party, amount, why))
+
+
 class Player(Holder):
     def __init__(self, pid: int, name: str, cash: int) -> None:
         self.id = pid
@@ -155,12 +168,20 @@ class Player(Holder):
     def __repr__(self) -> str:
         return f"Player({self.name})"
 
+    @property
+    def party(self) -> ev.Party:
+        return ev.player(self.id)
+
 
 class SharePool(Holder):
     def __init__(self) -> None:
         self.name = "the market"
         self.cash = 0
         self.shares: list[Share] = []
+
+    @property
+    def party(self) -> ev.Party:
+        return ev.POOL
 
 
 class Bank(Holder):
@@ -170,9 +191,14 @@ class Bank(Holder):
         self.shares: list[Share] = []
         self.broken = False
 
-    def spend(self, amount: int, to: Holder) -> None:
+    @property
+    def party(self) -> ev.Party:
+        return ev.BANK
+
+    def spend(self, amount: int, to: Holder, why: str = ev.Why.OTHER) -> None:
         self.withdraw(amount)
         to.cash += amount
+        ev.emit(ev.MoneyMoved(ev.BANK, to.party, amount, why))
 
     def withdraw(self, amount: int) -> None:
         """Pay ``amount`` out of the bank. It breaks once a payment takes it below zero (a bank paid down to
@@ -194,8 +220,13 @@ class Treasury(Holder):
 
     def __init__(self, corp: str) -> None:
         self.name = f"{corp}'s treasury"
+        self.corp = corp
         self.cash = 0  # the company's money is its own ``cash``; this holder only keeps certificates
         self.shares: list[Share] = []
+
+    @property
+    def party(self) -> ev.Party:
+        return ev.Party(ev.PartyKind.TREASURY, self.corp)
 
 
 class Corporation(Holder):
@@ -242,6 +273,10 @@ class Corporation(Holder):
 
     def __repr__(self) -> str:
         return f"Corp({self.sym})"
+
+    @property
+    def party(self) -> ev.Party:
+        return ev.corporation(self.sym)
 
     @property
     def home(self) -> str | None:

@@ -11,6 +11,7 @@ import pickle
 from typing import Any, ClassVar
 
 from . import actions as act
+from . import events as ev
 from .abilities import Exchange, ExchangeFrom, Shares, parse_abilities
 from .board import Board
 from .config import TitleConfig
@@ -26,6 +27,7 @@ from .game_end import (
     any_player_bankrupt,
     bank_broken,
     end_now,
+    end_reason_text,
     met,
     stock_market_end_reached,
 )
@@ -76,7 +78,7 @@ class Game(PlayRules):
         cash = int(g["starting_cash"][str(n)])
         self.players = [Player(pid, name, 0) for pid, name in self.player_specs]
         for p in self.players:
-            self.bank.spend(cash, p)
+            self.bank.spend(cash, p, ev.Why.STARTING_CASH)
         self.cert_limit = int(g["cert_limit"][str(n)])
         self.pool = SharePool()
         self.market = StockMarket(g["market"])
@@ -207,8 +209,9 @@ class Game(PlayRules):
 
 
     # ------------------------------------------------------------------ processing
-    def process(self, action: dict[str, Any]) -> None:
-        """Apply one action (18xx.games JSON form) or raise GameError with the state unchanged."""
+    def process(self, action: dict[str, Any]) -> ev.Outcome:
+        """Apply one action (18xx.games JSON form) and say what it did, or raise GameError with the state
+        unchanged."""
         act.validate_shape(action)
         if self.finished and action["type"] not in ("undo", "redo", "message"):
             raise GameError(ErrorCode.GAME_OVER, "the game is over")
@@ -223,20 +226,25 @@ class Game(PlayRules):
                 if kind == "undo" and action.get("action_id") is not None:
                     # Back to an action that is already the last standing one: 18xx.games records it as is.
                     self.raw_actions.append(action)
-                    return
+                    return ev.Outcome(rebuilt=True)
                 raise GameError(ErrorCode.NOTHING_TO_UNDO, f"there is nothing to {kind}")
-            self._rebuild(candidate)
-            return
+            with ev.silenced():
+                self._rebuild(candidate)
+            return ev.Outcome(rebuilt=True)
         self._ensure_checkpoint()
         try:
-            self._apply(action)
+            with ev.recording() as events:
+                self._apply(action)
         except GameError:
-            self._restore_checkpoint()
+            with ev.silenced():
+                self._restore_checkpoint()
             raise
         except Exception as exc:  # a bug must not leave a half-applied state behind
-            self._restore_checkpoint()
+            with ev.silenced():
+                self._restore_checkpoint()
             raise GameError(ErrorCode.INTERNAL, f"internal error while applying {kind}: {exc!r}") from exc
         self.raw_actions.append(action)
+        return ev.Outcome(tuple(events))
 
     def _rebuild(self, raw: list[dict[str, Any]]) -> None:
         self._checkpoint = None
@@ -356,6 +364,8 @@ class Game(PlayRules):
         self.finished = True
         self.game_end_reason = reason
         self.log(f"-- Game over: {reason} --")
+        if ev.recording_now():
+            ev.emit(ev.GameEnded(reason, end_reason_text(reason), tuple(self.player_score(p) for p in self.players)))
 
     def next_round(self) -> None:
         next_round(self)

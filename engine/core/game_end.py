@@ -140,3 +140,21 @@ def bank_broken(bank: Bank) -> bool:
 
 def stock_market_end_reached(market: StockMarket) -> bool:
     return market.any_at_end()
+
+
+# Each end reason in words, for players (the codes are the data's and 18xx.games').
+END_REASON_TEXT = {
+    "bank": "the bank broke",
+    "stock_market": "a share price reached the end of the market",
+    "bankrupt": "a player went bankrupt",
+    "manually_ended": "ended by the players",
+    "final_phase": "the last phase's rounds were played",
+    "players_out": "too few players were left in the game",
+    "companies_out": "too few companies were left in the game",
+    "dnf": "nothing was bought or bid on in the first stock round",
+}
+
+
+def end_reason_text(reason: str | None) -> str:
+    """``reason`` in words (an unknown code as it is)."""
+    return END_REASON_TEXT.get(reason or "", reason or "")

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from . import query
+from .entities import Corporation, Player
 
 if TYPE_CHECKING:
     from .game import Game
+
+# Kinds whose choices are cheap to list, asked first: one legal action is enough to show the game can go on.
+_CHEAP_FIRST = ("pass", "bankrupt", "sell_shares", "buy_train", "dividend", "run_routes")
 
 
 def total_money(game: Game) -> int:
@@ -20,9 +26,12 @@ def total_owed(game: Game) -> int:
     return sum(p.debt for p in game.players) + sum(game.liabilities(c) for c in game.corporations.values())
 
 
-def problems(game: Game, money: int) -> list[str]:
-    """Everything wrong with the state; ``money`` is the total at the start of the game."""
+def problems(game: Game, money: int, *, live: bool = True) -> list[str]:
+    """Everything wrong with the state; ``money`` is the total at the start of the game. ``live`` adds the
+    liveness checks (``liveness_problems``, ``forced_purchase_problems``)."""
     out: list[str] = []
+    if live:
+        out += liveness_problems(game) + forced_purchase_problems(game)
     if game.total_cash() != money:
         out.append(f"money not conserved: {game.total_cash()} != {money}")
     for p in game.players:
@@ -61,3 +70,50 @@ def problems(game: Game, money: int) -> list[str]:
         if corp.trains_in_limit() > game.train_limit(corp) and not game.crowded_corporations():
             out.append(f"{corp.sym} is over the train limit")
     return out
+
+
+def has_legal_action(game: Game, entity: Any) -> bool:
+    """Whether ``entity`` has at least one concrete legal action now."""
+    kinds = game.actions_for(entity)
+    for kind in sorted(kinds, key=lambda k: _CHEAP_FIRST.index(k) if k in _CHEAP_FIRST else len(_CHEAP_FIRST)):
+        if query.choices(game, entity, kind, limit=1):
+            return True
+    return False
+
+
+def liveness_problems(game: Game) -> list[str]:
+    """Until the game is over, someone who must act has a legal action: the game can never get stuck."""
+    if game.finished:
+        return []
+    deciding = query.deciding_entities(game)
+    if any(has_legal_action(game, ent) for ent in deciding):
+        return []
+    who = [game.describe(e) for e in game.acting()] or ["nobody"]
+    step = game.round.active_step()
+    where = f"{game.round.name()}, {step.name if step is not None else 'no step'}"
+    return [f"dead end: no legal action for {', '.join(who)} in {where}"]
+
+
+def forced_purchase_problems(game: Game) -> list[str]:
+    """A company that must buy a train has the way out the rules give, measured against the cheapest train of the
+    bank and the pool: bankruptcy only when the treasury, the president's cash and every sale the forced-sale rules
+    allow cannot pay for it; otherwise a purchase or a sale towards it."""
+    if game.finished:
+        return []
+    corp = game.round.entity() if hasattr(game.round, "entity") else None
+    step = game.round.active_step()
+    if not isinstance(corp, Corporation) or corp.closed or step is None or step.name != "Buy trains" \
+            or not game.must_buy_train(corp):
+        return []
+    player = corp.owner
+    cheapest = game.cheapest_train_on_sale()
+    if not isinstance(player, Player) or cheapest is None:
+        return []
+    funds = corp.cash + player.cash + game.emergency_liquidity(player, corp)
+    price = min([cheapest.price, *(v.price for v in cheapest.variants)])
+    if "bankrupt" in game.actions_for(corp) and funds >= price:
+        return [f"{corp.sym} may go bankrupt though {game.format_money(funds)} (treasury, president's cash and "
+                f"forced sales) pays for the cheapest train on sale ({cheapest.name}, {game.format_money(price)})"]
+    if not has_legal_action(game, corp) and not has_legal_action(game, player):
+        return [f"{corp.sym} must buy a train and has no way to: no purchase, sale or bankruptcy"]
+    return []

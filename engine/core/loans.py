@@ -7,8 +7,9 @@ is its own rule; these functions only keep the books.
 
 from __future__ import annotations
 
+from . import events as ev
 from .config import LoanRules
-from .entities import Bank, Corporation, Player
+from .entities import Bank, Corporation, Player, pay
 from .errors import illegal, insufficient
 
 
@@ -22,8 +23,9 @@ def take_loan(bank: Bank, corp: Corporation, rules: LoanRules) -> None:
         raise illegal("this game has no company loans")
     if rules.limit and corp.loans >= rules.limit:
         raise illegal(f"{corp.sym} already holds {corp.loans} loans, the most a company may take")
-    bank.spend(rules.size, corp)
+    bank.spend(rules.size, corp, ev.Why.LOAN)
     corp.loans += 1
+    ev.emit(ev.LoanChanged(corp.party, rules.size))
 
 
 def repay_loan(bank: Bank, corp: Corporation, rules: LoanRules) -> None:
@@ -36,9 +38,9 @@ def repay_loan(bank: Bank, corp: Corporation, rules: LoanRules) -> None:
         raise illegal(f"{corp.sym} has no loan to repay")
     if corp.cash < rules.size:
         raise insufficient(f"{corp.sym} needs {rules.size} to repay a loan and has {corp.cash}")
-    corp.cash -= rules.size
-    bank.cash += rules.size
+    pay(corp, bank, rules.size, ev.Why.REPAYMENT)
     corp.loans -= 1
+    ev.emit(ev.LoanChanged(corp.party, -rules.size))
 
 
 def interest_due(corp: Corporation, rules: LoanRules) -> int:
@@ -54,8 +56,7 @@ def pay_interest(bank: Bank, corp: Corporation, rules: LoanRules) -> int:
     due = interest_due(corp, rules)
     if due > corp.cash:
         raise insufficient(f"{corp.sym} owes {due} interest and has {corp.cash}")
-    corp.cash -= due
-    bank.cash += due
+    pay(corp, bank, due, ev.Why.INTEREST)
     return due
 
 
@@ -63,8 +64,9 @@ def lend(bank: Bank, debtor: Player | Corporation, amount: int) -> None:
     """The bank pays ``amount`` to ``debtor``, who owes it from now on (1822's emergency loans, 1862's debt)."""
     if amount <= 0:
         raise illegal(f"a loan must be of a positive amount, not {amount}")
-    bank.spend(amount, debtor)
+    bank.spend(amount, debtor, ev.Why.LOAN)
     debtor.debt += amount
+    ev.emit(ev.LoanChanged(debtor.party, amount, "debt"))
 
 
 def repay_debt(bank: Bank, debtor: Player | Corporation, amount: int) -> None:
@@ -77,9 +79,9 @@ def repay_debt(bank: Bank, debtor: Player | Corporation, amount: int) -> None:
         raise illegal(f"{debtor.name} owes {debtor.debt}; it cannot repay {amount}")
     if amount > debtor.cash:
         raise insufficient(f"{debtor.name} has {debtor.cash}, not the {amount} to repay")
-    debtor.cash -= amount
-    bank.cash += amount
+    pay(debtor, bank, amount, ev.Why.REPAYMENT)
     debtor.debt -= amount
+    ev.emit(ev.LoanChanged(debtor.party, -amount, "debt"))
 
 
 def liabilities(corp: Corporation, rules: LoanRules) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import events as ev
 from .errors import malformed
 
 
@@ -88,11 +89,13 @@ class StockMarket:
         cell.stack.append(corp)
         self.location[corp] = cell
         self.end_reached = self.end_reached or cell.end
+        ev.emit(ev.PriceMoved(corp, old.price if old else None, cell.price, old.coords if old else None, cell.coords))
 
     def remove(self, corp: str) -> None:
         old = self.location.pop(corp, None)
         if old is not None:
             old.stack.remove(corp)
+            ev.emit(ev.PriceMoved(corp, old.price, None, old.coords, None))
 
     def right(self, corp: str) -> None:
         cur = self.location[corp]
@@ -116,6 +119,13 @@ class StockMarket:
         nxt = self.at(cur.row + 1, cur.col)
         if nxt is not None:
             self._move_to(corp, nxt)
+
+    def below(self, corp: str) -> Cell:
+        """The cell ``down`` would move the marker to (its own cell on a ledge or the bottom row)."""
+        cur = self.location[corp]
+        if cur.coords in self.ledges:
+            return cur
+        return self.at(cur.row + 1, cur.col) or cur
 
     def up(self, corp: str) -> None:
         cur = self.location[corp]

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import shares as units
 from .abilities import (
     TURN_ABILITIES,
     NoBuy,
 )
-from .entities import Company, Corporation, Player, Share, Train
+from .entities import Company, Corporation, Holder, Player, Share, Train, pay
 from .errors import GameError, illegal, insufficient
 from .play_trains import TrainRules
 from .routes import Route
@@ -88,25 +89,56 @@ class PlayRules(TrainRules):
 
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
+        parts: list[ev.HolderPart] = []
         if kind == "payout" and revenue > 0:
             for p in self.players:
                 percent = p.percent_of(corp.sym)
                 if percent:
-                    self.bank.spend(self.holder_payout(revenue, percent), p)
+                    parts.append(self.pay_holder(p, self.holder_payout(revenue, percent)))
             # Pool shares pay the company itself; IPO shares pay nobody (1882 rules, dividends).
             pool = self.pool.percent_of(corp.sym)
             if pool:
-                self.bank.spend(self.holder_payout(revenue, pool), corp)
+                parts.append(self.pay_holder(corp, self.holder_payout(revenue, pool)))
+            parts += self.more_dividend_parts(corp, revenue)
             self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, 0)
             self.market.right(corp.sym)
         else:
             if revenue:
-                self.bank.spend(revenue, corp)
+                self.bank.spend(revenue, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, parts, revenue)
             self.market.left(corp.sym)
 
+    def routes_run(self, corp: Corporation, routes: list[Route]) -> None:
+        """Say what each train ran: its stops with their values now, and its revenue."""
+        colour = self.phase_colour()
+        for route in routes:
+            stops = tuple(ev.Stop(hex_id, self.board.node_revenue(self.board.hexes[hex_id], node, colour))
+                          for hex_id, node in route.stops)
+            ev.emit(ev.RouteRun(corp.sym, route.train.name, stops, route.revenue))
+
+    def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]:
+        """Title hook: pay the holders a payout pays besides players and the pool (1828's treasury share)."""
+        return []
+
+    def pay_holder(self, holder: Holder, amount: int) -> ev.HolderPart:
+        """The bank pays one holder's part of a dividend."""
+        self.bank.spend(amount, holder, ev.Why.DIVIDEND)
+        return ev.HolderPart(holder.party, amount)
+
+    def dividend_paid(self, corp: Corporation, kind: ev.DividendKind, revenue: int, parts: list[ev.HolderPart],
+                      kept: int) -> None:
+        """Say how a run's revenue was shared out (the payments are made)."""
+        per_share = self.holder_payout(revenue, corp.share_percent) if kind is ev.DividendKind.FULL else 0
+        if kind is ev.DividendKind.HALF:
+            per_share = self.holder_payout(revenue - kept, corp.share_percent)
+        ev.emit(ev.DividendPaid(corp.sym, kind, revenue, per_share, corp.share_percent, tuple(parts), kept))
+
     def min_depot_price(self) -> int | None:
-        prices = [t.price for t in self.available_depot_trains()]
+        """What a forced purchase must raise: the cheapest train of the depot and the pool, as 18xx.games' depot
+        counts its discarded trains (titles whose discards leave the game keep the pool empty)."""
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
         return min(prices) if prices else None
 
     def emergency_need(self, corp: Corporation) -> int:
@@ -193,11 +225,11 @@ class PlayRules(TrainRules):
             raise insufficient(f"{corp.sym} cannot pay {self.format_money(price)}: "
                                f"treasury {self.format_money(corp.cash)}")
         seller = company.owner
-        corp.cash -= price
-        seller.cash += price
+        pay(corp, seller, price, ev.Why.PRIVATE)
         seller.companies.remove(company)
         company.owner = corp
         corp.companies.append(company)
+        ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
         self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
@@ -239,6 +271,5 @@ class PlayRules(TrainRules):
                     break
                 shares, percent = max(sales, key=lambda sale: sale[1])
                 self.sell_shares(player, shares, percent)
-        self.bank.cash += player.cash
-        player.cash = 0
+        pay(player, self.bank, player.cash, ev.Why.BANKRUPTCY)
         player.bankrupt = True

@@ -4,13 +4,14 @@ floating, privates' payouts and closing, and what players are worth.
 
 from __future__ import annotations
 
+from . import events as ev
 from . import loans
 from . import shares as units
 from .abilities import (
     Exchange,
     Shares,
 )
-from .entities import Company, Corporation, Holder, Player, Share
+from .entities import Company, Corporation, Holder, Player, Share, pay
 from .errors import illegal, insufficient, malformed
 from .market import Cell, parse_price_text
 from .state import GameState
@@ -39,6 +40,7 @@ class ShareRules(GameState):
         if isinstance(owner, Player | Corporation) and comp in owner.companies:
             owner.companies.remove(comp)
         self.log(f"{comp.sym} closes")
+        ev.emit(ev.PrivateClosed(comp.sym, comp.name))
 
     def set_par(self, corp: Corporation, cell: Cell) -> None:
         corp.par_price = cell.price
@@ -55,17 +57,18 @@ class ShareRules(GameState):
         return total + len(player.companies)
 
     def transfer_share(self, share: Share, to: Holder) -> None:
-        share.owner.shares.remove(share)
+        giver = share.owner
+        giver.shares.remove(share)
         to.shares.append(share)
         share.owner = to
+        ev.emit(ev.ShareMoved(share.id, share.corp, share.percent, share.president, giver.party, to.party))
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         corp = self.corporation(shares[0].corp)
         if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
             receiver = corp
         if price:
-            buyer.cash -= price
-            (receiver or self.bank).cash += price
+            pay(buyer, receiver or self.bank, price, ev.Why.SHARES)
         for s in shares:
             self.transfer_share(s, buyer)
         self._check_float(corp)
@@ -79,9 +82,10 @@ class ShareRules(GameState):
 
     def float_corporation(self, corp: Corporation) -> None:
         corp.floated = True
+        ev.emit(ev.CompanyFloated(corp.sym))
         capital = units.float_capital(self.config.shares, corp)
         if capital:
-            self.bank.spend(capital, corp)
+            self.bank.spend(capital, corp, ev.Why.CAPITAL)
             self.log(f"{corp.sym} floats and receives {self.format_money(capital)}")
         else:
             self.log(f"{corp.sym} floats")
@@ -102,6 +106,8 @@ class ShareRules(GameState):
         order = self.players[start:] + self.players[:start]
         new = next(p for p in order if holdings[p] == top)
         pres = next((s for h in self._holders() for s in h.shares if s.corp == corp.sym and s.president), None)
+        if corp.owner is not new:
+            ev.emit(ev.PresidentChanged(corp.sym, corp.owner.party if corp.owner else None, new.party))
         corp.owner = new
         if pres is None or pres.owner is new:
             return
@@ -129,7 +135,7 @@ class ShareRules(GameState):
         previous = corp.owner
         for s in shares:
             self.transfer_share(s, self.pool)
-        self.bank.spend(price, seller)
+        self.bank.spend(price, seller, ev.Why.SHARE_SALE)
         self.check_presidency(corp, previous, seller)
         for back in units.certificates_worth(self.pool.shares_of(corp.sym), total - sold):
             self.transfer_share(back, seller)
@@ -240,6 +246,17 @@ class ShareRules(GameState):
                 value += units.value(self.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
+
+    def private_worth(self, player: Player) -> int:
+        """Title hook: what ``player``'s privates add to his score (face values by default)."""
+        return sum(c.value for c in player.companies if not c.closed)
+
+    def player_score(self, player: Player) -> ev.Score:
+        """``player_value`` in its parts: cash, shares, privates and what he owes the bank."""
+        total = self.player_value(player)
+        privates = self.private_worth(player)
+        return ev.Score(player.party, player.cash, total - player.cash + player.debt - privates, privates,
+                        player.debt)
 
     def liabilities(self, corp: Corporation) -> int:
         """What ``corp`` owes the bank (its loans at the title's loan size and its debts)."""

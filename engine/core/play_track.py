@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from .abilities import (
     BlocksHexes,
     TileIncome,
     TokenAbility,
 )
 from .board import Hex
-from .entities import Company, Corporation, Token
+from .entities import Company, Corporation, Token, pay
 from .errors import illegal, insufficient, malformed
 from .graph import Network, company_network, reaches
 from .play_shares import ShareRules
@@ -87,8 +88,8 @@ class TrackRules(ShareRules):
             old.rotation = 0
             self.tile_supply[old.id] = old
         if cost:
-            payer.cash -= cost
-            self.bank.cash += cost
+            pay(payer, self.bank, cost, ev.Why.TILE)
+        ev.emit(ev.TileLaid(hx.id, tile.name, tile.id, rotation, None if old.preprinted else old.name, corp.sym))
         self.last_tile_hex = hx.id
         self.hex_changed(hx, corp)
         self.log(f"{corp.sym} lays tile {tile.name} on {hx.id} (rotation {rotation})"
@@ -143,6 +144,7 @@ class TrackRules(ShareRules):
                              and t.kind == kind)
                 slots[slot] = None
                 tile.kinds[node][slot] = TokenKind.NORMAL
+                ev.emit(ev.StationChanged(hx.id, node, slot, owner, None))
                 token.used, token.hex, token.node, token.slot = False, None, -1, -1
                 self.pending_tokens.append((layer, [hx.id], token))
 
@@ -308,10 +310,11 @@ class TrackRules(ShareRules):
             if corp.cash < token.price:
                 raise insufficient(f"{corp.sym} cannot afford a token: treasury {self.format_money(corp.cash)}, "
                                    f"price {self.format_money(token.price)}")
-            corp.cash -= token.price
-            self.bank.cash += token.price
+            pay(corp, self.bank, token.price, ev.Why.STATION)
+        old_owner = slots[slot]
         slots[slot] = token.corp
         hx.tile.kinds[node][slot] = token.kind
+        ev.emit(ev.StationChanged(hx.id, node, slot, old_owner, token.corp, token.kind.value))
         token.used = True
         token.hex, token.node, token.slot = hx.id, node, slot
         self.reservations_release(corp.sym, hx)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from .abilities import (
     Close,
     CloseWhen,
 )
-from .entities import Company, Corporation, Train, TrainVariant
+from .entities import Company, Corporation, Train, TrainVariant, pay
 from .errors import illegal, insufficient, malformed
 from .play_track import TrackRules
 
@@ -36,22 +37,22 @@ class TrainRules(TrackRules):
         if source is None:
             self.depot.remove(train)
             self._replenish_unlimited(train)
-            corp.cash -= price
-            self.bank.cash += price
+            pay(corp, self.bank, price, ev.Why.TRAIN)
         elif source is self.pool:
             self.pool_trains.remove(train)
-            corp.cash -= price
-            self.bank.cash += price
+            pay(corp, self.bank, price, ev.Why.TRAIN)
         else:
             assert isinstance(source, Corporation)
             source.trains.remove(train)
-            corp.cash -= price
-            source.cash += price
+            pay(corp, source, price, ev.Why.TRAIN)
         if exchange is not None:
             corp.trains.remove(exchange)
             self.trade_in(exchange)
+            ev.emit(ev.TrainMoved(exchange.id, exchange.name, corp.party, ev.NOBODY, ev.TrainHow.DISCARDED))
         train.owner = corp
         corp.trains.append(train)
+        ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT if source is None else source.party, corp.party,
+                              ev.TrainHow.BOUGHT, price))
         self.log(f"{corp.sym} buys a {train.name} train for {self.format_money(price)}")
         if source is None:
             self.on_new_train(corp, train)
@@ -94,7 +95,9 @@ class TrainRules(TrackRules):
             on = self.phases[i].get("on")
             if train.name == on or (isinstance(on, list) and train.name in on):
                 while self.phase_index < i:
+                    old = self.phase["name"]
                     self.phase_index += 1
+                    ev.emit(ev.PhaseChanged(str(old), str(self.phase["name"])))
                     self.phase_changed()
                 break
 
@@ -116,6 +119,8 @@ class TrainRules(TrackRules):
             self.pool_trains.remove(train)
         train.owner = None
         self.log(f"{train.id} rusts")
+        ev.emit(ev.TrainMoved(train.id, train.name, owner.party if owner else ev.DEPOT, ev.NOBODY,
+                              ev.TrainHow.RUSTED))
 
     def phase_changed(self) -> None:
         self.log(f"-- Phase {self.phase['name']} --")
@@ -150,6 +155,7 @@ class TrainRules(TrackRules):
         corp.trains.remove(train)
         train.owner = None
         self.log(f"{corp.sym} discards a {train.name} train")
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.NOBODY, ev.TrainHow.DISCARDED))
 
     def must_buy_train(self, corp: Corporation) -> bool:
         return not corp.trains and (corp.sym in self.routes_seen or self.network(corp).route_possible)
@@ -265,8 +271,7 @@ class TrainRules(TrackRules):
             if need > player.cash:
                 short = self.format_money(need - player.cash)
                 raise insufficient(f"{player.name} must raise {short} more by selling shares")
-            player.cash -= need
-            corp.cash += need
+            pay(player, corp, need, ev.Why.CONTRIBUTION)
             self.log(f"{player.name} contributes {self.format_money(need)}")
         if variant is not None and variant != train.name:
             train.choose_variant(variant)

@@ -10,6 +10,7 @@ import tomllib
 from importlib import resources
 from typing import Any, ClassVar
 
+from . import events as ev
 from .board import Board
 from .config import TitleConfig
 from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
@@ -106,6 +107,7 @@ class GameState:
 
     def log(self, line: str) -> None:
         self._log.append(line)
+        ev.emit(ev.Logged(line))
 
     @property
     def log_lines(self) -> list[str]:
@@ -155,6 +157,11 @@ class GameState:
                 if s.id == share_id:
                     return s
         raise malformed(f"there is no share {share_id}")
+
+    def cash_aside(self) -> dict[ev.Party, int]:
+        """Title hook: money the bank paid out that no holder has yet (1822's P15 and P20 keep it on their
+        charters); ``engine.reconcile`` counts it."""
+        return {}
 
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         out: list[Holder] = [*self.players, *self.corporations.values(), self.pool]

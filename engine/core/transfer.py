@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from . import events as ev
 from .board import Board
-from .entities import Company, Corporation, Holder, Player, Share, Token, Train
+from .entities import Company, Corporation, Holder, Player, Share, Token, Train, pay
 from .errors import illegal, insufficient
 from .tiles import TokenKind
 
@@ -51,8 +52,7 @@ def move_cash(source: Holder, target: Holder, amount: int) -> None:
         raise illegal(f"cannot move a negative amount ({amount})")
     if amount > source.cash:
         raise insufficient(f"{source.name} has {source.cash}, not {amount}")
-    source.cash -= amount
-    target.cash += amount
+    pay(source, target, amount, ev.Why.MERGER)
 
 
 def move_trains(source: Corporation, target: Corporation, trains: Iterable[Train] | None = None) -> list[Train]:
@@ -69,6 +69,7 @@ def move_trains(source: Corporation, target: Corporation, trains: Iterable[Train
         source.trains.remove(train)
         train.owner = target
         target.trains.append(train)
+        ev.emit(ev.TrainMoved(train.id, train.name, source.party, target.party, ev.TrainHow.HANDED))
     return moving
 
 
@@ -87,6 +88,7 @@ def move_companies(source: Player | Corporation, target: Player | Corporation,
         source.companies.remove(comp)
         comp.owner = target
         target.companies.append(comp)
+        ev.emit(ev.PrivateMoved(comp.sym, source.party, target.party))
     return moving
 
 
@@ -94,9 +96,11 @@ def move_shares(shares: Iterable[Share], target: Holder) -> list[Share]:
     """Hand certificates to ``target`` (the presidency is for the caller to settle: ``Game.check_presidency``)."""
     moving = list(shares)
     for share in moving:
-        share.owner.shares.remove(share)
+        giver = share.owner
+        giver.shares.remove(share)
         target.shares.append(share)
         share.owner = target
+        ev.emit(ev.ShareMoved(share.id, share.corp, share.percent, share.president, giver.party, target.party))
     return moving
 
 
@@ -139,6 +143,7 @@ def move_token(state: TransferState, token: Token, source: Corporation, target: 
     hx = state.board.hexes[token.hex]
     slots, kinds = hx.tile.tokens[token.node], hx.tile.kinds[token.node]
     placed: Token | None = None
+    old_owner = slots[token.slot]
     if fate is TokenFate.REPLACE:
         spare = next((t for t in target.tokens if not t.used and t.kind is TokenKind.NORMAL), None)
         if spare is None:
@@ -155,6 +160,8 @@ def move_token(state: TransferState, token: Token, source: Corporation, target: 
         slots[token.slot], kinds[token.slot] = BLOCKING_OWNER, TokenKind.BLOCKING
     else:
         slots[token.slot], kinds[token.slot] = None, TokenKind.NORMAL
+    ev.emit(ev.StationChanged(hx.id, token.node, token.slot, old_owner, slots[token.slot],
+                              kinds[token.slot].value))
     source.tokens.remove(token)
     if placed is not token:
         token.used, token.hex, token.node, token.slot = False, None, -1, -1
@@ -228,4 +235,6 @@ def absorb(state: TransferState, source: Corporation, target: Corporation, *,
         target.debt += source.debt
         source.loans = source.debt = 0
     state.log(f"{target.sym} takes over {source.sym}'s assets")
+    ev.emit(ev.Acquired(target.sym, source.sym, out.cash, tuple(t.name for t in out.trains),
+                        tuple(c.sym for c in out.companies)))
     return out

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import actions as act
 from .board import Hex, offboard_value
 from .entities import Corporation, Player
+from .game_end import end_reason_text
 from .query import actors
 from .round import OperatingRound
 from .tiles import NODE_BASE, TokenKind, rotate_end
@@ -289,7 +290,7 @@ def market_view(game: Game) -> MarketView:
         phase=str(game.phase["name"]),
         operating_rounds_in_set=int(game.operating_rounds),
         finished=game.finished,
-        game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
+        game_end_reason=end_reason_text(game.game_end_reason),
         ranking=tuple(sorted(((p.name, game.player_value(p)) for p in game.players), key=lambda nv: -nv[1]))
         if game.finished else (),
         kinds={c.sym: c.kind.value for c in game.corporations.values() if c.kind.value != "major"},
@@ -410,13 +411,6 @@ def _train_stock(game: Game) -> tuple[TrainStock, ...]:
     return tuple(out)
 
 
-_END_REASONS = {
-    "bank": "the bank broke",
-    "stock_market": "a share price reached the end of the market",
-    "bankrupt": "a player went bankrupt",
-    "manually_ended": "ended by the players",
-    "final_phase": "the last phase's rounds were played",
-}
 
 
 def status_view(game: Game) -> StatusView:
@@ -441,7 +435,7 @@ def status_view(game: Game) -> StatusView:
         pool_trains=tuple(t.name for t in game.pool_trains),
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
-        game_end_reason=_END_REASONS.get(game.game_end_reason or "", game.game_end_reason),
+        game_end_reason=end_reason_text(game.game_end_reason),
         companies=tuple(_company(game, c, bids, boxes) for c in game.companies.values()),
         currency=game.config.currency,
     )

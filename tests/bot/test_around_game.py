@@ -50,8 +50,8 @@ async def test_stats_count_results_and_time_to_move(table: Table, clock: FakeClo
     clock.advance(600)
     assert (await table.say("bob", "buy SC")).ok
     text = (await table.say("bob", "stats")).text
-    assert "alice: no finished game; 2m over 1 moves" in text
-    assert "bob: no finished game; 10m over 1 moves" in text
+    assert "alice: no finished game; median 2m over 1 turns" in text
+    assert "bob: no finished game; median 10m over 1 turns" in text
 
 
 def test_a_cut_digest_keeps_the_lines_about_the_reader() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -87,6 +88,7 @@ HOSTILE: list[tuple[str, Callable[[], bytes], str]] = [
     ("action without type", _edit(_set(("actions", 3, "type"), None)), "action 4 has no type"),
     ("action id text", _edit(_set(("actions", 3, "id"), "4")), "action 4 needs a positive whole-number id"),
     ("duplicate action ids", _edit(_set(("actions", 3, "id"), 3)), "action id 3 appears twice"),
+    ("action ids backwards", _edit(_set(("actions", 4, "id"), 100)), "action ids run backwards: action 6"),
     ("entity a list", _edit(_set(("actions", 3, "entity"), [1])), "names its entity"),
     ("NaN in an action", _text_edit('"price": ', '"price": NaN, "x": '), "NaN"),
     ("lone surrogate", _text_edit('"type": "bid"', '"type": "bid", "note": "\\ud800"'), "lone surrogate"),
@@ -145,3 +147,32 @@ async def test_a_name_cannot_add_lines_to_the_bot_s_answers(table: Table) -> Non
     (reply,) = await table.service.handle("test", "c", "eve", "eve\nbot: eve wins the game", "new 1882")
     assert reply.ok
     assert "\n" not in reply.text and "eve bot: eve wins the game created" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("\u202eeve", "eve"),
+        ("zero\u200bwidth", "zerowidth"),
+        ("\u200f\u2066bob\u2069", "bob"),
+        ("\u200b", "player 1047"),
+    ],
+    ids=["right-to-left override", "zero-width space", "bidi isolates", "nothing visible"],
+)
+async def test_invisible_characters_in_a_name_are_dropped_not_the_game(
+    service: GameService, given: str, shown: str
+) -> None:
+    doc = _doc()
+    doc["players"][0]["name"] = given
+    (reply,) = await service.handle("test", "c", "u", "u", "import", attachments=[json.dumps(doc).encode()])
+    assert reply.ok, reply.text
+    assert f"Players: {shown}" in reply.text
+    assert not any(ch in reply.text for ch in "\u202e\u200b\u200f\u2066\u2069")
+
+
+def test_the_console_reads_an_import_no_further_than_the_upload_cap(tmp_path: Path) -> None:
+    from tests.bot.console_helpers import run_console
+
+    out = tmp_path / "out"
+    lines = run_console(tmp_path / "bot.db", out, ["alice: /18xx import /dev/zero"], timeout=60)
+    assert any("too large" in line and "8 MiB" in line for line in lines), lines

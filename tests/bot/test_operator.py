@@ -101,7 +101,7 @@ def test_json_logs(capsys: pytest.CaptureFixture[str]) -> None:
     root = logging.getLogger()
     saved = root.handlers[:], root.level
     try:
-        logs.configure("json")
+        logs.configure(log_format="json")
         stream = io.StringIO()
         root.handlers[0].setStream(stream)  # type: ignore[attr-defined]
         logging.getLogger("bot.test").warning("seat %s handed on", 3)

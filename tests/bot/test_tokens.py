@@ -37,6 +37,18 @@ def test_a_token_file_tracked_by_git_is_refused(tmp_path: Path) -> None:
         load_discord_settings(_config(tmp_path, committed), environ={})
 
 
+def test_a_token_file_git_neither_tracks_nor_ignores_is_refused(tmp_path: Path) -> None:
+    repo = _repo(tmp_path / "repo")
+    loose = repo / "token.txt"
+    loose.write_text(TOKEN + "\n")  # a `git add .` away from being published
+    with pytest.raises(SecretFileError, match="not ignored"):
+        read_token_file(loose)
+    with pytest.raises(SecretFileError, match="not ignored"):
+        load_discord_settings(_config(tmp_path, loose), environ={})
+    (repo / ".gitignore").write_text("*.txt\n")
+    assert read_token_file(loose) == TOKEN
+
+
 def test_an_untracked_token_file_is_read(tmp_path: Path) -> None:
     repo = _repo(tmp_path / "repo")
     (repo / ".gitignore").write_text("token.txt\n")

@@ -87,3 +87,22 @@ def shares_of(game: G1862, pid: int, sym: str) -> list[Share]:
 
 def choices(game: G1862, entity: Any, kind: str) -> list[dict[str, Any]]:
     return game.round.choices_for(entity, kind)
+
+
+def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
+    """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
+    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
+                                      "rotation": rotation}, check_connection=False)
+
+
+def _free_copy(g: G1862, tile: str) -> int:
+    return min(int(t.id.rsplit("-", 1)[1]) for t in g.tile_supply.values() if t.name == tile)
+
+
+def own_trains(g: G1862, sym: str, *names: str) -> None:
+    corp = g.corporations[sym]
+    for name in names:
+        train = next(t for t in g.depot if t.name == name)
+        g.depot.remove(train)
+        train.owner = corp
+        corp.trains.append(train)

@@ -7,7 +7,17 @@ import pytest
 from engine.core.errors import GameError
 from engine.titles.g1862.game import G1862
 
-from .g1862_helpers import act, choices, corp_act, new, operating_round, player, sell_privates, start, stock_round
+from .g1862_helpers import (
+    act,
+    choices,
+    lay,
+    new,
+    operating_round,
+    player,
+    sell_privates,
+    start,
+    stock_round,
+)
 
 
 def test_d01_nysh_par_blocks_everyone_until_set() -> None:
@@ -80,9 +90,10 @@ def test_d08_the_rocky_mountain_tile_is_free_and_closes_the_private() -> None:
     g = new()
     sell_privates(g)
     cpr = start(g, "CPR", 4, cash=300)
+    lay(g, "CPR", "G6", "6", 3)  # to F7 and H7
     operating_round(g)
-    corp_act(g, "lay_tile", "CPR", hex="G6", tile="6-0", rotation=3)  # to F7 and H7
     cash = g.corporations["CPR"].cash
+    # Before the company's own lay (the tile comes before its trains run): F7 has $120 of terrain.
     g.process({"type": "lay_tile", "entity": "RMC", "entity_type": "company", "hex": "F7", "tile": "9-0",
                "rotation": 0})
     assert g.board.hexes["F7"].tile.name == "9" and g.corporations["CPR"].cash == cash

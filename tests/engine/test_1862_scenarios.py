@@ -14,8 +14,10 @@ from .g1862_helpers import (
     choices,
     corp_act,
     give,
+    lay,
     new,
     operating_round,
+    own_trains,
     player,
     sell_privates,
     shares_of,
@@ -160,6 +162,41 @@ def test_sc07_sacramento_omaha_revenue_drops_then_closes() -> None:
     assert soc.closed
 
 
+def test_sc07_played_soc_pays_15_after_the_first_float_and_nothing_after_the_second() -> None:
+    """SC-07 through play: CPR floats by a purchase in a stock round, the next OR pays SOC $15; UP floats the same
+    way, SOC closes and the next OR pays it nothing."""
+    g = new()
+    sell_privates(g)  # P3 holds SOC (with CPR_1 and UP_1) and B&O
+    for sym, pid in (("NYH", 4), ("NYC", 1), ("CP", 2)):  # group 1 sold out: group 2 is on sale
+        corp = g.corporations[sym]
+        if corp.owner is None:
+            start(g, sym, pid)
+        for share in list(corp.shares):
+            g.transfer_share(share, player(g, pid))
+    start(g, "CPR", 1, floated=False)
+    give(g, 1, "CPR_2", "CPR_3")  # 20% + P3's 10% + 20%: one more share floats CPR
+    start(g, "UP", 2, floated=False)
+    give(g, 2, "UP_2", "UP_3")
+    soc, bo = g.companies["SOC"], g.companies["B&O"]
+    stock_round(g)
+    act(g, "buy_shares", 1, shares=["CPR_4"])
+    assert g.corporations["CPR"].floated and soc.revenue == 15 and not soc.closed
+    for pid in (2, 3, 4, 1):
+        act(g, "pass", pid)
+    assert g.round.kind == "operating"
+    cash = player(g, 3).cash
+    operating_round(g)
+    assert player(g, 3).cash - cash == 15 + bo.revenue
+    stock_round(g)
+    while g.acting() != [player(g, 2)]:
+        act(g, "pass", g.acting()[0].id)
+    act(g, "buy_shares", 2, shares=["UP_4"])
+    assert g.corporations["UP"].floated and soc.closed
+    cash = player(g, 3).cash
+    operating_round(g)
+    assert player(g, 3).cash - cash == bo.revenue
+
+
 def nyc_company(players: int = 4) -> G1862:
     """Privates sold (P2 bought FNY and holds NYC_1 and NYC_2 in a 4-player game); NYC floated at $100 with P1
     as president; a normal stock round starts with P1."""
@@ -292,14 +329,8 @@ def test_sc13_redemption_arithmetic_of_the_rules_example(phase: int, face: int, 
     assert nyc.owner is player(g, 1)
 
 
-def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
-    """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
-    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
-                                      "rotation": rotation}, check_connection=False)
 
 
-def _free_copy(g: G1862, tile: str) -> int:
-    return min(int(t.id.rsplit("-", 1)[1]) for t in g.tile_supply.values() if t.name == tile)
 
 
 def city(g: G1862, hex_id: str) -> str:
@@ -339,13 +370,6 @@ def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> N
     assert g.marker_cost(cn, cn.tokens[1], g.board.hexes["D19"]) == 60 and len(cn.tokens) == 2
 
 
-def own_trains(g: G1862, sym: str, *names: str) -> None:
-    corp = g.corporations[sym]
-    for name in names:
-        train = next(t for t in g.depot if t.name == name)
-        g.depot.remove(train)
-        train.owner = corp
-        corp.trains.append(train)
 
 
 def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> None:
@@ -456,6 +480,86 @@ def test_sc19_share_price_above_379_ends_after_the_current_set() -> None:
     trigger = g2.game_end_timing()
     assert trigger is not None and trigger.reason == "bank" and trigger.timing is EndTiming.FULL_OR
     assert g2.round.kind == "stock" and not g2.finished
+
+
+def play_to_the_end(g: G1862) -> list[str]:
+    """Play on with the first legal choice of whoever acts (runs and payouts first), to the game's end; the rounds
+    met on the way, by name."""
+    from engine.core import query
+    seen = [g.round.name()]
+    for _ in range(400):
+        if g.finished:
+            return seen
+        options = [o for e in query.deciding_entities(g) for o in query.all_choices(g, e)]
+        assert options, f"no legal action in {g.round.name()}"
+        order = ("run_routes", "dividend", "pass")
+        best = min(options, key=lambda o: (order.index(o["type"]) if o["type"] in order else len(order),
+                                           o.get("kind") != "payout"))
+        g._checkpoint = None
+        g.process(best)
+        if g.round.name() != seen[-1]:
+            seen.append(g.round.name())
+    raise AssertionError(f"no end: {seen}")
+
+
+def three_or_set_with_nyc(price_col: int) -> G1862:
+    """Phase 5 (three ORs a set), OR 1 starting: NYC (P1) with a 5-train, its home and a route, at (0, price_col);
+    NYC owes a $300 debt certificate and holds $100."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3
+    g.operating_rounds = 3
+    nyc = start(g, "NYC", 1, col=price_col, cash=220)  # $100 after the F29 lay
+    own_trains(g, "NYC", "5")
+    g.place_home_token(nyc)
+    lay(g, "NYC", "F29", "7", 3)
+    nyc.debt = 300
+    operating_round(g, 1)
+    return g
+
+
+def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
+    g = three_or_set_with_nyc(20)
+    nyc = g.corporations["NYC"]
+    assert g.market.location["NYC"].price == 370
+    g.pay_dividend(nyc, 100, "payout")  # NYC's payout in OR 1 takes it to $400
+    assert g.market.location["NYC"].price == 400
+    seen = play_to_the_end(g)
+    assert g.finished and g.game_end_reason == "stock_market"
+    assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
+    p1 = player(g, 1)
+    assert nyc.debt == 0  # repaid from the treasury, the president covering what it lacks (§9.6)
+    assert g.player_value(p1) == p1.cash - p1.debt + sum(g.cert_price(nyc, s) for s in p1.shares_of("NYC"))
+    assert g.result()[str(p1.id)] == g.player_value(p1)
+
+
+def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round() -> None:
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3
+    g.operating_rounds = 3
+    g.players[3].bankrupt = True
+    g.fixed_scores[4] = 0
+    g.update_cert_limit()
+    ats = start(g, "ATS", 3, cash=100, col=10)
+    lay(g, "ATS", "G22", "4", 0)
+    p3 = player(g, 3)
+    for c in list(p3.companies):
+        g.close_company(c)
+    for share in [s for s in p3.shares if s.corp != "ATS"]:
+        g.transfer_share(share, g.corporations[share.corp])
+    g.bank.cash += p3.cash
+    p3.cash = 0
+    nyc = start(g, "NYC", 1, col=9, cash=220)
+    own_trains(g, "NYC", "5")
+    g.place_home_token(nyc)
+    lay(g, "NYC", "F29", "7", 3)
+    operating_round(g, 1)
+    assert ats.cash == 0 or ats.cash < 550
+    seen = play_to_the_end(g)
+    assert p3.bankrupt and g.game_end_reason == "players_out" and g.players_in_game() == 2
+    assert all(name.startswith("Operating Round 1.") for name in seen), seen
+    assert seen[-1] == "Operating Round 1.3"
 
 
 def presiding(g: G1862, pid: int, *syms: str) -> None:
@@ -657,6 +761,51 @@ def test_sc27_forced_train_purchase() -> None:
     cash = player(g, 1).cash
     corp_act(g, "buy_train", "ATS", train="3-5", price=200)
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
+
+
+def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall() -> None:
+    """SC-27: with $30 cash P1 must sell shares for $50, stopping once covered, never a president's certificate
+    or a sale that changes a presidency."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    pool_three = g.all_trains["3-5"]
+    pool_three.owner = g.pool
+    g.pool_trains.append(pool_three)
+    start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    start(g, "CP", 2, row=7, col=1)  # $30 a share
+    give(g, 1, "CP_1", "CP_2", "CP_3")  # as much as P2's 30%: a sale changes no presidency
+    give(g, 1, "SP_2")
+    give(g, 2, "SP_1", "SP_3", "SP_4")  # selling SP_2 would hand SP's presidency to P2 (30% against 20%)
+    lay(g, "ATS", "G22", "4", 0)
+    operating_round(g)
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    p1 = player(g, 1)
+    g.bank.cash += p1.cash - 30  # after the privates' revenue
+    p1.cash = 30
+    ats = g.corporations["ATS"]
+    assert ats.cash == 120 and g.emergency_need(ats) == 50
+    assert g.actions_for(ats) == ["buy_train"]
+    sales = choices(g, p1, "sell_shares")
+    sold = {(c["shares"][0].split("_")[0], c["percent"]) for c in sales}
+    # $30 short after one share, covered by two; three would sell more than needed; no president's certificate.
+    assert ("CP", 10) in sold and ("CP", 20) in sold and ("CP", 30) not in sold
+    assert not [c for c in sales if any(sid.endswith("_0") for sid in c["shares"])]
+    assert not [c for c in sales if c["shares"][0].startswith("SP")]
+    first = next(c for c in sales if c["shares"][0].startswith("CP") and c["percent"] == 10)
+    act(g, "sell_shares", 1, shares=first["shares"], percent=10)
+    assert player(g, 1).cash == 60 and g.market.location["CP"].price < 30  # floated: paid before the drop
+    more = choices(g, player(g, 1), "sell_shares")
+    assert more and all(c["percent"] == 10 for c in more)  # one more share covers the last $20
+    act(g, "sell_shares", 1, shares=more[0]["shares"], percent=10)
+    assert player(g, 1).cash >= 80
+    assert choices(g, player(g, 1), "sell_shares") == []  # covered: no further sale
+    assert "sell_shares" not in g.actions_for(player(g, 1))
+    corp_act(g, "buy_train", "ATS", train="3-5", price=200)
+    assert g.corporations["ATS"].trains and g.corporations["ATS"].cash == 0
 
 
 def test_sc28_share_price_zero_closes_the_company() -> None:

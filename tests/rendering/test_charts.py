@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -14,6 +15,7 @@ from engine.history import GameHistory, Payout, WorthSplit, game_history
 from engine.importer import read_game_file, replay
 from engine.playout import random_playout
 from rendering import theme
+from rendering.__main__ import main as cli_main
 from rendering.charts import PLAYER_COLOURS, nice_ticks, render_chart
 from rendering.summary import PART_COLOURS, duration, fun_numbers, render_summary, summary_text
 from tests.conftest import SHARED_FIXTURES
@@ -182,3 +184,10 @@ def test_summary_card_draws_each_part_in_proportion() -> None:
 
 def test_durations_read_as_players_say_them() -> None:
     assert [duration(s) for s in (5, 61, 3600, 3660, 90000)] == ["5 s", "1 min", "1 h", "1 h 1 min", "1 day 1 h"]
+
+
+def test_command_line_draws_the_story_of_a_recorded_game(tmp_path: Path) -> None:
+    assert cli_main([str(RECORDED["1882"]), "--story", "--crop", "G11", "--out", str(tmp_path)]) == 0
+    for name, width in (("chart", 1200), ("summary", 1200), ("crop", 800)):
+        with Image.open(tmp_path / f"{name}.png") as img:
+            assert img.width == width

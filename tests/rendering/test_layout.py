@@ -113,14 +113,38 @@ def _boards() -> Iterator[tuple[str, BoardView]]:
     yield "late test board", late_game_1882()
     yield "feature board", feature_board()
     yield "pointy feature board", feature_board("pointy")
-    yield "new 1882 game", board_view(engine.new_game("1882", [(1, "A"), (2, "B"), (3, "C")]))
+    players = [(1, "A"), (2, "B"), (3, "C"), (4, "D")]
+    for title in ("1882", "1822", "1828", "1862"):
+        yield f"new {title} game", board_view(engine.new_game(title, players, seed=11))
+
+
+#: Finished recorded games of the titles whose maps the newcomer review found crowded (F11).
+RECORDED_ENDS = {
+    "1822": SHARED_FIXTURES / "1822" / "33845.json",
+    "1828": SHARED_FIXTURES / "1828" / "1828Games_game_end_stock_market.json",
+    "1828 second": SHARED_FIXTURES / "1828" / "23366.json",
+}
+
+
+#: Hexes whose labels still touch a city or each other, by title: too full for the spot finder (1822: a big city
+#: with a label, a hill and two destinations; 1828: a city with a blocker, a mountain cost and a name in a pointy
+#: hex, and the coalfields with every company that may pass). Listed so that any other overlap fails; remove a hex
+#: once it draws clear.
+KNOWN_OVERLAPS = {
+    "1822": {"G36", "H23", "I22", "I30"},
+    "1828": {"F20", "K11"},
+}
+
+
+def _unknown(title: str, collisions: Iterator[str]) -> list[str]:
+    return [c for c in collisions if c.split(":")[0] not in KNOWN_OVERLAPS.get(title, set())]
 
 
 @pytest.mark.parametrize(("name", "board"), list(_boards()), ids=[n for n, _ in _boards()])
 def test_labels_do_not_overlap_each_other_or_stations(
     name: str, board: BoardView, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert list(_collisions(board, monkeypatch)) == []
+    assert _unknown(board.title, _collisions(board, monkeypatch)) == []
 
 
 @needs_game
@@ -128,6 +152,30 @@ def test_labels_do_not_overlap_each_other_or_stations(
 def test_labels_do_not_overlap_on_a_recorded_game(before: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     board = board_view(_replayed(GAME_END, before))
     assert list(_collisions(board, monkeypatch)) == []
+
+
+def test_the_known_overlaps_are_still_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list above is no excuse for a hex that draws clear now: it must shrink with the fixes."""
+    players = [(1, "A"), (2, "B"), (3, "C"), (4, "D")]
+    seen: dict[str, set[str]] = {}
+    for title in KNOWN_OVERLAPS:
+        recorded = [path for n, path in RECORDED_ENDS.items() if n.startswith(title)]
+        for board in (board_view(engine.new_game(title, players, seed=11)),
+                      *(board_view(_replayed(path, before)) for path in recorded
+                        for before in (60, len(read_game_file(path).actions) // 2, None))):
+            seen.setdefault(title, set()).update(c.split(":")[0] for c in _collisions(board, monkeypatch))
+    assert seen == KNOWN_OVERLAPS
+
+
+@pytest.mark.parametrize("name", list(RECORDED_ENDS))
+def test_labels_do_not_overlap_on_crowded_titles(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names, revenues, costs, markers, city numbers and reservations stay apart and off the cities, from the
+    middle of a recorded game to its end (1822's London, 1828's double cities and coal)."""
+    path = RECORDED_ENDS[name]
+    actions = len(read_game_file(path).actions)
+    for before in (60, actions // 2, None):
+        board = board_view(_replayed(path, before))
+        assert _unknown(board.title, _collisions(board, monkeypatch)) == [], f"{name} before {before}"
 
 
 def test_a_hexside_cost_sits_on_the_middle_of_its_side_and_the_name_keeps_clear() -> None:

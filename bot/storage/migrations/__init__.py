@@ -26,7 +26,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.errors import SchemaError
-from bot.storage.migrations import m0001_initial, m0002_broken_games, m0003_handled_requests
+from bot.storage.migrations import m0001_initial, m0002_broken_games, m0003_handled_requests, m0004_async_play
 
 #: How each database spells the column types of the shared scripts.
 TYPES: dict[str, dict[str, str]] = {
@@ -41,7 +41,7 @@ TYPES: dict[str, dict[str, str]] = {
     },
 }
 #: The tables with a ``$ID`` column, whose identity sequence must follow rows copied in with their ids.
-ID_TABLES = ("games", "outbox", "consents")
+ID_TABLES = ("games", "outbox", "consents", "pace_spans", "auto_actions")
 #: Any constant: the key of the PostgreSQL advisory lock that one migrating process holds.
 _PG_MIGRATION_LOCK = 0x526F756E64686F75
 
@@ -68,6 +68,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _module(1, "initial", m0001_initial),
     _module(2, "broken_games", m0002_broken_games),
     _module(3, "handled_requests", m0003_handled_requests),
+    _module(4, "async_play", m0004_async_play),
 )
 
 _CREATE_VERSION_TABLE = """

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import events as ev
 from ..actions import Action, entity_action
-from ..entities import Company, Player
+from ..entities import Company, Player, pay
 from ..errors import illegal, insufficient
 from ..round import InterruptStep, Step
 
@@ -197,10 +198,11 @@ class WaterfallAuction(Step):
         company.owner = player
         player.companies.append(company)
         if price > 0:
-            player.cash -= price
-            self.game.bank.cash += price
+            pay(player, self.game.bank, price, ev.Why.AUCTION)
+        ev.emit(ev.PrivateMoved(company.sym, ev.BANK, player.party, price))
         self.companies.remove(company)
         self.game.log(f"{player.name} buys {company.sym} for {self.game.format_money(price)}")
+        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         self.game.after_buy_company(player, company, price)
         # Passing now lowers the price of whatever is cheapest next.
         self.cheapest = self.companies[0] if self.companies else None

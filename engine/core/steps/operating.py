@@ -201,6 +201,7 @@ class RouteStep(Step):
                                   "connections": [list(c) for c in data.get("connections") or []]}
                                  for r, data in zip(routes, action["routes"], strict=True)]
         self.game.log(f"{entity.sym} runs for {self.game.format_money(total)}")
+        self.game.routes_run(corp, routes)
         self.pass_()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .. import events as ev
 from .. import shares as units
 from ..actions import Action, entity_action, sale_actions
 from ..config import LimitBasis
@@ -301,6 +302,7 @@ class HomeToken(InterruptStep):
             # A neutral station whose space a home takes leaves the game (1882 rules 7.1 P2).
             neutral_owner = slots[int(slot)]
             slots[int(slot)] = None
+            ev.emit(ev.StationChanged(hx.id, node, int(slot), neutral_owner, None))
             hx.tile.kinds[node][int(slot)] = TokenKind.NORMAL
             self.game.log(f"{corp.sym} removes the neutral token from {hx.id}")
             self.game.routes_seen.discard(neutral_owner)  # it may have lost its route (18xx.games forgets it)

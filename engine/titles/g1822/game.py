@@ -12,8 +12,9 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from ...core import events as ev
 from ...core.actions import Action
-from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train, pay
 from ...core.errors import GameError, illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
@@ -92,8 +93,9 @@ class G1822(Game):
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
     # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required); a minor's station
     # leaving at its acquisition takes an added space with it (_remove_minor_station); minor 14, not yet started,
-    # holds London's last unreserved space (token_blocked_by_reservation).
-    RULES_EDITION = 3
+    # holds London's last unreserved space (token_blocked_by_reservation); 4: a company without a train must buy
+    # one from the bank pool too when the bank has none (must_buy_train; 1822 reference §7, as 18xx.games).
+    RULES_EDITION = 4
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
     # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
@@ -311,15 +313,18 @@ class G1822(Game):
         self.bids = {}
         for p in self.players:
             if p.debt:
-                p.debt += (p.debt + 1) // 2  # 50% interest on player loans, rounded up
+                interest = (p.debt + 1) // 2  # 50% interest on player loans, rounded up
+                p.debt += interest
+                ev.emit(ev.LoanChanged(p.party, interest, "interest"))
 
     def _win_company(self, comp: Company, player: Player, price: int) -> None:
         comp.owner = player
         player.companies.append(comp)
         if price:
-            player.cash -= price
-            self.bank.cash += price
+            pay(player, self.bank, price, ev.Why.AUCTION)
+        ev.emit(ev.PrivateMoved(comp.sym, ev.BANK, player.party, price))
         self.log(f"{player.name} wins the bid {comp.name} for {self.format_money(price)}")
+        ev.emit(ev.AuctionWon(comp.sym, player.party, price))
 
     def minor_par_cell(self, price: int) -> Cell:
         pars = sorted(self.market.par_cells(), key=lambda c: (c.price, c.col, c.row), reverse=True)
@@ -336,15 +341,16 @@ class G1822(Game):
         share = minor.shares[0]
         self.transfer_share(share, player)
         minor.owner = player
-        player.cash -= price
-        self.bank.cash += price
+        pay(player, self.bank, price, ev.Why.AUCTION)
         treasury = presidency if int(self.phase["name"]) < 3 else price
-        self.bank.spend(treasury, minor)
+        self.bank.spend(treasury, minor, ev.Why.CAPITAL)
         minor.floated = True
+        ev.emit(ev.CompanyFloated(minor.sym))
         del self.companies[comp.sym]
         comp.owner = None
         self.log(f"{player.name} wins minor {minor.sym} for {self.format_money(price)}; it floats at "
                  f"{self.format_money(cell.price)} with {self.format_money(treasury)}")
+        ev.emit(ev.AuctionWon(comp.sym, player.party, price))
 
     def _export_l_trains(self, count: int) -> None:
         removed = 0
@@ -369,6 +375,7 @@ class G1822(Game):
         self.depot.remove(train)
         self._replenish_unlimited(train)
         train.owner = None
+        ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT, ev.NOBODY, ev.TrainHow.EXPORTED))
 
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         if train.name == train.sym or train.name == "2":
@@ -497,6 +504,13 @@ class G1822(Game):
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         return [*super()._holders(corp), self.tax_haven]
 
+    def private_card(self, sym: str) -> ev.Party:
+        """The charter of a private holding money until it closes or a company acquires it (P15, P20)."""
+        return ev.Party(ev.PartyKind.HOLDER, f"{sym}'s charter")
+
+    def cash_aside(self) -> dict[ev.Party, int]:
+        return {self.private_card(sym): cash for sym, cash in self.phase_revenue_cash.items()}
+
     def tax_haven_company(self) -> Company | None:
         comp = self.companies.get(TAX_HAVEN)
         return comp if comp is not None and not comp.closed else None
@@ -578,8 +592,7 @@ class G1822(Game):
         corp = self.corporation(share.corp)
         price = self.market.location[corp.sym].price
         receiver: Holder = corp if share.owner is corp else self.bank
-        spender.cash -= price
-        receiver.cash += price
+        pay(spender, receiver, price, ev.Why.SHARES)
         self.transfer_share(share, self.tax_haven)
         owner = self.tax_haven_owner()
         where = "its treasury" if receiver is corp else "the market"
@@ -598,13 +611,14 @@ class G1822(Game):
             comp.revenue = phase * (10 if sym == "P15" else 5)
             self.bank.withdraw(comp.revenue)
             self.phase_revenue_cash[sym] += comp.revenue
+            ev.emit(ev.MoneyMoved(ev.BANK, self.private_card(sym), comp.revenue, ev.Why.PRIVATE_REVENUE))
         p9 = self.companies.get("P9")
         if p9 is not None and isinstance(p9.owner, Corporation):
             p9.revenue = self.rules["double_cash_revenue"][phase]
         for comp in self.companies.values():
             if comp.closed or comp.owner is None or comp.owner is self.bank or comp.revenue <= 0:
                 continue
-            self.bank.spend(comp.revenue, comp.owner)
+            self.bank.spend(comp.revenue, comp.owner, ev.Why.PRIVATE_REVENUE)
             self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
 
     def event_close_concessions(self) -> None:
@@ -628,7 +642,9 @@ class G1822(Game):
             comp = self.companies.get(sym)
             if comp is None or comp.closed:
                 continue
-            self.bank.cash += self.phase_revenue_cash.pop(sym)
+            returned = self.phase_revenue_cash.pop(sym)
+            self.bank.cash += returned
+            ev.emit(ev.MoneyMoved(self.private_card(sym), ev.BANK, returned, ev.Why.CLOSING))
             self.close_company(comp)
 
     # ------------------------------------------------------------------ privates
@@ -646,16 +662,19 @@ class G1822(Game):
         company.owner = corp
         corp.companies.append(company)
         self.log(f"{corp.sym} acquires {company.name} from {getattr(owner, 'name', 'the bank')}")
+        ev.emit(ev.PrivateMoved(company.sym, owner.party if owner is not None else ev.BANK, corp.party))
         train = self.company_trains.pop(company.sym, None)
         if train is not None:
             train.reserved = False
             train.owner = corp
             corp.trains.append(train)
+            ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT, corp.party, ev.TrainHow.HANDED))
             self.log(f"{corp.sym} gains a {train.name} train")
             self.close_company(company)
         elif company.sym in self.phase_revenue_cash:
             gained = self.phase_revenue_cash.pop(company.sym)
             corp.cash += gained
+            ev.emit(ev.MoneyMoved(self.private_card(company.sym), corp.party, gained, ev.Why.PRIVATE))
             self.log(f"{corp.sym} gains {self.format_money(gained)}")
             self.close_company(company)
         elif company.sym == "P9":
@@ -892,7 +911,7 @@ class G1822(Game):
         if concession is not None:
             full = cell.price * pres.percent // corp.share_percent
             money = concession.value if full - concession.value >= 0 else cell.price
-            self.bank.spend(money, corp)
+            self.bank.spend(money, corp, ev.Why.CAPITAL)
             self.close_company(concession)
         self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
 
@@ -906,17 +925,17 @@ class G1822(Game):
         if "full_capitalisation" in self.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
             # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
             if corp.cash > 0:
-                self.bank.cash += corp.cash
-                corp.cash = 0
+                pay(corp, self.bank, corp.cash, ev.Why.CAPITAL)
             for share in list(corp.shares):
                 self.transfer_share(share, self.pool)
             self.log(f"{corp.sym}'s remaining shares are transferred to the market")
         corp.floated = True
+        ev.emit(ev.CompanyFloated(corp.sym))
         self.log(f"{corp.sym} floats")
         if corp.sym in self.fully_capitalised:
             self.fully_capitalised.discard(corp.sym)
             capital = int(corp.par_price or 0) * (100 // corp.share_percent)
-            self.bank.spend(capital, corp)
+            self.bank.spend(capital, corp, ev.Why.CAPITAL)
             self.log(f"{corp.sym} receives {self.format_money(capital)}")
 
     def destination_token(self, corp: Corporation) -> Token | None:
@@ -946,6 +965,7 @@ class G1822(Game):
             slots.append(None)
             hx.tile.kinds[node].append(TokenKind.NORMAL)
             slot = len(slots) - 1
+        ev.emit(ev.StationChanged(hx.id, node, slot, slots[slot], corp.sym, TokenKind.DESTINATION.value))
         slots[slot] = corp.sym
         hx.tile.kinds[node][slot] = TokenKind.DESTINATION
         token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
@@ -1173,6 +1193,8 @@ class G1822(Game):
             train.owner = self.pool
             self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train")
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.POOL if train.owner is self.pool else ev.NOBODY,
+                              ev.TrainHow.DISCARDED))
 
     def can_place_token(self, corp: Corporation) -> bool:
         unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
@@ -1262,7 +1284,8 @@ class G1822(Game):
         return [t for t in corp.trains if t.name != PULLMAN]
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and bool(self.available_depot_trains())
+        on_sale = bool(self.available_depot_trains()) or (self.rules_edition >= 4 and bool(self.pool_trains))
+        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and on_sale
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
@@ -1275,16 +1298,12 @@ class G1822(Game):
                 and not self.emergency_bundles(player, corp):
             # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
             loan = need - player.cash
-            self.bank.spend(loan, player)
+            self.bank.spend(loan, player, ev.Why.LOAN)
             player.debt += loan + math.ceil(loan * 0.5)
+            ev.emit(ev.LoanChanged(player.party, loan + math.ceil(loan * 0.5)))
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)
-
-    def min_depot_price(self) -> int | None:
-        # 18xx.games' depot sells the discarded trains too: the cheapest of them sets what a director must raise.
-        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
-        return min(prices) if prices else None
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
@@ -1316,8 +1335,8 @@ class G1822(Game):
         if price > corp.cash:
             raise insufficient(f"{corp.sym} cannot afford to upgrade its L train")
         train.choose_variant("2")
-        corp.cash -= price
-        self.bank.cash += price
+        pay(corp, self.bank, price, ev.Why.TRAIN)
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, corp.party, ev.TrainHow.CONVERTED, price))
         self.log(f"{corp.sym} upgrades an L train to a 2 train for {self.format_money(price)}")
         if self.phase["name"] == "1":
             self.phase_from_train(train)
@@ -1344,18 +1363,24 @@ class G1822(Game):
             per_share += (extra[0] - extra_withheld) / shares
         paid = revenue - withheld
         if withheld:
-            self.bank.spend(withheld, corp)
+            self.bank.spend(withheld, corp, ev.Why.REVENUE)
         if subsidy:
-            self.bank.spend(subsidy, corp)
+            self.bank.spend(subsidy, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} earns a mail subsidy of {self.format_money(subsidy)}")
+        parts: list[ev.HolderPart] = []
         if per_share:
             for holder in [*self.players, corp]:
                 percent = holder.percent_of(corp.sym) if holder is not corp else sum(s.percent for s in corp.shares)
                 if percent and not (minor and holder is corp):
                     amount = math.ceil(percent / corp.share_percent * per_share)
-                    self.bank.spend(amount, holder)
-            self.tax_haven_payout(corp, per_share)
+                    parts.append(self.pay_holder(holder, amount))
+            haven = self.tax_haven_payout(corp, per_share)
+            if haven:
+                parts.append(ev.HolderPart(self.tax_haven.party, haven))
         self.log(f"{corp.sym} runs for {self.format_money(revenue)}: {kind}")
+        dividend = {"payout": ev.DividendKind.FULL, "half": ev.DividendKind.HALF}.get(kind, ev.DividendKind.WITHHELD)
+        ev.emit(ev.DividendPaid(corp.sym, dividend, revenue, math.ceil(per_share), corp.share_percent, tuple(parts),
+                                withheld))
         if minor:
             if revenue > 0:
                 self.market.right(corp.sym)
@@ -1371,13 +1396,14 @@ class G1822(Game):
         elif paid >= price:
             self.market.right(corp.sym)
 
-    def tax_haven_payout(self, corp: Corporation, per_share: float) -> None:
-        """Dividends on the tax haven's shares go onto its charter."""
+    def tax_haven_payout(self, corp: Corporation, per_share: float) -> int:
+        """Dividends on the tax haven's shares go onto its charter; returns what it got."""
         count = self.tax_haven.percent_of(corp.sym) // corp.share_percent
         amount = int(count * per_share)
         if amount > 0:
-            self.bank.spend(amount, self.tax_haven)
+            self.bank.spend(amount, self.tax_haven, ev.Why.DIVIDEND)
             self.log(f"{corp.sym} pays out {self.format_money(amount)} to the tax haven")
+        return max(amount, 0)
 
     def count_operation(self, corp: Corporation) -> None:
         self.history[corp.sym] = self.history.get(corp.sym, 0) + 1
@@ -1436,24 +1462,26 @@ class G1822(Game):
         if minor.floated and owner is not None:
             diff = self.market.location[minor.sym].price * 2 - self.market.location[major.sym].price * shares
             if diff < 0:
-                owner.cash += diff
-                major.cash -= diff
+                pay(owner, major, -diff, ev.Why.MERGER)
             elif diff > 0:
-                major.cash -= diff
-                owner.cash += diff
+                pay(major, owner, diff, ev.Why.MERGER)
             for _ in range(shares):
                 share = next(s for s in major.shares if not s.president)
                 self.transfer_share(share, owner)
-            major.cash += minor.cash
-            minor.cash = 0
+            treasury = minor.cash
+            pay(minor, major, minor.cash, ev.Why.MERGER)
+            companies = tuple(c.sym for c in minor.companies)
             for comp in list(minor.companies):
                 minor.companies.remove(comp)
                 comp.owner = major
                 major.companies.append(comp)
+                ev.emit(ev.PrivateMoved(comp.sym, minor.party, major.party))
+            trains = tuple(t.name for t in minor.trains)
             for train in list(minor.trains):
                 minor.trains.remove(train)
                 train.owner = major
                 major.trains.append(train)
+                ev.emit(ev.TrainMoved(train.id, train.name, minor.party, major.party, ev.TrainHow.HANDED))
             token = minor.tokens[0]
             hx = self.board.hexes[token.hex] if token.hex else None
             if token_choice == "replace" and hx is not None:
@@ -1463,6 +1491,8 @@ class G1822(Game):
                 else:
                     self.exchange_tokens[major.sym] -= 1
                     new = Token(major.sym, 0, used=True, hex=hx.id, node=token.node, slot=token.slot)
+                    ev.emit(ev.StationChanged(hx.id, token.node, token.slot, hx.tile.tokens[token.node][token.slot],
+                                              major.sym))
                     hx.tile.tokens[token.node][token.slot] = major.sym
                     major.tokens.append(new)
                     token.used, token.hex = False, None
@@ -1472,9 +1502,11 @@ class G1822(Game):
             else:
                 self._remove_station(minor, token)
             self.log(f"{major.sym} acquires {minor.sym}")
+            ev.emit(ev.Acquired(major.sym, minor.sym, treasury, trains, companies,
+                                (f"{hx.id}: {token_choice}",) if hx is not None else ()))
         else:
-            major.cash -= int(self.bidding["minor_box_price"])
-            self.bank.cash += int(self.bidding["minor_box_price"])
+            pay(major, self.bank, int(self.bidding["minor_box_price"]), ev.Why.MERGER)
+            ev.emit(ev.Acquired(major.sym, minor.sym, 0, (), (), (token_choice,)))
             # The minor's home reservation ends first: a replacing station takes that space (18xx.games).
             self.close_corporation(minor)
             if token_choice == "exchange":
@@ -1517,12 +1549,12 @@ class G1822(Game):
             slots.append(None)
             hx.tile.kinds[node].append(TokenKind.NORMAL)
             slot = len(slots) - 1
+        ev.emit(ev.StationChanged(hx.id, node, slot, slots[slot], corp.sym, token.kind.value))
         slots[slot] = corp.sym
         hx.tile.kinds[node][slot] = token.kind
         token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
         if token.price:
-            corp.cash -= token.price
-            self.bank.cash += token.price
+            pay(corp, self.bank, token.price, ev.Why.STATION)
         self.board_changed()
         self.log(f"{corp.sym} places a token on {hx.id}")
 
@@ -1544,6 +1576,7 @@ class G1822(Game):
         if len(slots) <= least:
             self._remove_station(minor, token)
             return
+        ev.emit(ev.StationChanged(hx.id, node, slot, slots[slot], None))
         del slots[slot], kinds[slot]
         for t in self._stations_in_city(hx, node):
             if t.slot > slot:
@@ -1553,11 +1586,13 @@ class G1822(Game):
     def _remove_station(self, corp: Corporation, token: Token) -> None:
         if token.used and token.hex is not None:
             hx = self.board.hexes[token.hex]
+            ev.emit(ev.StationChanged(hx.id, token.node, token.slot, hx.tile.tokens[token.node][token.slot], None))
             hx.tile.tokens[token.node][token.slot] = None
         token.used, token.hex = False, None
 
     def close_corporation(self, corp: Corporation) -> None:
         corp.closed = True
+        ev.emit(ev.CompanyClosed(corp.sym, "acquired"))
         for token in corp.tokens:
             self._remove_station(corp, token)
         for holder in [*self.players, self.pool, self.tax_haven]:
@@ -1594,7 +1629,7 @@ class G1822(Game):
         for share in bundle:
             self.transfer_share(share, self.pool)
         total = price * len(bundle)
-        self.bank.spend(total, corp)
+        self.bank.spend(total, corp, ev.Why.CAPITAL)
         for _ in bundle:
             self.market.down(corp.sym)
         self.log(f"{corp.sym} issues {len(bundle)} shares for {self.format_money(total)}")
@@ -1611,8 +1646,7 @@ class G1822(Game):
         price = self.market.location[corp.sym].price * len(bundle)
         for share in bundle:
             self.transfer_share(share, corp)
-        corp.cash -= price
-        self.bank.cash += price
+        pay(corp, self.bank, price, ev.Why.SHARES)
         self.log(f"{corp.sym} redeems {len(bundle)} shares for {self.format_money(price)}")
         # A share movement settles the directorship: a minor's owner paid in shares may now hold the most.
         self.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)

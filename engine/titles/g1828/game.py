@@ -10,8 +10,9 @@ import io
 import pickle
 from typing import Any
 
+from ...core import events as ev
 from ...core.autoroute import TrainSpec
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, Token, Train
+from ...core.entities import Company, Corporation, CorporationKind, Player, Share, Token, Train, pay
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndCheck
@@ -263,12 +264,13 @@ class G1828(Game):
 
     def remove_minor(self, minor: Corporation, *, block: bool = False) -> None:
         if minor.cash:
-            self.bank.cash += minor.cash
-            minor.cash = 0
+            pay(minor, self.bank, minor.cash, ev.Why.CLOSING)
         for token in minor.tokens:
             if token.used and token.hex is not None:
                 hx = self.board.hexes[token.hex]
                 slots = hx.tile.tokens[token.node]
+                ev.emit(ev.StationChanged(hx.id, token.node, token.slot, slots[token.slot],
+                                          BLOCKING_OWNER if block else None))
                 if block:
                     slots[token.slot] = BLOCKING_OWNER
                     hx.tile.kinds[token.node][token.slot] = TokenKind.BLOCKING
@@ -279,7 +281,9 @@ class G1828(Game):
         for train in list(minor.trains):
             minor.trains.remove(train)
             train.owner = None
+            ev.emit(ev.TrainMoved(train.id, train.name, minor.party, ev.NOBODY, ev.TrainHow.LEFT))
         minor.closed = True
+        ev.emit(ev.CompanyClosed(minor.sym))
         self.board_changed()
 
     def place_blocking_token(self, hex_id: str, node: int | None = None) -> None:
@@ -291,6 +295,7 @@ class G1828(Game):
             return
         slots[slot] = BLOCKING_OWNER
         hx.tile.kinds[city][slot] = TokenKind.BLOCKING
+        ev.emit(ev.StationChanged(hx.id, city, slot, None, BLOCKING_OWNER, TokenKind.BLOCKING.value))
         self.log(f"Placing a blocking token on {hx.id}")
         self.board_changed()
 
@@ -436,6 +441,8 @@ class G1828(Game):
         system.full_name = merger.full_name
         self.corporations[sym] = system
         self._init_shares(system)
+        for share in system.shares:
+            ev.emit(ev.ShareCreated(share.id, sym, share.percent, system.party))
         self.shells[sym] = []
         used: list[Token] = []
         unused: list[Token] = []
@@ -466,13 +473,13 @@ class G1828(Game):
     def _transfer_to_system(self, corp: Corporation, system: Corporation, used: list[Token],
                             unused: list[Token]) -> None:
         if corp.cash:
-            system.cash += corp.cash
-            corp.cash = 0
+            pay(corp, system, corp.cash, ev.Why.MERGER)
         for token in corp.tokens:
             new = Token(system.sym, token.price)
             if token.used and token.hex is not None:
                 hx = self.board.hexes[token.hex]
                 hx.tile.tokens[token.node][token.slot] = system.sym
+                ev.emit(ev.StationChanged(hx.id, token.node, token.slot, corp.sym, system.sym))
                 new.used, new.hex, new.node, new.slot = True, token.hex, token.node, token.slot
                 used.append(new)
             else:
@@ -483,6 +490,7 @@ class G1828(Game):
             corp.companies.remove(company)
             company.owner = system
             system.companies.append(company)
+            ev.emit(ev.PrivateMoved(company.sym, corp.party, system.party))
         system.markers.extend(corp.markers)
         corp.markers = []
         shell = Shell(corp.sym)
@@ -491,6 +499,7 @@ class G1828(Game):
             train.owner = system
             system.trains.append(train)
             shell.trains.append(train)
+            ev.emit(ev.TrainMoved(train.id, train.name, corp.party, system.party, ev.TrainHow.HANDED))
         self.shells[system.sym].append(shell)
 
     def _block_shared_cities(self, system: Corporation) -> None:
@@ -503,6 +512,8 @@ class G1828(Game):
                 continue
             # The second station goes back to the system's charter, where it keeps its place in the list.
             hx = self.board.hexes[token.hex]
+            ev.emit(ev.StationChanged(hx.id, token.node, token.slot, hx.tile.tokens[token.node][token.slot],
+                                      BLOCKING_OWNER, TokenKind.BLOCKING.value))
             hx.tile.tokens[token.node][token.slot] = BLOCKING_OWNER
             hx.tile.kinds[token.node][token.slot] = TokenKind.BLOCKING
             token.used, token.hex, token.node, token.slot = False, None, -1, -1
@@ -586,11 +597,10 @@ class G1828(Game):
         # 18xx.games resets the treasury of a system whose members had not both floated, but by then it has moved
         # their whole IPOs into the exchange, so it counts both as floated and the reset never happens.
         if not merger.floated or not target.floated:
-            self.bank.cash += system.cash
-            system.cash = 0
+            pay(system, self.bank, system.cash, ev.Why.MERGER)
             if system.floated:
                 capital = self.share_price_of(system) * 10
-                self.bank.spend(capital, system)
+                self.bank.spend(capital, system, ev.Why.CAPITAL)
                 self.log(f"Setting {system.sym}'s treasury to 10 times market price")
             else:
                 self.log(f"{system.sym} not yet floated, discarding treasury")
@@ -621,6 +631,7 @@ class G1828(Game):
         self.market.remove(corp.sym)
         corp.closed = True
         corp.owner = None
+        ev.emit(ev.CompanyClosed(corp.sym, "merger"))
         self.board_changed()
 
     def shell_limit(self) -> int:
@@ -772,8 +783,7 @@ class G1828(Game):
 
     def buy_coal_marker(self, corp: Corporation) -> None:
         price = int(self.coal["price"])
-        corp.cash -= price
-        self.bank.cash += price
+        pay(corp, self.bank, price, ev.Why.OTHER)
         corp.markers.append("coal")
         self.coal_on_fields -= 1
         self.log(f"{corp.sym} buys a coal marker for {self.format_money(price)}")
@@ -811,11 +821,11 @@ class G1828(Game):
                                f"treasury {self.format_money(corp.cash)}")
         seller = company.owner
         assert isinstance(seller, Player)
-        corp.cash -= price
-        seller.cash += price
+        pay(corp, seller, price, ev.Why.PRIVATE)
         seller.companies.remove(company)
         company.owner = corp
         corp.companies.append(company)
+        ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
         self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
         self.round.just_sold_company = company  # type: ignore[attr-defined]
         if company.data.get("revenue_when_sold"):
@@ -825,8 +835,7 @@ class G1828(Game):
             minor = self.corporations[str(minor_sym)]
             if minor.cash:
                 self.log(f"{corp.sym} receives {self.format_money(minor.cash)} from {minor.sym}'s treasury")
-                corp.cash += minor.cash
-                minor.cash = 0
+                pay(minor, corp, minor.cash, ev.Why.MERGER)
             company.revenue = 15
             self.cp_token_owed.add(company.sym)
             self.remove_minor(minor)
@@ -970,10 +979,13 @@ class G1828(Game):
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         super().pay_dividend(corp, revenue, kind)
         self.operated_once.add(corp.sym)
+
+    def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]:
         treasury = corp.treasury.percent_of(corp.sym)
-        if kind == "payout" and revenue > 0 and treasury:
-            # A system's treasury share pays the system (rules 7.5.5).
-            self.bank.spend(self.holder_payout(revenue, treasury), corp)
+        if not treasury:
+            return []
+        # A system's treasury share pays the system (rules 7.5.5).
+        return [self.pay_holder(corp, self.holder_payout(revenue, treasury))]
 
     def minor_half_pay(self, minor: Corporation, revenue: int) -> None:
         self.operated_once.add(minor.sym)
@@ -981,9 +993,11 @@ class G1828(Game):
         if revenue <= 0:
             return
         kept = revenue // 2
-        self.bank.spend(kept, minor)
+        self.bank.spend(kept, minor, ev.Why.REVENUE)
+        parts = []
         if minor.owner is not None:
-            self.bank.spend(revenue - kept, minor.owner)
+            parts.append(self.pay_holder(minor.owner, revenue - kept))
+        self.dividend_paid(minor, ev.DividendKind.HALF, revenue, parts, kept)
         self.log(f"{minor.sym} pays {self.format_money(revenue - kept)} to its owner and keeps "
                  f"{self.format_money(kept)}")
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core import events as ev
 from ...core.actions import Action, entity_action
-from ...core.entities import Corporation, Holder, Player, Share
+from ...core.entities import Corporation, Holder, Player, Share, pay
 from ...core.errors import GameError, illegal
 from ...core.round import InterruptStep
 
@@ -415,7 +416,7 @@ class Merger(InterruptStep):
             self._move(share, self.discard)
             self._mark_sold(entity, corp)
             price = self._price(share)
-            self.game.bank.spend(price, entity)
+            self.game.bank.spend(price, entity, ev.Why.SHARE_SALE)
             self.exchange_selection = None
             self.game.log(f"{entity.name} discards 1 {corp.sym} share and receives {self.game.format_money(price)}"
                           " from the bank")
@@ -442,8 +443,7 @@ class Merger(InterruptStep):
             paid = ""
             if is_player:
                 price = system_price - self._price(share)
-                entity.cash -= price
-                self.game.bank.cash += price
+                pay(entity, self.game.bank, price, ev.Why.MERGER)
                 paid = f" and {self.game.format_money(price)}"
             self._move(self._shares(entity, merger)[0], self.used)
             self.game.log(f"{self.game.describe(entity)} exchanges 1 {corp.sym} share{paid} for 1 system share")
@@ -508,17 +508,16 @@ class Merger(InterruptStep):
             return
         difference = self._price(shares_b[0]) - self._price(shares_a[0])
         if difference > 0:
-            self.game.bank.spend(difference, b)
+            self.game.bank.spend(difference, b, ev.Why.MERGER)
         elif difference < 0:
             if b.cash >= -difference:
-                b.cash += difference
-                self.game.bank.cash -= difference
+                pay(b, self.game.bank, -difference, ev.Why.MERGER)
             else:
                 discard = shares_a[0]
                 self._move(discard, self.discard)
                 corp = self.game.corporation(discard.corp)
                 self._mark_sold(b, corp)
-                self.game.bank.spend(self._price(discard), b)
+                self.game.bank.spend(self._price(discard), b, ev.Why.SHARE_SALE)
 
     def _combine_ipo_shares(self) -> None:
         for corp in (self.merger, self.target):

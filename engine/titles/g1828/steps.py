@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
@@ -171,6 +172,8 @@ class RemoveTokens(InterruptStep):
         if token is None:
             raise illegal(f"there is no {entity.sym} station in that space")
         entity.tokens.remove(token)
+        ev.emit(ev.StationChanged(hx.id, node, slot, hx.tile.tokens[node][slot], BLOCKING_OWNER,
+                                  TokenKind.BLOCKING.value))
         hx.tile.tokens[node][slot] = BLOCKING_OWNER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         self.game.log(f"{entity.sym} removes its station from {hx.id}; a blocking marker takes its place")

@@ -11,10 +11,11 @@ import itertools
 from collections import Counter
 from typing import Any, ClassVar
 
+from ...core import events as ev
 from ...core.abilities import Shares
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex, _blank_side
-from ...core.entities import Company, Corporation, Player, Share, Token, Train
+from ...core.entities import Company, Corporation, Player, Share, Token, Train, pay
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.round import OperatingRound, Round, StockRound
@@ -80,6 +81,10 @@ class G1862(Game):
     OPTIONAL_RULES = SWITCHES
     # A long game (13 companies, 42 trains, a $22,000 bank): snapshots of its state are kept less often.
     CHECKPOINT_EVERY: ClassVar[int] = 100
+    # 2: a forced purchase and bankruptcy are measured against the cheapest train of the bank and the pool, whose
+    # sale of an unfloated company's shares pays the price after the drop; the treasury alone pays when it covers
+    # such a train; the Rocky Mountain Company's tile only before the trains run (§8.7.4, §10.1, D-08, D-12).
+    RULES_EDITION: ClassVar[int] = 2
     # Initial stock rounds (repeated while privates are unsold, through next_in_plan), then sets of operating
     # rounds and stock rounds in turn; priority passes at the end of every stock round (S2 "SEQUENCE").
     ROUND_PLAN: ClassVar[RoundPlan] = RoundPlan(
@@ -166,9 +171,10 @@ class G1862(Game):
         company.owner = player
         player.companies.append(company)
         if price > 0:
-            player.cash -= price
-            self.bank.cash += price
+            pay(player, self.bank, price, ev.Why.PRIVATE)
+        ev.emit(ev.PrivateMoved(company.sym, ev.BANK, player.party, price))
         self.log(f"{player.name} buys {company.sym} for {self.format_money(price)}")
+        ev.emit(ev.AuctionWon(company.sym, player.party, price))
         self.after_buy_company(player, company, price)
         if company.sym == BO_MARKER:
             hx = self.board[BALTIMORE]
@@ -177,6 +183,7 @@ class G1862(Game):
             if slot is not None:
                 hx.tile.tokens[node][slot] = BO_MARKER
                 hx.tile.kinds[node][slot] = TokenKind.BLOCKING
+                ev.emit(ev.StationChanged(hx.id, node, slot, None, BO_MARKER, TokenKind.BLOCKING.value))
                 self.board_changed()
                 self.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
@@ -188,6 +195,7 @@ class G1862(Game):
                         if s == BO_MARKER:
                             slots[i] = None
                             hx.tile.kinds[node][i] = TokenKind.NORMAL
+                            ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
             self.board_changed()
         self.close_company(company)
 
@@ -198,7 +206,9 @@ class G1862(Game):
         hx = self.board["E28"]
         tile = Tile("ERIE-0", self.tile_defs["ERIE"], 0, preprinted=True)
         move_tokens(hx.tile, tile)
+        old = hx.tile
         hx.tile = hx.original = tile
+        ev.emit(ev.TileLaid(hx.id, tile.name, tile.id, tile.rotation, old.name, ""))
         # Edges facing E28 open where the Erie tile now has track (§2.1 exit rule (b)).
         for h in [hx, *(self.board.hexes[n] for n in hx.neighbors.values())]:
             h.sealed = frozenset(e for e, other in h.neighbors.items()
@@ -247,7 +257,7 @@ class G1862(Game):
         previous = corp.owner
         for s in shares:
             self.transfer_share(s, self.pool)
-        self.bank.spend(proceeds, seller)
+        self.bank.spend(proceeds, seller, ev.Why.SHARE_SALE)
         self.check_presidency(corp, previous, seller)
         if corp.floated:
             self.market.down(corp.sym)
@@ -301,17 +311,18 @@ class G1862(Game):
             rate = int(self.phase["debt_rate"])
             face = rules.debt_face(needed, rate)
             cash = face * rate // 100
-            self.bank.spend(cash, corp)
+            self.bank.spend(cash, corp, ev.Why.LOAN)
             corp.debt += face
+            ev.emit(ev.LoanChanged(corp.party, face, "debt"))
             self.log(f"{corp.sym} takes a debt certificate of {self.format_money(face)} for "
                      f"{self.format_money(cash)}")
         fresh = iter(Share(f"{corp.sym}_R{i}", corp.sym, 5, False, corp) for i in range(1, 9))
         for holder in (*self.players, self.pool, corp):
             for old in [s for s in holder.shares if s.corp == corp.sym]:
-                pay = rules.redemption_cash(price, old.percent, old.president)
-                corp.cash -= pay
-                (holder if isinstance(holder, Player) else self.bank).cash += pay
+                price_paid = rules.redemption_cash(price, old.percent, old.president)
+                pay(corp, holder if isinstance(holder, Player) else self.bank, price_paid, ev.Why.SHARES)
                 holder.shares.remove(old)
+                ev.emit(ev.ShareCreated(old.id, corp.sym, old.percent, holder.party, gone=True))
                 new: list[Share] = []
                 if old.president:
                     new.append(Share(f"{corp.sym}_R0", corp.sym, 10, True, holder))
@@ -320,7 +331,9 @@ class G1862(Game):
                 for share in new:
                     share.owner = holder
                     holder.shares.append(share)
+                    ev.emit(ev.ShareCreated(share.id, corp.sym, share.percent, holder.party))
         corp.treasury.shares.append(Share(f"{corp.sym}_R9", corp.sym, 50, False, corp.treasury))
+        ev.emit(ev.ShareCreated(f"{corp.sym}_R9", corp.sym, 50, corp.treasury.party))
         self.redeemed.add(corp.sym)
         self.redemptions += 1
         self.log(f"{corp.sym} redeems half of its shares for {self.format_money(needed)}; "
@@ -329,28 +342,33 @@ class G1862(Game):
     # ------------------------------------------------------------------ dividends (§9.4)
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
+        parts: list[ev.HolderPart] = []
         if kind == "payout" and revenue > 0:
+            kept = 0
             if corp.sym in self.redeemed:
                 unit = rules.dividend_unit(revenue)
                 for p in self.players:
                     units = sum(s.percent // 5 for s in p.shares_of(corp.sym))
                     if units:
-                        self.bank.spend(units * unit, p)
-                self.bank.spend(revenue - 10 * unit, corp)
+                        parts.append(self.pay_holder(p, units * unit))
+                kept = revenue - 10 * unit
+                self.bank.spend(kept, corp, ev.Why.REVENUE)
             else:
                 for p in self.players:
                     percent = p.percent_of(corp.sym)
                     if percent:
-                        self.bank.spend(revenue * percent // 100, p)
+                        parts.append(self.pay_holder(p, revenue * percent // 100))
             self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
             self.market.right(corp.sym)
             first = {"NYC": "FNY", "WP": "PSC"}.get(corp.sym)
             if first is not None:
                 self.close_company(self.companies[first])
         else:
             if revenue:
-                self.bank.spend(revenue, corp)
+                self.bank.spend(revenue, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
+            self.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, parts, revenue)
             self.market.left(corp.sym)
             self.check_price_zero(corp)
 
@@ -370,7 +388,7 @@ class G1862(Game):
             held = p.shares_of(corp.sym)
             if compensate and p is not bankrupt and held:
                 amount = sum(self.cert_price(corp, s) for s in held)
-                self.bank.spend(amount, p)
+                self.bank.spend(amount, p, ev.Why.CLOSING)
                 self.log(f"{p.name} is compensated {self.format_money(amount)} for {corp.sym}")
         for holder in (*self.players, self.pool, corp.treasury):
             for s in holder.shares_of(corp.sym):
@@ -379,9 +397,11 @@ class G1862(Game):
             corp.trains.remove(t)
             t.owner = None
             t.rusted = True
+            ev.emit(ev.TrainMoved(t.id, t.name, corp.party, ev.NOBODY, ev.TrainHow.LEFT))
         if corp.cash:
-            self.bank.cash += corp.cash
-            corp.cash = 0
+            pay(corp, self.bank, corp.cash, ev.Why.CLOSING)
+        if corp.debt:
+            ev.emit(ev.LoanChanged(corp.party, -corp.debt, "debt"))
         corp.debt = 0
         for hx in self.board.hexes.values():
             for node, slots in hx.tile.tokens.items():
@@ -391,16 +411,45 @@ class G1862(Game):
                     elif owner == corp.sym:
                         slots[i] = None
                         hx.tile.kinds[node][i] = TokenKind.NORMAL
+                        ev.emit(ev.StationChanged(hx.id, node, i, corp.sym, None))
         corp.closed = True
         self.market.remove(corp.sym)
         self.board_changed()
         self.update_cert_limit()
         self.log(f"{corp.sym} is out of the game")
+        ev.emit(ev.CompanyClosed(corp.sym, "bankruptcy" if bankrupt is not None else "price"))
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
         if corp.closed:
             return False
         return super().can_go_bankrupt(corp)
+
+    def min_depot_price(self) -> int | None:
+        """What a forced purchase must raise: the cheapest train the bank or the pool offers (§8.7.4.2)."""
+        if self.rules_edition >= 2:
+            return super().min_depot_price()
+        prices = [t.price for t in self.available_depot_trains()]  # edition 1: the bank's only
+        return min(prices) if prices else None
+
+    def sale_proceeds(self, corp: Corporation, shares: list[Share]) -> int:
+        """What selling ``shares`` in one action pays: at the price before the drop for a floated company, after it
+        for an unfloated one (§4.3, §8.5); edition 1 counted both at the price before it."""
+        cell = self.market.location.get(corp.sym)
+        if cell is None:
+            return 0
+        if not corp.floated and self.rules_edition >= 2:
+            cell = self.market.below(corp.sym)
+        return sum(rules.cert_value(cell.price, s.percent) for s in shares)
+
+    def emergency_bundle_needed(self, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        """No more than needed (§8.7.4.3): without its smallest certificate the sale must fall short."""
+        if self.rules_edition < 2:
+            return super().emergency_bundle_needed(corp, shares, percent)
+        target = self.corporations[shares[0].corp]
+        smallest = min(shares, key=lambda s: s.percent)
+        rest = list(shares)
+        rest.remove(smallest)
+        return self.sale_proceeds(target, rest) < self.emergency_need(corp)
 
     def go_bankrupt(self, corp: Corporation) -> None:
         """Bankruptcy that continues the game (§10.1)."""
@@ -418,8 +467,7 @@ class G1862(Game):
                 shares, percent = max(sales, key=lambda sale: sale[1])
                 self.sell_shares(player, shares, percent)
         unpaid = max(0, owed - player.cash)
-        self.bank.cash += player.cash
-        player.cash = 0
+        pay(player, self.bank, player.cash, ev.Why.BANKRUPTCY)
         player.bankrupt = True
         self.bankruptcies += 1
         for company in list(player.companies):
@@ -462,7 +510,7 @@ class G1862(Game):
             target = self.corporations[sym]
             bundles = [shares for shares, percent in self.sell_bundles(player, target)
                        if self.emergency_bundle_legal(player, corp, shares, percent)]
-            total += max((sum(self.cert_price(target, s) for s in shares) for shares in bundles), default=0)
+            total += max((self.sale_proceeds(target, shares) for shares in bundles), default=0)
         return total
 
     # ------------------------------------------------------------------ operating
@@ -512,8 +560,7 @@ class G1862(Game):
                                f"{self.format_money(corp.cash)}, price {self.format_money(token.price + extra)}")
         super().place_token(corp, token, hx, node, free=free, slot=slot)
         if extra:
-            corp.cash -= extra
-            self.bank.cash += extra
+            pay(corp, self.bank, extra, ev.Why.STATION)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
@@ -521,6 +568,7 @@ class G1862(Game):
         train.owner = self.pool
         self.pool_trains.append(train)
         self.log(f"{corp.sym} discards a {train.name} train to the pool")
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.POOL, ev.TrainHow.DISCARDED))
 
     def must_buy_train(self, corp: Corporation) -> bool:
         if corp.closed or corp.trains or not (self.available_depot_trains() or self.pool_trains):
@@ -528,7 +576,11 @@ class G1862(Game):
         return self.switch(FORCED_PURCHASE_ALWAYS) or self.network(corp).route_possible
 
     def president_may_contribute(self, corp: Corporation) -> bool:
-        return self.must_buy_train(corp)
+        """Only when the treasury cannot pay for any train of the bank or the pool (§8.7.4.1, SC-27)."""
+        if not self.must_buy_train(corp):
+            return False
+        cheapest = self.min_depot_price()
+        return self.rules_edition < 2 or cheapest is None or corp.cash < cheapest
 
     def autoroute_train_spec(self, train: Train) -> TrainSpec:
         # E trains count only their best N stops of a route of any length (§7.4).
@@ -589,15 +641,13 @@ class G1862(Game):
         from his cash, and what he cannot pay is deducted from his score (§9.6). No price moves."""
         for corp in [c for c in self.corporations.values() if c.debt and not c.closed]:
             paid = min(corp.cash, corp.debt)
-            corp.cash -= paid
-            self.bank.cash += paid
+            pay(corp, self.bank, paid, ev.Why.REPAYMENT)
             rest = corp.debt - paid
             corp.debt = 0
             player = corp.owner
             if rest and isinstance(player, Player) and not player.bankrupt:
                 cash = min(player.cash, rest)
-                player.cash -= cash
-                self.bank.cash += cash
+                pay(player, self.bank, cash, ev.Why.REPAYMENT)
                 player.debt += rest - cash
                 self.log(f"{player.name} pays {self.format_money(cash)} of {corp.sym}'s debt"
                          + (f"; {self.format_money(rest - cash)} is deducted from the score" if rest > cash else ""))

@@ -173,7 +173,17 @@ class RockyMountainTile(Step):
             return None
         if getattr(self.round, "routes", None) or not self.g.can_lay_track(corp):
             return None
+        if self.g.rules_edition >= 2 and self._trains_ran():
+            return None
         return entity
+
+    def _trains_ran(self) -> bool:
+        """Whether the company's turn is past its route step (D-08: the tile comes before the trains run; the
+        dividend clears the routes, so they cannot tell)."""
+        steps = list(self.round.steps)
+        active = self.round.active_step()
+        route = next((n for n, s in enumerate(steps) if isinstance(s, RouteStep)), None)
+        return route is not None and active is not None and steps.index(active) > route
 
     def actions(self, entity: Any) -> list[str]:
         return ["lay_tile"] if self._company(entity) is not None else []

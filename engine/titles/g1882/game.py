@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core import events as ev
 from ...core.entities import Corporation, Player, Token, Train
 from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
@@ -124,7 +125,7 @@ class G1882(Game):
     def nwr_bonus(self, corp: Corporation, hx: Any, tile: Tile) -> None:
         if "nwr" in hx.tags and tile.colour == "yellow":
             bonus = int(self.data()["game"]["track"]["nwr_yellow_bonus"])
-            self.bank.spend(bonus, corp)
+            self.bank.spend(bonus, corp, ev.Why.TILE)
             self.log(f"{corp.sym} gains {self.format_money(bonus)} for laying a yellow tile in the NWR area")
 
     def event_nwr(self) -> None:
@@ -146,6 +147,7 @@ class G1882(Game):
             old.rotation = 0
             self.tile_supply[old.id] = old
             self.log(f"Rebellion destroys tile {hx.id}")
+            ev.emit(ev.TileLaid(hx.id, hx.tile.name, hx.tile.id, hx.tile.rotation, old.name, ""))
         self.board_changed()
         self.routes_seen.clear()  # 18xx.games clears its whole graph here, memory of routes included
 

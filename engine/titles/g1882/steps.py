@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core import events as ev
 from ...core.abilities import TileLay, TokenAbility
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation
@@ -96,6 +97,7 @@ class SpecialNWR(InterruptStep):
             raise illegal("the home station cannot move while a neutral station shares its hex")
         slots[slot] = None
         token.used, token.hex, token.node, token.slot = False, None, -1, -1
+        ev.emit(ev.StationChanged(hx.id, node, slot, owner.sym, "CN" if home else None))
         if home:
             # The home station is replaced by a neutral station (it belongs to CN).
             slots[slot] = "CN"
