@@ -111,25 +111,3 @@ def _disjoint(options: list[list[tuple[int, Chain]]], i: int, used: int) -> list
         if rest is not None:
             return [chain, *rest]
     return None
-
-
-def run_lines(game: Any, corp: Any) -> list[str]:
-    """Each train's stops and values just run, and the same run as a command to copy and edit."""
-    routes = getattr(game.round, "routes", None) or []
-    if not routes:
-        return []
-    colour = game.phase_colour()
-    lines = []
-    words = []
-    for route in routes:
-        stops = [str(h) for h, _ in route.stops]
-        values = []
-        for hex_id, node in route.stops:
-            value = game.board.node_revenue(game.board.hexes[hex_id], node, colour)
-            values.append(f"{hex_id} {game.format_money(value)}")
-        lines.append(
-            f"  {route.train.name}-train: {'-'.join(stops)} = {game.format_money(route.revenue)} ({', '.join(values)})"
-        )
-        words += [route.train.name, "-".join(stops)]
-    lines.append(f"  as typed: `run {' '.join(words)}`")
-    return [f"{corp.sym}'s run:", *lines]

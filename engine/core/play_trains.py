@@ -118,7 +118,7 @@ class TrainRules(TrackRules):
         elif owner is self.pool:
             self.pool_trains.remove(train)
         train.owner = None
-        self.log(f"{train.id} rusts")
+        self.log(f"A {train.name}-train of {owner.name if owner is not None else 'the depot'} rusts")
         ev.emit(ev.TrainMoved(train.id, train.name, owner.party if owner else ev.DEPOT, ev.NOBODY,
                               ev.TrainHow.RUSTED))
 

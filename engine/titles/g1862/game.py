@@ -284,6 +284,9 @@ class G1862(Game):
             value += self.cert_price(self.corporations[s.corp], s)
         return value
 
+    def private_worth(self, player: Player) -> int:
+        return 0  # privates score nothing (§10.3)
+
     # ------------------------------------------------------------------ redemption (§9)
     def may_redeem(self, corp: Corporation) -> bool:
         return (corp.floated and not corp.closed and corp.sym not in self.redeemed
