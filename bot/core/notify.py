@@ -8,14 +8,14 @@ placing a token, is never pinged again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
+from engine.api import Game
 from engine.core import query
 
 DIGEST_LINES = 12
 
 
-def acting_player_ids(game: Any) -> list[int]:
+def acting_player_ids(game: Game) -> list[int]:
     """Ids of the players who must act now, in the engine's order (no duplicates)."""
     out: list[int] = []
     for actor in query.actors(game):

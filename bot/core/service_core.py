@@ -54,6 +54,7 @@ from bot.storage import (
     TableChange,
 )
 from engine import ErrorCode, GameError
+from engine.api import Game
 from engine.core import query
 from engine.core.entities import Player
 
@@ -722,19 +723,19 @@ def settled_refusal(game_id: int, exc: StatusConflictError) -> CommandError:
     return CommandError(Outcome.ILLEGAL, f"game #{game_id} is {exc.actual} now; nothing was changed")
 
 
-def _quiet_move(game: Any, action: dict[str, Any]) -> str:
+def _quiet_move(game: Game, action: dict[str, Any]) -> str:
     """The reply to a move the engine logs nothing for (a pass that ends a step)."""
     kind = str(action["type"])
     ref = action.get("entity")
     try:
         who = game.describe(game.player_by_id(ref) if action.get("entity_type") == "player" else
-                             game.corporations.get(ref) or game.companies.get(ref))
+                             game.corporations.get(str(ref)) or game.companies.get(str(ref)))
     except Exception:
         who = str(ref)
     if kind == "pass":
         return f"{who} passes"
     if kind == "merge":
-        target = game.corporations.get(action.get("corporation"))
+        target = game.corporations.get(str(action.get("corporation")))
         verb = "takes over minor" if target is not None and target.kind.value == "minor" else "merges with"
         return f"{who} {verb} {action.get('corporation')}"
     if kind in ("choose", "choose_ability"):
@@ -756,7 +757,7 @@ def _local_times(replies: list[Reply], platform: str) -> list[Reply]:
     return replies
 
 
-def _concerns(game: Any, pid: int) -> Callable[[str], bool]:
+def _concerns(game: Game, pid: int) -> Callable[[str], bool]:
     """Whether a log line is about this player: their name, or a company they hold shares in."""
     player = next((p for p in game.players if p.id == pid), None)
     words = {player.name} if player is not None else set()

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from bot.core.live import LiveGame
 from bot.core.narrate import Names
 from bot.storage import GameRecord, ReplayFailure
+from engine.api import Game
 from engine.core import query
 from engine.core.events import Score
 from engine.core.game_end import end_reason_text
 from engine.core.viewbuild import bank_unlimited
 
 
-def money(game: Any, n: int) -> str:
+def money(game: Game, n: int) -> str:
     """An amount in the game's currency (the title's ``currency`` format), with a minus sign in front."""
     return f"-{game.format_money(-n)}" if n < 0 else str(game.format_money(n))
 
@@ -30,12 +30,12 @@ def names_of(live: LiveGame) -> Names:
     )
 
 
-def bank_text(game: Any, cash: int) -> str:
+def bank_text(game: Game, cash: int) -> str:
     # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
     return f"bank broken ({money(game, cash)})" if cash < 0 else f"bank {money(game, cash)}"
 
 
-def round_name(game: Any) -> str:
+def round_name(game: Game) -> str:
     try:
         return str(game.round.name())
     except Exception:
@@ -82,12 +82,12 @@ def waiting_line(live: LiveGame) -> str:
     return "Waiting for " + ", ".join(parts)
 
 
-def end_reason(game: Any) -> str:
+def end_reason(game: Game) -> str:
     """Why the game ended, in words (not the engine's code)."""
     return end_reason_text(game.game_end_reason)
 
 
-def score_text(game: Any, score: Score) -> str:
+def score_text(game: Game, score: Score) -> str:
     """A player's score and its parts: "£1,250 (cash £300, shares £950, debt -£120)"."""
     parts = [f"cash {money(game, score.cash)}", f"shares {money(game, score.shares)}"]
     if score.privates:
