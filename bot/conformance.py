@@ -37,10 +37,10 @@ from engine.core.game import Game
 from engine.playout import _weight
 from engine.titles import title_class
 
-#: A listed command is applied to a pickled copy of the game with this probability (check 2).
+#: At this share of positions one listed command is applied to a pickled copy of the game (check 2).
 COPY_SAMPLE = 0.05
 #: Refusals tried per position (check 4).
-REFUSALS_PER_POSITION = 0
+REFUSALS_PER_POSITION = 1
 
 
 @dataclass
@@ -56,23 +56,42 @@ class GameReport:
         return not self.failures
 
 
+class _Memo:
+    """Within one position the engine's answers never change: each entity's action types and choices, and who
+    decides, are computed once and shared by every check (cleared after every move; off while a copy plays)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[object, ...], Any] = {}
+        self.on = True
+
+    def clear(self) -> None:
+        self.cache.clear()
+
+    def wrap(self, name: str, call: Callable[..., Any], key: Callable[..., tuple[object, ...]]) -> Callable[..., Any]:
+        def memo(*args: Any, **kwargs: Any) -> Any:
+            if not self.on:
+                return call(*args, **kwargs)
+            k = (name, *key(*args, **kwargs))
+            if k not in self.cache:
+                self.cache[k] = call(*args, **kwargs)
+            return self.cache[k]
+
+        return memo
+
+
 @contextlib.contextmanager
-def _memo_choices() -> Iterator[Callable[[], None]]:
-    """Within one position the engine's choices never change: compute each entity's once (cleared per move)."""
-    original = query.choices
-    cache: dict[tuple[int, str, int], list[Action]] = {}
-
-    def choices(game: Game, entity: Any, kind: str, *, limit: int = 500) -> list[Action]:
-        key = (id(entity), kind, limit)
-        if key not in cache:
-            cache[key] = original(game, entity, kind, limit=limit)
-        return cache[key]
-
-    query.choices = choices
+def _memo_engine() -> Iterator[_Memo]:
+    memo = _Memo()
+    choices, deciding, actions_for = query.choices, query.deciding_entities, Game.actions_for
+    query.choices = memo.wrap(
+        "choices", choices, lambda game, entity, kind, limit=500: (id(entity), kind, limit))
+    query.deciding_entities = memo.wrap("deciding", deciding, lambda game: ())
+    Game.actions_for = memo.wrap("actions_for", actions_for, lambda game, entity: (id(entity),))  # type: ignore[method-assign]
     try:
-        yield cache.clear
+        yield memo
     finally:
-        query.choices = original
+        query.choices, query.deciding_entities = choices, deciding
+        Game.actions_for = actions_for  # type: ignore[method-assign]
 
 
 def same_move(game: Game, a: Action, b: Action) -> bool:
@@ -120,7 +139,7 @@ def _read(game: Game, player: Player, text: str) -> intents.Intent:
     return intents.translate(game, player, command, company=company)
 
 
-def check_position(game: Game, rng: random.Random, report: GameReport) -> None:
+def check_position(game: Game, rng: random.Random, report: GameReport, memo: _Memo) -> None:
     """Checks 1-4 at the current position of ``game``; failures go into ``report``."""
     seats = [p for p in (deciding_player(e) for e in game.acting()) if isinstance(p, Player)]
     if not seats:
@@ -132,6 +151,7 @@ def check_position(game: Game, rng: random.Random, report: GameReport) -> None:
             report.failures.append(f"{where}: `moves` is empty")
             continue
         listed = listed_moves(game, player, runs=True)
+        tried = rng.choice(listed) if rng.random() < COPY_SAMPLE else None
         for item in listed:
             report.commands += 1
             text = _with_price(item)
@@ -143,12 +163,15 @@ def check_position(game: Game, rng: random.Random, report: GameReport) -> None:
             if not same_move(game, intent.action, item.action):
                 report.failures.append(f"{where}: `{text}` reads as {intent.action}, not {item.action}")
                 continue
-            if rng.random() < COPY_SAMPLE:
+            if item is tried:
+                memo.on = False
                 copy: Game = pickle.loads(pickle.dumps(game))
                 try:
                     copy.process(intent.action)
                 except GameError as exc:
                     report.failures.append(f"{where}: `{text}` is refused by the engine: {exc.message}")
+                finally:
+                    memo.on = True
         _check_reachable(game, player, listed, where, report)
         _check_refusals(game, player, listed, rng, where, report)
 
@@ -171,10 +194,12 @@ def _check_refusals(game: Game, player: Player, listed: list[Listed], rng: rando
     allowed = {intents.TYPE_WORDS.get(item.action["type"], item.action["type"]) for item in listed}
     for _ in range(REFUSALS_PER_POSITION):
         attempts = [v for v in intents.MOVE_VERBS if v not in verbs and v not in allowed]
-        wrong_verb = rng.choice(sorted(attempts)) if attempts else None
-        tries = [f"{rng.choice(verbs)} zz9 zz9"]
-        if wrong_verb is not None:
-            tries.append(f"{wrong_verb} zz9")
+        sample = rng.choice(listed).command.split()
+        # A listed move's verb with words that name nothing, and a verb the seat cannot use now.
+        lead = 2 if intents.split_move(parse(" ".join(sample)))[1] is not None else 1  # type: ignore[index]
+        tries = [" ".join([*sample[:lead], "zz9", "zz9"])]
+        if attempts:
+            tries.append(f"{rng.choice(sorted(attempts))} zz9")
         for text in tries:
             try:
                 _read(game, player, text)
@@ -189,7 +214,8 @@ def _has_reason(message: str, listed: list[Listed]) -> bool:
     """A refusal gives a reason when it names a command, a word of a command or a value the seat may use."""
     low = message.lower()
     words = {w.lower() for item in listed for w in item.command.split()[:2]}
-    return any(w in low.replace("`", " ").replace(",", " ").replace(":", " ").split() for w in words)
+    said = low.replace("`", " ").replace(",", " ").replace(":", " ").replace("/", " ").split()
+    return any(w in said for w in words)
 
 
 def play_checked(title: str, players: int, seed: int, *, optional_rules: list[str] | None = None,
@@ -199,10 +225,10 @@ def play_checked(title: str, players: int, seed: int, *, optional_rules: list[st
     settings = {"optional_rules": list(optional_rules)} if optional_rules else None
     game = title_class(title)([(i + 1, f"Player {i + 1}") for i in range(players)], seed, settings)
     report = GameReport(seed)
-    with _memo_choices() as clear:
+    with _memo_engine() as memo:
         while not game.finished and report.actions < max_actions:
             report.positions += 1
-            check_position(game, rng, report)
+            check_position(game, rng, report, memo)
             if report.failures:
                 break
             options = [c for ent in query.deciding_entities(game) for c in query.reference_choices(game, ent)]
@@ -210,13 +236,15 @@ def play_checked(title: str, players: int, seed: int, *, optional_rules: list[st
                 report.failures.append(f"action {len(game.raw_actions)}: the engine offers no action")
                 break
             action = rng.choices(options, [_weight(o, "random") for o in options])[0]
+            memo.on = False  # the engine asks itself while it moves on
+            memo.clear()
             try:
                 game.process(action)
             except GameError as exc:
                 report.failures.append(f"action {len(game.raw_actions)}: engine refused its own {action}: "
                                        f"{exc.message}")
                 break
-            clear()
+            memo.on = True
             report.actions += 1
     return report
 

@@ -679,7 +679,7 @@ def _draw_hex_top(ctx: _Ctx, plan: _HexPlan) -> None:
                 else:
                     bx, by, br = _number_spot(n, place, size)
                     spots.add_circle(bx, by, br, weight=200.0)  # a label over it hides which city is which
-                    _draw_city_number(ctx, at((bx, by)), br * size, number)
+                    _draw_city_number(ctx, n, at((bx, by)), number)
 
     # Labels go where they cover least, biggest first: the name (drawn last, over the track),
     # then revenues, which have many spots around their node, then corner markers.
@@ -882,7 +882,9 @@ def _number_spot(n: NodeView, place: NodePlace, size: float) -> tuple[float, flo
     return (place.x - wide * r * 0.8, place.y + below * r * 1.05, min(r * 0.42, 13.0 / size))
 
 
-def _draw_city_number(ctx: _Ctx, p: Point, radius: float, number: int) -> None:
+def _draw_city_number(ctx: _Ctx, n: NodeView, p: Point, number: int) -> None:
+    """City ``n``'s number in a dark disc centred on ``p`` (see :func:`_number_spot`)."""
+    radius = _number_spot(n, NodePlace(0.0, 0.0), ctx.size)[2] * ctx.size
     ctx.canvas.circle(p, radius, fill=theme.INK)
     ctx.canvas.text(p, str(number), size=theme.FONT_SMALL, bold=True, fill="#ffffff")
 

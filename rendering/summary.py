@@ -106,10 +106,13 @@ def summary_text(h: GameHistory, names: Mapping[str, str] | None = None) -> str:
         best = h.final[0].total
         winners = [s for s in h.final if s.total == best]
         who = " and ".join(name(s.player) for s in winners)
-        verb = "win" if len(winners) > 1 else "wins"
-        lines.append(f"{h.title} is {'over' if h.finished else 'not over yet'}{reason}. {who} {verb} with "
-                     f"{h.money(best)}.")
-        lines.append("Final worth:")
+        if h.finished:
+            verb = "win" if len(winners) > 1 else "wins"
+            lines.append(f"{h.title} is over{reason}. {who} {verb} with {h.money(best)}.")
+        else:
+            verb = "lead" if len(winners) > 1 else "leads"
+            lines.append(f"{h.title} is not over yet. {who} {verb} with {h.money(best)}.")
+        lines.append("Final worth:" if h.finished else "Worth now:")
         lines += [f"  {i}. {name(s.player)} {_split_text(h, s)}" for i, s in enumerate(h.final, 1)]
     lines += fun_numbers(h, names).lines
     return "\n".join(lines)

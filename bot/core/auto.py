@@ -22,6 +22,7 @@ from typing import Any
 from bot.core.commands import malformed
 from bot.core.text import round_name
 from engine.core import query
+from engine.core.entities import Corporation, Player
 
 Spec = dict[str, Any]
 
@@ -153,7 +154,7 @@ def stale_reason(spec: Spec, game: Any, owner_pid: int, action: dict[str, Any], 
             return f"{corp}'s share price moved from {_money(game, spec['price'])} to {_money(game, price)}"
     if kind == "bid":
         comp = game.companies.get(spec["company"])
-        if comp is None or comp.owner is not None or comp.closed:
+        if comp is None or _owned(comp) or comp.closed:
             return f"{spec['company']} is no longer up for bids"
         low = _lowest_bid(game, owner_pid, str(spec["company"]))
         if low is not None and low > int(spec["ceiling"]) and _high_bidder(game, comp) is not _player(game, owner_pid):
@@ -223,7 +224,7 @@ def _plan_buy(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Pl
 def _plan_bid(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Planned:
     sym = str(spec["company"])
     comp = game.companies.get(sym)
-    if comp is None or comp.owner is not None:
+    if comp is None or _owned(comp):
         return Planned(stop=f"{sym} is no longer up for bids")
     if _high_bidder(game, comp) is player:
         return Planned(passing)  # the standing high bid is ours: nothing to raise
@@ -234,6 +235,11 @@ def _plan_bid(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Pl
         return Planned(stop=f"the next bid on {sym} would be {_money(game, low)}, over your ceiling")
     offer = next(c for c in query.choices(game, player, "bid") if c.get("company") == sym)
     return Planned({**offer, "price": low})
+
+
+def _owned(comp: Any) -> bool:
+    """Whether a private belongs to a player or a company (not to the bank, which offers it)."""
+    return isinstance(comp.owner, Player | Corporation)
 
 
 def _lowest_bid(game: Any, pid: int, sym: str) -> int | None:

@@ -80,6 +80,8 @@ class AutoVerbs(ServiceCore):
             if not args or args[0].startswith("@"):
                 return [Reply(await self._auto_list(live, args[0][1:] if args else None), game_id=live.id)]
             player = self._seated_player(live, req.user_id)
+            if owner_of(live.record) is not None:
+                raise CommandError(Outcome.ILLEGAL, "a practice copy has no auto-actions: you play every seat here")
             now = self.clock()
             if args[0].lower() in ("off", "stop", "clear"):
                 mine = await self.auto_store.armed(live.id, req.user_id)
@@ -151,7 +153,7 @@ class AutoVerbs(ServiceCore):
         timed = owner_of(live.record) is None  # a practice copy keeps no clock
         if timed:
             # A wait that began without a stored action (the start, a seat handed on) is timed from then.
-            await self.pace.sync(live, (), since=await self._wait_began(live))
+            await self.pace.sync(live, (), since=lambda: self._wait_began(live))
         limits = auto_prompts.over_limit(live.game)
         applied = await super()._apply(live, action, actor, actor_pid, notes=notes, consent=consent)
         if applied.reply.seq is None:
@@ -257,14 +259,20 @@ class AutoVerbs(ServiceCore):
         """Carry out the moves of armed auto-actions (and forced passes) while the acting seat has one."""
         reply = first.reply
         views = first.views
+        ended = first.ended  # the game a move ended: its summary goes with the reply
         chained = 0
         while chained < MAX_CHAIN and not live.game.finished:
             step = await self._next_step(live, reply)
             if step is None:
                 break
             head = _tail_removed(reply.text, self._next_line(live))
+            name = self._seat_name(live, step.user_id)
+            why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
+                   if step.record is not None else "the only legal move")
+            # The log keeps that the move was the bot's, beside the move itself (one transaction).
+            notes = [self._note_action(live, f"{name}'s next move is automatic ({why})", step.player.id)]
             try:
-                made = await super()._apply(live, step.action, step.user_id, step.player.id)
+                made = await super()._apply(live, step.action, step.user_id, step.player.id, notes=notes)
             except StaleStateError:
                 self._cache.drop(live.id)
                 log.info("auto-action chain in game %s stopped: another process moved", live.id)
@@ -275,9 +283,7 @@ class AutoVerbs(ServiceCore):
                 break
             chained += 1
             actors.add(step.user_id)
-            why = (f"programmed: auto {auto.describe(step.record.spec, live.game)}"
-                   if step.record is not None else "the only legal move")
-            lines = _marked(made.reply.text.split("\n"), self._seat_name(live, step.user_id), step.action, why)
+            lines = _marked(made.reply.text.split("\n"), name, step.action, why)
             reply.text = head + "\n" + "\n".join(lines)
             reply.seq = made.reply.seq
             reply.buttons = made.reply.buttons
@@ -285,10 +291,11 @@ class AutoVerbs(ServiceCore):
             reply.notify.extend(made.reply.notify)
             reply.mentions.extend(u for u in made.reply.mentions if u not in reply.mentions)
             views = made.views or views
+            ended = made.ended or ended
             await self._disarm_stale(live, reply, step.action, step.player.id)
         if chained:
             _drop_moot_pings(live, reply, sender)
-        return Applied(reply, views)
+        return Applied(reply, views, ended)
 
 
 def _marked(lines: list[str], name: str, action: dict[str, Any], why: str) -> list[str]:

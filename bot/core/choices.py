@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.core.commands import VERBS, verb_named, with_position
-from bot.core.intents import VERB_TYPES, entities_of, to_command
+from bot.core.intents import VERB_TYPES, buyable_outright, entities_of, to_command
 from bot.core.prefs import available_zones
 from bot.core.replies import Button
 from engine import TITLES
@@ -94,6 +94,8 @@ def _variants(game: Any, ent: Any, choice: dict[str, Any]) -> list[Words]:
     span = query.price_range(game, ent, choice)
     if kind == "bid":
         comp = game.companies[choice["company"]]
+        if buyable_outright(game, ent, comp):
+            return []  # sold at its price: `buy X`, no bid
         low = int(choice["price"])
         high = span[1] if span else low
         prices = [low + BID_STEP * i for i in range(BID_RAISES + 1) if low + BID_STEP * i <= high]
@@ -282,6 +284,14 @@ def setting_words(verb: str, args: Sequence[str]) -> list[str]:
         return ["on", "off"] if n == 0 else []
     if verb == "help":
         return [v.name for v in VERBS] if n == 0 else []
+    if verb == "auto":
+        if n == 0:
+            return ["pass", "buy", "bid", "off"]
+        return ["round", "auction", "always"] if n == 1 and args[0].lower() == "pass" else []
+    if verb == "clock":
+        return ["nudge"] if n == 0 else (["12", "24", "off"] if n == 1 and args[0].lower() == "nudge" else [])
+    if verb == "fork":
+        return ["at", "close"] if n == 0 else []
     if verb == "new":
         return list(TITLES) if n == 0 else []
     return []

@@ -14,7 +14,7 @@ waking time, not away) and the player gets a personal ping.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from bot.core import clock_math, timefmt
@@ -22,7 +22,7 @@ from bot.core import prefs as prefs_mod
 from bot.core.commands import malformed
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
-from bot.core.reminders import LiveOf, Pings
+from bot.core.reminders import Pings
 from bot.core.replies import Notification
 from bot.storage import GameStatus, NotFoundError, OutboxItem, Storage
 from bot.storage.async_play import AsyncPlayStore, PaceSpan
@@ -67,24 +67,32 @@ class PaceClock:
         away = await self.store.away_spans(platform, user_id, end)
         return clock_math.waking_seconds(prefs.quiet, away, start, end)
 
-    async def sync(self, live: LiveGame, actors: Collection[str] = (), *, since: float | None = None) -> None:
+    async def sync(
+        self, live: LiveGame, actors: Collection[str] = (), *, since: Callable[[], Awaitable[float]] | None = None
+    ) -> None:
         """Close the spans of players who acted (``actors``) or no longer must; open one for each player the
-        game now waits on who has none open (from ``since`` if given: when the wait began, e.g. the start)."""
+        game now waits on who has none open: from now, or from what ``since`` says (when the wait began, e.g.
+        the start). One read, and one write transaction only when something changes."""
         now = self.clock()
         platform = live.record.platform
         pids = [] if live.game.finished else acting_player_ids(live.game)
         waiting = {s.user_id for s in live.seats if s.player_id is not None and s.player_id in pids}
         still: set[str] = set()
+        closes: list[tuple[int, float, float]] = []
         for span in await self.store.spans(live.id, open_only=True):
             if span.user_id in actors or span.user_id not in waiting:
                 waking = await self.waking(platform, span.user_id, live.id, span.started_at, now)
-                await self.store.close_span(span.id, now, waking)
+                closes.append((span.id, now, waking))
             else:
                 still.add(span.user_id)
-        nudge = (await self.store.extras(live.id)).get(NUDGE_KEY)
-        begin = now if since is None else min(since, now)
-        for user in sorted(waiting - still):
-            if await self.store.open_span(live.id, user, begin) and nudge:
+        starting = sorted(waiting - still)
+        if not closes and not starting:
+            return
+        begin = now if since is None or not starting else min(await since(), now)
+        opened = await self.store.move_spans(live.id, closes, [(user, begin) for user in starting])
+        nudge = (await self.store.extras(live.id)).get(NUDGE_KEY) if opened else None
+        if nudge:
+            for user in opened:
                 await self._queue_nudge(live, user, begin, float(nudge))
 
     # ------------------------------------------------------------------ reading
@@ -164,14 +172,15 @@ class PaceClock:
             game_id=live.id,
         )
 
-    async def due(self, now: float, live_of: LiveOf, platforms: Collection[str] | None) -> list[Notification]:
+    async def due(self, now: float, platforms: Collection[str] | None) -> list[Notification]:
+        """Pace nudges that are due: each is checked against its span (still open, enough waking time)."""
         out: list[Notification] = []
         for item in await self.storage.outbox_due(now, limit=200):
             if item.kind != PACE or (platforms is not None and item.platform not in platforms):
                 continue
-            note = await self._check(item, now, live_of)
-            if note is None and item.sent_at is None and await self._postponed(item, now):
-                continue
+            note = await self._check(item, now)
+            if note is None and await self._postponed(item, now):
+                continue  # still short of its waking hours (time away): it comes due again later
             if await self.storage.outbox_mark_sent(item.id, now=now) and note is not None:
                 out.append(note)
         return out
@@ -199,7 +208,7 @@ class PaceClock:
         spans = await self.store.spans(item.game_id, open_only=True)
         return next((s for s in spans if s.user_id == item.user_id and s.started_at == start), None)
 
-    async def _check(self, item: OutboxItem, now: float, live_of: LiveOf) -> Notification | None:
+    async def _check(self, item: OutboxItem, now: float) -> Notification | None:
         if item.game_id is None:
             return None
         try:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.core.grammar import MOVES
 from bot.core.replies import Outcome
 
 PREFIX = "/18xx"
@@ -42,7 +43,7 @@ def illegal(message: str) -> CommandError:
 @dataclass(frozen=True, slots=True)
 class Verb:
     name: str
-    group: str  # "game", "info", "undo", "move", "prefs"
+    group: str  # "game", "info", "undo", "move", "auto", "prefs"
     usage: str
     summary: str
     details: str = ""
@@ -58,8 +59,9 @@ VERBS: tuple[Verb, ...] = (
         "new TITLE [seed=N] [players=N] [OPTION ...]",
         "create a game in this channel and take the first seat",
         "One channel or thread holds one game. seed= fixes the random draws; players= caps the seats; "
-        "other words are the title's optional rules.",
-        ("new 1882", "new 1882 seed=42 players=4"),
+        "other words are the title's optional rules, by name (`help TITLE` lists them): 1822+ is "
+        "`new 1822 plus_expansion`, or `new 1822+`.",
+        ("new 1882", "new 1882 seed=42 players=4", "new 1822 plus_expansion"),
         ("create",),
     ),
     Verb(
@@ -93,8 +95,9 @@ VERBS: tuple[Verb, ...] = (
         "game",
         "replace @OLD @NEW",
         "hand a seat to another user",
-        "Right away when the leaving player or a moderator sends it; from another player it needs the other "
-        "players' approval. The game's history records it.",
+        "Right away when the leaving player or a moderator sends it; from another player, once the game has "
+        "started, it needs the approval of the other players (with nobody else left to vote, only a moderator "
+        "can). A seat's votes on open requests pass to its new holder. The game's history records it.",
         ("replace @alice @carol",),
         ("substitute",),
     ),
@@ -114,6 +117,17 @@ VERBS: tuple[Verb, ...] = (
         ("import game.json",),
     ),
     Verb("export", "game", "export", "the game as 18xx.games JSON (it replays with python -m engine.replay)"),
+    Verb(
+        "fork",
+        "game",
+        "fork [#GAME] [at ACTION] | fork close",
+        "a private practice copy of the game, now or at an earlier action, where you play every seat",
+        "The copy opens in a channel of its own (a private thread on Discord); it never touches the real game "
+        "and pings nobody. `fork close` there deletes it; it closes by itself after a week. `export` works "
+        "in it.",
+        ("fork", "fork at 40", "fork #12 at 40", "fork close"),
+        aliases=("sandbox", "whatif"),
+    ),
     # -- looking
     Verb("status", "info", "status", "round, phase, players, companies and trains", aliases=("st",)),
     Verb(
@@ -199,6 +213,16 @@ VERBS: tuple[Verb, ...] = (
         ("summary", "summary #12"),
     ),
     Verb("market", "info", "market", "a picture of the stock market"),
+    Verb(
+        "clock",
+        "info",
+        "clock | clock nudge HOURS|off",
+        "the pace clock: the waking time the game waited on each player",
+        "Quiet hours (`quiet`) and time away (`away`) do not count, so the clock is fair across time zones. "
+        "`clock nudge 12` pings a player whose turn passes 12 hours of their waking time.",
+        ("clock", "clock nudge 12", "clock nudge off"),
+        aliases=("pace",),
+    ),
     Verb("help", "info", "help [VERB]", "this list, or the details of one verb", examples=("help lay",)),
     # -- notifications (per user; ``here`` limits notify/remind to this channel's game)
     Verb(
@@ -237,6 +261,20 @@ VERBS: tuple[Verb, ...] = (
         aliases=("vacation",),
     ),
     Verb("prefs", "prefs", "prefs", "your notification settings", aliases=("settings",)),
+    # -- programmed moves
+    Verb(
+        "auto",
+        "auto",
+        "auto pass [auction|round|always] | auto buy CORP PERCENT% | auto bid PRIVATE CEILING | auto off | auto",
+        "let the bot make your moves: pass, buy shares up to a holding, bid up to a ceiling",
+        "Everyone sees them (`auto`, the status card). Each programmed move is stored like your own, with a "
+        "line saying it was programmed, and no ping is sent for a turn it took. They switch themselves off, "
+        "with a message to you, when another player sells, pars or buys into the company, a price or the "
+        "phase moves past what was set, the round ends (for `round` and `auction` passes) or a forced step "
+        "comes up.",
+        ("auto pass round", "auto buy CPR 60%", "auto bid TB 200", "auto off", "auto"),
+        aliases=("autopass",),
+    ),
     # -- taking back
     Verb(
         "undo",
@@ -255,144 +293,12 @@ VERBS: tuple[Verb, ...] = (
         aliases=("yes", "accept"),
     ),
     Verb("decline", "undo", "decline N", "refuse request N", examples=("decline 3",), aliases=("no", "deny")),
-    # -- moves
-    Verb(
-        "bid",
-        "move",
-        "bid PRIVATE PRICE | bid keep|withdraw",
-        "bid on a private company in the auction",
-        "Outbid in 1862, keep your bid (it stays earmarked) or withdraw it.",
-        examples=("bid TB 150", "bid keep"),
+    # -- moves: declared in bot.core.grammar
+    *(
+        Verb(m.verb, "move", m.usage, m.summary, m.details, m.examples, m.aliases)
+        for m in MOVES
+        if m.own_verb
     ),
-    Verb(
-        "buy",
-        "move",
-        "buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE] | buy coal",
-        "buy a share (from the IPO unless you say pool), the cheapest private in the auction, or "
-        "(for your company) a private from a player",
-        "In 1828 `buy coal` buys your company a coal marker from the Virginia Coalfields (it must reach them).",
-        examples=("buy CPR", "buy QLL pool", "buy HB", "buy NWR 100", "buy coal"),
-    ),
-    Verb(
-        "buyprivate",
-        "move",
-        "buyprivate PRIVATE [PRICE]",
-        "your company buys a private from a player",
-        "If another player owns it, they must approve. In 1822 a major acquires a private at the price the "
-        "rules fix, so no price is typed (`buyprivate P3`).",
-        ("buyprivate NWR 100", "buyprivate P3"),
-    ),
-    Verb("sell", "move", "sell CORP [N]", "sell N shares (default 1)", examples=("sell HBR 2",)),
-    Verb("par", "move", "par CORP PRICE", "start a company at a par price", examples=("par CPR 100",)),
-    Verb("pass", "move", "pass", "pass, or finish the current step of your turn", aliases=("done", "skip")),
-    Verb(
-        "lay",
-        "move",
-        "lay HEX [TILE [ROTATION]]",
-        "lay or upgrade a tile; rotation 0-5",
-        "`lay HEX` alone lists every tile and rotation that fits on HEX with its cost (terrain, river, a "
-        "second lay's fee) and draws each one in the hex. Without a rotation the only legal one is used, or "
-        "the legal ones are listed. Rotations: the hex's edges are numbered clockwise 0 to 5, from the south "
-        "edge on boards of flat-topped hexes (0 S, 1 SW, 2 NW, 3 N, 4 NE, 5 SE) and from the south-west edge "
-        "on pointy-topped ones; rotation R turns the printed tile R edges clockwise.",
-        ("lay E9", "lay E9 57", "lay E9 57 2"),
-        ("tile",),
-    ),
-    Verb(
-        "token",
-        "move",
-        "token HEX [CITY] [neutral|destination]",
-        "place a station token",
-        "Name the city (1, 2, ...) in a hex with more than one; the map numbers them. `token` alone lists "
-        "where you may place one and what it costs. `neutral` places the company's neutral station (one "
-        "that blocks no other company), when it has one; `destination` an 1822 major's destination station.",
-        ("token G11", "token I5 2", "token M42 destination"),
-    ),
-    Verb(
-        "run",
-        "move",
-        "run [auto] | run TRAIN STOP-STOP-... [TRAIN STOP-STOP-...]",
-        "run trains on the best routes (auto), or on routes you name by their stops",
-        "Write each route as 18xx.games does, stop to stop (I1-I5-J8-G11); where two stops are joined by "
-        "more than one track, type the hexes between them too (hex-by-hex paths work). The engine checks "
-        "hand-typed routes (connected, a station of yours, no track shared between trains) and prices them. "
-        "After a run the reply gives each train's stops and values in this typed form, to copy and edit.",
-        ("run auto", "run 3 I1-I5-J8 2 E5-D4", "run 2 G11-F12-E11"),
-        aliases=("routes",),
-    ),
-    Verb("pay", "move", "pay [half]", "pay the revenue out as dividends (`pay half`: half of it, 1822)",
-         examples=("pay", "pay half"), aliases=("payout",)),
-    Verb("withhold", "move", "withhold", "keep the revenue in the treasury"),
-    Verb(
-        "train",
-        "move",
-        "train NAME [pool] [trade OLD] [shell CORP] | train NAME from CORP PRICE | train NAME upgrade",
-        "buy a train",
-        "From another company needs its president's approval unless it is yours. An 1828 system says which of "
-        "its two shells gets the train (`train 6 shell PRR`). `train 2 upgrade` turns the company's own L train "
-        "into a 2 train (1822).",
-        ("train 3", "train D trade 4", "train 4 from HBR 200", "train 6 shell PRR", "train 2 upgrade"),
-    ),
-    Verb("discard", "move", "discard NAME", "discard a train over the limit", examples=("discard 2",)),
-    Verb(
-        "bankrupt",
-        "move",
-        "bankrupt [confirm]",
-        "declare bankruptcy (when even selling cannot pay for a train)",
-        "Offered only while a train is owed and nothing else can pay for it. `bankrupt` alone asks first; "
-        "`bankrupt confirm` does it.",
-        ("bankrupt confirm",),
-    ),
-    Verb(
-        "redeem",
-        "move",
-        "redeem debt|treasury",
-        "your company buys back half of every share (1862, from the green phase)",
-        "With debt it takes a debt certificate whose cash pays the shareholders, repaid at the end of the game; "
-        "from the treasury only when it holds the whole payment.",
-        ("redeem debt", "redeem treasury"),
-    ),
-    Verb(
-        "merge",
-        "move",
-        "merge CORP",
-        "merge two companies (1828: into a system) or take over a minor (1822)",
-        "1828, in a stock round: `merge PRR` starts a merger with your company PRR, then `merge MP` names the "
-        "company it merges with; if another player presides over that one, they must approve. Every holder "
-        "then chooses in turn (`choose`). 1822, in a major's turn: `merge 6` acquires minor 6 (its owner "
-        "approves when it is another player), then `choose` how it is paid and what becomes of its station.",
-        ("merge PRR", "merge MP", "merge 6"),
-    ),
-    Verb(
-        "choose",
-        "move",
-        "choose OPTION",
-        "make the decision the game asks of you; `moves` lists the options",
-        "1828 mergers: which odd share to keep (`choose PRR`), trade up or sell a single share "
-        "(`choose exchange` / `choose sell`), whose share to trade with. 1822: how an acquired minor is paid "
-        "(`choose money`, `choose one_share`, `choose two_shares`) and its station (`choose replace` / "
-        "`choose exchange`), a private's choice (`p8 choose token`).",
-        ("choose exchange", "choose sell", "choose two_shares"),
-    ),
-    Verb(
-        "swap",
-        "move",
-        "swap TRAIN",
-        "an 1828 system moves a train to its other shell",
-        "Each of a system's two shells runs its own trains, within the train limit per shell.",
-        ("swap 6", "swap 3+D"),
-    ),
-    Verb(
-        "repay",
-        "move",
-        "repay [AMOUNT]",
-        "repay your loan (1822, in a stock round): all you can, or AMOUNT of it",
-        "A director who borrowed for a train owes the loan, grown by half every stock round, before buying "
-        "shares again.",
-        ("repay", "repay 50"),
-    ),
-    Verb("close", "move", "close PRIVATE", "close one of your privates (1862; closing B&O lifts its marker)",
-         examples=("close B&O",)),
 )
 
 ABILITY_HELP = (
@@ -468,7 +374,8 @@ def with_position(at: int, command: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    return [tok for tok in text.replace(",", " ").split() if tok]
+    """The words of a line; a colon ending a word is dropped (``lay F31: X4`` as copied from ``moves``)."""
+    return [tok.rstrip(":") for tok in text.replace(",", " ").split() if tok.rstrip(":")]
 
 
 def parse(text: str) -> Command:
@@ -515,6 +422,9 @@ def _title_help(topic: str) -> str:
     data = cls.data()["game"]
     text = (f"{cls.TITLE}: {data.get('min_players')} to {data.get('max_players')} players. "
             f"Start one with `new {cls.TITLE}`.")
+    from bot.core.game_names import optional_rules_text
+
+    text += " " + optional_rules_text(cls)
     label = getattr(cls, "edition_label", None)
     return text + (f"\n{label()}" if callable(label) else "")
 
@@ -540,6 +450,7 @@ def help_text(topic: str | None = None) -> str:
         ("Setting up", "game"),
         ("Looking", "info"),
         ("Moves (when it is your turn)", "move"),
+        ("Programmed moves", "auto"),
         ("Taking back", "undo"),
         ("Notifications", "prefs"),
     )

@@ -27,6 +27,10 @@ from engine.core.entities import Player
 #: How long a practice copy lives unless closed sooner.
 FORK_HOURS = 7 * 24.0
 USAGE = "`fork` (the game as it stands), `fork at ACTION` or `fork #GAME at ACTION`, and `fork close` in the copy"
+#: ``fork`` and its aliases (adapters open a thread for them).
+FORK_VERBS = ("fork", "sandbox", "whatif")
+#: The word an adapter adds to ``fork`` to name the channel (thread) it opened for the copy: ``into=ID``.
+INTO = "into="
 #: Marks a stand-in seat's user id: ``<owner>~<seat>``.
 STAND_IN = "~"
 
@@ -49,7 +53,9 @@ class ForkVerbs(ServiceCore):
         return self._fork_store
 
     async def _fork(self, req: Request) -> list[Reply]:
-        args = [a for a in req.command.args]
+        args = [a for a in req.command.args if not a.lower().startswith(INTO)]
+        # Adapters that open a private thread (Discord) or a thread (Slack) for the copy name it last.
+        into = next((a[len(INTO):] for a in req.command.args if a.lower().startswith(INTO)), None)
         if args and args[0].lower() in ("close", "delete", "end"):
             return [await self._fork_close(req)]
         source = await self._fork_source(req, args)
@@ -70,7 +76,7 @@ class ForkVerbs(ServiceCore):
             records = await self.storage.load_action_records(source.id)
             actions = [r.data for r in records[:at]]
             players = engine_players(live.record, live.seats)
-        return [await self._make_fork(req, source, at, actions, players)]
+        return [await self._make_fork(req, source, at, actions, players, into)]
 
     async def _fork_source(self, req: Request, args: list[str]) -> GameRecord:
         if args and args[0].startswith("#"):
@@ -86,7 +92,13 @@ class ForkVerbs(ServiceCore):
         return record
 
     async def _make_fork(
-        self, req: Request, source: GameRecord, at: int, actions: Sequence[dict[str, Any]], players: list[Any]
+        self,
+        req: Request,
+        source: GameRecord,
+        at: int,
+        actions: Sequence[dict[str, Any]],
+        players: list[Any],
+        into: str | None,
     ) -> Reply:
         now = self.clock()
         options = {
@@ -97,7 +109,7 @@ class ForkVerbs(ServiceCore):
             "fork_owner": req.user_id,
         }
         count = len(await self.fork_store.forks_of(req.user_id))
-        channel = f"fork-{source.id}-{req.user_id}-{count + 1}"
+        channel = into or f"fork-{source.id}-{req.user_id}-{count + 1}"
         try:
             game_id = await self.storage.import_game(
                 platform=req.platform,

@@ -103,18 +103,21 @@ def _draw_summary(history: GameHistory, names: dict[str, str], game_id: int, seq
             *_draw_charts(history, "all", game_id, seq)]
 
 
-async def summary(storage: Storage, cache: StoryCache, live: LiveGame) -> tuple[str, list[Attachment]]:
-    """The summary message of ``live`` and its pictures (the card and the charts)."""
+async def summary(
+    storage: Storage, cache: StoryCache, live: LiveGame, *, pictures: bool = True
+) -> tuple[str, list[Attachment]]:
+    """The summary message of ``live`` and, with ``pictures``, its card and charts."""
     from rendering.summary import summary_text
 
     history = await history_of(storage, cache, live)
     names = seat_names(live)
-    try:
-        pictures = await asyncio.to_thread(_draw_summary, history, names, live.id, live.seq)
-    except Exception:
-        log.exception("drawing the summary of game %s failed", live.id)
-        pictures = []
-    return summary_text(history, names), pictures
+    drawn: list[Attachment] = []
+    if pictures:
+        try:
+            drawn = await asyncio.to_thread(_draw_summary, history, names, live.id, live.seq)
+        except Exception:
+            log.exception("drawing the summary of game %s failed", live.id)
+    return summary_text(history, names), drawn
 
 
 def network_hexes(game: Any, sym: str) -> list[str]:

@@ -9,10 +9,12 @@ that drive whole games through the console.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from bot.core.commands import Command, CommandError, did_you_mean, illegal, malformed, verb_named
+from bot.core.grammar import MOVES, type_words
 from bot.core.replies import Outcome
 from bot.core.routes_text import typed_connections
 from engine.core import query
@@ -20,60 +22,11 @@ from engine.core.entities import Company, Corporation, Player
 
 Action = dict[str, Any]
 
-#: Action types each move verb may produce, in the order they are tried.
-VERB_TYPES: dict[str, tuple[str, ...]] = {
-    "bid": ("bid", "choose"),
-    "buy": ("buy_shares", "bid", "buy_company", "special_buy"),
-    "buyprivate": ("buy_company", "acquire_company"),
-    "sell": ("sell_shares",),
-    "par": ("par",),
-    "pass": ("pass",),
-    "lay": ("lay_tile",),
-    "token": ("place_token", "hex_token"),
-    "remove": ("remove_token",),
-    "run": ("run_routes",),
-    "pay": ("dividend",),
-    "withhold": ("dividend",),
-    "train": ("buy_train",),
-    "discard": ("discard_train",),
-    "bankrupt": ("bankrupt",),
-    "redeem": ("redeem_shares",),
-    "close": ("close_company",),
-    "choose": ("choose", "choose_ability"),
-    "merge": ("merge", "choose", "failed_merge"),
-    "swap": ("swap_train",),
-    "repay": ("payoff_player_debt", "payoff_player_debt_partial"),
-}
+#: Action types each move verb may produce, in the order they are tried (declared in bot.core.grammar).
+VERB_TYPES: dict[str, tuple[str, ...]] = {m.verb: m.types for m in MOVES}
 
 #: How to say each action type in the command language (for "you can: ..." hints).
-TYPE_WORDS: dict[str, str] = {
-    "bid": "bid",
-    "par": "par",
-    "buy_shares": "buy",
-    "sell_shares": "sell",
-    "lay_tile": "lay",
-    "place_token": "token",
-    "remove_token": "remove",
-    "run_routes": "run",
-    "dividend": "pay/withhold",
-    "buy_train": "train",
-    "discard_train": "discard",
-    "buy_company": "buyprivate",
-    "bankrupt": "bankrupt",
-    "choose": "choose",
-    "redeem_shares": "redeem",
-    "close_company": "close",
-    "acquire_company": "buyprivate",
-    "special_buy": "buy coal",
-    "hex_token": "token",
-    "merge": "merge",
-    "failed_merge": "merge undo",
-    "swap_train": "swap",
-    "choose_ability": "choose",
-    "payoff_player_debt": "repay",
-    "payoff_player_debt_partial": "repay",
-    "pass": "pass",
-}
+TYPE_WORDS: dict[str, str] = type_words()
 
 MOVE_VERBS = frozenset(VERB_TYPES)
 
@@ -106,8 +59,15 @@ def deciding_player(entity: Any) -> Player | None:
 def entities_of(game: Any, player: Player) -> list[Any]:
     """The entities ``player`` decides for that have something to do now (acting ones first)."""
     out: list[Any] = []
+    acting = game.acting()
+    players = [e for e in acting if isinstance(e, Player)]
     for ent in query.deciding_entities(game):
-        if ent not in out and deciding_player(ent) is player and game.actions_for(ent):
+        decider = deciding_player(ent)
+        if isinstance(ent, Corporation) and ent not in acting and players:
+            # A company acting for the acting player (1828: the company that starts a merger names the other),
+            # whoever presides over it.
+            decider = players[0]
+        if ent not in out and decider is player and game.actions_for(ent):
             out.append(ent)
     return out
 
@@ -120,10 +80,14 @@ def waiting_for(game: Any) -> str:
 def _words(types: list[str]) -> str:
     seen: list[str] = []
     for t in types:
-        word = TYPE_WORDS.get(t, t)
-        if word not in seen:
-            seen.append(word)
-    return ", ".join(seen)
+        for word in TYPE_WORDS.get(t, t).split("/"):
+            if word not in seen:
+                seen.append(word)
+    return ", ".join(f"`{w}`" for w in seen)
+
+
+#: The most words a move verb takes after it (verbs not named take any number).
+MAX_WORDS: dict[str, int] = {m.verb: m.max_words for m in MOVES if m.max_words is not None}
 
 
 # ---------------------------------------------------------------------- names and numbers
@@ -147,7 +111,30 @@ def match_hex(game: Any, word: str) -> str:
     for hex_id in game.board.hexes:
         if hex_id.lower() == word.lower():
             return str(hex_id)
-    raise malformed(f"no hex {word} on the map{did_you_mean(word, list(game.board.hexes))}")
+    near = neighbour_hexes(game, word)
+    hint = f", did you mean {' or '.join(near)}?" if near else did_you_mean(word, list(game.board.hexes))
+    raise malformed(f"no hex {word} on the map{hint}")
+
+
+_HEX_NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+def neighbour_hexes(game: Any, word: str) -> list[str]:
+    """Hexes of the map next to a name that is not on it (G12 on a grid of F12 and H12), nearest first."""
+    match = _HEX_NAME.match(word.strip())
+    if match is None:
+        return []
+    letters, number = match[1].upper(), int(match[2])
+    out: list[tuple[int, str]] = []
+    for hex_id in game.board.hexes:
+        other = _HEX_NAME.match(str(hex_id))
+        if other is None or len(other[1]) != len(letters):
+            continue
+        rows = abs(ord(other[1][-1]) - ord(letters[-1])) if other[1][:-1] == letters[:-1] else 99
+        cols = abs(int(other[2]) - number)
+        if rows <= 1 and cols <= 1 and (rows or cols):
+            out.append((rows + cols, str(hex_id)))
+    return [h for _, h in sorted(out)][:4]
 
 
 #: No price, count, page or request number comes near this; SQLite stores nothing larger (signed 64-bit).
@@ -228,10 +215,43 @@ def translate(game: Any, player: Player | None, command: Command, *, company: st
     if not candidates:
         allowed = [t for ent in mine for t in allowed_by[id(ent)]]
         who = game.describe(mine[0])
-        raise illegal(f"{who} cannot {verb} now; you can: {_words(allowed)}")
+        instead = list(dict.fromkeys(m.command for m in listed_moves(game, player)))
+        shown = ", ".join(f"`{c}`" for c in instead[:6]) + (" …" if len(instead) > 6 else "")
+        raise illegal(f"{who} cannot {verb} now; you can: {shown or _words(allowed)}")
     handler = _HANDLERS[verb]
-    intent: Intent = handler(game, player, candidates, command.args)
+    try:
+        most = MAX_WORDS.get(verb)
+        if most is not None and len(command.args) > most:
+            extra = " ".join(command.args[most:])
+            raise malformed(f"`{verb}` takes {'no' if most == 0 else f'at most {most}'} more word"
+                            f"{'' if most == 1 else 's'}, not `{extra}`")
+        intent: Intent = handler(game, player, candidates, command.args)
+    except CommandError as exc:
+        raise _with_examples(game, player, candidates, company, exc) from None
     return intent
+
+
+def _with_examples(game: Any, player: Player, candidates: list[tuple[Any, str]], company: str | None,
+                   exc: CommandError) -> CommandError:
+    """A refusal of a move the seat may make in some other way names a few of the ways, unless it does already."""
+    if exc.outcome not in (Outcome.MALFORMED, Outcome.ILLEGAL):
+        return exc
+    examples: list[str] = []
+    for ent, kind in candidates:
+        for choice in query.choices(game, ent, kind)[:40]:
+            try:
+                text = _price_left_open(game, choice, to_command(game, choice))
+            except (KeyError, ValueError):
+                continue
+            if text not in examples:
+                examples.append(text)
+    if not examples:  # the verb's step lists nothing after all: what the seat can do instead
+        examples = list(dict.fromkeys(m.command for m in listed_moves(game, player)))
+    said = exc.message.lower().replace("`", " ").replace(",", " ").replace(":", " ").split()
+    if not examples or any(w.lower() in said for e in examples for w in e.split()[1 if company else 0:][:2]):
+        return exc
+    shown = ", ".join(f"`{e}`" for e in examples[:4]) + (" …" if len(examples) > 4 else "")
+    return CommandError(exc.outcome, f"{exc.message}; you can: {shown}")
 
 
 def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
@@ -270,7 +290,20 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     low = int(hit[0]["price"])
     if price < low:
         raise illegal(f"the minimum bid for {comp.sym} is {game.format_money(low)}")
+    if price != low and buyable_outright(game, ent, comp):
+        # The engine takes a bid on a private that may be bought outright as its purchase at the bid, and the
+        # rules sell it at its price (1882 §9) or take no bid on it (1828 §6.1): the price is the one to pay.
+        raise illegal(f"{comp.sym} is not up for bids: it can be bought now for {game.format_money(low)}, "
+                      f"`buy {comp.sym}`")
     return Intent({**hit[0], "price": price}, ent, player)
+
+
+def buyable_outright(game: Any, entity: Any, comp: Company) -> bool:
+    """Whether the auction sells ``comp`` now at its price rather than taking bids on it (1882's cheapest
+    private, 1828's last of a tier)."""
+    step = query.step_for(game, entity, "bid")
+    may_purchase = getattr(step, "may_purchase", None)
+    return bool(callable(may_purchase) and may_purchase(comp))
 
 
 def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
@@ -301,7 +334,12 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     if "bid" in kinds or "buy_company" in kinds:
         names += list(game.companies)
     kind = "company" if "buy_shares" in kinds else "private company"
-    raise malformed(f"no {kind} {word}{did_you_mean(word, names)}")
+    if hasattr(game, "buy_coal_marker"):
+        names.append("coal")  # 1828's `buy coal`
+    hint = did_you_mean(word, names)
+    if hint.endswith("coal?"):
+        raise malformed(f"no {kind} {word}, did you mean `buy coal`?")
+    raise malformed(f"no {kind} {word}{hint}")
 
 
 def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
@@ -468,6 +506,7 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
 
 
 def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+    args = tuple(a for a in args if a.lower() not in ("rot", "rotation"))  # as `moves` writes it: 57 rot 2
     _need(args, 2, "lay HEX TILE [ROTATION]")
     ent = candidates[0][0]
     hex_id = match_hex(game, args[0])
@@ -807,7 +846,7 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
         (ent, c)
         for ent, kind in candidates
         for c in query.choices(game, ent, kind)
-        if kind in ("choose", "choose_ability") and not merge_start(game, c)
+        if kind in ("choose", "choose_ability") and c["type"] == kind and not merge_start(game, c)
     ]
     if not options:
         if any(merge_start(game, c) for ent, kind in candidates for c in query.choices(game, ent, kind)):
@@ -832,8 +871,8 @@ def _allowed(game: Any, candidates: list[tuple[Any, str]]) -> list[str]:
 def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """``merge CORP``: 1828 names the company starting a merger (a ``choose``), then the company it merges with;
     1822 names the minor a major acquires. Merging with another player's company needs that player's consent."""
-    failed = [(ent, c) for ent, kind in candidates if kind == "failed_merge"
-              for c in query.choices(game, ent, "failed_merge")]
+    failed = [(ent, c) for ent, kind in candidates if kind in ("failed_merge", "choose")
+              for c in query.choices(game, ent, kind) if c["type"] in ("undo", "failed_merge")]
     if failed:
         # 1828: a merger that cannot stand (no three shares for the system) is taken back, then recorded as failed.
         return Intent(failed[0][1], failed[0][0], player)
@@ -943,6 +982,10 @@ _HANDLERS = {
     "swap": _swap,
     "repay": _repay,
 }
+
+
+if set(_HANDLERS) != set(VERB_TYPES):  # a declared move needs its reading, and a reading its declaration
+    raise RuntimeError(f"moves without a reading or declaration: {set(_HANDLERS) ^ set(VERB_TYPES)}")
 
 
 # ---------------------------------------------------------------------- actions -> commands

@@ -33,6 +33,7 @@ from bot.core.commands import (
 )
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.fork_verbs import ForkVerbs, owner_of
+from bot.core.game_names import display_title
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import ModerationVerbs
@@ -159,6 +160,9 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
         live = await self._view(req)
         card = images.status_text(live.game)
         if card:
+            name = display_title(live.record.title, live.record.options.get("optional_rules") or ())
+            if name != live.record.title and card.startswith(live.record.title + " "):
+                card = name + card[len(live.record.title):]
             text = f"Game #{live.id}: " + card
             if live.game.finished:
                 text += "\n" + result_line(live)
@@ -520,8 +524,8 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             raise malformed(f"`summary` takes a finished game's number (`summary #12`) or nothing, not {words[0]}")
         if not live.game.finished:
             raise CommandError(Outcome.ILLEGAL, f"game #{live.id} is not over yet: `chart` shows how it goes so far")
-        text, pictures = await game_story.summary(self.storage, self.stories, live)
-        return [Reply(f"Game #{live.id}: {text}", attachments=pictures if self.images else [], game_id=live.id)]
+        text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
+        return [Reply(f"Game #{live.id}: {text}", attachments=pictures, game_id=live.id)]
 
     async def _help(self, req: Request) -> list[Reply]:
         topic = req.command.args[0] if req.command.args else None
@@ -569,7 +573,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
         now = self.clock() if now is None else now
         async with self._due_lock:
             due = await self.pings.due(now, self._locked_live, platforms)
-            due += await self.pace.due(now, self._locked_live, platforms)
+            due += await self.pace.due(now, platforms)
             await self.close_expired_forks(now)
         # Times in each reader's zone (Slack's adapter writes its dates itself, after escaping).
         return [n if n.platform == "slack" else replace(n, text=timefmt.render(n.text, n.platform)) for n in due]

@@ -600,14 +600,14 @@ class ServiceCore:
         if applied.views is not None:
             with metrics.Timer(metrics.picture):
                 applied.reply.attachments.extend(await images.render(applied.views))
-        if applied.ended is not None and self.images:
+        if applied.ended is not None:
             await self._add_summary(applied.reply, applied.ended)
         return applied.reply
 
     async def _add_summary(self, reply: Reply, live: LiveGame) -> None:
         """The end-of-game summary under the result line: worth in parts, the numbers, the card and charts."""
         try:
-            text, pictures = await game_story.summary(self.storage, self.stories, live)
+            text, pictures = await game_story.summary(self.storage, self.stories, live, pictures=self.images)
         except Exception:  # the summary is a bonus: the result line has gone out already
             log.exception("the summary of game %s failed", live.id)
             return
@@ -625,6 +625,10 @@ class ServiceCore:
     ) -> Reply:
         now = self.clock()
         for old in await self.storage.list_consents(live.id):
+            if old.requested_by == req.user_id and old.kind == kind and old.payload == payload:
+                waiting = ", ".join(self._seat_name(live, u) for u, vote in old.approvers.items() if vote is None)
+                raise CommandError(Outcome.PENDING, f"request {old.id} ({what}) is already waiting for "
+                                                    f"{waiting or 'the others'}; nothing new was asked")
             if old.requested_by == req.user_id:
                 # A new request from the same player replaces their older one.
                 with contextlib.suppress(StatusConflictError):

@@ -15,6 +15,7 @@ from bot.core.commands import (
     illegal,
     malformed,
 )
+from bot.core.game_names import checked_rules, display_title, variant_named
 from bot.core.import_file import ImportRefused, read_import
 from bot.core.intents import to_int
 from bot.core.live import LoadError, encode_snapshot, engine_options, engine_players, engine_version
@@ -45,8 +46,9 @@ class SetupVerbs(ServiceCore):
         args = req.command.args
         if not args:
             raise malformed(f"name the title: `new TITLE`; available: {', '.join(TITLES)}")
+        variant = variant_named(args[0])
         try:
-            cls = title_class(args[0])
+            cls = title_class(variant[0] if variant else args[0])
         except GameError:
             raise malformed(
                 f"no title {args[0]}{did_you_mean(args[0], list(TITLES))}; available: {', '.join(TITLES)}"
@@ -54,6 +56,7 @@ class SetupVerbs(ServiceCore):
         low, high = _player_range(cls)
         seed: int | None = None
         options: dict[str, Any] = {"optional_rules": [], "rules_edition": cls.RULES_EDITION}
+        asked: list[str] = list(variant[1]) if variant else []
         for word in args[1:]:
             key, sep, value = word.partition("=")
             if sep and key.lower() == "seed":
@@ -64,7 +67,8 @@ class SetupVerbs(ServiceCore):
                     raise illegal(f"{cls.TITLE} is for {low} to {high} players, not {cap}")
                 options["max_players"] = cap
             else:
-                options["optional_rules"].append(word)
+                asked.append(word)
+        options["optional_rules"] = checked_rules(cls, asked)
         if seed is None:
             seed = self._seeds.randrange(1, 2**31)
         try:
@@ -92,7 +96,8 @@ class SetupVerbs(ServiceCore):
         )
         cap = options.get("max_players", high)
         text = (
-            f"{req.user_name} created {cls.TITLE} game #{game_id} and takes seat 1. Others: `join`. "
+            f"{req.user_name} created {display_title(cls.TITLE, options['optional_rules'])} game #{game_id} and "
+            "takes seat 1. Others: `join`. "
             f"Then {req.user_name} sends `start` ({low} to {cap} players)."
         )
         if options["optional_rules"]:
@@ -224,7 +229,8 @@ class SetupVerbs(ServiceCore):
             game = live.game
             order_names = ", ".join(live.name_of(p.id) for p in game.players)
             lines = [
-                f"Game #{record.id} ({record.title}) starts. Seat order: {order_names}.",
+                f"Game #{record.id} ({display_title(record.title, record.options.get('optional_rules') or ())}) "
+                f"starts. Seat order: {order_names}.",
                 *game.log_lines[-8:],
                 self._next_line(live),
             ]

@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 
 from bot.core.delivery_loop import ReminderLoop, incident_id
+from bot.core.fork_verbs import INTO
 from bot.core.pictures import PictureMemory
 from bot.core.replies import Notification, Outcome, Reply
 from bot.core.service import GameService
@@ -104,6 +105,9 @@ class DiscordAdapter:
             text = sub.text(values)
             if sub.opens_game:
                 await self._open_game(interaction, str(values.get("title") or "imported"), text, files)
+                return
+            if sub.verb == "fork" and text.split()[1:2] != ["close"]:
+                await self._open_fork(interaction, text)
                 return
             channel = str(interaction.channel_id)
             replies = await self._handle(interaction, channel, text, files)
@@ -183,6 +187,38 @@ class DiscordAdapter:
         await self.answer(interaction, channel, replies, target=thread)
         if unannounced:
             await self._whisper(interaction, unannounced)
+
+    async def _open_fork(self, interaction: discord.Interaction, text: str) -> None:
+        """``fork``: the practice copy is played in a private thread of the channel, that only its owner (and
+        the bot) are in; without the permission to make one, the service's own channel name stands."""
+        here: Any = interaction.channel
+        parent: Any = getattr(here, "parent", None) if getattr(here, "type", None) not in THREAD_CHANNEL_TYPES else here
+        thread: Any = None
+        if parent is not None and hasattr(parent, "create_thread"):
+            try:
+                thread = await parent.create_thread(
+                    name=f"practice: {interaction.user.display_name}"[:100],
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                    auto_archive_duration=self.thread_archive_minutes,
+                    reason="a private practice copy of an 18xx game",
+                )
+                await thread.add_user(interaction.user)
+            except discord.HTTPException as exc:
+                log.info("no private thread for a practice copy in %s: %s", interaction.channel_id, exc)
+                thread = None
+        into = f" {INTO}{thread.id}" if thread is not None else ""
+        replies = await self._handle(interaction, str(interaction.channel_id), text + into)
+        if thread is not None and not any(r.ok for r in replies):
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()  # refused: no empty thread left behind
+            thread = None
+        if thread is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.send(
+                    "\n".join(r.text for r in replies if r.ok), allowed_mentions=discord.AllowedMentions.none()
+                )
+        await self.answer(interaction, str(interaction.channel_id), replies)
 
     # ------------------------------------------------------------------ buttons
 

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.commands import VERBS
+from bot.core.grammar import MOVES, SPECIAL, Arg
 
 #: Subgroup of each service verb group; None means directly under /18xx.
-GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "game": "game", "info": "info"}
+GROUP_OF: dict[str, str | None] = {"move": None, "undo": None, "auto": None, "game": "game", "info": "info"}
 OTHER_GROUP = "prefs"  # verbs of any other group (notification preferences and whatever comes next)
 #: Moves only some titles have, grouped so that /18xx keeps within Discord's 25 entries.
-SPECIAL_GROUP = "special"
-SPECIAL_VERBS = frozenset({"merge", "swap", "redeem", "close", "repay"})
+SPECIAL_GROUP = SPECIAL
+SPECIAL_VERBS = frozenset(m.verb for m in MOVES if m.group == SPECIAL_GROUP)
 
 GROUP_DESCRIPTIONS: dict[str, str] = {
     "game": "create, join, start, import or export a game",
@@ -102,14 +103,18 @@ class Subcommand:
         return f"{self.group} {self.name}" if self.group else self.name
 
 
-def _seller(value: str) -> str:
-    if value.lower() in ("pool", "upgrade"):  # upgrade: the company's own train (1822's L to 2)
-        return value.lower()
-    return f"from {value}"
+_KINDS: dict[str, type] = {"text": str, "number": int, "flag": bool}
+
+
+def _option(arg: Arg) -> Option:
+    """The Discord option for a declared argument of a move (bot.core.grammar)."""
+    return Option(arg.name, arg.description, _KINDS[arg.kind], arg.required, arg.choices, arg.completed, arg.after,
+                  arg.render, arg.min_value, arg.max_value)
 
 
 #: How Discord asks for each verb's words. Order = order in the command line.
 OPTIONS: dict[str, tuple[Option, ...]] = {
+    **{m.verb: tuple(_option(a) for a in m.args) for m in MOVES if m.args},
     "join": (Option("player", "for an imported game: the player whose seat you take", suggest=True),),
     "start": (Option("shuffle", "random seat order instead of join order", bool, render="shuffle"),),
     "import": (Option("file", "the game's 18xx.games JSON export", "file", required=True),),
@@ -129,61 +134,6 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
     "help": (Option("command", "explain one command", suggest=True),),
     "approve": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
     "decline": (Option("request", "the request number (default: the one waiting for you)", int, suggest=True),),
-    "bid": (
-        Option("private", "the private company", required=True, suggest=True),
-        Option("price", "your bid", int, required=True, suggest=True, after=("private",)),
-    ),
-    "buy": (
-        Option("what", "a company's share, or a private company", required=True, suggest=True),
-        Option("source", "where the share comes from (default: IPO)", choices=("ipo", "pool")),
-        Option("count", "how many shares", int, min_value=1, max_value=10),
-        Option("price", "price, when your company buys a private", int, min_value=1),
-    ),
-    "buyprivate": (
-        Option("private", "the private company", required=True, suggest=True),
-        Option("price", "the price", int, required=True, suggest=True, after=("private",)),
-    ),
-    "sell": (
-        Option("corporation", "the company whose shares you sell", required=True, suggest=True),
-        Option("count", "how many shares (default 1)", int, suggest=True, after=("corporation",)),
-    ),
-    "par": (
-        Option("corporation", "the company to start", required=True, suggest=True),
-        Option("price", "the par price", int, required=True, suggest=True, after=("corporation",)),
-    ),
-    "lay": (
-        Option("hex", "where: a hex you may build on", required=True, suggest=True),
-        Option("tile", "a tile that fits there (leave out to list and draw them all)", suggest=True, after=("hex",)),
-        Option("rotation", "0-5; the legal ones are offered", int, suggest=True, after=("hex", "tile")),
-    ),
-    "token": (
-        Option("hex", "a hex where you may place a station", required=True, suggest=True),
-        Option("city", "which city of the hex (1, 2, ...)", int, suggest=True, after=("hex",)),
-        Option("neutral", "place a neutral token", bool, render="neutral"),
-    ),
-    "train": (
-        Option("train", "the train to buy", required=True, suggest=True),
-        Option(
-            "seller",
-            "pool, upgrade (your own train), or the company selling it (default: the depot)",
-            suggest=True,
-            after=("train",),
-            render=_seller,
-        ),
-        Option("price", "the price, when buying from a company", int, min_value=1),
-        Option("trade", "the train you trade in", suggest=True, after=("train",), render="trade {}"),
-        Option("shell", "1828 systems: the shell that gets the train", suggest=True, after=("train",),
-               render="shell {}"),
-    ),
-    "discard": (Option("train", "the train to discard", required=True, suggest=True),),
-    "bankrupt": (Option("confirm", "true: you are sure (without it you are asked first)", bool, render="confirm"),),
-    "pay": (Option("half", "pay out half the revenue (1822)", bool, render="half"),),
-    "choose": (Option("option", "what you decide; the options are offered", required=True, suggest=True),),
-    "merge": (Option("corporation", "the company to merge with, or the minor to acquire", required=True,
-                     suggest=True),),
-    "swap": (Option("train", "the train that moves to the other shell", required=True, suggest=True),),
-    "repay": (Option("amount", "how much (default: all you can)", int, min_value=1),),
-    "run": (Option("routes", "auto (the best routes), or per train: TRAIN STOP-STOP-... (e.g. 2 I1-I5-J8)"),),
 }
 
 HERE = Option("here", "only for the game in this thread", bool, render="here")

@@ -29,6 +29,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.delivery_loop import ReminderLoop, incident_id
+from bot.core.fork_verbs import FORK_VERBS, INTO
 from bot.core.replies import Reply
 from bot.core.service import GameService
 from bot.slack import blocks, http_guard
@@ -143,7 +144,20 @@ class SlackBot:
                 return None
             here = dataclasses.replace(origin, channel=record.channel, here=origin.channel)
             return here, match["rest"] or "status", ""
-        verb = text.split(maxsplit=1)[0].lower()
+        words = text.split()
+        verb = words[0].lower()
+        if verb in FORK_VERBS and words[1:2] != ["close"] and await self.service.storage.find_game(
+            PLATFORM, origin.channel
+        ):
+            # A practice copy is played in a thread of its own: the game is found in the channel, the copy
+            # is made in the thread (``into=``).
+            opened = await self.poster.client.chat_postMessage(
+                channel=origin.channel,
+                text=f"<@{origin.user_id}> practises on a copy of this game in this thread (mention me in it); "
+                "the game itself is not touched.",
+            )
+            place = thread_place(origin.channel, str(opened["ts"]))
+            return origin, f"{text} {INTO}{place}", str(opened["ts"])
         if verb in ("new", "create", "import") and await self.service.storage.find_game(PLATFORM, origin.channel):
             opened = await self.poster.client.chat_postMessage(
                 channel=origin.channel,

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.backends import INTEGRITY_ERRORS
 from bot.storage.repo import Storage
 
 JsonObject = dict[str, Any]
@@ -87,31 +86,27 @@ class AsyncPlayStore:
 
     # ------------------------------------------------------------------ pace spans
 
-    async def open_span(self, game_id: int, user_id: str, at: float) -> bool:
-        """Start the game's wait on a player; False if one is open already (here or in another process)."""
-        try:
-            async with self._backend.session() as db:
+    async def move_spans(
+        self, game_id: int, closes: list[tuple[int, float, float]], opens: list[tuple[str, float]]
+    ) -> list[str]:
+        """End spans (id, at, waking seconds) and start others (user, at) in one transaction; returns the users
+        whose span this call opened (one that another process opened first is left as it is)."""
+        opened: list[str] = []
+        async with self._backend.write() as db:
+            for span_id, at, waking in closes:
                 await db.execute(
+                    "UPDATE pace_spans SET ended_at = ?, waking = ? WHERE id = ? AND ended_at IS NULL",
+                    (max(at, 0.0), waking, span_id),
+                )
+            for user_id, at in opens:
+                rows = await db.all(
                     "INSERT INTO pace_spans (game_id, user_id, started_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
+                    " ON CONFLICT DO NOTHING RETURNING id",
                     (game_id, user_id, at),
                 )
-                row = await db.one(
-                    "SELECT started_at FROM pace_spans WHERE game_id = ? AND user_id = ? AND ended_at IS NULL",
-                    (game_id, user_id),
-                )
-        except INTEGRITY_ERRORS:
-            return False
-        return row is not None and float(row[0]) == at
-
-    async def close_span(self, span_id: int, at: float, waking: float) -> bool:
-        """End an open span with its waking seconds; False if another process ended it first."""
-        async with self._backend.session() as db:
-            rows = await db.all(
-                "UPDATE pace_spans SET ended_at = ?, waking = ? WHERE id = ? AND ended_at IS NULL RETURNING id",
-                (max(at, 0.0), waking, span_id),
-            )
-        return bool(rows)
+                if rows:
+                    opened.append(user_id)
+        return opened
 
     async def spans(self, game_id: int, *, open_only: bool = False) -> list[PaceSpan]:
         sql = f"SELECT {_SPAN} FROM pace_spans WHERE game_id = ?"

@@ -79,7 +79,7 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     assert "LNWR: merge 7 | merge 12" in text
     assert "[malformed] no company 99; `merge CORP` with one of: 7, 12" in text
     assert "bot -> @bob: Request 1 from alice in 1822 game #1 (console): LNWR merges with 7." in text
-    assert "[illegal] LNWR cannot choose now; you can: merge, pass" in text  # nothing is stored before bob approves
+    assert "[illegal] LNWR cannot choose now; you can: `merge 7`" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text
     assert "LNWR: Acquire a minor: choose replace | choose exchange" in text
@@ -143,3 +143,13 @@ def test_the_minors_in_reach_are_one_click_buttons() -> None:
     carol = game.corporations["NBR"].owner
     buttons = [(b.label, b.command) for b in move_buttons(game, [carol], at=938)]
     assert buttons[:2] == [("Take over 19", "@938 merge 19"), ("Take over 14", "@938 merge 14")]
+
+
+def test_the_same_request_is_not_opened_twice(tmp_path: Path) -> None:
+    """F16: `merge 7` sent again opened another identical request each time (seven "NBR merges with 3")."""
+    db, out = tmp_path / "games.db", tmp_path / "out"
+    output = run_console(db, out, _seated(tmp_path, 551, line("alice", "merge 7"), line("alice", "merge 7")))
+    text = "\n".join(output)
+    assert "Request 1 from alice: LNWR merges with 7." in text
+    assert "request 1 (LNWR merges with 7) is already waiting for bob; nothing new was asked" in text
+    assert "Request 2" not in text

@@ -3,7 +3,12 @@ owner) when the situation they were set for changes; forced passes; no ping for 
 
 from __future__ import annotations
 
+import pytest
+
+from bot.core import auto
 from bot.core.replies import Outcome, Reply
+from engine import new_game
+from engine.core import query
 from tests.bot.conftest import Table
 
 PLAYERS = ("alice", "bob", "carol")
@@ -48,6 +53,8 @@ async def test_auto_pass_carries_a_stock_round_without_pinging_and_ends_with_it(
     assert "bob passes" in moved.text and "(automatic: programmed: auto pass for the rest of this round)" in moved.text
     assert _turn_pings(moved) == []  # bob's and carol's turns were taken; alice is back, having just moved
     assert "bob" not in moved.mentions and "carol" not in moved.mentions
+    log = (await table.say("carol", "history")).text  # the log keeps which moves were programmed
+    assert "bob's next move is automatic (programmed: auto pass for the rest of this round)" in log, log
     ended = await table.say("alice", "pass")  # everyone passed: the stock round ends
     assert "Operating Round" in ended.text, ended.text
     assert "the round it was set for ended" in _switched_off(ended, "bob")
@@ -131,3 +138,47 @@ async def test_1828_auto_bid_ceiling_and_auto_pass_auction(table: Table) -> None
     assert "over your ceiling" in _switched_off(over, "bob"), over.text
     listing = (await table.say("alice", "auto")).text
     assert "carol: auto pass for the rest of this auction" in listing and "bob:" not in listing
+
+
+# ---------------------------------------------------------------------- the switch-off rules, title by title
+
+
+@pytest.mark.parametrize(("title", "players"), [("1882", 3), ("1828", 3), ("1822", 3), ("1862", 4)])
+def test_each_change_switches_an_auto_action_off_in_every_title(title: str, players: int) -> None:
+    game = new_game(title, [(i + 1, f"p{i + 1}") for i in range(players)], seed=7)
+    corp = next(iter(game.corporations))
+    first = game.acting()[0]
+    offers = query.choices(game, first, "bid") if "bid" in game.actions_for(first) else []
+    company = str(offers[0]["company"]) if offers else next(iter(game.companies))
+    owner, other = 1, 2
+    pass_round = {"kind": "pass", "scope": "round", "phase": str(game.phase["name"]), "round": auto.round_key(game)}
+    buy = {"kind": "buy", "corp": corp, "percent": 60, "price": None, "phase": str(game.phase["name"]),
+           "round": auto.round_key(game)}
+    bid = {"kind": "bid", "company": company, "ceiling": 10_000, "phase": str(game.phase["name"]),
+           "round": auto.round_key(game)}
+    nothing = {"type": "pass", "entity": other, "entity_type": "player"}
+    for spec in (pass_round, buy, bid):
+        assert auto.stale_reason(spec, game, owner, nothing, other) is None, spec
+    # The phase moved past what was set.
+    for spec in (pass_round, buy, bid):
+        earlier = {**spec, "phase": "0"}
+        assert auto.stale_reason(earlier, game, owner, nothing, other) == f"the phase changed to {game.phase['name']}"
+    # The round it was set for ended.
+    assert auto.stale_reason({**pass_round, "round": "stock:Stock Round 0"}, game, owner, nothing, other) == (
+        "the round it was set for ended"
+    )
+    # Another player bought into, sold or set the par of the company concerned (the owner's own moves do not).
+    moves = {
+        "bought into": {"type": "buy_shares", "entity": other, "shares": [f"{corp}_1"], "percent": 10},
+        "sold": {"type": "sell_shares", "entity": other, "shares": [f"{corp}_1"], "percent": 10},
+        "set the par of": {"type": "par", "entity": other, "corporation": corp, "share_price": "100,0,6"},
+    }
+    for verb, action in moves.items():
+        assert auto.stale_reason(buy, game, owner, action, other) == f"p2 {verb} {corp}"
+        assert auto.stale_reason(buy, game, owner, {**action, "entity": owner}, owner) is None
+    # The share price moved from the one it was set at.
+    assert auto.stale_reason({**buy, "price": 1}, game, owner, nothing, other) is not None
+    # A bid ceiling below the next bid (every title here opens with an auction, the owner first to bid).
+    assert offers and first.id == owner
+    low = auto.stale_reason({**bid, "ceiling": 0}, game, owner, nothing, other)
+    assert low is not None and "over your ceiling" in low, low

@@ -99,3 +99,11 @@ async def test_map_of_a_hex_or_a_company_is_a_crop(table: Table) -> None:
     assert "of CPR" in network.text and len(network.images) == 1
     wrong = await table.say("u1", "map XYZ")
     assert not wrong.ok and "a hex" in wrong.text and "CPR" in wrong.text
+
+
+async def test_a_server_without_pictures_still_sends_the_summary_text(table: Table) -> None:
+    last = await _nearly_finished(table)
+    table.service.images = False
+    reply = await table.say(last, "pass")
+    assert "Final worth:" in reply.text and "Longest stock hold: " in reply.text
+    assert reply.images == []

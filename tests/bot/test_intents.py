@@ -113,7 +113,7 @@ def test_out_of_turn_and_spectator_are_refused() -> None:
 def test_wrong_kind_of_move_lists_what_is_possible() -> None:
     game = _new()
     acting = deciding_player(game.acting()[0])
-    with pytest.raises(CommandError, match="you can: bid, pass") as info:
+    with pytest.raises(CommandError, match=r"you can: `buy HB`, `bid SC 55`, .*`pass`") as info:
         translate(game, acting, parse("lay E9 57 2"))
     assert info.value.outcome == Outcome.ILLEGAL
 

@@ -155,3 +155,12 @@ async def test_off_by_default_and_one_setting_turns_it_on(opened: Storage, tmp_p
         metrics.disable()
     with pytest.raises(ValueError, match="HOST:PORT"):
         metrics.parse_address("localhost")
+
+
+def test_the_adapters_take_a_metrics_flag() -> None:
+    from bot.discord.app import build_parser as discord_parser
+    from bot.slack.run import build_parser as slack_parser
+
+    for parser in (discord_parser(), slack_parser()):
+        assert parser.parse_args(["--metrics", "127.0.0.1:9108"]).metrics == "127.0.0.1:9108"
+        assert parser.parse_args([]).metrics is None  # off unless the setting says otherwise

@@ -123,7 +123,7 @@ async def test_refusals_store_nothing(table: Table) -> None:
         ("alice", "bid TB", Outcome.MALFORMED, "not enough to go on"),
         ("alice", "bid XX 100", Outcome.MALFORMED, "no private company XX"),
         ("alice", "bid TB 5", Outcome.ILLEGAL, "the minimum bid for TB"),
-        ("alice", "par CPR 100", Outcome.ILLEGAL, "you can: bid, pass"),
+        ("alice", "par CPR 100", Outcome.ILLEGAL, "you can: `buy HB`, `bid SC 55`"),
         ("alice", "bid TB 10000", Outcome.ILLEGAL, "cannot bid"),
     ]
     for user, text, outcome, message in cases:

@@ -81,10 +81,16 @@ class FakeChannel:
         self.name = name
         self.sent: list[Sent] = []
         self.deleted = False
+        self.parent: FakeChannel | None = None  # a thread's channel
+        self.members: list[int] = []  # users added to a private thread
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    async def add_user(self, user: Any, /) -> None:
+        assert self.type == discord.ChannelType.private_thread, "users are added to private threads only"
+        self.members.append(user.id)
 
     async def send(
         self,
@@ -108,12 +114,18 @@ class FakeChannel:
         name: str,
         type: discord.ChannelType | None = None,
         auto_archive_duration: int = 10080,
+        invitable: bool = True,
         reason: str | None = None,
     ) -> FakeChannel:
         if self.type not in (discord.ChannelType.text, discord.ChannelType.news):
             raise AssertionError("threads are created from text channels only")
-        assert type == discord.ChannelType.public_thread, "game threads must be public (spectators read them)"
-        return self.world.add_channel(discord.ChannelType.public_thread, name)
+        if type == discord.ChannelType.private_thread:  # a practice copy: its owner's alone
+            assert not invitable, "a practice copy's thread must not be open to invitations"
+        else:
+            assert type == discord.ChannelType.public_thread, "game threads must be public (spectators read them)"
+        thread = self.world.add_channel(type, name)
+        thread.parent = self
+        return thread
 
     async def delete(self, *, reason: str | None = None) -> None:
         self.deleted = True

@@ -24,6 +24,7 @@ PAIRS: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
     (FakeChannel.send, discord.abc.Messageable.send),
     (FakeChannel.create_thread, discord.TextChannel.create_thread),
     (FakeChannel.delete, discord.Thread.delete),
+    (FakeChannel.add_user, discord.Thread.add_user),
     (FakeUser.send, discord.abc.Messageable.send),
     (Sent.edit, discord.Message.edit),
 ]

@@ -76,3 +76,20 @@ async def test_a_refused_new_game_leaves_no_thread(slack: Slack, fake: FakeSlack
     assert deleted.params["ts"] == root.result["ts"]
     assert "no title 9999" in str(fake.since(mark, "chat.postEphemeral")[0].params["text"])
 
+
+
+async def test_a_practice_copy_lives_in_a_thread_and_pings_nobody(slack: Slack, fake: FakeSlack, bot: SlackBot) -> None:
+    await start_game(slack, ("U1", "U2"))
+    mark = fake.mark()
+    await slack.command("U2", "fork")
+    root = fake.since(mark, "chat.postMessage")[0]
+    assert root.params["channel"] == CHANNEL and "practises on a copy of this game" in str(root.params["text"])
+    thread_ts = str(root.result["ts"])
+    record = await bot.service.storage.get_game(2)
+    assert record.channel == f"{CHANNEL}/{thread_ts}" and record.options["fork_of"] == 1
+    mark = fake.mark()
+    await _mention(slack, "U2", "buy HB", thread_ts)  # U1's seat, played by U2 in the copy
+    assert await bot.service.storage.last_seq(2) == 1 and await bot.service.storage.last_seq(1) == 0
+    posted = fake.since(mark, "chat.postMessage")
+    assert posted and all(c.params.get("thread_ts") == thread_ts for c in posted)
+    assert all("<@U" not in str(c.params.get("text")) for c in posted)  # nobody is pinged

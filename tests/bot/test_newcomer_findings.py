@@ -1,0 +1,110 @@
+"""The newcomer play-test's findings on the command language (../shared/reference/reviews/newcomer-all-titles.md),
+each as the player met it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.console.scripted import command_intent
+from bot.core.commands import CommandError, help_text, parse
+from bot.core.intents import deciding_player, match_hex
+from engine import new_game
+from engine.core import query
+from engine.core.entities import Player
+from engine.core.game import Game
+from tests.bot.conftest import Table
+
+
+async def test_unknown_optional_rules_are_refused_with_the_titles_rules(table: Table) -> None:
+    """F2: `new 1822 plus` and `new 1822 foo` created a plain 1822 game in silence."""
+    for word in ("plus", "foo"):
+        reply = await table.say("alice", f"new 1822 {word}")
+        assert not reply.ok
+        assert f"1822 has no optional rule {word}" in reply.text
+        assert "plus_expansion, plus_expansion_no_removals, plus_expansion_single_stack, tax_haven_multiple" \
+            in reply.text
+    assert "did you mean plus_expansion" in (await table.say("alice", "new 1822 plus")).text
+    reply = await table.say("alice", "new 1882 plus_expansion")
+    assert not reply.ok and "1882 has no optional rules" in reply.text
+
+
+async def test_1822_plus_is_named_and_started_as_1822_plus(table: Table) -> None:
+    """F2: `new 1822+` made a plain 1822; start and status said "1822" for a real 1822+ game."""
+    reply = await table.say("alice", "new 1822+ seed=5")
+    assert reply.ok, reply.text
+    assert "alice created 1822+ game" in reply.text
+    for user in ("bob", "carol"):
+        assert (await table.say(user, "join")).ok
+    reply = await table.say("alice", "start")
+    assert reply.ok and "(1822+) starts" in reply.text
+    status = await table.say("alice", "status")
+    assert status.ok
+    assert "1822+" in status.text.splitlines()[0]
+
+
+async def test_plus_expansion_by_its_name_makes_1822_plus(table: Table) -> None:
+    reply = await table.say("alice", "new 1822 PLUS_EXPANSION")
+    assert reply.ok and "created 1822+ game" in reply.text and "Optional rules: plus_expansion." in reply.text
+
+
+def test_help_1822_says_how_to_start_1822_plus() -> None:
+    """F2: the option's name appeared neither in `help` nor in the README."""
+    text = help_text("1822")
+    assert "`new 1822 plus_expansion`" in text and "`new 1822+`" in text
+    assert "plus_expansion_single_stack" in text
+    assert "1882 has no optional rules" in help_text("1882")
+    assert "new 1822 plus_expansion" in help_text("new")
+
+
+def _1882(seed: int = 7) -> Game:
+    return new_game("1882", [(1, "alice"), (2, "bob"), (3, "carol")], seed=seed)
+
+
+def test_a_bid_on_the_private_for_sale_names_its_price() -> None:
+    """F4: `bid CP 190` when only `buy CP` ($180) was open bought CP for $190; 1882 §9 sells it at its price."""
+    game = _1882()
+    cheapest = game.round.active_step().companies[0]
+    player = deciding_player(game.acting()[0])
+    assert isinstance(player, Player)
+    price = cheapest.min_bid
+    with pytest.raises(CommandError) as info:
+        command_intent(game, player, f"bid {cheapest.sym} {price + 10}")
+    assert info.value.message == (f"{cheapest.sym} is not up for bids: it can be bought now for "
+                                  f"{game.format_money(price)}, `buy {cheapest.sym}`")
+    assert command_intent(game, player, f"buy {cheapest.sym}").action["price"] == price
+
+
+def test_a_hex_off_the_map_suggests_its_neighbours() -> None:
+    """F15: `lay G12 57 0` suggested N12."""
+    game = _1882()
+    with pytest.raises(CommandError) as info:
+        match_hex(game, "G12")
+    assert "did you mean F12 or G11 or H12?" in info.value.message
+
+
+def test_a_move_copied_from_moves_with_its_colon_and_rot_reads() -> None:
+    """F15: `lay F31: X4 rot 0`, as `moves` writes it, was refused ("no hex F31:")."""
+    assert parse("rmc lay F31: X4 rot 0").args == ("lay", "F31", "X4", "rot", "0")
+    game = _1882()
+    for _ in range(400):  # to the first operating round's tile lay
+        if any("lay_tile" in game.actions_for(e) for e in game.acting()):
+            break
+        options = [c for e in query.deciding_entities(game) for c in query.all_choices(game, e)]
+        game.process(sorted(options, key=lambda a: a["type"] != "par" and a["type"] != "buy_shares")[0])
+    corp = game.acting()[0]
+    player = deciding_player(corp)
+    assert isinstance(player, Player)
+    choice = query.choices(game, corp, "lay_tile")[0]
+    tile = str(choice["tile"]).rsplit("-", 1)[0]
+    copied = f"lay {choice['hex']}: {tile} rot {choice['rotation']}"
+    assert command_intent(game, player, copied).action["hex"] == choice["hex"]
+
+
+def test_buy_col_suggests_buy_coal() -> None:
+    """F15: `buy col` in 1828 suggested C&O."""
+    game = new_game("1828", [(1, "alice"), (2, "bob"), (3, "carol")], seed=11)
+    player = deciding_player(game.acting()[0])
+    assert isinstance(player, Player)
+    with pytest.raises(CommandError) as info:
+        command_intent(game, player, "buy col")
+    assert "did you mean `buy coal`?" in info.value.message
