@@ -21,7 +21,7 @@ from bot.core.commands import CommandError
 from bot.core.fork_verbs import owner_of
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
-from bot.core.replies import Notification, Outcome, Reply
+from bot.core.replies import Button, Notification, Outcome, Reply
 from bot.core.service_core import Applied, Handler, Request, ServiceCore
 from bot.storage import ConsentStatus, GameStatus, StaleStateError
 from bot.storage.async_play import AsyncPlayStore, AutoRecord
@@ -78,7 +78,8 @@ class AutoVerbs(ServiceCore):
         async with self._lock(record.id):
             live = await self._live(record)
             if not args or args[0].startswith("@"):
-                return [Reply(await self._auto_list(live, args[0][1:] if args else None), game_id=live.id)]
+                listing = await self._auto_list(live, args[0][1:] if args else None)
+                return [Reply(listing, game_id=live.id, buttons=_auto_buttons(live))]
             player = self._seated_player(live, req.user_id)
             if owner_of(live.record) is not None:
                 raise CommandError(Outcome.ILLEGAL, "a practice copy has no auto-actions: you play every seat here")
@@ -296,6 +297,17 @@ class AutoVerbs(ServiceCore):
         if chained:
             _drop_moot_pings(live, reply, sender)
         return Applied(reply, views, ended)
+
+
+def _auto_buttons(live: LiveGame) -> list[Button]:
+    """One-click programs for the ``auto`` listing: a pass for the rest of this auction or round, and off."""
+    kind = getattr(live.game.round, "kind", "")
+    out: list[Button] = []
+    if not live.game.finished and kind in auto.PLAYER_ROUNDS:
+        scope = "auction" if kind == "auction" else "round"
+        out.append(Button(f"Auto-pass this {scope}", f"@{live.seq} auto pass {scope}", "primary"))
+    out.append(Button("Auto off", f"@{live.seq} auto off", "secondary"))
+    return out
 
 
 def _marked(lines: list[str], name: str, action: dict[str, Any], why: str) -> list[str]:

@@ -166,8 +166,11 @@ class ServiceCore:
         attachments: Sequence[bytes] = (),
         clicked: bool = False,
         moderator: bool = False,
+        command: Command | None = None,
     ) -> list[Reply]:
         """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        ``command``: the command already built from typed options (Discord); ``text`` is then only its echo.
 
         A line may start with ``@N``: it then counts only while the game has exactly N stored actions (move
         buttons send their command so). Adapters pass ``clicked`` for a button's command: a move button
@@ -185,8 +188,8 @@ class ServiceCore:
         user_name = clean_name(user_name)
         tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
-            position, text = split_position(text)
-            command = parse(text)
+            position, text = split_position(text) if command is None else (None, text)
+            command = parse(text) if command is None else command
             moderator = moderator or user_id in self.settings.moderators
             req = Request(
                 platform, channel, user_id, user_name, command, tuple(attachments), position, clicked, moderator

@@ -82,8 +82,11 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     assert "[illegal] LNWR cannot choose now; you can: `merge 7`" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text
-    assert "LNWR: Acquire a minor: choose replace | choose exchange" in text
-    assert "[malformed] Acquire a minor: say `choose OPTION`, one of: replace, exchange" in text
+    # Each station option says what it does (F13).
+    assert ("LNWR: Acquire a minor: choose replace (LNWR's station takes the place of 7's in H23) | choose exchange "
+            "(7's station in H23 leaves the map; LNWR gains a station to place later)") in text
+    assert ("[malformed] Acquire a minor: say `choose OPTION`, one of: replace (LNWR's station takes the place of "
+            "7's in H23), exchange (7's station in H23 leaves the map; LNWR gains a station to place later)") in text
     # The option says how the price is paid: minor 7 is worth £40 more than one LNWR share.
     assert "LNWR: Acquire a minor: choose one_share (Player 2 gets one LNWR share and £40 from LNWR)" in text
     assert "LNWR acquires 7" in text

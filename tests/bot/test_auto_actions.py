@@ -46,6 +46,7 @@ async def test_auto_pass_carries_a_stock_round_without_pinging_and_ends_with_it(
     armed = await table.say("carol", "auto pass")
     assert armed.ok and "carol programmed: auto pass for the rest of this round" in armed.text
     listing = await table.say("alice", "auto")  # public: anyone sees everyone's
+    assert [b.label for b in listing.buttons] == ["Auto-pass this round", "Auto off"]
     assert "bob: auto pass for the rest of this round" in listing.text
     assert "carol: auto pass for the rest of this round" in listing.text
     assert "Auto: carol: pass for the rest of this round" in (await table.say("alice", "status")).text
@@ -106,6 +107,15 @@ async def test_a_forced_step_switches_an_auto_pass_off(table: Table) -> None:
     armed = await table.say("bob", "auto pass always")  # bob must set CPR's par: not a pass to make for him
     assert "a forced step or a decision came up (par)" in armed.text, armed.text
     assert "No auto-action is armed" in (await table.say("bob", "auto")).text
+
+
+async def test_the_listing_buttons_program_whoever_clicks(table: Table) -> None:
+    await _start(table, "1882")
+    listing = await table.say("carol", "auto")
+    button = next(b for b in listing.buttons if b.label == "Auto-pass this auction")
+    clicked = await table.service.handle("test", "general", "bob", "bob", button.command, clicked=True)
+    assert clicked[0].ok and "bob programmed: auto pass for the rest of this auction" in clicked[0].text
+    assert "bob: auto pass for the rest of this auction" in (await table.say("carol", "auto")).text
 
 
 async def test_auto_off_and_bad_programs(table: Table) -> None:

@@ -66,8 +66,8 @@ class G1830(Rules1830):
 
     # ------------------------------------------------------------------ routes
     def route_groups(self, hexes: list[str]) -> str | None:
-        """The group (map tag ``group-NAME``) two of these hexes share: Canada (A9, A11) or the Gulf (I1, J2),
-        whose off-boards count once per route (18xx.games' revenue groups)."""
+        """The group (map tag ``group-NAME``) two of these hexes share, whose off-boards count once per route
+        (18xx.games' revenue groups): Canada, A9 and A11 (its map puts I1 alone in a Gulf group)."""
         seen: set[str] = set()
         for hex_id in dict.fromkeys(hexes):
             for tag in self.board.hexes[hex_id].tags:
