@@ -122,10 +122,12 @@ def random_playout(title: str, players: int, seed: int, *, max_actions: int = 50
             # Only what 18xx.games offers too: the oracle replays these games there.
             options.extend(query.reference_choices(game, ent, limit=200))
         if not options:
-            # A dead end of the engine (liveness), or only moves the oracle's documents leave out.
+            # Only moves 18xx.games settles otherwise are left (docs/conformance.md): play one rather than stall,
+            # so the game goes on; a dead end of the engine itself is a liveness problem.
+            options = [o for ent in query.deciding_entities(game) for o in query.all_choices(game, ent, limit=200)]
+        if not options:
             found.extend(liveness_problems(game) or [
-                f"no legal choice that 18xx.games offers too for {[game.describe(e) for e in game.acting()]} "
-                f"in {game.round.name()}"])
+                f"no legal choice for {[game.describe(e) for e in game.acting()]} in {game.round.name()}"])
             break
         weights = [_weight(o, policy, flavour) for o in options]
         action = rng.choices(options, weights)[0]

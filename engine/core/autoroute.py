@@ -182,6 +182,12 @@ class RouteGraph:
     def token_nodes(self) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if n.token]
 
+    def exclusive(self) -> int:
+        """The units two routes of one company may not share: every hexside and path, but not a junction, which
+        routes pass through on track of their own (18xx.games checks the edges each route's track uses). A route
+        still passes a junction once."""
+        return sum(1 << i for i, unit in enumerate(self.units) if unit[2] != "junction")
+
 
 def hexside_unit(board: Board, hx: Hex, edge: int) -> Unit:
     """The key of the hexside at ``edge`` of ``hx``, the same seen from either hex."""
@@ -998,7 +1004,8 @@ class _Combiner:
 
     def __init__(self, lists: list[list[Candidate]], specs: list[TrainSpec], deadline: Deadline,
                  set_bound: int = 0, set_bonus: Callable[[list[Candidate]], int] | None = None,
-                 links: Sequence[Link] = ()) -> None:
+                 links: Sequence[Link] = (), exclusive: int = -1) -> None:
+        self.exclusive = exclusive
         self.vals = [[c.value for c in lst] for lst in lists]
         self.cand_links = [[c.links for c in lst] for lst in lists]
         self.cands = lists
@@ -1038,8 +1045,9 @@ class _Combiner:
         out = []
         for a in links:
             acc = 0
+            mine = a.mask & self.exclusive
             for li, b in enumerate(links):
-                if a.mask & b.mask:
+                if mine & b.mask:
                     acc |= sets[li]
             out.append(acc)
         return out
@@ -1222,7 +1230,7 @@ def _engine_agrees(game: RouteRules, sol: Solution) -> bool:
 
 
 def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]], specs: list[TrainSpec],
-                   set_bound: int = 0) -> dict[TrainSpec, list[Candidate]]:
+                   set_bound: int = 0, exclusive: int = -1) -> dict[TrainSpec, list[Candidate]]:
     """Each kind's candidates without those that cannot be part of a better set than a greedy one.
 
     A greedy set (each train in ``specs`` order takes its best route free of the track taken before) is worth
@@ -1240,7 +1248,7 @@ def _drop_hopeless(by_spec: dict[TrainSpec, list[Candidate]], specs: list[TrainS
         for k in range(taken.get(spec, 0), len(cands)):
             cand = cands[k]
             if not cand.mask & mask:
-                used[spec.group] = mask | cand.mask
+                used[spec.group] = mask | (cand.mask & exclusive)
                 low += cand.value
                 taken[spec] = k + 1
                 break
@@ -1276,14 +1284,14 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
     order = sorted(range(len(run)), key=lambda i: (-(by_spec[specs[i]][0].value if by_spec[specs[i]] else 0),
                                                     specs[i].name, run[i].id))
     if len(run) > 1:
-        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order], pricing.set_bound)
+        by_spec = _drop_hopeless(by_spec, [specs[i] for i in order], pricing.set_bound, graph.exclusive())
     if not complete:
         # Out of time: the answer is not proven anyway; the combination gets the best routes listed so far
         # only, so that it ends soon after the deadline.
         by_spec = {spec: cands[:CUT_SHORT] for spec, cands in by_spec.items()}
     lists = [by_spec[specs[i]] for i in order]
     combiner = _Combiner(lists, [specs[i] for i in order], deadline, pricing.set_bound, pricing.set_bonus,
-                         graph.links)
+                         graph.links, graph.exclusive())
     total, choice = combiner.solve() if run else (0, [])
     routes = [(run[order[pos]], lists[pos][k]) for pos, k in enumerate(choice) if k >= 0]
     routes.sort(key=lambda r: run.index(r[0]))
@@ -1464,6 +1472,8 @@ def validate_routes(game: RouteRules, corp: Corporation, routes: Sequence[Traced
     for traced in routes:
         group = train_spec(game, traced.train).group
         for unit in set(traced.units):
+            if unit[2] == "junction":
+                continue  # each route passes a junction on track of its own (RouteGraph.exclusive)
             other = owner.setdefault((group, unit), traced.train.id)
             if other != traced.train.id:
                 raise illegal(f"trains {other} and {traced.train.id} may not share track at {unit[0]}")

@@ -93,8 +93,9 @@ class G1822(Game):
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
     # 3: P21's lays must cross an estuary crossing of the hex still unbuilt (crossing_required); a minor's station
     # leaving at its acquisition takes an added space with it (_remove_minor_station); minor 14, not yet started,
-    # holds London's last unreserved space (token_blocked_by_reservation).
-    RULES_EDITION = 3
+    # holds London's last unreserved space (token_blocked_by_reservation); 4: a company without a train must buy
+    # one from the bank pool too when the bank has none (must_buy_train; 1822 reference §7, as 18xx.games).
+    RULES_EDITION = 4
     DATA_PACKAGE = "engine.titles.g1822"
     SELL_AFTER_FIRST_SR = False  # sales wait for the company's first operating turn instead (can_sell_corp)
     # A stock round, then (when P9's owner may double their cash) a choices round, then the set of operating
@@ -454,6 +455,10 @@ class G1822(Game):
         if self.tax_haven_owner() is player:
             value += self.tax_haven_value()
         return value
+
+    def private_worth(self, player: Player) -> int:
+        """Only concessions count at their value (the tax haven's certificates count as shares)."""
+        return sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
 
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
         self.selling = {s.id for s in shares}  # which certificates the presidency check sees changing hands
@@ -1283,7 +1288,8 @@ class G1822(Game):
         return [t for t in corp.trains if t.name != PULLMAN]
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and bool(self.available_depot_trains())
+        on_sale = bool(self.available_depot_trains()) or (self.rules_edition >= 4 and bool(self.pool_trains))
+        return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and on_sale
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
