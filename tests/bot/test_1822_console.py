@@ -46,12 +46,12 @@ def test_bids_into_the_bid_boxes(tmp_path: Path) -> None:
     text = "\n".join(run_console(db, out, lines))
     # A bid at the lowest price is still a bid (it can be outbid), so it is never offered as `buy`.
     assert "Player 1: bid M24 100 | bid M6 100 | bid M12 100 | bid M15 100 | bid C1 100" in text
-    assert "Player 1 bids £100 for MINOR: 15. London Tilbury & Southend Railway" in text
+    assert "alice bids £100 for MINOR: 15. London Tilbury & Southend Railway" in text
     assert "[illegal] the minimum bid for M12 is £100" in text
     assert "[illegal] M23 is not up for bids now; open: M24 (from £100), M6 (from £100)" in text
     assert "bot -> @bob: Your turn in 1822 game #1" in text
     assert "[illegal] the minimum bid for M15 is £105" in text
-    assert "Player 2 bids £105 for MINOR: 15." in text
+    assert "bob bids £105 for MINOR: 15." in text
     assert "in a bid box, high bid Player 2 £105" in text and "in a bid box, high bid Player 1 £100" in text
     bids = [(a["entity"], a["company"], a["price"]) for _, a in stored_actions(db) if a["type"] == "bid"]
     assert bids == [(197, "M15", 100), (197, "M12", 100), (4767, "M15", 105)]

@@ -94,10 +94,7 @@ class G1830(Rules1830):
     # ------------------------------------------------------------------ trains
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them."""
-        corp.trains.remove(train)
-        train.owner = self.pool
-        self.pool_trains.append(train)
-        self.log(f"{corp.sym} discards a {train.name} train to the pool")
+        self.discard_to_pool(corp, train)
 
     def min_depot_price(self) -> int | None:
         # The pool's trains are on sale too: the cheapest of them sets what a president must raise.
