@@ -13,7 +13,6 @@ from bot.console.scripted import command_intent
 from bot.core.commands import CommandError, help_text, parse
 from bot.core.intents import deciding_player, match_hex
 from bot.core.replies import Outcome
-from bot.core.routes_text import run_lines
 from engine import new_game
 from engine.core import query
 from engine.core.entities import Player
@@ -146,8 +145,8 @@ def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
         if corp is not None and best and len(best[0]["routes"]) >= 2:
             copy = pickle.loads(pickle.dumps(game))
             copy.process(best[0])
-            words = run_lines(copy, corp)[-1].split("`")[1].split()  # run NAME STOPS NAME STOPS ...
-            one_train = " ".join(words[:3])
+            first = copy.round.routes[0]  # type: ignore[attr-defined]
+            one_train = f"run {first.train.name} {'-'.join(str(h) for h, _ in first.stops)}"
             player = deciding_player(corp)
             assert isinstance(player, Player)
             with pytest.raises(CommandError) as info:
