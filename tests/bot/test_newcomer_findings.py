@@ -13,10 +13,10 @@ from bot.console.scripted import command_intent
 from bot.core.commands import CommandError, help_text, parse
 from bot.core.intents import deciding_player, match_hex
 from bot.core.replies import Outcome
-from bot.core.routes_text import run_lines
 from engine import new_game
 from engine.core import query
 from engine.core.entities import Player
+from engine.core.events import RouteRun
 from engine.core.game import Game
 from engine.playout import _weight
 from tests.bot.conftest import Table
@@ -145,8 +145,8 @@ def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
         best = query.choices(game, corp, "run_routes") if corp is not None else []
         if corp is not None and best and len(best[0]["routes"]) >= 2:
             copy = pickle.loads(pickle.dumps(game))
-            copy.process(best[0])
-            words = run_lines(copy, corp)[-1].split("`")[1].split()  # run NAME STOPS NAME STOPS ...
+            runs = copy.process(best[0]).of(RouteRun)
+            words = ["run", *(w for r in runs for w in (r.train, "-".join(s.hex for s in r.stops)))]
             one_train = " ".join(words[:3])
             player = deciding_player(corp)
             assert isinstance(player, Player)
