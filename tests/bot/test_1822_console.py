@@ -130,7 +130,8 @@ def test_a_minor_paid_for_in_cash(tmp_path: Path) -> None:
     text = "\n".join(run_console(db, out, lines))
     assert "NBR takes over minor 14" in text
     assert "NBR must decide (Acquire a minor): `choose money`" in text
-    assert "NBR must decide (Acquire a minor): `choose replace`, `choose exchange`" in text
+    assert ("NBR must decide (Acquire a minor): `choose replace` (NBR places a station where 14's home would be), "
+            "`choose exchange` (NBR gains a station to place later)") in text
     assert "NBR acquires 14" in text
     stored = [a for _, a in stored_actions(db)][938:]
     assert [a.get("corporation") or a.get("choice") for a in stored] == ["14", "money", "replace"]

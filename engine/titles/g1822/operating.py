@@ -748,8 +748,12 @@ class MinorAcquisition(Step):
         where = f" in {token.hex}" if token is not None and token.used and token.hex else ""
         hx = self.game.board.hexes[token.hex] if token is not None and token.used and token.hex else None
         spare = f"{major.sym} gains a station to place later"
+        if hx is None:  # a minor from a bid box: no station on the map yet
+            if choice == "replace":
+                return f"{major.sym} places a station where {minor.sym}'s home would be"
+            return spare if choice == "exchange" else None
         if choice == "replace":
-            if hx is not None and hx.tile.holds_station(token.node, major.sym):  # type: ignore[union-attr]
+            if hx.tile.holds_station(token.node, major.sym):  # type: ignore[union-attr]
                 return f"{minor.sym}'s station{where} leaves ({major.sym} is there already); {spare}"
             return f"{major.sym}'s station takes the place of {minor.sym}'s{where}"
         if choice == "exchange":
