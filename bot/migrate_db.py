@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot import logs
-from bot.core import consequences
 from bot.core.live import LoadError, replay_stored
 from bot.storage import GameRecord, GameStatus, Storage, is_postgres_url
 from bot.storage.transfer import TABLES, TargetNotEmptyError, copy_database, table_rows
+from engine.reconcile import ledger
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +46,7 @@ async def replay_outcome(storage: Storage, record: GameRecord) -> tuple[Any, ...
     except LoadError as exc:
         failure = exc.failure
         return ("refused", failure.seq, failure.action_type, failure.message)
-    return ("replays", list(game.raw_actions), consequences.snapshot(game), list(game.log_lines), game.finished)
+    return ("replays", list(game.raw_actions), ledger(game), list(game.log_lines), game.finished)
 
 
 async def verify(source: Storage, target: Storage) -> tuple[int, list[str]]:

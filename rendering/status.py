@@ -150,7 +150,8 @@ def status_text(view: StatusView) -> str:
     Phase 2: yellow tiles
     """
     cur = _currency(view)
-    lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · {_bank(cur, view.bank_cash)}"]
+    bank = "Bank: unlimited" if view.bank_unlimited else _bank(cur, view.bank_cash)
+    lines = [f"{view.title} · {view.round_name} · Phase {view.phase} · {bank}"]
     if view.finished:
         lines.append(f"Game over{': ' + view.game_end_reason if view.game_end_reason else ''}")
     elif view.acting:
@@ -171,7 +172,6 @@ def status_text(view: StatusView) -> str:
                 f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
                 f"  certs {p.certificates:>2}/{p.certificate_limit}"
                 f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
-                + (f"  debt {_money(cur, p.debt)}" if p.debt else "")
             )
     if view.corporations:
         lines += ["", "Companies"]
@@ -309,7 +309,8 @@ def render_status(view: StatusView) -> Image.Image:
     # Header.
     c.rect((0, 0, _WIDTH, 52), fill=theme.PANEL)
     c.text((_MARGIN, 26), view.title, size=22, bold=True, anchor="lm")
-    right = f"{view.round_name}   ·   Phase {view.phase}   ·   {_bank(cur, view.bank_cash)}"
+    bank = "Bank: unlimited" if view.bank_unlimited else _bank(cur, view.bank_cash)
+    right = f"{view.round_name}   ·   Phase {view.phase}   ·   {bank}"
     c.text((_WIDTH - _MARGIN, 26), right, size=_TEXT, anchor="rm")
     y = 60.0
     if view.finished:

@@ -23,6 +23,7 @@ from bot.core.commands import CommandError, parse
 from bot.core.intents import Intent, deciding_player, split_move, to_command, translate
 from bot.core.replies import Outcome
 from engine import GameError, new_game
+from engine.api import Game
 from engine.core import query
 from engine.core.actions import filter_undo
 from engine.core.entities import Player
@@ -58,7 +59,7 @@ class Policy:
         return payout + [a for a in ordered if a not in payout]
 
 
-def command_intent(game: Any, player: Player, text: str) -> Intent:
+def command_intent(game: Game, player: Player, text: str) -> Intent:
     """What the bot makes of ``text`` sent by ``player`` (raises CommandError if it refuses)."""
     split = split_move(parse(text))
     if split is None:
@@ -67,7 +68,7 @@ def command_intent(game: Any, player: Player, text: str) -> Intent:
     return translate(game, player, command, company=company)
 
 
-def next_move(game: Any, policy: Policy, names: dict[int, str]) -> Move | None:
+def next_move(game: Game, policy: Policy, names: dict[int, str]) -> Move | None:
     """The policy's next move on ``game`` (applied to it), or None if nobody can move."""
     for ent in query.deciding_entities(game):
         player = deciding_player(ent)
@@ -94,7 +95,7 @@ class Script:
     """Console lines for one game and the mirror game they lead to."""
 
     lines: list[str]
-    game: Any
+    game: Game
     users: list[str]
     moves: int = 0
     checks: list[tuple[int, str]] = field(default_factory=list)  # (line index, text the reply must contain)

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.core.commands import malformed
 from bot.core.text import round_name
+from engine.api import Game
 from engine.core import query
 from engine.core.entities import Corporation, Player
 
@@ -50,17 +51,17 @@ class Planned:
     stop: str | None = None
 
 
-def round_key(game: Any) -> str:
+def round_key(game: Game) -> str:
     """The round as a stored auto-action remembers it ("stock:Stock Round 2")."""
     return f"{getattr(game.round, 'kind', 'round')}:{round_name(game)}"
 
 
-def share_price(game: Any, sym: str) -> int | None:
+def share_price(game: Game, sym: str) -> int | None:
     cell = game.share_price(game.corporation(sym))
     return None if cell is None else int(getattr(cell, "price", 0))
 
 
-def parse(game: Any, player: Any, args: Sequence[str]) -> Spec:
+def parse(game: Game, player: Any, args: Sequence[str]) -> Spec:
     """A spec from the words after ``auto`` (``pass round``, ``buy CPR 60%``, ``bid TB 200``)."""
     if not args:
         raise malformed(f"say what to program: {USAGE}")
@@ -98,7 +99,7 @@ def parse(game: Any, player: Any, args: Sequence[str]) -> Spec:
     raise malformed(f"`auto {args[0]}` is not something the bot can do for you; {USAGE}")
 
 
-def _corporation(game: Any, word: str) -> str:
+def _corporation(game: Game, word: str) -> str:
     from bot.core.commands import did_you_mean
 
     hit = next((s for s in game.corporations if s.lower() == word.lower()), None)
@@ -107,7 +108,7 @@ def _corporation(game: Any, word: str) -> str:
     return str(hit)
 
 
-def _private(game: Any, word: str) -> str:
+def _private(game: Game, word: str) -> str:
     from bot.core.commands import did_you_mean
 
     hit = next((s for s in game.companies if s.lower() == word.lower()), None)
@@ -116,7 +117,7 @@ def _private(game: Any, word: str) -> str:
     return str(hit)
 
 
-def describe(spec: Spec, game: Any) -> str:
+def describe(spec: Spec, game: Game) -> str:
     kind = spec.get("kind")
     if kind == "pass":
         scope = {"auction": "for the rest of this auction", "round": "for the rest of this round",
@@ -129,7 +130,7 @@ def describe(spec: Spec, game: Any) -> str:
     return str(kind)
 
 
-def stale_reason(spec: Spec, game: Any, owner_pid: int, action: dict[str, Any], actor_pid: int | None) -> str | None:
+def stale_reason(spec: Spec, game: Game, owner_pid: int, action: dict[str, Any], actor_pid: int | None) -> str | None:
     """Why an armed auto-action no longer fits after ``action`` was stored (None: it still does)."""
     if game.finished:
         return "the game is over"
@@ -173,15 +174,15 @@ def _touches(action: dict[str, Any], corp: str) -> bool:
     return False
 
 
-def _money(game: Any, amount: Any) -> str:
+def _money(game: Game, amount: Any) -> str:
     return "none" if amount is None else str(game.format_money(int(amount)))
 
 
-def _player(game: Any, pid: int) -> Any:
+def _player(game: Game, pid: int) -> Any:
     return next((p for p in game.players if p.id == pid), None)
 
 
-def plan(spec: Spec, game: Any, player: Any) -> Planned:
+def plan(spec: Spec, game: Game, player: Any) -> Planned:
     """The move an auto-action makes now that its owner's player must act (or why it switches off).
 
     Only the player's own actions in auctions and stock rounds are taken; elsewhere (an operating round, a
@@ -205,7 +206,7 @@ def plan(spec: Spec, game: Any, player: Any) -> Planned:
     return Planned(stop=f"unknown kind {kind}")
 
 
-def _plan_buy(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Planned:
+def _plan_buy(spec: Spec, game: Game, player: Any, passing: dict[str, Any]) -> Planned:
     corp_sym = str(spec["corp"])
     corp = game.corporation(corp_sym)
     if game.round.kind != "stock":
@@ -221,7 +222,7 @@ def _plan_buy(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Pl
     return Planned((ipo or offers)[0])
 
 
-def _plan_bid(spec: Spec, game: Any, player: Any, passing: dict[str, Any]) -> Planned:
+def _plan_bid(spec: Spec, game: Game, player: Any, passing: dict[str, Any]) -> Planned:
     sym = str(spec["company"])
     comp = game.companies.get(sym)
     if comp is None or _owned(comp):
@@ -242,7 +243,7 @@ def _owned(comp: Any) -> bool:
     return isinstance(comp.owner, Player | Corporation)
 
 
-def _lowest_bid(game: Any, pid: int, sym: str) -> int | None:
+def _lowest_bid(game: Game, pid: int, sym: str) -> int | None:
     player = _player(game, pid)
     if player is None or player not in game.acting() or "bid" not in game.actions_for(player):
         return None
@@ -253,7 +254,7 @@ def _lowest_bid(game: Any, pid: int, sym: str) -> int | None:
     return int(span[0]) if span is not None else int(offer["price"])
 
 
-def _high_bidder(game: Any, comp: Any) -> Any:
+def _high_bidder(game: Game, comp: Any) -> Any:
     """The player holding the highest bid on a private, where the title keeps bids (None: nobody, or unknown)."""
     for holder in (game.round.active_step(), game):
         bids = getattr(holder, "bids", None)
@@ -266,7 +267,7 @@ def _high_bidder(game: Any, comp: Any) -> Any:
     return None
 
 
-def forced_pass(game: Any, player: Any) -> dict[str, Any] | None:
+def forced_pass(game: Game, player: Any) -> dict[str, Any] | None:
     """The pass a player must make when it is the only legal action of theirs (auctions and stock rounds)."""
     if getattr(game.round, "kind", "") not in PLAYER_ROUNDS or player not in game.acting():
         return None

@@ -13,18 +13,17 @@ Pure functions of the engine's state; :mod:`bot.core.auto_verbs` sends what they
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.choices import typed_commands
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Button
+from engine.api import Game
 from engine.core.entities import Company, Player
 
 #: Buttons on one prompt at most (platforms show about ten; one is the "let it go").
 MAX_USE_BUTTONS = 8
 
 
-def out_of_turn_powers(game: Any) -> dict[str, int]:
+def out_of_turn_powers(game: Game) -> dict[str, int]:
     """Privates whose power may be used now by a player who is not acting: symbol -> that player's id."""
     if game.finished:
         return {}
@@ -39,7 +38,7 @@ def out_of_turn_powers(game: Any) -> dict[str, int]:
     return out
 
 
-def closing_soon(game: Any, sym: str) -> str | None:
+def closing_soon(game: Game, sym: str) -> str | None:
     """The phase the next train from the depot starts, when that phase closes this private (else None)."""
     closing = getattr(game, "closing_phase", None)
     phase = closing(game.companies[sym]) if callable(closing) else None
@@ -54,7 +53,7 @@ def closing_soon(game: Any, sym: str) -> str | None:
     return None
 
 
-def reasons(game: Any, usable: dict[str, int]) -> dict[str, str]:
+def reasons(game: Game, usable: dict[str, int]) -> dict[str, str]:
     """Why to prompt about each usable power, as a key remembered so each is prompted once: "ERIE:open" when it
     may be used (the first time), "ERIE:closing:5" when the next train closes it."""
     out = {}
@@ -64,7 +63,7 @@ def reasons(game: Any, usable: dict[str, int]) -> dict[str, str]:
     return out
 
 
-def prompt(game: Any, sym: str, player: Player, seq: int) -> tuple[str, tuple[Button, ...]]:
+def prompt(game: Game, sym: str, player: Player, seq: int) -> tuple[str, tuple[Button, ...]]:
     """The text and buttons of the prompt for one private's power (and when it is lost, if soon)."""
     comp: Company = game.companies[sym]
     prefix = sym.lower()
@@ -87,7 +86,7 @@ def prompt(game: Any, sym: str, player: Player, seq: int) -> tuple[str, tuple[Bu
     return text, tuple(buttons)
 
 
-def over_limit(game: Any) -> dict[int, str]:
+def over_limit(game: Game) -> dict[int, str]:
     """Players over the certificate limit, each with the sentence saying what they must do."""
     limit = getattr(game, "cert_limit", None)
     counter = getattr(game, "num_certs", None)

@@ -77,8 +77,8 @@ class AutoVerbs(ServiceCore):
         args = list(req.command.args)
         async with self._lock(record.id):
             live = await self._live(record)
-            if not args or args[0].startswith("@"):
-                listing = await self._auto_list(live, args[0][1:] if args else None)
+            if not args or args[0].startswith(("@", "<@")):
+                listing = await self._auto_list(live, args[0].strip("<@!>") if args else None)
                 return [Reply(listing, game_id=live.id, buttons=_auto_buttons(live))]
             player = self._seated_player(live, req.user_id)
             if owner_of(live.record) is not None:
@@ -100,8 +100,9 @@ class AutoVerbs(ServiceCore):
             await self.auto_store.arm(live.id, req.user_id, spec, now)
             text = f"{req.user_name} programmed: auto {auto.describe(spec, live.game)} (visible to everyone; " \
                 "`auto off` stops it)."
-            applied = await self._run_autos(live, Applied(Reply(text, game_id=live.id)), set(), req.user_id)
-            await self.pace.sync(live, ())
+            moved: set[str] = set()
+            applied = await self._run_autos(live, Applied(Reply(text, game_id=live.id)), moved, req.user_id)
+            await self.pace.sync(live, moved)
         return [await self._with_pictures(applied)]
 
     async def _auto_list(self, live: LiveGame, who: str | None) -> str:

@@ -21,6 +21,7 @@ from bot.core.replies import Button
 from engine import TITLES
 from engine.core import query
 from engine.core.entities import Company, Player
+from engine.core.game import Game
 
 MAX_BUTTONS = 10
 MAX_MERGE_BUTTONS = 3
@@ -46,7 +47,7 @@ def _kinds_for(verb: str | None) -> set[str] | None:
     return None if verb is None else set(VERB_TYPES.get(verb, ()))
 
 
-def command_words(game: Any, player: Player, *, kinds: Iterable[str] | None = None) -> list[Words]:
+def command_words(game: Game, player: Player, *, kinds: Iterable[str] | None = None) -> list[Words]:
     """Every command ``player`` may send now, as word tuples, in the engine's order (acting entity first).
 
     ``kinds`` limits the action types enumerated (all when None). Privates' powers come prefixed with the
@@ -56,7 +57,7 @@ def command_words(game: Any, player: Player, *, kinds: Iterable[str] | None = No
 
 
 def typed_commands(
-    game: Any, player: Player, *, kinds: Iterable[str] | None = None
+    game: Game, player: Player, *, kinds: Iterable[str] | None = None
 ) -> list[tuple[str, Words]]:
     """Like :func:`command_words`, each with the engine action type it stands for."""
     wanted = None if kinds is None else set(kinds)
@@ -88,7 +89,7 @@ def typed_commands(
     return out
 
 
-def _variants(game: Any, ent: Any, choice: dict[str, Any]) -> list[Words]:
+def _variants(game: Game, ent: Any, choice: dict[str, Any]) -> list[Words]:
     """Other spellings of one legal choice that the command language also accepts (prices, bids)."""
     kind = choice["type"]
     span = query.price_range(game, ent, choice)
@@ -114,7 +115,7 @@ def _canonical(word: str) -> str:
 
 
 def next_words(
-    game: Any, player: Player, verb: str, args: Sequence[str], partial: str = "", limit: int = 25
+    game: Game, player: Player, verb: str, args: Sequence[str], partial: str = "", limit: int = 25
 ) -> list[str]:
     """Values for the argument after ``args`` of ``verb`` that complete to a legal command, in order.
 
@@ -157,7 +158,7 @@ def next_words(
 # ---------------------------------------------------------------------- buttons
 
 
-def _label_train(game: Any, words: Words) -> str:
+def _label_train(game: Game, words: Words) -> str:
     name = words[1]
     price = next(
         (t.price for t in game.available_depot_trains() if str(t.name) == name),
@@ -169,7 +170,7 @@ def _label_train(game: Any, words: Words) -> str:
     return f"Buy {name}-train{where}{shell}{cost}"
 
 
-def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
+def move_buttons(game: Game, players: Sequence[Player], at: int) -> list[Button]:
     """The most useful one-click moves of the acting players now (at most MAX_BUTTONS), Pass last.
 
     ``at`` is the game's stored action count: each button's command carries it (``@N pass``), so a click
@@ -234,7 +235,7 @@ def move_buttons(game: Any, players: Sequence[Player], at: int) -> list[Button]:
     return [replace(b, command=with_position(at, b.command)) for b in [*ordered[:room], *passes[:1]]]
 
 
-def _prefixed(game: Any, words: Words) -> bool:
+def _prefixed(game: Game, words: Words) -> bool:
     """A private's power (``nwr pass``): not offered as a button, its name would be ambiguous."""
     return words[0].upper() in {sym.upper() for sym in game.companies}
 

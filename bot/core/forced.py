@@ -11,15 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.intents import choice_question, to_command, with_label
+from engine.api import Game
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
 
 
-def _money(game: Any, n: int) -> str:
+def _money(game: Game, n: int) -> str:
     return str(game.format_money(n))
 
 
-def _first(game: Any, ent: Any, kind: str, n: int = 4) -> str:
+def _first(game: Game, ent: Any, kind: str, n: int = 4) -> str:
     texts = []
     for choice in query.choices(game, ent, kind):
         try:
@@ -32,7 +33,7 @@ def _first(game: Any, ent: Any, kind: str, n: int = 4) -> str:
     return shown + (f" (+{len(texts) - n} more: `moves`)" if len(texts) > n else "")
 
 
-def hints(game: Any) -> list[str]:
+def hints(game: Game) -> list[str]:
     """What each acting entity with a forced step must do, one line each (nothing for ordinary turns)."""
     if game.finished:
         return []
@@ -44,7 +45,7 @@ def hints(game: Any) -> list[str]:
     return out
 
 
-def _hint(game: Any, ent: Any) -> str | None:
+def _hint(game: Game, ent: Any) -> str | None:
     kinds = game.actions_for(ent)
     if not kinds:
         return None
@@ -101,12 +102,12 @@ def _president_private(step: Any, corp: str | None) -> str:
     return ""
 
 
-def _par_prices(game: Any, ent: Any) -> str:
+def _par_prices(game: Game, ent: Any) -> str:
     prices = sorted({int(str(c["share_price"]).split(",")[0]) for c in query.choices(game, ent, "par")})
     return ", ".join(_money(game, p) for p in prices)
 
 
-def _emergency(game: Any, corp: Corporation, kinds: list[str]) -> str:
+def _emergency(game: Game, corp: Corporation, kinds: list[str]) -> str:
     """An owed train: the cheapest price, the shortfall, the president's cash and what may be sold."""
     trains = [*game.available_depot_trains(), *game.pool_trains]
     cheapest = min(trains, key=lambda t: t.price) if trains else None

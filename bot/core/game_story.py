@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.core.live import LiveGame, engine_options, engine_players
 from bot.core.replies import Attachment
 from bot.storage import ActionRecord, Storage
 from engine import new_game
+from engine.api import Game
 
 if TYPE_CHECKING:
     from engine.history import GameHistory
@@ -120,7 +121,7 @@ async def summary(
     return summary_text(history, names), drawn
 
 
-def network_hexes(game: Any, sym: str) -> list[str]:
+def network_hexes(game: Game, sym: str) -> list[str]:
     """The hexes where company ``sym`` has stations, home first; empty for an unknown company."""
     from engine.core.viewbuild import status_view
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.core.replies import Attachment
+from engine.api import Game
 
 if TYPE_CHECKING:  # Pillow is imported only when a picture is drawn
     from PIL import Image
@@ -66,14 +67,14 @@ class CropView:
     focus: tuple[str, ...]
 
 
-def board_of(game: Any) -> Any:
+def board_of(game: Game) -> Any:
     """The board view of ``game`` (for a crop on demand)."""
     from engine.core.viewbuild import board_view
 
     return board_view(game)
 
 
-def changed_hexes(game: Any, action: dict[str, Any]) -> tuple[str, ...]:
+def changed_hexes(game: Game, action: dict[str, Any]) -> tuple[str, ...]:
     """The hex a tile lay or a station changed (empty for other actions), for a crop around it."""
     try:
         if action.get("type") == "lay_tile" and action.get("hex"):
@@ -87,7 +88,7 @@ def changed_hexes(game: Any, action: dict[str, Any]) -> tuple[str, ...]:
 
 
 def take_views(
-    game: Any, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS, focus: tuple[str, ...] = ()
+    game: Game, game_id: int, seq: int, kinds: tuple[str, ...] = KINDS, focus: tuple[str, ...] = ()
 ) -> Views | None:
     """Views of ``kinds`` taken now; with ``focus`` the map is a crop around those hexes (for a phone)."""
     builders = _view_builders()
@@ -109,7 +110,7 @@ def take_views(
     return Views(game_id, seq, views) if views else None
 
 
-def _with_lay_highlight(game: Any, board: Any) -> Any:
+def _with_lay_highlight(game: Game, board: Any) -> Any:
     """The board with the hexes where the acting company may lay track outlined (none outside that step)."""
     from dataclasses import replace
 
@@ -124,7 +125,7 @@ def _with_lay_highlight(game: Any, board: Any) -> Any:
     return board
 
 
-def companies_text(game: Any) -> str | None:
+def companies_text(game: Game) -> str | None:
     """Every private company (value, revenue, ability, holder or high bid) and every public company's card."""
     builders = _view_builders()
     if builders is None or "status" not in builders:
@@ -144,7 +145,7 @@ def companies_text(game: Any) -> str | None:
         return None
 
 
-def status_text(game: Any) -> str | None:
+def status_text(game: Game) -> str | None:
     """The renderer's text status card, if views can be built."""
     builders = _view_builders()
     if builders is None or "status" not in builders:
@@ -212,7 +213,7 @@ class LayPicture:
     track_beyond: tuple[int, ...] = ()  # edges where a neighbour's track meets the hex
 
 
-def track_beyond(game: Any, hex_id: str) -> tuple[int, ...]:
+def track_beyond(game: Game, hex_id: str) -> tuple[int, ...]:
     """The edges of a hex where track in the neighbouring hex runs up to it."""
     hx = game.board.hexes[hex_id]
     return tuple(
@@ -224,7 +225,7 @@ def track_beyond(game: Any, hex_id: str) -> tuple[int, ...]:
 MAX_DRAWN_OPTIONS = 30
 
 
-def lay_picture(game: Any, game_id: int, hex_id: str, options: list[tuple[str, int, str, str]]) -> LayPicture | None:
+def lay_picture(game: Game, game_id: int, hex_id: str, options: list[tuple[str, int, str, str]]) -> LayPicture | None:
     """Views for the options picture: ``options`` are (supply tile id, rotation, caption, cost)."""
     try:
         from engine.core import viewbuild

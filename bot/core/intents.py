@@ -9,6 +9,7 @@ that drive whole games through the console.
 
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,8 @@ from bot.core.replies import Outcome
 from bot.core.routes_text import typed_connections
 from engine.core import query
 from engine.core.entities import Company, Corporation, Player
+from engine.core.errors import GameError
+from engine.core.game import Game
 
 Action = dict[str, Any]
 
@@ -56,7 +59,7 @@ def deciding_player(entity: Any) -> Player | None:
     return None
 
 
-def entities_of(game: Any, player: Player) -> list[Any]:
+def entities_of(game: Game, player: Player) -> list[Any]:
     """The entities ``player`` decides for that have something to do now (acting ones first)."""
     out: list[Any] = []
     acting = game.acting()
@@ -72,7 +75,7 @@ def entities_of(game: Any, player: Player) -> list[Any]:
     return out
 
 
-def waiting_for(game: Any) -> str:
+def waiting_for(game: Game) -> str:
     labels = [a.label for a in query.actors(game)]
     return ", ".join(labels) if labels else "nobody"
 
@@ -93,21 +96,21 @@ MAX_WORDS: dict[str, int] = {m.verb: m.max_words for m in MOVES if m.max_words i
 # ---------------------------------------------------------------------- names and numbers
 
 
-def match_corporation(game: Any, word: str, *, among: list[str] | None = None) -> Corporation:
+def match_corporation(game: Game, word: str, *, among: list[str] | None = None) -> Corporation:
     for sym, corp in game.corporations.items():
         if sym.lower() == word.lower():
-            return corp  # type: ignore[no-any-return]
+            return corp
     raise malformed(f"no company {word}{did_you_mean(word, among or list(game.corporations))}")
 
 
-def match_private(game: Any, word: str) -> Company:
+def match_private(game: Game, word: str) -> Company:
     for sym, comp in game.companies.items():
         if sym.lower() == word.lower():
-            return comp  # type: ignore[no-any-return]
+            return comp
     raise malformed(f"no private company {word}{did_you_mean(word, list(game.companies))}")
 
 
-def match_hex(game: Any, word: str) -> str:
+def match_hex(game: Game, word: str) -> str:
     for hex_id in game.board.hexes:
         if hex_id.lower() == word.lower():
             return str(hex_id)
@@ -119,7 +122,7 @@ def match_hex(game: Any, word: str) -> str:
 _HEX_NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
 
 
-def neighbour_hexes(game: Any, word: str) -> list[str]:
+def neighbour_hexes(game: Game, word: str) -> list[str]:
     """Hexes of the map next to a name that is not on it (G12 on a grid of F12 and H12), nearest first."""
     match = _HEX_NAME.match(word.strip())
     if match is None:
@@ -165,16 +168,16 @@ def _tile_name(tile_id: str) -> str:
     return tile_id.rsplit("-", 1)[0]
 
 
-def _city_hex(game: Any, city: str) -> tuple[str, int]:
+def _city_hex(game: Game, city: str) -> tuple[str, int]:
     hx, node = game.city_by_id(city)
     return str(hx.id), int(node)
 
 
-def _city_nodes(game: Any, hex_id: str) -> list[int]:
+def _city_nodes(game: Game, hex_id: str) -> list[int]:
     return sorted(int(n) for n in game.board.hexes[hex_id].tile.tokens)
 
 
-def _train_name(game: Any, train_id: str) -> str:
+def _train_name(game: Game, train_id: str) -> str:
     return str(game.all_trains[train_id].name)
 
 
@@ -187,7 +190,7 @@ def _listing(items: list[str], limit: int = 12) -> str:
 # ---------------------------------------------------------------------- translate
 
 
-def translate(game: Any, player: Player | None, command: Command, *, company: str | None = None) -> Intent:
+def translate(game: Game, player: Player | None, command: Command, *, company: str | None = None) -> Intent:
     """The engine action for a move by ``player``; raises CommandError explaining any refusal.
 
     ``company`` names a private whose power is used (``nwr token C3``: company "NWR", verb "token").
@@ -231,7 +234,7 @@ def translate(game: Any, player: Player | None, command: Command, *, company: st
     return intent
 
 
-def _with_examples(game: Any, player: Player, candidates: list[tuple[Any, str]], company: str | None,
+def _with_examples(game: Game, player: Player, candidates: list[tuple[Any, str]], company: str | None,
                    exc: CommandError) -> CommandError:
     """A refusal of a move the seat may make in some other way names a few of the ways, unless it does already."""
     if exc.outcome not in (Outcome.MALFORMED, Outcome.ILLEGAL):
@@ -258,22 +261,37 @@ def _first(candidates: list[tuple[Any, str]], kind: str) -> Any | None:
     return next((ent for ent, t in candidates if t == kind), None)
 
 
+def engine_reason(game: Game, action: Action, said: str = "") -> str:
+    """Why the engine refuses ``action`` now, in its own words (tried on a copy of the game), as a clause
+    ``" (...)"``; "" when it would take it, or says nothing more than ``said``."""
+    try:
+        copy = pickle.loads(pickle.dumps(game))
+        copy.process(action)
+    except GameError as exc:
+        return f" ({exc.message})" if exc.message and exc.message.lower() not in said.lower() else ""
+    except Exception:  # a made-up action may fail anywhere; the refusal stands without a reason
+        return ""
+    return ""
+
+
 def _simple(kind: str, pick: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
     def handler(
-        game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
+        game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
     ) -> Intent:
         ent = candidates[0][0]
         options = query.choices(game, ent, kind)
         if pick:
             options = [c for c in options if all(c.get(k) == v for k, v in pick.items())]
         if not options:
-            raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now")
+            why = engine_reason(game, {**query.entity_action(game, ent, kind), **(pick or {})},
+                                f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now")
+            raise illegal(f"{game.describe(ent)} cannot {TYPE_WORDS[kind]} now{why}")
         return Intent(options[0], ent, player)
 
     return handler
 
 
-def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _bid(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     if args and args[0].lower() in ("keep", "withdraw"):  # an outbid player's choice (1862)
         return _simple("choose", {"choice": args[0].lower()})(game, player, candidates, args)  # type: ignore[no-any-return]
     _need(args, 2, "bid PRIVATE PRICE")
@@ -298,7 +316,7 @@ def _bid(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     return Intent({**hit[0], "price": price}, ent, player)
 
 
-def buyable_outright(game: Any, entity: Any, comp: Company) -> bool:
+def buyable_outright(game: Game, entity: Any, comp: Company) -> bool:
     """Whether the auction sells ``comp`` now at its price rather than taking bids on it (1882's cheapest
     private, 1828's last of a tier)."""
     step = query.step_for(game, entity, "bid")
@@ -306,7 +324,7 @@ def buyable_outright(game: Any, entity: Any, comp: Company) -> bool:
     return bool(callable(may_purchase) and may_purchase(comp))
 
 
-def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _buy(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     _need(args, 1, "buy CORP [pool] | buy PRIVATE")
     word = args[0]
     kinds = [t for _, t in candidates]
@@ -342,7 +360,7 @@ def _buy(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     raise malformed(f"no {kind} {word}{hint}")
 
 
-def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _buy_shares(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     corp = match_corporation(game, args[0])
     source = None
     count = 1
@@ -383,7 +401,7 @@ def _buy_shares(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> I
     return Intent(choice, ent, player)
 
 
-def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _buy_auction(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     comp = match_private(game, args[0])
     options = query.choices(game, ent, "bid")
     hit = next((c for c in options if c["company"] == comp.sym), None)
@@ -402,7 +420,7 @@ def _buy_auction(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
     return Intent(hit, ent, player)
 
 
-def _company_choice(game: Any, ent: Any, kind: str, comp: Company, verb: str) -> Action:
+def _company_choice(game: Game, ent: Any, kind: str, comp: Company, verb: str) -> Action:
     """``ent``'s legal ``kind`` action on the private ``comp``, or a refusal listing the privates it may take."""
     options = query.choices(game, ent, kind)
     hit = next((c for c in options if c["company"] == comp.sym), None)
@@ -412,7 +430,7 @@ def _company_choice(game: Any, ent: Any, kind: str, comp: Company, verb: str) ->
     return hit
 
 
-def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _buy_company(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     comp = match_private(game, args[0])
     hit = _company_choice(game, ent, "buy_company", comp, "buy")
     # The step's own range where it says (1828 lets C&P go below half its value), else the usual half to double.
@@ -434,7 +452,7 @@ def _buy_company(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> 
 
 
 def _buyprivate(
-    game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
+    game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]
 ) -> Intent:
     _need(args, 1, "buyprivate PRIVATE PRICE")
     acquire = _first(candidates, "acquire_company")
@@ -443,7 +461,7 @@ def _buyprivate(
     return _buy_company(game, player, candidates[0][0], args)
 
 
-def _acquire(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _acquire(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     """1822: a major takes over a private at the price the rules fix, so no price is typed."""
     comp = match_private(game, args[0])
     hit = _company_choice(game, ent, "acquire_company", comp, "acquire")
@@ -452,7 +470,7 @@ def _acquire(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Inte
     return Intent(hit, ent, player)
 
 
-def _sell(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _sell(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     _need(args, 1, "sell CORP [N]")
     ent = candidates[0][0]
     corp = match_corporation(game, args[0])
@@ -484,7 +502,7 @@ def shares_sold(action: dict[str, Any]) -> str:
     return str(percent // 10) if percent % 10 == 0 else f"{percent}%"
 
 
-def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _par(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     _need(args, 1, "par CORP PRICE")
     ent = candidates[0][0]
     options = query.choices(game, ent, "par")
@@ -505,7 +523,7 @@ def _par(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     return Intent(mine[prices.index(price)], ent, player)
 
 
-def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _lay(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     args = tuple(a for a in args if a.lower() not in ("rot", "rotation"))  # as `moves` writes it: 57 rot 2
     _need(args, 2, "lay HEX TILE [ROTATION]")
     ent = candidates[0][0]
@@ -543,7 +561,7 @@ def _lay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tup
     return Intent(hit, ent, player)
 
 
-def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: str) -> Action:
+def _city_choice(game: Game, ent: Any, kind: str, args: tuple[str, ...], usage: str) -> Action:
     _need(args, 1, usage)
     hex_id = match_hex(game, args[0])
     neutral = any(a.lower() == "neutral" for a in args[1:])
@@ -578,7 +596,7 @@ def _city_choice(game: Any, ent: Any, kind: str, args: tuple[str, ...], usage: s
     return (plain or neutrals)[0]
 
 
-def _token(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _token(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
     dest = _first(candidates, "hex_token")
     if dest is not None and (not args or _first(candidates, "place_token") is None
@@ -592,7 +610,7 @@ def _token(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     return Intent(_city_choice(game, ent, "place_token", args, "token HEX [CITY]"), ent, player)
 
 
-def _hex_token(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _hex_token(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     options = query.choices(game, ent, "hex_token")
     hexes = [str(c["hex"]) for c in options]
     if not args:
@@ -606,7 +624,7 @@ def _hex_token(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> In
     return Intent(hit, ent, player)
 
 
-def token_offers(game: Any, ent: Any) -> list[str]:
+def token_offers(game: Game, ent: Any) -> list[str]:
     """Every station ``ent`` may place now, with its price: ``token G11 ($40)``."""
     out = []
     for choice in query.choices(game, ent, "place_token"):
@@ -616,19 +634,54 @@ def token_offers(game: Any, ent: Any) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _remove(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _remove(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
     return Intent(_city_choice(game, ent, "remove_token", args, "remove HEX [CITY]"), ent, player)
 
 
-def _run(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _run(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
     if args and args[0].lower() not in ("auto", "best"):
-        return Intent(_manual_routes(game, ent, args), ent, player)
+        confirmed = bool(args) and args[-1].lower() in CONFIRM_WORDS
+        typed = args[:-1] if confirmed else args
+        action = _manual_routes(game, ent, typed)
+        if not confirmed:
+            _ask_if_idle(game, ent, action, typed)
+        return Intent(action, ent, player)
     options = query.choices(game, ent, "run_routes")
     if not options:
         raise illegal(f"{game.describe(ent)} has no routes to run")
     return Intent(options[0], ent, player)
+
+
+def _revenue_of(game: Game, action: Action) -> int | None:
+    """What a run earns, worked out on a copy of the game (None if the engine refuses it)."""
+    try:
+        copy = pickle.loads(pickle.dumps(game))
+        copy.process(action)
+    except Exception:
+        return None
+    return sum(int(r.revenue) for r in getattr(copy.round, "routes", None) or [])
+
+
+def _ask_if_idle(game: Game, corp: Any, action: Action, typed: tuple[str, ...]) -> None:
+    """A typed run that leaves a train standing while the best run earns more is asked about first (F10)."""
+    running = {r["train"] for r in action["routes"]}
+    idle = [t for t in corp.trains if t.id not in running]
+    if not idle:
+        return
+    best = query.choices(game, corp, "run_routes")
+    if not best:
+        return
+    mine, top = _revenue_of(game, action), _revenue_of(game, best[0])
+    if mine is None or top is None or top <= mine:
+        return
+    names = ", ".join(f"the {t.name}-train" for t in idle)
+    raise CommandError(
+        Outcome.PENDING,
+        f"{names} does not run: as typed {corp.sym} earns {game.format_money(mine)}, the best run (`run auto`) "
+        f"earns {game.format_money(top)}. To run as typed, send `run {' '.join(typed)} confirm`.",
+    )
 
 
 RUN_USAGE = (
@@ -637,7 +690,7 @@ RUN_USAGE = (
 )
 
 
-def _manual_routes(game: Any, corp: Any, args: tuple[str, ...]) -> Action:
+def _manual_routes(game: Game, corp: Any, args: tuple[str, ...]) -> Action:
     """``run 3 I1-I5-J8 2 E5-D4``: each train name, then its stops (or the hexes it passes, hex by hex)."""
     if len(args) % 2:
         raise malformed(f"give each train a route: {RUN_USAGE}")
@@ -660,7 +713,7 @@ def _dividend(kind: str):  # type: ignore[no-untyped-def]
     return _simple("dividend", {"kind": kind})
 
 
-def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _train(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     _need(args, 1, "train NAME")
     ent = candidates[0][0]
     name = args[0]
@@ -729,6 +782,10 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if pick and any(c.get("shell") for c in pick):
         pick = _for_shell(game, ent, pick, shell, " ".join(("train", *args)))
     if not pick:
+        new_train = next((t for t in game.available_depot_trains() if str(t.name).lower() == name.lower()), None) \
+            if hasattr(game, "available_depot_trains") else None
+        why = engine_reason(game, {**query.entity_action(game, ent, "buy_train"), "train": new_train.id,
+                                   "price": new_train.price}) if new_train is not None and not pool else ""
         offers = sorted(
             {
                 f"{bought_name(game, c)} ({game.format_money(c['price'])})"
@@ -737,18 +794,18 @@ def _train(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
             }
         )
         raise illegal(
-            f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now; "
+            f"{ent.sym} cannot buy a {name} train{' from the pool' if pool else ''} now{why}; "
             f"it can buy: {_listing(offers) or 'none'}"
         )
     return Intent(pick[0], ent, player)
 
 
-def bought_name(game: Any, action: Action) -> str:
+def bought_name(game: Game, action: Action) -> str:
     """The name of the train a purchase buys: its variant's when it names one (1822's 7 train bought as an E)."""
     return str(action.get("variant") or _train_name(game, action["train"]))
 
 
-def _for_shell(game: Any, ent: Any, options: list[Action], shell: str | None, typed: str) -> list[Action]:
+def _for_shell(game: Game, ent: Any, options: list[Action], shell: str | None, typed: str) -> list[Action]:
     """The options for the shell named (1828 systems keep trains in two shells); [] when there are no shells."""
     shells = list(dict.fromkeys(str(c["shell"]) for c in options if c.get("shell")))
     if not shells:
@@ -764,12 +821,12 @@ def _for_shell(game: Any, ent: Any, options: list[Action], shell: str | None, ty
     return hit
 
 
-def _upgrades(game: Any, ent: Any, options: list[Action]) -> list[Action]:
+def _upgrades(game: Game, ent: Any, options: list[Action]) -> list[Action]:
     """Trains the company turns into another variant of its own (1822: an L train into a 2 train)."""
     return [c for c in options if c.get("variant") and game.all_trains[c["train"]].owner is ent]
 
 
-def _upgrade_train(game: Any, player: Player, ent: Any, name: str, options: list[Action]) -> Intent:
+def _upgrade_train(game: Game, player: Player, ent: Any, name: str, options: list[Action]) -> Intent:
     ups = _upgrades(game, ent, options)
     hit = next((c for c in ups if str(c["variant"]).lower() == name.lower()), None)
     if hit is None:
@@ -779,11 +836,11 @@ def _upgrade_train(game: Any, player: Player, ent: Any, name: str, options: list
     return Intent(hit, ent, player)
 
 
-def _room_for_train(game: Any, corp: Any) -> bool:
+def _room_for_train(game: Game, corp: Any) -> bool:
     return bool(corp.trains_in_limit() < game.train_limit(corp))
 
 
-def _discard(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _discard(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     _need(args, 1, "discard NAME")
     ent = candidates[0][0]
     options = query.choices(game, ent, "discard_train")
@@ -797,7 +854,7 @@ def _discard(game: Any, player: Player, candidates: list[tuple[Any, str]], args:
 CONFIRM_WORDS = ("confirm", "yes", "sure")
 
 
-def _bankrupt(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _bankrupt(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """Bankruptcy cannot be taken back once others have moved on, and it may end the game: ask first."""
     ent = candidates[0][0]
     options = query.choices(game, ent, "bankrupt")
@@ -817,21 +874,21 @@ def choice_word(action: Action) -> str:
     return str(action["choice"]).replace(" ", "_")
 
 
-def with_label(game: Any, entity: Any, action: Action, text: str) -> str:
+def with_label(game: Game, entity: Any, action: Action, text: str) -> str:
     """``text`` (an option's word or command) followed by what the option means, when the step says it:
     ``one_share (alice gets one LNWR share and £10 from LNWR)``."""
     label = query.choice_label(game, entity, action) if action.get("type") in ("choose", "choose_ability") else None
     return f"{text} ({label})" if label else text
 
 
-def choice_question(game: Any, entity: Any, kind: str = "choose") -> str:
+def choice_question(game: Game, entity: Any, kind: str = "choose") -> str:
     """What a ``choose`` decides, from the step that asks it (``Merger - Trade up or sell share``)."""
     step = query.step_for(game, entity, kind)
     text = str(step.description()) if step is not None else ""
     return text if text and text != "step" else "a decision"
 
 
-def merge_start(game: Any, action: Action) -> bool:
+def merge_start(game: Game, action: Action) -> bool:
     """An 1828 stock-round ``choose`` that names the company starting a merger (said ``merge PRR``)."""
     if action.get("type") != "choose" or action.get("entity_type") != "player":
         return False
@@ -841,7 +898,7 @@ def merge_start(game: Any, action: Action) -> bool:
     return step is not None and getattr(step, "name", "") != "Merger"
 
 
-def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _choose(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     options = [
         (ent, c)
         for ent, kind in candidates
@@ -864,11 +921,11 @@ def _choose(game: Any, player: Player, candidates: list[tuple[Any, str]], args: 
     return Intent(hit[1], hit[0], player)
 
 
-def _allowed(game: Any, candidates: list[tuple[Any, str]]) -> list[str]:
+def _allowed(game: Game, candidates: list[tuple[Any, str]]) -> list[str]:
     return [t for ent in dict.fromkeys(e for e, _ in candidates) for t in game.actions_for(ent)]
 
 
-def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _merge(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """``merge CORP``: 1828 names the company starting a merger (a ``choose``), then the company it merges with;
     1822 names the minor a major acquires. Merging with another player's company needs that player's consent."""
     failed = [(ent, c) for ent, kind in candidates if kind in ("failed_merge", "choose")
@@ -893,12 +950,16 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     if starts:
         hit = next(((e, c) for e, c in starts if c["choice"] == corp.sym), None)
         if hit is None:
-            raise illegal(f"{corp.sym} cannot start a merger now; companies that can: {_listing(names)}")
+            ent = starts[0][0]
+            why = engine_reason(game, {**query.entity_action(game, ent, "choose"), "choice": corp.sym})
+            raise illegal(f"{corp.sym} cannot start a merger now{why}; companies that can: {_listing(names)}")
         return Intent(hit[1], hit[0], player)
     hit = next(((e, c) for e, c in merges if c["corporation"] == corp.sym), None)
     if hit is None:
         who = game.describe(merges[0][0])
-        raise illegal(f"{who} cannot merge with {corp.sym}; it can merge with: {_listing(names)}")
+        why = engine_reason(game, {**query.entity_action(game, merges[0][0], "merge"), "corporation": corp.sym},
+                            f"{who} cannot merge with {corp.sym}")
+        raise illegal(f"{who} cannot merge with {corp.sym}{why}; it can merge with: {_listing(names)}")
     ent = hit[0]
     owners = [o for o in (deciding_player(corp), deciding_player(ent)) if isinstance(o, Player)]
     other = next((o for o in owners if o is not player), None)
@@ -906,7 +967,7 @@ def _merge(game: Any, player: Player, candidates: list[tuple[Any, str]], args: t
     return Intent(hit[1], ent, player, other, deal)
 
 
-def _swap(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _swap(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     ent = candidates[0][0]
     options = query.choices(game, ent, "swap_train")
     labels = [_swap_word(game, options, c) for c in options]
@@ -922,21 +983,21 @@ def _swap(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tu
     return Intent(hit, ent, player)
 
 
-def _swap_word(game: Any, options: list[Action], action: Action) -> str:
+def _swap_word(game: Game, options: list[Action], action: Action) -> str:
     """The train's name, or its id when two trains of that name could move."""
     name = _train_name(game, action["train"])
     same = [c for c in options if _train_name(game, c["train"]) == name]
     return name if len(same) == 1 else str(action["train"])
 
 
-def _special(game: Any, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
+def _special(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
     options = query.choices(game, ent, "special_buy")
     if not options:
         raise illegal(f"{game.describe(ent)} cannot buy a coal marker now")
     return Intent(options[0], ent, player)
 
 
-def _repay(game: Any, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
+def _repay(game: Game, player: Player, candidates: list[tuple[Any, str]], args: tuple[str, ...]) -> Intent:
     """1822: a player in debt repays it, all they can (``repay``) or a part (``repay 50``)."""
     ent = candidates[0][0]
     whole = query.choices(game, ent, "payoff_player_debt")
@@ -991,7 +1052,7 @@ if set(_HANDLERS) != set(VERB_TYPES):  # a declared move needs its reading, and 
 # ---------------------------------------------------------------------- actions -> commands
 
 
-def to_command(game: Any, action: Action) -> str:
+def to_command(game: Game, action: Action) -> str:
     """The command text for an engine action (the inverse of :func:`translate` for legal choices)."""
     kind = action["type"]
     prefix = f"{str(action['entity']).lower()} " if action.get("entity_type") == "company" else ""
@@ -1028,7 +1089,7 @@ def to_command(game: Any, action: Action) -> str:
         text = {"payout": "pay", "half": "pay half"}.get(str(action["kind"]), "withhold")
     elif kind == "buy_train":
         train = game.all_trains[action["train"]]
-        if action.get("variant") and train.owner is not None and train.owner.sym == action.get("entity"):
+        if action.get("variant") and getattr(train.owner, "sym", None) == action.get("entity"):
             text = f"train {action['variant']} upgrade"  # 1822: its own L train becomes a 2 train
         elif isinstance(train.owner, Corporation):
             text = f"train {train.name} from {train.owner.sym} {action['price']}"
@@ -1088,7 +1149,7 @@ class Listed:
     action: Action
 
 
-def listed_moves(game: Any, player: Player, *, runs: bool = False) -> list[Listed]:
+def listed_moves(game: Game, player: Player, *, runs: bool = False) -> list[Listed]:
     """Every legal action of the entities ``player`` decides for, each with the command that produces it.
 
     A run is listed as ``run auto`` without asking the autorouter for it (slow) unless ``runs`` is set.
@@ -1108,7 +1169,7 @@ def listed_moves(game: Any, player: Player, *, runs: bool = False) -> list[Liste
     return out
 
 
-def _price_left_open(game: Any, action: Action, text: str) -> str:
+def _price_left_open(game: Game, action: Action, text: str) -> str:
     """A private bought from a player, or a train from another company, has a price the players agree on."""
     kind = action["type"]
     if kind == "buy_company" or (

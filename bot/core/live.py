@@ -22,6 +22,7 @@ from typing import Any
 import engine
 from bot.storage import GameRecord, JsonObject, ReplayFailure, SeatRecord, Storage
 from engine import GameError, new_game
+from engine.api import Game
 from engine.core.entities import Player
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def engine_version() -> str:
     return "engine-" + ENGINE_FINGERPRINT.hex()[:12]
 
 
-def encode_snapshot(game: Any) -> bytes:
+def encode_snapshot(game: Game) -> bytes:
     body = zlib.compress(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), 1)
     return _MAGIC + ENGINE_FINGERPRINT + body
 
@@ -87,7 +88,7 @@ class LiveGame:
     """A started game in memory: the engine state after stored actions ``1..seq``."""
 
     record: GameRecord
-    game: Any
+    game: Game
     seq: int
     seats: list[SeatRecord]
     snapshot_seq: int = 0

@@ -24,6 +24,7 @@ from bot.core.intents import (
 )
 from engine.core import query
 from engine.core.entities import Player
+from engine.core.game import Game
 
 #: Items per kind of move before ``moves`` cuts the list (``moves all`` shows all).
 SHORT = 12
@@ -53,11 +54,11 @@ def rotation_help(layout: str) -> str:
     )
 
 
-def _money(game: Any, amount: int) -> str:
+def _money(game: Game, amount: int) -> str:
     return str(game.format_money(amount))
 
 
-def cost_text(game: Any, cost: query.LayCost) -> str:
+def cost_text(game: Game, cost: query.LayCost) -> str:
     """``$80 (terrain $60, second lay $20)``; ``free`` when nothing is owed."""
     if not cost.total:
         return "free"
@@ -67,7 +68,7 @@ def cost_text(game: Any, cost: query.LayCost) -> str:
     return f"{_money(game, cost.total)} ({', '.join(f'{what} {_money(game, n)}' for n, what in parts)})"
 
 
-def tile_options(game: Any, player: Player, hex_id: str | None = None) -> list[TileOption]:
+def tile_options(game: Game, player: Player, hex_id: str | None = None) -> list[TileOption]:
     """Every tile lay ``player`` may make now (on ``hex_id`` only, if given), with its cost."""
     out: list[TileOption] = []
     for ent in entities_of(game, player):
@@ -90,14 +91,14 @@ def tile_options(game: Any, player: Player, hex_id: str | None = None) -> list[T
     return out
 
 
-def lay_hexes(game: Any, entity: Any) -> list[str]:
+def lay_hexes(game: Game, entity: Any) -> list[str]:
     """The hexes where ``entity`` may lay a tile now (for the map's highlight)."""
     if "lay_tile" not in game.actions_for(entity):
         return []
     return sorted({str(c["hex"]) for c in query.choices(game, entity, "lay_tile", limit=100_000)})
 
 
-def hex_lines(game: Any, options: list[TileOption]) -> list[str]:
+def hex_lines(game: Game, options: list[TileOption]) -> list[str]:
     """One line per hex: ``lay E11: 7 rot 0/5 · 8 rot 0/4 · 9 rot 0 — $20 (lay fee)``."""
     by_hex: dict[str, list[TileOption]] = {}
     for opt in options:
@@ -128,7 +129,7 @@ def hex_lines(game: Any, options: list[TileOption]) -> list[str]:
     return lines
 
 
-def _par_lines(game: Any, choices: list[dict[str, Any]]) -> list[str]:
+def _par_lines(game: Game, choices: list[dict[str, Any]]) -> list[str]:
     prices: dict[str, list[int]] = {}
     for c in choices:
         prices.setdefault(str(c["corporation"]), []).append(int(str(c["share_price"]).split(",")[0]))
@@ -141,7 +142,7 @@ def _par_lines(game: Any, choices: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _mentions(game: Any, text: str, choice: dict[str, Any], word: str) -> bool:
+def _mentions(game: Game, text: str, choice: dict[str, Any], word: str) -> bool:
     """Whether a command (and the action behind it) concerns a hex or a company named ``word``."""
     low = word.lower()
     if low in (w.lower() for w in text.split()):
@@ -157,7 +158,7 @@ def _mentions(game: Any, text: str, choice: dict[str, Any], word: str) -> bool:
     return False
 
 
-def move_lines(game: Any, player: Player, *, only: str | None = None, complete: bool = False) -> list[str]:
+def move_lines(game: Game, player: Player, *, only: str | None = None, complete: bool = False) -> list[str]:
     """The commands ``player`` may send now, grouped; ``only`` keeps those about one hex or company.
 
     Every command comes from :func:`bot.core.intents.listed_moves`: one for each legal action of the engine.
@@ -204,14 +205,14 @@ def move_lines(game: Any, player: Player, *, only: str | None = None, complete: 
     return lines
 
 
-def _safe_command(game: Any, choice: dict[str, Any]) -> str:
+def _safe_command(game: Game, choice: dict[str, Any]) -> str:
     try:
         return to_command(game, choice)
     except (KeyError, ValueError):
         return ""
 
 
-def _options_of(game: Any, ent: Any, choices: list[dict[str, Any]]) -> list[TileOption]:
+def _options_of(game: Game, ent: Any, choices: list[dict[str, Any]]) -> list[TileOption]:
     return [
         TileOption(
             hex=str(c["hex"]),
@@ -237,7 +238,7 @@ __all__ = [
 ]
 
 
-def lay_answer(game: Any, player: Player, hex_id: str) -> tuple[str, list[tuple[str, int, str, str]]]:
+def lay_answer(game: Game, player: Player, hex_id: str) -> tuple[str, list[tuple[str, int, str, str]]]:
     """The answer to ``lay HEX``/``moves HEX``: every tile and rotation that fits, and what to draw."""
     options = tile_options(game, player, hex_id)
     if not options:

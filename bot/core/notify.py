@@ -8,14 +8,14 @@ placing a token, is never pinged again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
+from engine.api import Game
 from engine.core import query
 
 DIGEST_LINES = 12
 
 
-def acting_player_ids(game: Any) -> list[int]:
+def acting_player_ids(game: Game) -> list[int]:
     """Ids of the players who must act now, in the engine's order (no duplicates)."""
     out: list[int] = []
     for actor in query.actors(game):
@@ -37,11 +37,17 @@ def newly_active(before: Iterable[int], after: Sequence[int]) -> list[int]:
 
 
 def digest(
-    log_lines: Sequence[str], since: int | None, *, limit: int = DIGEST_LINES, keep: Callable[[str], bool] | None = None
+    log_lines: Sequence[str],
+    since: int | None,
+    *,
+    limit: int = DIGEST_LINES,
+    keep: Callable[[str], bool] | None = None,
+    setup: int = 0,
 ) -> list[str]:
     """Log lines from index ``since`` on (the last ``limit`` of them), for a "since your last turn" summary.
 
-    With no known ``since`` the last few lines are given. When lines must be cut, those ``keep`` says matter to
+    With no known ``since`` the last few lines are given; the first ``setup`` lines (what the game's setup said,
+    told when it started) never are. When lines must be cut, those ``keep`` says matter to
     the reader (their trains, companies, money) stay, up to half the limit, in their place in time.
 
     >>> digest(["a", "b", "c", "d"], 1, limit=2)
@@ -50,7 +56,7 @@ def digest(
     ['mine', '(1 earlier line)', 'c', 'd', 'e']
     """
     start = len(log_lines) - min(limit, 8) if since is None else min(max(since, 0), len(log_lines))
-    lines = list(log_lines[max(start, 0) :])
+    lines = list(log_lines[max(start, setup, 0) :])
     if len(lines) > limit:
         earlier = lines[:-limit]
         kept = [line for line in earlier if keep is not None and keep(line)][: limit // 2]

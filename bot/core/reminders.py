@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bot.core import choices, timefmt
 from bot.core import prefs as prefs_mod
@@ -30,6 +29,7 @@ from bot.core.prefs import Prefs
 from bot.core.replies import Button, Notification, Reply
 from bot.core.text import broken_text, round_name
 from bot.storage import GameRecord, GameStatus, NotFoundError, OutboxItem, Storage
+from engine.api import Game
 
 TURN = "turn"
 REMINDER = "reminder"
@@ -41,7 +41,7 @@ DUE_BATCH = 200
 LiveOf = Callable[[GameRecord], AbstractAsyncContextManager[LiveGame]]
 
 
-def short_round(game: Any) -> str:
+def short_round(game: Game) -> str:
     """ "OR 2.1", "SR 3" or the round's own name."""
     name = round_name(game)
     return name.replace("Operating Round", "OR").replace("Stock Round", "SR")

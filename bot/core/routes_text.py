@@ -13,15 +13,16 @@ import itertools
 from typing import Any
 
 from bot.core.commands import illegal
+from engine.api import Game
 
 Chain = list[str]
 
 
-def neighbours(game: Any, a: str, b: str) -> bool:
+def neighbours(game: Game, a: str, b: str) -> bool:
     return b in game.board.hexes[a].neighbors.values()
 
 
-def _track_between(game: Any, a: str, b: str) -> bool:
+def _track_between(game: Game, a: str, b: str) -> bool:
     """Whether laid track crosses the side shared by two neighbouring hexes."""
     ha, hb = game.board.hexes[a], game.board.hexes[b]
     edge = next((e for e, n in ha.neighbors.items() if n == b), None)
@@ -30,7 +31,7 @@ def _track_between(game: Any, a: str, b: str) -> bool:
     return edge in ha.tile.exits() and (edge + 3) % 6 in hb.tile.exits()
 
 
-def missing_link(game: Any, hexes: list[str]) -> str | None:
+def missing_link(game: Game, hexes: list[str]) -> str | None:
     """The first pair of neighbouring typed hexes with no track across their shared side, as ``G11-F12``."""
     for a, b in itertools.pairwise(hexes):
         if neighbours(game, a, b) and not _track_between(game, a, b):
@@ -38,11 +39,11 @@ def missing_link(game: Any, hexes: list[str]) -> str | None:
     return None
 
 
-def _has_stop(game: Any, hex_id: str) -> bool:
+def _has_stop(game: Game, hex_id: str) -> bool:
     return any(n.kind != "junction" for n in game.board.hexes[hex_id].tile.tdef.nodes)
 
 
-def typed_connections(game: Any, corp: Any, hexes: list[str]) -> list[Chain]:
+def typed_connections(game: Game, corp: Any, hexes: list[str]) -> list[Chain]:
     """The legs (hex chains) of a typed route; raises CommandError naming what does not connect."""
     if all(neighbours(game, a, b) for a, b in itertools.pairwise(hexes)):
         gap = missing_link(game, hexes)
@@ -70,7 +71,7 @@ def typed_connections(game: Any, corp: Any, hexes: list[str]) -> list[Chain]:
     return _join(game, corp, legs)
 
 
-def _join(game: Any, corp: Any, legs: list[tuple[str, str, Chain | None]]) -> list[Chain]:
+def _join(game: Game, corp: Any, legs: list[tuple[str, str, Chain | None]]) -> list[Chain]:
     """Choose track for the legs given only as two stops, each on track no other leg uses."""
     from engine.core.autoroute import build_graph
 
@@ -111,25 +112,3 @@ def _disjoint(options: list[list[tuple[int, Chain]]], i: int, used: int) -> list
         if rest is not None:
             return [chain, *rest]
     return None
-
-
-def run_lines(game: Any, corp: Any) -> list[str]:
-    """Each train's stops and values just run, and the same run as a command to copy and edit."""
-    routes = getattr(game.round, "routes", None) or []
-    if not routes:
-        return []
-    colour = game.phase_colour()
-    lines = []
-    words = []
-    for route in routes:
-        stops = [str(h) for h, _ in route.stops]
-        values = []
-        for hex_id, node in route.stops:
-            value = game.board.node_revenue(game.board.hexes[hex_id], node, colour)
-            values.append(f"{hex_id} {game.format_money(value)}")
-        lines.append(
-            f"  {route.train.name}-train: {'-'.join(stops)} = {game.format_money(route.revenue)} ({', '.join(values)})"
-        )
-        words += [route.train.name, "-".join(stops)]
-    lines.append(f"  as typed: `run {' '.join(words)}`")
-    return [f"{corp.sym}'s run:", *lines]

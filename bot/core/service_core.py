@@ -27,7 +27,7 @@ from typing import Any
 
 from bot import metrics
 from bot.config import Settings, load_settings
-from bot.core import choices, consequences, game_story, images, timefmt
+from bot.core import choices, game_story, images, narrate, timefmt
 from bot.core.commands import (
     Command,
     CommandError,
@@ -42,8 +42,7 @@ from bot.core.moves_text import lay_answer
 from bot.core.notify import acting_player_ids, common_prefix, digest, newly_active
 from bot.core.reminders import Pings
 from bot.core.replies import Button, Notification, Outcome, Reply, refusal
-from bot.core.routes_text import run_lines
-from bot.core.text import board_text, broken_text, result_line, round_name
+from bot.core.text import board_text, broken_text, names_of, result_line, round_name
 from bot.storage import (
     ConsentStatus,
     GameRecord,
@@ -55,6 +54,7 @@ from bot.storage import (
     TableChange,
 )
 from engine import ErrorCode, GameError
+from engine.api import Game
 from engine.core import query
 from engine.core.entities import Player
 
@@ -70,6 +70,8 @@ _ENGINE_OUTCOMES = {
     ErrorCode.INTERNAL: Outcome.ILLEGAL,
 }
 _RETRIES = 3
+# A move's reply holds at most this many lines; the least important go to `history` first (narrate.cut).
+_REPLY_LINES = 15
 IMPORT_ACTOR = "import"
 #: The actor of the bot's own notes in the log (seats handed on, requests a moderator settled).
 BOT_ACTOR = "bot"
@@ -164,8 +166,11 @@ class ServiceCore:
         attachments: Sequence[bytes] = (),
         clicked: bool = False,
         moderator: bool = False,
+        command: Command | None = None,
     ) -> list[Reply]:
         """Carry out one command line (without the bot's prefix) and return the replies to post.
+
+        ``command``: the command already built from typed options (Discord); ``text`` is then only its echo.
 
         A line may start with ``@N``: it then counts only while the game has exactly N stored actions (move
         buttons send their command so). Adapters pass ``clicked`` for a button's command: a move button
@@ -183,8 +188,8 @@ class ServiceCore:
         user_name = clean_name(user_name)
         tokens = (_TOUCHED.set(touched), _STORED.set(stored))
         try:
-            position, text = split_position(text)
-            command = parse(text)
+            position, text = split_position(text) if command is None else (None, text)
+            command = parse(text) if command is None else command
             moderator = moderator or user_id in self.settings.moderators
             req = Request(
                 platform, channel, user_id, user_name, command, tuple(attachments), position, clicked, moderator
@@ -474,12 +479,10 @@ class ServiceCore:
         before = acting_player_ids(game)
         round_before = round_name(game)
         kind = action["type"]
-        state_before = consequences.snapshot(game)
         # Undo and redo rewrite the log, so their reply compares old and new; other moves only append to it.
         old_log = list(game.log_lines) if kind in ("undo", "redo") else []
-        old_length = len(game.log_lines)
         try:
-            game.process(action)
+            outcome = game.process(action)
         except GameError as exc:
             if kind in ("undo", "redo") or notes:
                 self._cache.drop(live.id)  # a failed rebuild may leave anything behind; notes are unstored
@@ -524,12 +527,7 @@ class ServiceCore:
                 else ["Restored:", *game.log_lines[keep:][-10:]]
             )
         else:
-            lines = list(game.log_lines[old_length:])
-            if len(lines) > 15:
-                lines = [f"({len(lines) - 15} more lines in `history`)", *lines[-15:]]
-            if kind == "run_routes":
-                lines += run_lines(game, game.corporation(str(action["entity"])))
-            lines += consequences.lines(game, state_before, action)
+            lines = narrate.cut(narrate.narrate(outcome.events, names_of(live)), _REPLY_LINES)
         reply = Reply(
             "\n".join(lines) if lines else _quiet_move(game, action), game_id=live.id, seq=seq
         )
@@ -577,18 +575,25 @@ class ServiceCore:
         return choices.move_buttons(live.game, players, live.seq)
 
     def _next_line(self, live: LiveGame) -> str:
+        names = names_of(live)
         lines = [f"{round_name(live.game)}. Next: {waiting_for(live.game)}"]
         lines += [f"  {hint}" for hint in hints(live.game)]
-        return "\n".join(lines)
+        return "\n".join(names.text(line) for line in lines)
 
     def _turn_text(self, live: LiveGame, pid: int) -> str:
         game = live.game
-        mine = [a.label for a in query.actors(game) if a.player_id == pid]
+        mine = [names_of(live).text(a.label) for a in query.actors(game) if a.player_id == pid]
         lines = [
             f"Your turn in {live.record.title} game #{live.id} ({live.record.channel}): "
             f"{round_name(game)}, {', '.join(mine)}.",
         ]
-        recent = digest(game.log_lines, live.last_seen.get(pid), keep=_concerns(game, pid))
+        names = names_of(live)
+        recent = [
+            names.text(line)
+            for line in digest(
+                game.log_lines, live.last_seen.get(pid), keep=_concerns(game, pid), setup=game.setup_log_length
+            )
+        ]
         if recent:
             lines.append("Since your last turn:")
             lines.extend("  " + line for line in recent)
@@ -725,19 +730,19 @@ def settled_refusal(game_id: int, exc: StatusConflictError) -> CommandError:
     return CommandError(Outcome.ILLEGAL, f"game #{game_id} is {exc.actual} now; nothing was changed")
 
 
-def _quiet_move(game: Any, action: dict[str, Any]) -> str:
+def _quiet_move(game: Game, action: dict[str, Any]) -> str:
     """The reply to a move the engine logs nothing for (a pass that ends a step)."""
     kind = str(action["type"])
     ref = action.get("entity")
     try:
         who = game.describe(game.player_by_id(ref) if action.get("entity_type") == "player" else
-                             game.corporations.get(ref) or game.companies.get(ref))
+                             game.corporations.get(str(ref)) or game.companies.get(str(ref)))
     except Exception:
         who = str(ref)
     if kind == "pass":
         return f"{who} passes"
     if kind == "merge":
-        target = game.corporations.get(action.get("corporation"))
+        target = game.corporations.get(str(action.get("corporation")))
         verb = "takes over minor" if target is not None and target.kind.value == "minor" else "merges with"
         return f"{who} {verb} {action.get('corporation')}"
     if kind in ("choose", "choose_ability"):
@@ -759,7 +764,7 @@ def _local_times(replies: list[Reply], platform: str) -> list[Reply]:
     return replies
 
 
-def _concerns(game: Any, pid: int) -> Callable[[str], bool]:
+def _concerns(game: Game, pid: int) -> Callable[[str], bool]:
     """Whether a log line is about this player: their name, or a company they hold shares in."""
     player = next((p for p in game.players if p.id == pid), None)
     words = {player.name} if player is not None else set()

@@ -35,6 +35,7 @@ from bot.storage import (
     StatusConflictError,
 )
 from engine import TITLES, GameError, export_title, title_class
+from engine.api import Game
 from engine.importer import EDITION_SETTING, RECORDED_SETTING
 
 
@@ -308,7 +309,7 @@ class SetupVerbs(ServiceCore):
             raise malformed(exc.message) from None
         reached: list[Any] = [None]
 
-        def note(index: int, action: dict[str, Any], game: Any) -> None:
+        def note(index: int, action: dict[str, Any], game: Game) -> None:
             reached[0] = action.get("id")
 
         try:
@@ -419,7 +420,7 @@ def _player_range(cls: Any) -> tuple[int, int]:
 
 
 def export_document(
-    record: GameRecord, players: list[tuple[int, str]], records: list[ActionRecord], game: Any | None = None
+    record: GameRecord, players: list[tuple[int, str]], records: list[ActionRecord], game: Game | None = None
 ) -> dict[str, Any]:
     """The game in 18xx.games' JSON form (what ``python -m engine.replay`` and the importer read).
 

@@ -3,24 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from bot.core.live import LiveGame
+from bot.core.narrate import Names
 from bot.storage import GameRecord, ReplayFailure
+from engine.api import Game
 from engine.core import query
+from engine.core.events import Score
+from engine.core.game_end import end_reason_text
+from engine.core.viewbuild import bank_unlimited
 
 
-def money(game: Any, n: int) -> str:
+def money(game: Game, n: int) -> str:
     """An amount in the game's currency (the title's ``currency`` format), with a minus sign in front."""
     return f"-{game.format_money(-n)}" if n < 0 else str(game.format_money(n))
 
 
-def bank_text(game: Any, cash: int) -> str:
+def names_of(live: LiveGame) -> Names:
+    """How the table calls the game's players (their seats' names) and privates, and its money."""
+    game = live.game
+    return Names(
+        money=lambda n: money(game, n),
+        players={p.id: live.name_of(p.id) for p in game.players},
+        engine_names={p.id: p.name for p in game.players},
+        privates={c.sym: c.name for c in game.companies.values()},
+    )
+
+
+def bank_text(game: Game, cash: int) -> str:
     # 18xx.games keeps paying out of a broken bank, so its cash goes below zero; say what that means.
     return f"bank broken ({money(game, cash)})" if cash < 0 else f"bank {money(game, cash)}"
 
 
-def round_name(game: Any) -> str:
+def round_name(game: Game) -> str:
     try:
         return str(game.round.name())
     except Exception:
@@ -31,7 +46,8 @@ def headline(live: LiveGame) -> str:
     game = live.game
     state = "finished" if game.finished else round_name(game)
     phase = game.phase["name"]
-    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank_text(game, game.bank.cash)}"
+    bank = "bank unlimited" if bank_unlimited(game) else bank_text(game, game.bank.cash)
+    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank}"
 
 
 def board_text(live: LiveGame) -> str:
@@ -39,7 +55,7 @@ def board_text(live: LiveGame) -> str:
     from bot.core.forced import hints
 
     game = live.game
-    lines = [f"📌 {headline(live)}", waiting_line(live), *(f"  {h}" for h in hints(game))]
+    lines = [f"📌 {headline(live)}", waiting_line(live), *(f"  {names_of(live).text(h)}" for h in hints(game))]
     corps = [c for c in game.corporations.values() if c.sym in game.market.location and not c.closed]
     if corps:
         fmt = game.format_money
@@ -58,44 +74,43 @@ def waiting_line(live: LiveGame) -> str:
     if not actors:
         return "Nobody has to act."
     parts = []
+    names = names_of(live)
     for a in actors:
         who = live.name_of(a.player_id) if a.player_id is not None else "?"
-        parts.append(a.label if who in a.label else f"{a.label} ({who})")
+        label = names.text(a.label)
+        parts.append(label if who in label else f"{label} ({who})")
     return "Waiting for " + ", ".join(parts)
 
 
-def end_reason(game: Any) -> str:
-    """Why the game ended, in words (the status view's wording, not the engine's code)."""
-    from engine.core.viewbuild import status_view
+def end_reason(game: Game) -> str:
+    """Why the game ended, in words (not the engine's code)."""
+    return end_reason_text(game.game_end_reason)
 
-    try:
-        return str(status_view(game).game_end_reason or "")
-    except Exception:
-        return str(game.game_end_reason or "")
+
+def score_text(game: Game, score: Score) -> str:
+    """A player's score and its parts: "£1,250 (cash £300, shares £950, debt -£120)"."""
+    parts = [f"cash {money(game, score.cash)}", f"shares {money(game, score.shares)}"]
+    if score.privates:
+        parts.append(f"privates {money(game, score.privates)}")
+    if score.debt:
+        parts.append(f"debt {money(game, -score.debt)}")
+    return f"{money(game, score.total)} ({', '.join(parts)})"
 
 
 def result_line(live: LiveGame) -> str:
-    """The winner, then every player's cash, holdings and total, best first."""
+    """The winner, then every player's score in its parts, best first."""
     game = live.game
-    result = game.result()
-    ranked = sorted(result.items(), key=lambda kv: -kv[1])
-    fmt = game.format_money
-    players = {p.id: p for p in game.players}
-
-    def worth(pid: int, total: int) -> str:
-        player = players.get(pid)
-        cash = player.cash if player is not None else 0
-        return f"{fmt(total)} (cash {fmt(cash)}, shares and privates {fmt(total - cash)})"
-
+    scores = sorted((game.player_score(p) for p in game.players), key=lambda s: -s.total)
     reason = end_reason(game)
     head = f"Game over: {reason}." if reason else "Game over."
-    if not ranked:
+    if not scores:
         return head
-    best = ranked[0][1]
-    winners = [live.name_of(int(pid)) for pid, v in ranked if v == best]
-    won = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {worth(int(ranked[0][0]), best)}."
-    rest = "; ".join(f"{live.name_of(int(pid))} {worth(int(pid), v)}" for pid, v in ranked[len(winners):])
-    return f"{head} {won}" + (f" Then: {rest}." if rest else "")
+    best = scores[0].total
+    won = [s for s in scores if s.total == best]
+    winners = [live.name_of(int(s.player.key)) for s in won]
+    said = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {score_text(game, won[0])}."
+    rest = "; ".join(f"{live.name_of(int(s.player.key))} {score_text(game, s)}" for s in scores[len(won):])
+    return f"{head} {said}" + (f" Then: {rest}." if rest else "")
 
 
 def refused_action(failure: ReplayFailure) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.commands import Command
 from bot.core.delivery_loop import ReminderLoop, incident_id
 from bot.core.fork_verbs import INTO
 from bot.core.pictures import PictureMemory
@@ -110,7 +111,7 @@ class DiscordAdapter:
                 await self._open_fork(interaction, text)
                 return
             channel = str(interaction.channel_id)
-            replies = await self._handle(interaction, channel, text, files)
+            replies = await self._handle(interaction, channel, text, files, command=sub.command(values))
             await self.answer(interaction, channel, replies)
             if sub.verb in ("approve", "decline"):
                 await self._tidy_requests()
@@ -125,6 +126,7 @@ class DiscordAdapter:
         files: Sequence[bytes] = (),
         *,
         clicked: bool = False,
+        command: Command | None = None,
     ) -> list[Reply]:
         user = interaction.user
         return await self.service.handle(
@@ -136,6 +138,7 @@ class DiscordAdapter:
             attachments=list(files),
             clicked=clicked,
             moderator=self.is_moderator(interaction),
+            command=command,
         )
 
     def is_moderator(self, interaction: discord.Interaction) -> bool:

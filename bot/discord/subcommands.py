@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.commands import VERBS
+from bot.core.commands import VERBS, Command, verb_named
 from bot.core.grammar import MOVES, SPECIAL, Arg
 
 #: Subgroup of each service verb group; None means directly under /18xx.
@@ -97,6 +97,20 @@ class Subcommand:
             if word:
                 words.append(word.strip())
         return " ".join(w for w in words if w)
+
+    def command(self, values: Mapping[str, Any]) -> Command:
+        """The move or request as the service reads it, built from the typed options (no line to re-read):
+        each option gives its own words, in the declared order."""
+        words: list[str] = []
+        for option in self.options:
+            if option.kind == "file":
+                continue
+            words.extend(option.write(values.get(option.name)).split())
+        text = self.text(values)
+        if not self.lead:  # the first option is a private's symbol: it stands where the verb does
+            return Command(words[0].lower(), tuple(words[1:]), text) if words else Command("help", (), text)
+        verb = verb_named(self.verb)
+        return Command(verb.name if verb is not None else self.verb, tuple(words), text)
 
     @property
     def path(self) -> str:

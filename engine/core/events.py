@@ -113,6 +113,16 @@ class Logged(Event):
 
 @register_event
 @dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A plain pass: ``who`` lets the step named ``step`` go by."""
+
+    RANK: ClassVar[int] = 4
+    who: Party
+    step: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True)
 class MoneyMoved(Event):
     RANK: ClassVar[int] = 2
     payer: Party

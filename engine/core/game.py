@@ -127,6 +127,8 @@ class Game(PlayRules):
             for ability in comp.abilities_of(Shares):
                 ability.draw(self.rng.next, lambda sym: next(s.id for s in self.corporations[sym].shares
                                                              if not s.president))
+        # What setup said (1882's draw of the NWR train) is told once, when the game starts, not in digests.
+        self.setup_log_length = len(self._log)
         self.round = self.initial_round()
         self.round.start()
 

@@ -235,7 +235,7 @@ class ShareRules(GameState):
                     self.round.pending_par.append((company, share.corp))
                     continue
                 self.transfer_share(share, player)
-                self.log(f"{player.name} receives {share_id} with {company.sym}")
+                self.log(f"{player.name} receives a {share.percent}% share of {share.corp} with {company.sym}")
 
     def player_value(self, player: Player) -> int:
         """Cash, shares at their price and privates at face value, less what the player owes the bank."""

@@ -48,7 +48,8 @@ class TrainRules(TrackRules):
         if exchange is not None:
             corp.trains.remove(exchange)
             self.trade_in(exchange)
-            ev.emit(ev.TrainMoved(exchange.id, exchange.name, corp.party, ev.NOBODY, ev.TrainHow.DISCARDED))
+            ev.emit(ev.TrainMoved(exchange.id, exchange.name, corp.party,
+                                  ev.POOL if exchange.owner is self.pool else ev.NOBODY, ev.TrainHow.DISCARDED))
         train.owner = corp
         corp.trains.append(train)
         ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT if source is None else source.party, corp.party,
@@ -118,7 +119,7 @@ class TrainRules(TrackRules):
         elif owner is self.pool:
             self.pool_trains.remove(train)
         train.owner = None
-        self.log(f"{train.id} rusts")
+        self.log(f"A {train.name}-train of {owner.name if owner is not None else 'the depot'} rusts")
         ev.emit(ev.TrainMoved(train.id, train.name, owner.party if owner else ev.DEPOT, ev.NOBODY,
                               ev.TrainHow.RUSTED))
 
@@ -156,6 +157,14 @@ class TrainRules(TrackRules):
         train.owner = None
         self.log(f"{corp.sym} discards a {train.name} train")
         ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.NOBODY, ev.TrainHow.DISCARDED))
+
+    def discard_to_pool(self, corp: Corporation, train: Train) -> None:
+        """``corp`` discards ``train`` to the bank pool, where any company may buy it (1862, 1830)."""
+        corp.trains.remove(train)
+        train.owner = self.pool
+        self.pool_trains.append(train)
+        self.log(f"{corp.sym} discards a {train.name} train to the pool")
+        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.POOL, ev.TrainHow.DISCARDED))
 
     def must_buy_train(self, corp: Corporation) -> bool:
         return not corp.trains and (corp.sym in self.routes_seen or self.network(corp).route_possible)

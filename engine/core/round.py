@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from . import events as ev
 from .actions import Action, entity_action
 from .entities import Company
 from .errors import illegal, not_your_turn
@@ -209,6 +210,9 @@ class Round:
                 continue
             offered = step.actions(entity)
             if kind in offered:
+                if kind == "pass":
+                    ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
+                        getattr(entity, "sym", entity))), step.name))
                 step.process(action, entity)
                 break
             if self._blocks_given(step, entity, offered):

@@ -49,6 +49,7 @@ class GameState:
     config: TitleConfig
     rng: Lcg
     _log: list[str]
+    setup_log_length: int  # the log lines written by the setup, before the first round
     finished: bool
     game_end_reason: str | None
     turn: int

@@ -413,6 +413,11 @@ def _train_stock(game: Game) -> tuple[TrainStock, ...]:
 
 
 
+def bank_unlimited(game: Game) -> bool:
+    """Whether the bank pays without limit: no end of the game waits for it to break (1828)."""
+    return not any(t.reason == "bank" for t in game.end_conditions.conditions)
+
+
 def status_view(game: Game) -> StatusView:
     """Players, companies, bank, trains and phase; who must act now."""
     acting_players = game.acting_players()
@@ -435,6 +440,7 @@ def status_view(game: Game) -> StatusView:
         pool_trains=tuple(t.name for t in game.pool_trains),
         acting=tuple(a.label for a in actors(game)),
         finished=game.finished,
+        bank_unlimited=bank_unlimited(game),
         game_end_reason=end_reason_text(game.game_end_reason),
         companies=tuple(_company(game, c, bids, boxes) for c in game.companies.values()),
         currency=game.config.currency,

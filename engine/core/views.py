@@ -190,6 +190,7 @@ class StatusView:
     pool_trains: tuple[str, ...]
     acting: tuple[str, ...]  # who must act now, as readable names
     finished: bool = False
+    bank_unlimited: bool = False  # a bank that never breaks and ends nothing (1828)
     game_end_reason: str | None = None
     companies: tuple[CompanyStatus, ...] = ()
     currency: str = "$%d"  # the title's money format from its data ("$%d", "£%d", "%d ¥")

@@ -46,12 +46,12 @@ def test_bids_into_the_bid_boxes(tmp_path: Path) -> None:
     text = "\n".join(run_console(db, out, lines))
     # A bid at the lowest price is still a bid (it can be outbid), so it is never offered as `buy`.
     assert "Player 1: bid M24 100 | bid M6 100 | bid M12 100 | bid M15 100 | bid C1 100" in text
-    assert "Player 1 bids £100 for MINOR: 15. London Tilbury & Southend Railway" in text
+    assert "alice bids £100 for MINOR: 15. London Tilbury & Southend Railway" in text
     assert "[illegal] the minimum bid for M12 is £100" in text
     assert "[illegal] M23 is not up for bids now; open: M24 (from £100), M6 (from £100)" in text
     assert "bot -> @bob: Your turn in 1822 game #1" in text
     assert "[illegal] the minimum bid for M15 is £105" in text
-    assert "Player 2 bids £105 for MINOR: 15." in text
+    assert "bob bids £105 for MINOR: 15." in text
     assert "in a bid box, high bid Player 2 £105" in text and "in a bid box, high bid Player 1 £100" in text
     bids = [(a["entity"], a["company"], a["price"]) for _, a in stored_actions(db) if a["type"] == "bid"]
     assert bids == [(197, "M15", 100), (197, "M12", 100), (4767, "M15", 105)]
@@ -82,8 +82,11 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     assert "[illegal] LNWR cannot choose now; you can: `merge 7`" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text
-    assert "LNWR: Acquire a minor: choose replace | choose exchange" in text
-    assert "[malformed] Acquire a minor: say `choose OPTION`, one of: replace, exchange" in text
+    # Each station option says what it does (F13).
+    assert ("LNWR: Acquire a minor: choose replace (LNWR's station takes the place of 7's in H23) | choose exchange "
+            "(7's station in H23 leaves the map; LNWR gains a station to place later)") in text
+    assert ("[malformed] Acquire a minor: say `choose OPTION`, one of: replace (LNWR's station takes the place of "
+            "7's in H23), exchange (7's station in H23 leaves the map; LNWR gains a station to place later)") in text
     # The option says how the price is paid: minor 7 is worth £40 more than one LNWR share.
     assert "LNWR: Acquire a minor: choose one_share (Player 2 gets one LNWR share and £40 from LNWR)" in text
     assert "LNWR acquires 7" in text
@@ -127,7 +130,8 @@ def test_a_minor_paid_for_in_cash(tmp_path: Path) -> None:
     text = "\n".join(run_console(db, out, lines))
     assert "NBR takes over minor 14" in text
     assert "NBR must decide (Acquire a minor): `choose money`" in text
-    assert "NBR must decide (Acquire a minor): `choose replace`, `choose exchange`" in text
+    assert ("NBR must decide (Acquire a minor): `choose replace` (NBR places a station where 14's home would be), "
+            "`choose exchange` (NBR gains a station to place later)") in text
     assert "NBR acquires 14" in text
     stored = [a for _, a in stored_actions(db)][938:]
     assert [a.get("corporation") or a.get("choice") for a in stored] == ["14", "money", "replace"]

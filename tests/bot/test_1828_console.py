@@ -83,9 +83,10 @@ def test_a_merger_into_a_system_with_consent_and_every_holders_turn(tmp_path: Pa
     # Each option says what it costs or brings: the word alone gives no price.
     assert ("Player 4: Merger - Trade up or sell share: choose Exchange (trade the NYC share and $25 for a system "
             "share) | choose Sell (sell the NYC share to the bank for $94)") in text
-    assert "Player 4 exchanges 1 NYC share and $25 for 1 system share" in text
+    # Replies call the seated players by their chat names, not the imported game's "Player 4".
+    assert "dave exchanges 1 NYC share and $25 for 1 system share" in text
     assert "bot -> @carol: Your turn in 1828 game #1" in text
-    assert "Player 1 discards 1 NYC share and receives $94 from the bank" in text
+    assert "carol discards 1 NYC share and receives $94 from the bank" in text
     # What was stored is exactly the typed decisions, and the log replays to a system with both shells.
     stored = [a for _, a in stored_actions(db)]
     assert [(a["type"], a.get("choice") or a.get("corporation")) for a in stored[391:]] == [

@@ -47,6 +47,8 @@ async def test_auto_pass_carries_a_stock_round_without_pinging_and_ends_with_it(
     assert armed.ok and "carol programmed: auto pass for the rest of this round" in armed.text
     listing = await table.say("alice", "auto")  # public: anyone sees everyone's
     assert [b.label for b in listing.buttons] == ["Auto-pass this round", "Auto off"]
+    one = (await table.say("alice", "auto @bob")).text  # one player's
+    assert "bob: auto pass" in one and "carol" not in one
     assert "bob: auto pass for the rest of this round" in listing.text
     assert "carol: auto pass for the rest of this round" in listing.text
     assert "Auto: carol: pass for the rest of this round" in (await table.say("alice", "status")).text

@@ -19,7 +19,7 @@ from engine.titles import title_class
 @pytest.mark.parametrize(
     ("title", "players", "seed", "rules"),
     [("1882", 3, 1, []), ("1828", 3, 1, []), ("1862", 4, 1, []), ("1822", 3, 2, []),
-     ("1822", 3, 1, ["plus_expansion"])],
+     ("1822", 3, 1, ["plus_expansion"]), ("1830", 4, 1, [])],
 )
 def test_every_listed_move_is_accepted_and_every_legal_action_listed(
     title: str, players: int, seed: int, rules: list[str]

@@ -78,5 +78,5 @@ async def test_a_refused_pass_says_why(table: Table) -> None:
     seat = live.user_of(player.id)
     assert seat is not None
     reply = await table.say(seat.display_name, "pass")
-    assert reply.outcome.value == "illegal" and "cannot pass now; you can: sell" in reply.text
+    assert reply.outcome.value == "illegal" and "cannot pass now; you can: `sell " in reply.text
     assert "certificates, over the limit of" in reply.text

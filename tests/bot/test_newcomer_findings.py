@@ -3,15 +3,22 @@ each as the player met it."""
 
 from __future__ import annotations
 
+import pickle
+import random
+import re
+
 import pytest
 
 from bot.console.scripted import command_intent
 from bot.core.commands import CommandError, help_text, parse
 from bot.core.intents import deciding_player, match_hex
+from bot.core.replies import Outcome
 from engine import new_game
 from engine.core import query
 from engine.core.entities import Player
+from engine.core.events import RouteRun
 from engine.core.game import Game
+from engine.playout import _weight
 from tests.bot.conftest import Table
 
 
@@ -108,3 +115,49 @@ def test_buy_col_suggests_buy_coal() -> None:
     with pytest.raises(CommandError) as info:
         command_intent(game, player, "buy col")
     assert "did you mean `buy coal`?" in info.value.message
+
+
+def test_a_refused_redemption_gives_the_engines_reason() -> None:
+    """F8: 1862 `redeem treasury` said only "cannot redeem now" (the company needed $329 and had $200)."""
+    rng = random.Random(3)
+    game = new_game("1862", [(i + 1, f"p{i + 1}") for i in range(4)], seed=3)
+    for _ in range(400):
+        corp = next((e for e in game.acting() if "redeem_shares" in game.actions_for(e)), None)
+        if corp is not None and not any(c["kind"] == "treasury" for c in query.choices(game, corp, "redeem_shares")):
+            player = deciding_player(corp)
+            assert isinstance(player, Player)
+            with pytest.raises(CommandError) as info:
+                command_intent(game, player, "redeem treasury")
+            reason = rf"{corp.sym} cannot redeem now \({corp.sym} needs \$\d+ and has \$\d+"
+            assert re.search(reason, info.value.message)
+            return
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no redemption the treasury cannot pay for came up")
+
+
+def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
+    """F10: `run 2 J6-K11` was stored with the 3-train idle, paying half of what `run auto` pays."""
+    rng = random.Random(1)
+    game = _1882(1)
+    for _ in range(1500):
+        corp = next((e for e in game.acting() if "run_routes" in game.actions_for(e)), None)
+        best = query.choices(game, corp, "run_routes") if corp is not None else []
+        if corp is not None and best and len(best[0]["routes"]) >= 2:
+            copy = pickle.loads(pickle.dumps(game))
+            runs = copy.process(best[0]).of(RouteRun)
+            words = ["run", *(w for r in runs for w in (r.train, "-".join(s.hex for s in r.stops)))]
+            one_train = " ".join(words[:3])
+            player = deciding_player(corp)
+            assert isinstance(player, Player)
+            with pytest.raises(CommandError) as info:
+                command_intent(game, player, one_train)
+            assert info.value.outcome == Outcome.PENDING
+            assert "-train does not run: as typed" in info.value.message
+            assert "the best run (`run auto`) earns" in info.value.message
+            assert f"send `{one_train} confirm`" in info.value.message
+            assert len(command_intent(game, player, one_train + " confirm").action["routes"]) == 1
+            return
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no company ran two trains")

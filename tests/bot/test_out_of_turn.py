@@ -7,6 +7,7 @@ from typing import Any
 from bot.core.auto_prompts import over_limit
 from bot.core.replies import Notification, Reply
 from engine import new_game
+from engine.core.events import Outcome
 from tests.bot.conftest import Table
 
 PLAYERS = ("alice", "bob", "carol", "dave")
@@ -56,9 +57,10 @@ async def test_going_over_the_certificate_limit_is_said_in_the_reply_and_each_tu
     assert live is not None
     played = live.game.process
 
-    def lowering(action: dict[str, Any]) -> None:
-        played(action)
+    def lowering(action: dict[str, Any]) -> Outcome:
+        outcome = played(action)
         live.game.cert_limit = 0  # a stand-in for a limit that falls during a move (1862: a company closes)
+        return outcome
 
     live.game.process = lowering
     moved = await table.say("carol", "pass")

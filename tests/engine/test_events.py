@@ -13,10 +13,10 @@ from engine.reconcile import check_action, ledger, main, reconcile_game
 from engine.titles import title_class
 from tests.conftest import SHARED_FIXTURES
 
-CONFIGS = [("1882", []), ("1828", []), ("1822", []), ("1822", ["plus_expansion"]), ("1862", [])]
+CONFIGS = [("1882", []), ("1828", []), ("1822", []), ("1822", ["plus_expansion"]), ("1862", []), ("1830", [])]
 
 
-@pytest.mark.parametrize(("title", "rules"), CONFIGS, ids=["1882", "1828", "1822", "1822+", "1862"])
+@pytest.mark.parametrize(("title", "rules"), CONFIGS, ids=["1882", "1828", "1822", "1822+", "1862", "1830"])
 @pytest.mark.parametrize("seed", [11, 12])
 def test_every_action_of_a_seeded_game_is_accounted_for_by_its_events(title: str, rules: list[str],
                                                                         seed: int) -> None:

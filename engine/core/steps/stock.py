@@ -218,9 +218,10 @@ class BuySellParShares(Step):
             limit = (f"{rules.hold_limit}%" if rules.hold_limit_basis is LimitBasis.PERCENT
                      else f"{rules.hold_limit}-certificate")
             raise illegal(f"{entity.name} would exceed the certificate limit or the {limit} holding limit")
-        self.game.buy_shares(entity, shares, cost)
+        # The purchase is told before what it causes (the company floating).
         self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} "
                       f"for {self.game.format_money(cost)}")
+        self.game.buy_shares(entity, shares, cost)
         self.current.append(action)
         self.round.last_to_act = entity
 

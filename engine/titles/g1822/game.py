@@ -456,6 +456,10 @@ class G1822(Game):
             value += self.tax_haven_value()
         return value
 
+    def private_worth(self, player: Player) -> int:
+        """Only concessions count at their value (the tax haven's certificates count as shares)."""
+        return sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
+
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
         self.selling = {s.id for s in shares}  # which certificates the presidency check sees changing hands
         try:

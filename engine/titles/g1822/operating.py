@@ -723,6 +723,8 @@ class MinorAcquisition(Step):
         """How a floated minor's price (twice its share price) is paid: in cash, or with shares of the major and
         the difference in cash one way or the other."""
         minor, choice = self.minor, str(action.get("choice"))
+        if self.state == "token" and minor is not None:
+            return self.station_label(entity, minor, choice)
         if self.state != "pay" or minor is None or not minor.floated or minor.owner is None or choice not in self.PAY:
             return None
         money = self.game.format_money
@@ -738,6 +740,27 @@ class MinorAcquisition(Step):
         if diff < 0:
             return f"{what} and pays {entity.sym} {money(-diff)}"
         return what
+
+    def station_label(self, major: Corporation, minor: Corporation, choice: str) -> str | None:
+        """What becomes of the minor's station (``acquire_minor``): taken over by the major, or gone from the map
+        with a station added to the major's charter."""
+        token = minor.tokens[0] if minor.tokens else None
+        where = f" in {token.hex}" if token is not None and token.used and token.hex else ""
+        hx = self.game.board.hexes[token.hex] if token is not None and token.used and token.hex else None
+        spare = f"{major.sym} gains a station to place later"
+        if hx is None:  # a minor from a bid box: no station on the map yet
+            if choice == "replace":
+                return f"{major.sym} places a station where {minor.sym}'s home would be"
+            return spare if choice == "exchange" else None
+        if choice == "replace":
+            if hx.tile.holds_station(token.node, major.sym):  # type: ignore[union-attr]
+                return f"{minor.sym}'s station{where} leaves ({major.sym} is there already); {spare}"
+            return f"{major.sym}'s station takes the place of {minor.sym}'s{where}"
+        if choice == "exchange":
+            return f"{minor.sym}'s station{where} leaves the map; {spare}"
+        if choice == "remove":
+            return f"{minor.sym}'s station{where} leaves the map"
+        return None
 
     def pay_choices(self, entity: Corporation) -> list[str]:
         assert self.minor is not None

@@ -462,7 +462,7 @@ class G1828(Game):
         self.set_par(system, self.system_market_price(cells))
         self.board_changed()
         self.log(f"Merging {target.sym} into {merger.sym}. The {merger.sym} system receives "
-                 f"{self.format_money(system.cash)} cash, trains ({', '.join(t.name for t in system.trains) or 'None'})"
+                 f"{self.format_money(system.cash)} cash, trains: {', '.join(t.name for t in system.trains) or 'none'}"
                  f" and tokens ({len(system.tokens)}). New share price is "
                  f"{self.format_money(self.share_price_of(system))}")
         return system

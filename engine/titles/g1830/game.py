@@ -66,8 +66,8 @@ class G1830(Rules1830):
 
     # ------------------------------------------------------------------ routes
     def route_groups(self, hexes: list[str]) -> str | None:
-        """The group (map tag ``group-NAME``) two of these hexes share: Canada (A9, A11) or the Gulf (I1, J2),
-        whose off-boards count once per route (18xx.games' revenue groups)."""
+        """The group (map tag ``group-NAME``) two of these hexes share, whose off-boards count once per route
+        (18xx.games' revenue groups): Canada, A9 and A11 (its map puts I1 alone in a Gulf group)."""
         seen: set[str] = set()
         for hex_id in dict.fromkeys(hexes):
             for tag in self.board.hexes[hex_id].tags:
@@ -94,10 +94,7 @@ class G1830(Rules1830):
     # ------------------------------------------------------------------ trains
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them."""
-        corp.trains.remove(train)
-        train.owner = self.pool
-        self.pool_trains.append(train)
-        self.log(f"{corp.sym} discards a {train.name} train to the pool")
+        self.discard_to_pool(corp, train)
 
     def min_depot_price(self) -> int | None:
         # The pool's trains are on sale too: the cheapest of them sets what a president must raise.

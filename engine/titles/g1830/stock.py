@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core import events as ev
 from ...core.abilities import NoBuy, Shares
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Player, Share
+from ...core.entities import Company, Player, Share, pay
 from ...core.errors import illegal, insufficient
 from ...core.steps.stock import BuySellParShares
 from .rules import Rules1830
@@ -99,8 +100,8 @@ class BuySellParShares1830(BuySellParShares):
         seller.companies.remove(company)
         company.owner = entity
         entity.companies.append(company)
-        entity.cash -= price
-        seller.cash += price
+        pay(entity, seller, price, ev.Why.PRIVATE)
+        ev.emit(ev.PrivateMoved(company.sym, seller.party, entity.party, price))
         self.game.log(f"{entity.name} buys {company.sym} from {seller.name} for {self.game.format_money(price)}")
         # 18xx.games hands the buyer the private's certificate again, from the market (the C&A's PRR share):
         # docs/conformance.md.
@@ -112,7 +113,7 @@ class BuySellParShares1830(BuySellParShares):
                 corp = self.game.corporations[share.corp]
                 previous = corp.owner
                 self.game.transfer_share(share, entity)
-                self.game.log(f"{entity.name} receives {share_id} with {company.sym}")
+                self.game.log(f"{entity.name} receives a {share.percent}% share of {share.corp} with {company.sym}")
                 if corp.ipoed:
                     self.game.check_presidency(corp, previous=previous)
         self.current.append(action)

@@ -284,6 +284,9 @@ class G1862(Game):
             value += self.cert_price(self.corporations[s.corp], s)
         return value
 
+    def private_worth(self, player: Player) -> int:
+        return 0  # privates score nothing (§10.3)
+
     # ------------------------------------------------------------------ redemption (§9)
     def may_redeem(self, corp: Corporation) -> bool:
         return (corp.floated and not corp.closed and corp.sym not in self.redeemed
@@ -564,11 +567,7 @@ class G1862(Game):
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
-        corp.trains.remove(train)
-        train.owner = self.pool
-        self.pool_trains.append(train)
-        self.log(f"{corp.sym} discards a {train.name} train to the pool")
-        ev.emit(ev.TrainMoved(train.id, train.name, corp.party, ev.POOL, ev.TrainHow.DISCARDED))
+        self.discard_to_pool(corp, train)
 
     def must_buy_train(self, corp: Corporation) -> bool:
         if corp.closed or corp.trains or not (self.available_depot_trains() or self.pool_trains):

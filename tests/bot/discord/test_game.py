@@ -105,7 +105,7 @@ async def test_a_game_in_its_own_thread_from_auction_to_stock_round(
     game = await mirror(bot)
     privates = await bot.complete(bob, "bid", "private", thread)
     assert 0 < len(privates) <= 25
-    assert [c.value for c in privates] == ["SC", "NWR", "TB", "CP"]  # HB is sold
+    assert [c.value for c in privates] == ["NWR", "TB", "CP"]  # HB is sold; SC is bought at its price, not bid on
     prices = await bot.complete(bob, "bid", "price", thread, private="NWR")
     assert prices and len(prices) <= 25
     assert all(legal(game, "bob", f"bid NWR {c.value}") for c in prices)

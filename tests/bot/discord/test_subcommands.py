@@ -87,3 +87,19 @@ def test_ping_lines_give_the_turn_gist_and_bare_mentions_otherwise() -> None:
         link_channel("game #1 (123456789012345678): go", "123456789012345678") == "game #1 (<#123456789012345678>): go"
     )
     assert link_channel("<#123456789012345678>", "123456789012345678") == "<#123456789012345678>"
+
+
+def test_typed_options_reach_the_service_as_a_command_not_a_line() -> None:
+    """Discord's typed options become the service's Command directly (review R3): no text to read again."""
+    from bot.core.commands import Command
+    from bot.discord.subcommands import build
+
+    subs = build(["1882"], ["NWR"]).subcommands
+    assert subs["lay"].command({"hex": "E9", "tile": "57", "rotation": 2}) == Command("lay", ("E9", "57", "2"),
+                                                                                       "lay E9 57 2")
+    train = subs["train"].command({"train": "4", "seller": "HBR", "price": 200})
+    assert (train.verb, train.args) == ("train", ("4", "from", "HBR", "200"))
+    ability = subs["ability"].command({"private": "NWR", "move": "token", "hex": "C3"})
+    assert (ability.verb, ability.args) == ("nwr", ("token", "C3"))
+    repay = subs["special repay"].command({})
+    assert (repay.verb, repay.args) == ("repay", ())

@@ -1,0 +1,31 @@
+"""The move verbs are declared once (bot.core.grammar): help, parser, word limits and the Discord schema read
+the same declarations."""
+
+from __future__ import annotations
+
+from bot.core import intents
+from bot.core.commands import help_text, verb_named
+from bot.core.grammar import MOVES, type_words
+from bot.discord.subcommands import SPECIAL_GROUP, build
+
+
+def test_every_declared_move_is_read_helped_and_offered_on_discord() -> None:
+    subs = build(["1882"], []).subcommands
+    for move in MOVES:
+        assert intents.VERB_TYPES[move.verb] == move.types
+        assert intents.MAX_WORDS.get(move.verb) == move.max_words
+        if not move.own_verb:
+            assert verb_named(move.verb) is None  # said only after a private's symbol
+            continue
+        assert help_text(move.verb).startswith(f"{move.usage}: {move.summary}")
+        path = f"{move.group} {move.verb}" if move.group else move.verb
+        sub = subs[path]
+        assert [o.name for o in sub.options] == [a.name for a in move.args] or (not move.args and sub.options)
+        assert sub.group == (SPECIAL_GROUP if move.group else None)
+
+
+def test_every_action_type_a_move_produces_has_words_for_refusals() -> None:
+    words = type_words()
+    assert words["dividend"] == "pay/withhold"
+    assert words["choose"] == "choose"
+    assert {k for m in MOVES for k in m.types} == set(words)
