@@ -16,6 +16,7 @@ from bot.core.replies import Outcome
 from engine import new_game
 from engine.core import query
 from engine.core.entities import Player
+from engine.core.events import RouteRun
 from engine.core.game import Game
 from engine.playout import _weight
 from tests.bot.conftest import Table
@@ -144,9 +145,9 @@ def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
         best = query.choices(game, corp, "run_routes") if corp is not None else []
         if corp is not None and best and len(best[0]["routes"]) >= 2:
             copy = pickle.loads(pickle.dumps(game))
-            copy.process(best[0])
-            first = copy.round.routes[0]  # type: ignore[attr-defined]
-            one_train = f"run {first.train.name} {'-'.join(str(h) for h, _ in first.stops)}"
+            runs = copy.process(best[0]).of(RouteRun)
+            words = ["run", *(w for r in runs for w in (r.train, "-".join(s.hex for s in r.stops)))]
+            one_train = " ".join(words[:3])
             player = deciding_player(corp)
             assert isinstance(player, Player)
             with pytest.raises(CommandError) as info:

@@ -39,8 +39,19 @@ def three_players() -> Game:
     return new_game("1830", [(1, "Ann"), (2, "Bob"), (3, "Cy")], seed=7)
 
 
+def need_toby(path: Path) -> None:
+    """Skips a test of one of tobymao/18xx's own games where the oracle's work tree was never set up.
+
+    Those games are not in ../shared (whose games fail a test when missing): they come with the work tree that
+    ../shared/oracle/setup.sh makes, which no install step can fetch; the oracle's ``--files`` run compares them.
+    """
+    if not path.is_relative_to(SHARED_FIXTURES) and not TOBY_FIXTURES.is_dir():
+        pytest.skip(f"no tobymao/18xx work tree at {TOBY_FIXTURES.parents[1]} (../shared/oracle/setup.sh sets one up)")
+
+
 def before(path: Path, action_id: int) -> tuple[Game, dict[str, Any]]:
     """The recorded game just before the action with ``action_id`` (which must stand), and that action."""
+    need_toby(path)
     assert path.is_file(), f"{path} is missing"  # a recorded game that is absent fails the test, never skips it
     gf = read_game_file(path)
     game = G1830(gf.players, gf.seed, gf.options, actions=[a for a in gf.actions if int(a["id"]) < action_id])
@@ -291,6 +302,7 @@ def test_the_optional_sixth_train_rule_adds_a_third_six() -> None:
 # ---------------------------------------------------------------------------------------------- ends
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.stem)
 def test_recorded_games_replay_to_their_result(path: Path) -> None:
+    need_toby(path)
     assert path.is_file(), f"{path} is missing"
     gf = read_game_file(path)
     game = replay(gf)
@@ -300,6 +312,7 @@ def test_recorded_games_replay_to_their_result(path: Path) -> None:
 
 
 def test_the_bank_breaking_ends_the_game_after_the_set_of_operating_rounds() -> None:
+    need_toby(BANK_GAME)
     assert BANK_GAME.is_file(), f"{BANK_GAME} is missing"
     gf = read_game_file(BANK_GAME)
     broke: list[str] = []  # the round in which the bank first ran out

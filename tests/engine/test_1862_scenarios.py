@@ -338,6 +338,27 @@ def city(g: G1862, hex_id: str) -> str:
     return f"{hx.tile.id}-{hx.tile.tdef.cities[0]}"
 
 
+def test_sc14_played_the_third_marker_in_columbus_costs_100_in_a_later_round() -> None:
+    """SC-14: after Ottawa's marker in an earlier operating round, NYC's 3rd marker in Columbus G26 costs $100."""
+    g = new()
+    sell_privates(g)
+    nyc = start(g, "NYC", 1, cash=800)
+    lay(g, "NYC", "F31", "X4", 0)
+    lay(g, "NYC", "F29", "8", 4)  # F31 to G28
+    lay(g, "NYC", "G28", "8", 1)  # F29 to Columbus
+    lay(g, "NYC", "G26", "57", 1)
+    lay(g, "NYC", "D29", "57", 5)
+    g.place_home_token(nyc)
+    g.place_token(nyc, nyc.tokens[1], g.board.hexes["D29"], 0, free=True)  # Ottawa, an earlier round
+    operating_round(g, 1)
+    assert g.round.entity() is nyc
+    corp_act(g, "pass", "NYC")  # no track
+    cash = nyc.cash
+    corp_act(g, "place_token", "NYC", city=city(g, "G26"))
+    assert cash - nyc.cash == 100 and nyc.tokens[2].hex == "G26"
+    assert "place_token" not in g.actions_for(g.corporations["NYC"])
+
+
 def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> None:
     g = new()
     sell_privates(g)
