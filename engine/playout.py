@@ -61,6 +61,10 @@ def _seeker_weight(option: dict[str, object], flavour: str) -> float:
     cost = int(price) if isinstance(price, int) else 0
     if option.get("entity_type") == "company":
         weight *= 6 if flavour == "privates" else 2  # a private's own power: lay, token, exchange, close
+    elif kind == "buy_company" and option.get("entity_type") == "player":
+        # Players trading privates among themselves (1830) is a turn that ends no round: weighted up, the stock
+        # round never ends (1830 seeker games ran 5,000 actions of trades in Stock Round 2).
+        weight = 0.05
     if flavour == "spend":
         if kind == "dividend":
             weight *= 20 if option.get("kind") == "payout" else 0.2
