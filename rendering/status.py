@@ -42,6 +42,10 @@ def _currency(view: StatusView) -> str:
     return theme.currency_sign(view.currency)
 
 
+# 1828 has no certificate limit; its data stores the limit as this many (more than a player can ever hold).
+NO_CERT_LIMIT = 99
+
+
 def _holder(comp: CompanyStatus) -> str:
     if comp.closed:
         return "closed"
@@ -85,11 +89,23 @@ def company_lines(view: StatusView, *, details: bool = True) -> list[str]:
     return out
 
 
-def corporation_lines(view: StatusView) -> list[str]:
-    """Each public company's card in words: price, president, cash, trains, stations and shares."""
+def _certs(p: PlayerStatus, unlimited: str) -> str:
+    """Certificates held against the limit; a title without a limit (1828) stores it as NO_CERT_LIMIT."""
+    if p.certificate_limit >= NO_CERT_LIMIT:
+        return f"{p.certificates:>2} ({unlimited})"
+    return f"{p.certificates:>2}/{p.certificate_limit}"
+
+
+def corporation_lines(view: StatusView, *, minors: bool | None = None) -> list[str]:
+    """Each public company's card in words: price, president, cash, trains, stations and shares.
+
+    ``minors`` keeps only the minors (True) or only the others (False); None keeps all.
+    """
     cur = _currency(view)
     out = []
     for c in view.corporations:
+        if minors is not None and (c.kind == "minor") != minors:
+            continue
         if c.share_price is None and not c.floated:
             out.append(f"  {c.sym} {c.name}: not started; {c.tokens_total} stations")
             continue
@@ -170,7 +186,7 @@ def status_text(view: StatusView) -> str:
             privates += f" | debt {_money(cur, p.debt)}" if p.debt else ""
             lines.append(
                 f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
-                f"  certs {p.certificates:>2}/{p.certificate_limit}"
+                f"  certs {_certs(p, 'no certificate limit')}"
                 f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
             )
     if view.corporations:
@@ -347,7 +363,7 @@ def render_status(view: StatusView) -> Image.Image:
             _txt(""),
             _chips(chips[p.id]),
             _txt(held or "–", colour=_ALERT if p.debt else theme.INK if p.privates else theme.MUTED, clip=True),
-            _txt(f"{p.certificates}/{p.certificate_limit}", colour=_ALERT if over else theme.INK, bold=over),
+            _txt(_certs(p, "no limit"), colour=_ALERT if over else theme.INK, bold=over),
             _txt(_money(cur, p.value), bold=True),
         ]
 

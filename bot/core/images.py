@@ -138,7 +138,10 @@ def companies_text(game: Game) -> str | None:
         privates = company_lines(view)
         if privates:
             lines += ["Private companies:", *privates]
-        lines += ["Public companies:", *corporation_lines(view)]
+        lines += ["Public companies:", *corporation_lines(view, minors=False)]
+        # Minors (1822's M1-M24, 1828's C&P) are private companies run like railroads, not public companies.
+        if minor_lines := corporation_lines(view, minors=True):
+            lines += ["Minor companies (privately held, run like railroads):", *minor_lines]
         return "\n".join(lines)
     except Exception:
         log.exception("companies text failed")

@@ -161,3 +161,23 @@ def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
         options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
         game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
     raise AssertionError("no company ran two trains")
+
+
+async def test_1828_status_and_companies_say_what_1828_is(table: Table) -> None:
+    """F17: "certs 5/99" (1828 has no certificate limit), the C&P among the public companies and
+    "Removing Michigan Central Railroad" for a $250 private while the public company MC stays."""
+    assert (await table.say("alice", "new 1828 seed=11")).ok
+    for user in ("bob", "carol", "dave"):
+        assert (await table.say(user, "join")).ok
+    start = await table.say("alice", "start")
+    assert start.ok
+    status = (await table.say("alice", "status")).text
+    assert "no certificate limit" in status and "/99" not in status
+    companies = (await table.say("alice", "companies")).text
+    public, _, minors = companies.partition("Minor companies")
+    assert "C&P Cobourg" not in public.split("Public companies:")[1] and "C&P Cobourg" in minors
+    game = new_game("1828", [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")], seed=11)
+    gone = [c for c in game.companies.values() if c.value == 250 and c.closed]
+    log = "\n".join(game.log_lines)
+    assert gone and not any(f"Removing {c.name}" in log for c in gone)
+    assert all(f"The $250 private {c.sym} ({c.name}) is removed" in log for c in gone)

@@ -82,7 +82,8 @@ class G1828(Game):
         big = [c for c in self.companies.values() if c.value == 250]
         for company in self.rng.shuffled(big)[: 7 - len(self.players)]:
             company.closed = True
-            self.log(f"Removing {company.name}")
+            # Say "private" and the price: the public company of the same symbol (MC, NYC, ...) stays in play.
+            self.log(f"The ${company.value} private {company.sym} ({company.name}) is removed")
 
     def trial_copy(self) -> G1828:
         """A throw-away copy of the game, to try an action on (Merger.choices) without touching this one."""
