@@ -49,6 +49,8 @@ NO_CERT_LIMIT = 99
 def _holder(comp: CompanyStatus) -> str:
     if comp.closed:
         return "closed"
+    if comp.in_stack:
+        return "in the stack (not yet in a bid box)"
     where = "in a bid box" if comp.bid_box else "for sale"
     if comp.high_bid is not None:
         return f"{where}, high bid {comp.high_bidder} {{cur}}{comp.high_bid:,}"
@@ -87,6 +89,11 @@ def company_lines(view: StatusView, *, details: bool = True) -> list[str]:
     if later:
         out.append(f"  waiting for a bid box: {', '.join(comp.sym for comp in later)}")
     return out
+
+
+def _in_bids(cur: str, p: PlayerStatus) -> str:
+    """The part of a player's cash that standing bids hold back (1822), or nothing."""
+    return f" ({_money(cur, p.in_bids)} in bids)" if p.in_bids else ""
 
 
 def _certs(p: PlayerStatus, unlimited: str) -> str:
@@ -185,7 +192,7 @@ def status_text(view: StatusView) -> str:
             privates = f" | {', '.join(p.privates)}" if p.privates else ""
             privates += f" | debt {_money(cur, p.debt)}" if p.debt else ""
             lines.append(
-                f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}"
+                f"{mark} {p.name:<{name_w}}  {_money(cur, p.cash):>8}{_in_bids(cur, p)}"
                 f"  certs {_certs(p, 'no certificate limit')}"
                 f"  worth {_money(cur, p.value):>8}  {shares or 'no shares'}{privates}{pd}"
             )
@@ -353,8 +360,9 @@ def render_status(view: StatusView) -> Image.Image:
     def player_cells(p: PlayerStatus) -> list[_Painter]:
         marker = "▶" if p.acting else ""
         name = p.name + (" (PD)" if p.priority else "")
-        # A debt (1862) is shown with the privates, whose column is mostly empty by then.
-        held = ", ".join([*([f"debt {_money(cur, p.debt)}"] if p.debt else []), *p.privates])
+        # A debt (1862) and money in bids (1822) are shown with the privates, whose column is mostly empty by then.
+        held = ", ".join([*([f"debt {_money(cur, p.debt)}"] if p.debt else []),
+                          *([f"{_money(cur, p.in_bids)} in bids"] if p.in_bids else []), *p.privates])
         over = p.certificates > p.certificate_limit
         return [
             _txt(marker, bold=True, colour=_ALERT),

@@ -307,7 +307,8 @@ def _and(words: list[str]) -> str:
 
 def _phase_notes(game: Game) -> tuple[str, ...]:
     phase = game.phase
-    notes = [f"train limit {phase['train_limit']}"]
+    minors = f" (minors {phase['minor_train_limit']})" if "minor_train_limit" in phase else ""
+    notes = [f"train limit {phase['train_limit']}{minors}"]
     tiles = [str(c) for c in phase["tiles"]]
     notes.append(f"{_and(tiles)} tiles" if tiles else "no tiles")
     n = int(phase["operating_rounds"])
@@ -338,6 +339,7 @@ def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
         privates=tuple(c.sym for c in p.companies if not c.closed),
         certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
         value=game.player_value(p), priority=p is game.players[0], acting=p in acting, debt=int(p.debt),
+        in_bids=int(committed(p)) if callable(committed := getattr(game, "committed_cash", None)) else 0,
     )
 
 
@@ -398,6 +400,7 @@ def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set
         sym=comp.sym, name=comp.name, value=value, revenue=int(comp.revenue), description=comp.desc,
         owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,
         bid_box=comp.sym in boxes,
+        in_stack=bool(boxes) and comp.sym not in boxes and holder is None and not comp.closed,
     )
 
 

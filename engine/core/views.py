@@ -122,6 +122,7 @@ class PlayerStatus:
     certificates: int
     certificate_limit: int
     value: int
+    in_bids: int = 0  # cash held back by the player's standing bids (1822), still part of ``cash``
     priority: bool = False
     acting: bool = False
     debt: int = 0  # owed to the bank (1822's loans, 1862's unpaid rest)
@@ -168,6 +169,7 @@ class CompanyStatus:
     high_bidder: str | None = None
     closed: bool = False
     bid_box: bool = False  # 1822: in a bid box now, open for bids
+    in_stack: bool = False  # 1822: still in the bank's stack, waiting for a bid box
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,3 +181,27 @@ async def test_1828_status_and_companies_say_what_1828_is(table: Table) -> None:
     log = "\n".join(game.log_lines)
     assert gone and not any(f"Removing {c.name}" in log for c in gone)
     assert all(f"The $250 private {c.sym} ({c.name}) is removed" in log for c in gone)
+
+
+async def test_1822_companies_status_and_bids_say_what_is_where(table: Table) -> None:
+    """F18: items still in the stacks were "for sale", the phase line gave only the majors' train limit, a bid
+    gave no count of the bids left this turn, and a player's cash did not show what standing bids hold back."""
+    assert (await table.say("alice", "new 1822 seed=5")).ok
+    for user in ("bob", "carol"):
+        assert (await table.say(user, "join")).ok
+    assert (await table.say("alice", "start")).ok
+    companies = (await table.say("alice", "companies")).text
+    assert re.search(r"M\d+ MINOR: \d+\.[^\n]*in the stack \(not yet in a bid box\)", companies)
+    assert not re.search(r"M\d+ MINOR[^\n]*for sale", companies)
+    status = (await table.say("alice", "status")).text
+    assert "train limit 4 (minors 2)" in status
+    boxed = re.findall(r"  (M\d+) MINOR[^\n]*in a bid box, no bid yet", companies)
+    bidder = re.search(r"Waiting for: (\w+)", status)
+    assert len(boxed) >= 2 and bidder
+    who = bidder.group(1)
+    first = await table.say(who, f"bid {boxed[0]} 100")
+    assert first.ok and "(bid 1 of 3 this turn)" in first.text
+    second = await table.say(who, f"bid {boxed[1]} 110")
+    assert second.ok and "(bid 2 of 3 this turn)" in second.text
+    status = (await table.say(who, "status")).text
+    assert re.search(rf"{who} +£\d[\d,]* \(£210 in bids\)", status)

@@ -291,11 +291,13 @@ class BidSellParShares(BuySellParShares):
         entity.passed = False
         bids[:] = [b for b in bids if b[0] is not entity]
         bids.append((entity, price))
-        game.log(f"{entity.name} bids {money(price)} for {comp.name}")
+        self.bid_actions += 1
+        per_turn = int(game.bidding["per_turn"])
+        # The count tells a player how many more bids this turn allows (the turn ends at the last one).
+        game.log(f"{entity.name} bids {money(price)} for {comp.name} (bid {self.bid_actions} of {per_turn} this turn)")
         self.current.append(action)
         self.round.last_to_act = entity
-        self.bid_actions += 1
-        if self.bid_actions >= int(game.bidding["per_turn"]):
+        if self.bid_actions >= per_turn:
             self.pass_()
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
