@@ -205,3 +205,16 @@ async def test_1822_companies_status_and_bids_say_what_is_where(table: Table) ->
     assert second.ok and "(bid 2 of 3 this turn)" in second.text
     status = (await table.say(who, "status")).text
     assert re.search(rf"{who} +£\d[\d,]* \(£210 in bids\)", status)
+
+
+async def test_1862_keep_or_withdraw_says_what_each_does(table: Table) -> None:
+    """F13: "alice must decide …: `bid keep`, `bid withdraw`" said nothing of where the earmarked money goes."""
+    assert (await table.say("alice", "new 1862 seed=3")).ok
+    for user in ("bob", "carol", "dave"):
+        assert (await table.say(user, "join")).ok
+    assert (await table.say("alice", "start")).ok
+    assert (await table.say("alice", "bid ERIE 45")).ok
+    reply = await table.say("bob", "bid ERIE 50")
+    assert reply.ok
+    assert "`bid keep` (the $45 bid on ERIE stands and its money stays earmarked; alice joins the auction" in reply.text
+    assert "`bid withdraw` (the $45 bid on ERIE is taken back and its money is free again)" in reply.text

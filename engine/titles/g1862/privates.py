@@ -144,6 +144,20 @@ class PrivateAuction(Step):
             return None
         return self.min_bid(company), self.available(entity, company)
 
+    def choice_label(self, entity: Any, action: Action) -> str | None:
+        """What keeping or withdrawing an outbid bid does: the word alone does not say where the money goes."""
+        if action.get("type") != "choose" or not self.sale.decisions:
+            return None
+        player, sym = self.sale.decisions[0]
+        mine = [price for p, price in self.sale.bids.get(sym, []) if p is player]
+        bid = f"the {self.game.format_money(mine[0])} bid" if mine else "the bid"
+        if action.get("choice") == KEEP:
+            return (f"{bid} on {sym} stands and its money stays earmarked; {player.name} joins the auction "
+                    f"among {sym}'s bidders when it comes up")
+        if action.get("choice") == WITHDRAW:
+            return f"{bid} on {sym} is taken back and its money is free again"
+        return None
+
     # --- processing
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = str(action["choice"])
