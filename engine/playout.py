@@ -170,6 +170,20 @@ def game_document(title: str, game: Game, seed: int, optional_rules: list[str]) 
     return doc
 
 
+def title_and_rules(title: str, optional_rules: str) -> tuple[type[Game], list[str]]:
+    """The game class of ``title`` and the comma-separated ``optional_rules`` as a list.
+
+    Raises:
+        GameError: an unknown title, or an optional rule the title does not have.
+    """
+    rules = [r for r in optional_rules.split(",") if r]
+    cls = title_class(title)
+    unknown = [r for r in rules if r not in cls.OPTIONAL_RULES]
+    if unknown:
+        raise malformed(f"{cls.TITLE} has no optional rules {', '.join(unknown)}")
+    return cls, rules
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.playout",
                                      description="Play one seeded random game and write it as an 18xx.games file.")
@@ -181,12 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-actions", type=int, default=5000)
     parser.add_argument("--out", required=True, metavar="FILE.json")
     args = parser.parse_args(argv)
-    rules = [r for r in args.optional_rules.split(",") if r]
     try:
-        cls = title_class(args.title)
-        unknown = [r for r in rules if r not in cls.OPTIONAL_RULES]
-        if unknown:
-            raise malformed(f"{cls.TITLE} has no optional rules {', '.join(unknown)}")
+        cls, rules = title_and_rules(args.title, args.optional_rules)
         result = random_playout(cls.TITLE, args.players, args.seed, max_actions=args.max_actions,
                                 policy=args.policy, optional_rules=rules)
     except GameError as exc:

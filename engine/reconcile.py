@@ -18,10 +18,9 @@ from typing import Any
 
 from .core import events as ev
 from .core.entities import Holder
-from .core.errors import GameError, malformed
+from .core.errors import GameError
 from .core.game import Game
-from .playout import random_playout
-from .titles import title_class
+from .playout import random_playout, title_and_rules
 
 
 @dataclass
@@ -188,12 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--optional-rules", default="", help="comma-separated optional rules")
     parser.add_argument("--max-actions", type=int, default=5000)
     args = parser.parse_args(argv)
-    rules = [r for r in args.optional_rules.split(",") if r]
     try:
-        cls = title_class(args.title)
-        unknown = [r for r in rules if r not in cls.OPTIONAL_RULES]
-        if unknown:
-            raise malformed(f"{cls.TITLE} has no optional rules {', '.join(unknown)}")
+        cls, rules = title_and_rules(args.title, args.optional_rules)
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
