@@ -4,57 +4,51 @@ the D&H's lay-and-station in Scranton, the M&H's exchange for an NYC share. Thei
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.abilities import Ability, OwnerType, register
 
 
+@dataclass(slots=True, kw_only=True)
+class _TilesInHexes(Ability):
+    """A power of the owning corporation to lay one of ``tiles`` in one of ``hexes`` (both required)."""
+
+    NAMED: ClassVar[str] = ""  # the type with its article, for the refusal of a table that lacks a key
+    KEYS = ("hexes", "tiles")
+
+    hexes: tuple[str, ...] = ()
+    tiles: tuple[str, ...] = ()
+    owner_type: OwnerType | None = OwnerType.CORPORATION
+
+    @classmethod
+    def read(cls, reader: Any) -> Ability:
+        hexes, tiles = reader.texts("hexes"), reader.texts("tiles")
+        if not hexes or not tiles:
+            raise reader.error(f"{cls.NAMED} ability needs hexes = [...] and tiles = [...]")
+        return cls(hexes=hexes, tiles=tiles)
+
+    def hexes_named(self) -> tuple[str, ...]:
+        return self.hexes
+
+
 @register
 @dataclass(slots=True, kw_only=True)
-class ExtraLay(Ability):
+class ExtraLay(_TilesInHexes):
     """Once, at any time in its owning corporation's turn, a lay of one of ``tiles`` in one of ``hexes``, beyond
     the corporation's own lay, with no connection to its track needed; the terrain is paid."""
 
     TYPE = "extra_lay"
-    KEYS = ("hexes", "tiles")
-
-    hexes: tuple[str, ...] = ()
-    tiles: tuple[str, ...] = ()
-    owner_type: OwnerType | None = OwnerType.CORPORATION
-
-    @classmethod
-    def read(cls, reader: Any) -> Ability:
-        hexes, tiles = reader.texts("hexes"), reader.texts("tiles")
-        if not hexes or not tiles:
-            raise reader.error("an extra_lay ability needs hexes = [...] and tiles = [...]")
-        return cls(hexes=hexes, tiles=tiles)
-
-    def hexes_named(self) -> tuple[str, ...]:
-        return self.hexes
+    NAMED = "an extra_lay"
 
 
 @register
 @dataclass(slots=True, kw_only=True)
-class Teleport(Ability):
+class Teleport(_TilesInHexes):
     """Once, the owning corporation lays one of ``tiles`` in one of ``hexes`` (still empty) as its lay of the
     turn, off its network, paying the terrain; then it may place a station there at no cost."""
 
     TYPE = "teleport"
-    KEYS = ("hexes", "tiles")
-
-    hexes: tuple[str, ...] = ()
-    tiles: tuple[str, ...] = ()
-    owner_type: OwnerType | None = OwnerType.CORPORATION
-
-    @classmethod
-    def read(cls, reader: Any) -> Ability:
-        hexes, tiles = reader.texts("hexes"), reader.texts("tiles")
-        if not hexes or not tiles:
-            raise reader.error("a teleport ability needs hexes = [...] and tiles = [...]")
-        return cls(hexes=hexes, tiles=tiles)
-
-    def hexes_named(self) -> tuple[str, ...]:
-        return self.hexes
+    NAMED = "a teleport"
 
 
 @register
