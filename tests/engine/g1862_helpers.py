@@ -106,3 +106,12 @@ def own_trains(g: G1862, sym: str, *names: str) -> None:
         g.depot.remove(train)
         train.owner = corp
         corp.trains.append(train)
+
+
+def only_a_pool_three(g: G1862) -> None:
+    """Phase 3 with the bank's 2- and 3-trains gone and one 3-train for sale in the pool."""
+    g.phase_index = 2
+    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
+    three = g.all_trains["3-5"]
+    three.owner = g.pool
+    g.pool_trains.append(three)

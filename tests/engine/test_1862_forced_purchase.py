@@ -16,6 +16,7 @@ from .g1862_helpers import (
     corp_act,
     lay,
     new,
+    only_a_pool_three,
     operating_round,
     own_trains,
     player,
@@ -51,11 +52,7 @@ def _pool_three_position(edition: int = 2, cash: int = 200) -> G1862:
     """Phase 4: the bank sells 4s at $300, the pool a 3 at $200; ATS has $20 and no train; P1 holds ``cash``."""
     g = new() if edition == 2 else _edition(edition)
     sell_privates(g)
-    g.phase_index = 2
-    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
-    three = g.all_trains["3-5"]
-    three.owner = g.pool
-    g.pool_trains.append(three)
+    only_a_pool_three(g)
     start(g, "ATS", 1, cash=100, col=10)
     lay(g, "ATS", "G22", "4", 0)  # St. Louis: river, $80
     _strip(g, 1, cash)
@@ -115,11 +112,7 @@ def test_b2_bank_empty_and_pool_unaffordable_leaves_bankruptcy_as_the_way_out() 
 def test_b3_treasury_alone_pays_when_it_covers_a_pool_train() -> None:
     g = new()
     sell_privates(g)
-    g.phase_index = 2
-    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
-    three = g.all_trains["3-5"]
-    three.owner = g.pool
-    g.pool_trains.append(three)
+    only_a_pool_three(g)
     start(g, "ATS", 1, cash=330, col=10)
     start(g, "SP", 1, cash=0, col=8)
     own_trains(g, "SP", "4", "4")

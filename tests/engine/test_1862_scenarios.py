@@ -16,6 +16,7 @@ from .g1862_helpers import (
     give,
     lay,
     new,
+    only_a_pool_three,
     operating_round,
     own_trains,
     player,
@@ -757,11 +758,7 @@ def test_sc26_company_groups_open_in_turn() -> None:
 def test_sc27_forced_train_purchase() -> None:
     g = new()
     sell_privates(g)
-    g.phase_index = 2
-    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
-    pool_three = g.all_trains["3-5"]
-    pool_three.owner = g.pool
-    g.pool_trains.append(pool_three)
+    only_a_pool_three(g)
     x = start(g, "ATS", 1, cash=200, col=10)
     start(g, "SP", 1, cash=0, col=8)
     own_trains(g, "SP", "4", "4")
@@ -789,11 +786,7 @@ def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall
     or a sale that changes a presidency."""
     g = new()
     sell_privates(g)
-    g.phase_index = 2
-    g.depot = [t for t in g.depot if t.name not in ("2", "3")]
-    pool_three = g.all_trains["3-5"]
-    pool_three.owner = g.pool
-    g.pool_trains.append(pool_three)
+    only_a_pool_three(g)
     start(g, "ATS", 1, cash=200, col=10)
     start(g, "SP", 1, cash=0, col=8)
     start(g, "CP", 2, row=7, col=1)  # $30 a share
