@@ -25,6 +25,40 @@ from ...core.steps.operating import (
 )
 from ...core.steps.stock import HomeToken
 from ...core.tiles import TokenKind
+from .acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
+from .destinations import (
+    add_route_bonuses,
+    destination_connected,
+    destination_token,
+    place_destination_token,
+    remove_extra_tokens,
+)
+from .holdings import splits_anothers_directors_certificate
+from .private_choices import company_choices, make_company_choice, token_choices
+from .privates import acquire_private, purchasable_companies
+from .routes import mail_subsidy, suggest_routes, trace_1822_route
+from .share_issues import issuable, issue_shares, redeem_shares, redeemable
+from .stations import (
+    channel_station_cities,
+    channel_station_power,
+    free_token_hexes,
+    offers_city,
+    p5_holds_token_step,
+    place_channel_station,
+    place_pending_token,
+)
+from .track import tile_lays_for
+from .track_powers import (
+    teleport_lays,
+    teleport_open,
+    track_power,
+    track_power_allows,
+    track_power_usable,
+    track_powers_block,
+    use_track_power,
+)
+from .trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
+from .turn_order import count_operation, turns_operated
 
 # The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
 # builds their rounds.
@@ -46,11 +80,12 @@ class DiscardTrain1822(DiscardTrain):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
             return super().choices(entity, kind)
-        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in self.game.discardable_trains(entity)]
+        return [{**entity_action(entity, "discard_train"), "train": t.id}
+                for t in discardable_trains(self.game, entity)]
 
     def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
         train = self.game.all_trains.get(str(action["train"]))
-        if train is None or train not in self.game.discardable_trains(entity):
+        if train is None or train not in discardable_trains(self.game, entity):
             raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
         self.game.discard_train(entity, train)
 
@@ -58,13 +93,13 @@ class DiscardTrain1822(DiscardTrain):
 def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
     """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
     comps = [entity] if isinstance(entity, Company) else list(getattr(entity, "companies", []))
-    return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in game.company_choices(c, time)]
+    return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in company_choices(game, c, time)]
 
 
 def channel_station_actions(game: Any, company: Company) -> list[Action]:
     """P5's English Channel stations, in its company's token step or right after its Channel upgrade."""
     return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}"}
-            for hx, node in game.channel_station_cities(company)]
+            for hx, node in channel_station_cities(game, company)]
 
 
 def _current(step: Step, entity: Any) -> bool:
@@ -103,7 +138,7 @@ class PendingToken(HomeToken):
             raise illegal(f"{actor.sym} cannot have two stations in one city")
         if not self.reaches(actor, hx, node):
             raise illegal(f"{actor.sym}'s track does not reach that city of {hx.id}")
-        self.game.place_pending_token(actor, token, hx, node)
+        place_pending_token(self.game, actor, token, hx, node)
         self.pending().pop(0)
 
 
@@ -148,7 +183,7 @@ class AcquireCompany(Step):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or not self.game.purchasable_companies(entity):
+        if not _current(self, entity) or not purchasable_companies(self.game, entity):
             return []
         return ["acquire_company", "pass"]
 
@@ -156,15 +191,15 @@ class AcquireCompany(Step):
         if kind != "acquire_company":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "acquire_company"), "company": c.sym}
-                for c in self.game.purchasable_companies(entity)]
+                for c in purchasable_companies(self.game, entity)]
 
     def process_acquire_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
-        if company not in self.game.purchasable_companies(entity):
+        if company not in purchasable_companies(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
-        self.game.acquire_private(entity, company)
+        acquire_private(self.game, entity, company)
         self.game.acquired_this_round.add(company.sym)
-        if not self.game.purchasable_companies(entity):
+        if not purchasable_companies(self.game, entity):
             self.pass_()
 
 
@@ -177,17 +212,17 @@ class DestinationToken(Step):
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind is not CorporationKind.MAJOR:
             return []
-        if self.game.destination_token(entity) is None:
+        if destination_token(self.game, entity) is None:
             return []
         return ["hex_token", "pass"]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "hex_token":
-            if not self.game.destination_connected(entity):
+            if not destination_connected(self.game, entity):
                 return []
             return [{**entity_action(entity, "hex_token"), "hex": entity.data["destination"],
                      "token_type": "destination"}]
-        if kind == "pass" and self.game.destination_connected(entity):
+        if kind == "pass" and destination_connected(self.game, entity):
             return []
         return super().choices(entity, kind)
 
@@ -196,8 +231,8 @@ class DestinationToken(Step):
     def process_hex_token(self, action: dict[str, Any], entity: Any) -> None:
         if action["hex"] != entity.data["destination"]:
             raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
-        self.game.place_destination_token(entity)
-        self.game.remove_extra_tokens(self.game.board.hexes[entity.data["destination"]])
+        place_destination_token(self.game, entity)
+        remove_extra_tokens(self.game, self.game.board.hexes[entity.data["destination"]])
         self.pass_()
 
 
@@ -236,7 +271,7 @@ class SpecialTrack(Step):
 
     def station_pending(self) -> bool:
         """P5 has upgraded the English Channel and must now place its station there."""
-        return self.teleported is not None and self.game.channel_station_power(self.teleported)
+        return self.teleported is not None and channel_station_power(self.game, self.teleported)
 
     def active_entities(self) -> list[Any]:
         if self.station_pending():
@@ -249,7 +284,7 @@ class SpecialTrack(Step):
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
         corp = self.round.entity()
-        if not self.game.track_power_usable(entity, corp) or not self.may_begin(entity, corp):
+        if not track_power_usable(self.game, entity, corp) or not self.may_begin(entity, corp):
             return []
         if not isinstance(self.round.active_step(), Track1822):
             return []
@@ -258,8 +293,8 @@ class SpecialTrack(Step):
     def may_begin(self, company: Company, corp: Corporation) -> bool:
         """P21 is used by a company with a station in Hull or Grimsby, before it lays any track this turn; P5 when
         the English Channel is full and can be upgraded."""
-        power = self.game.track_power(company)
-        if power.get("teleport") and not self.game.teleport_open(company):
+        power = track_power(self.game, company)
+        if power.get("teleport") and not teleport_open(self.game, company):
             return False
         if power.get("station_in_hexes") and not any(t.used and t.hex in power.get("hexes", ()) for t in corp.tokens):
             return False
@@ -272,9 +307,9 @@ class SpecialTrack(Step):
         if kind != "lay_tile":
             return super().choices(entity, kind)
         corp = entity.owner
-        power = self.game.track_power(entity)
+        power = track_power(self.game, entity)
         if power.get("teleport"):
-            lays = [{**entity_action(entity, "lay_tile"), **lay} for lay in self.game.teleport_lays(entity)]
+            lays = [{**entity_action(entity, "lay_tile"), **lay} for lay in teleport_lays(self.game, entity)]
             return [a for a in lays if self.lay_left(power, a)]
         self.game.laying_private = entity
         try:
@@ -283,7 +318,7 @@ class SpecialTrack(Step):
             self.game.laying_private = None
         if corp.kind is CorporationKind.MINOR:
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
-        return [a for a in out if self.game.track_power_allows(entity, corp, power, a) and self.lay_left(power, a)]
+        return [a for a in out if track_power_allows(self.game, entity, corp, power, a) and self.lay_left(power, a)]
 
     def lay_left(self, power: dict[str, Any], action: dict[str, Any]) -> bool:
         """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
@@ -300,8 +335,8 @@ class SpecialTrack(Step):
         corp = entity.owner
         if not isinstance(corp, Corporation) or corp is not self.round.entity():
             raise illegal(f"{entity.sym} lays track only in its company's turn")
-        power = self.game.track_power(entity)
-        if not self.game.track_power_allows(entity, corp, power, action):
+        power = track_power(self.game, entity)
+        if not track_power_allows(self.game, entity, corp, power, action):
             raise illegal(f"{entity.sym} cannot lay that tile there")
         if not self.lay_left(power, action):
             raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
@@ -313,7 +348,7 @@ class SpecialTrack(Step):
         try:
             if power.get("teleport"):
                 if int(action.get("rotation", 0)) != 0 or \
-                        not any(lay["tile"] == action["tile"] for lay in self.game.teleport_lays(entity)):
+                        not any(lay["tile"] == action["tile"] for lay in teleport_lays(self.game, entity)):
                     raise illegal(f"{entity.sym} upgrades the English Channel only to make room for its station, "
                                   f"with tile {' or '.join(power.get('tiles', ()))} at rotation 0")
                 self.game.lay_tile(corp, action, check_connection=False)
@@ -330,7 +365,7 @@ class SpecialTrack(Step):
                 self.game.lay_tile(corp, action)
         finally:
             self.game.laying_private = None
-        self.game.use_track_power(entity, corp, upgrade)
+        use_track_power(self.game, entity, corp, upgrade)
         if power.get("extra"):
             # P12's lays come all before or all after the company's own: begun after one own lay, they take the
             # second (18xx.games).
@@ -342,9 +377,9 @@ class SpecialTrack(Step):
             track = next(s for s in self.round.steps if isinstance(s, Track1822))
             track.lays += 1
             track.upgraded = track.upgraded or upgrade
-            if track.next_lay() is None and not self.game.track_powers_block(corp):
+            if track.next_lay() is None and not track_powers_block(self.game, corp):
                 track.pass_()
-        if power.get("must_lay_together") and self.game.track_power_usable(entity, corp):
+        if power.get("must_lay_together") and track_power_usable(self.game, entity, corp):
             self.company = entity
         else:
             self.company = None
@@ -352,10 +387,11 @@ class SpecialTrack(Step):
             self.teleported = entity
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        if not self.station_pending() or entity is not self.teleported:
+        company = self.teleported
+        if not self.station_pending() or company is None or entity is not company:
             raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
         hx, node = self.game.city_by_id(action["city"])
-        self.game.place_channel_station(entity, hx, node, action.get("slot"))
+        place_channel_station(self.game, company, hx, node, action.get("slot"))
         self.teleported = None
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
@@ -375,13 +411,13 @@ class Token1822(TokenStep):
             corp = self.round.entity()
             if entity.owner is not corp:
                 return []
-            out = ["place_token"] if self.game.channel_station_power(entity) else []
-            return out + (["choose_ability"] if self.game.company_choices(entity, "token") else [])
+            out = ["place_token"] if channel_station_power(self.game, entity) else []
+            return out + (["choose_ability"] if company_choices(self.game, entity, "token") else [])
         if not _current(self, entity):
             return []
         out = list(super().actions(entity))
         if not out and self.normal_tokens(entity) and (
-                self.game.free_token_hexes(entity) or self.game.p5_holds_token_step(entity)):
+                free_token_hexes(self.game, entity) or p5_holds_token_step(self.game, entity)):
             # 18xx.games stops here while a company holds a station power it has not used (SECR's free station,
             # P5's English Channel station), wherever the company can reach.
             out = ["place_token", "pass"]
@@ -389,7 +425,7 @@ class Token1822(TokenStep):
         # place a station otherwise (18xx.games).
         swaps = any(c.sym in ("P5", "P18") and not c.closed for c in entity.companies) \
             and self.game.exchange_tokens.get(entity.sym, 0) > 0
-        if (out or swaps) and any(self.game.token_choices(c) for c in entity.companies) \
+        if (out or swaps) and any(token_choices(self.game, c) for c in entity.companies) \
                 and "choose_ability" not in out:
             out.append("choose_ability")
         if out and "pass" not in out:
@@ -404,7 +440,7 @@ class Token1822(TokenStep):
         token = next(iter(self.normal_tokens(corp)), None)
         if token is None:
             return []
-        free = set(self.game.free_token_hexes(corp))
+        free = set(free_token_hexes(self.game, corp))
         out = []
         for hex_id, node in sorted(self.game.network(corp).nodes):
             hx = self.game.board.hexes[hex_id]
@@ -421,7 +457,7 @@ class Token1822(TokenStep):
             return channel_station_actions(self.game, entity)
         out = super().choices(entity, kind)
         if kind == "place_token" and isinstance(entity, Corporation):
-            out = [a for a in out if self.game.offers_city(entity, *self.game.city_by_id(a["city"]))]
+            out = [a for a in out if offers_city(self.game, entity, *self.game.city_by_id(a["city"]))]
             cities = {a["city"] for a in out}
             out += [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
@@ -431,7 +467,7 @@ class Token1822(TokenStep):
         hx, node = self.game.city_by_id(action["city"])
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.
-            self.game.place_channel_station(entity, hx, node, action.get("slot"))
+            place_channel_station(self.game, entity, hx, node, action.get("slot"))
             return
         if isinstance(entity, Corporation) and action.get("token_type") is None \
                 and (hx, node) in self.free_cities(entity):
@@ -445,7 +481,7 @@ class Token1822(TokenStep):
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         if not isinstance(entity, Company):
             raise illegal("a private makes that choice")
-        self.game.make_company_choice(entity, str(action["choice"]), "token")
+        make_company_choice(self.game, entity, str(action["choice"]), "token")
 
 
 class SpecialChoose(Step):
@@ -484,13 +520,13 @@ class Track1822(Track):
         if isinstance(entity, Company):
             # P18's station swap and P17's card move may also be made during the track step.
             return ["choose_ability"] if (entity.owner is self.round.entity()
-                                          and self.game.company_choices(entity, "track")) else []
+                                          and company_choices(self.game, entity, "track")) else []
         if not _current(self, entity):
             return []
-        if entity.sym == "14" and not self.game.turns_operated(entity):
+        if entity.sym == "14" and not turns_operated(self.game, entity):
             return []  # minor 14's first station in London is its tile lay
         out = super().actions(entity)
-        if not out and self.game.track_powers_block(entity):
+        if not out and track_powers_block(self.game, entity):
             return ["pass"]
         return out
 
@@ -502,11 +538,11 @@ class Track1822(Track):
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         if not isinstance(entity, Company):
             raise illegal("a private makes that choice")
-        self.game.make_company_choice(entity, str(action["choice"]), "track")
+        make_company_choice(self.game, entity, str(action["choice"]), "track")
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = self.round.entity()
-        lays = self.game.tile_lays_for(corp)
+        lays = tile_lays_for(self.game, corp)
         if self.lays >= len(lays):
             return None
         spec: dict[str, Any] = lays[self.lays]
@@ -516,7 +552,7 @@ class Track1822(Track):
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         super().process_lay_tile(action, entity)
-        if self.next_lay() is None and not self.game.track_powers_block(entity):
+        if self.next_lay() is None and not track_powers_block(self.game, entity):
             self.pass_()
 
 
@@ -562,7 +598,7 @@ class Route1822(RouteStep):
             return [{**entity_action(entity, "choose"), "choice": str(i)}
                     for i, _ in enumerate(self.pullman_choices(entity))]
         if kind == "run_routes":
-            return [{**entity_action(entity, "run_routes"), "routes": self.game.suggest_routes(entity)}]
+            return [{**entity_action(entity, "run_routes"), "routes": suggest_routes(self.game, entity)}]
         return super().choices(entity, kind)
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
@@ -589,12 +625,12 @@ class Route1822(RouteStep):
                 raise illegal(f"train {train.id} can only run once")
             used.add(train.id)
             try:
-                routes.append(self.game.trace_1822_route(corp, train, data))
+                routes.append(trace_1822_route(self.game, corp, train, data))
             except GameError:
                 if not recorded:
                     raise
                 routes.append(self.game.recorded_route(train, data))
-        self.game.add_route_bonuses(corp, routes)
+        add_route_bonuses(self.game, corp, routes)
         for route, data in zip(routes, action["routes"], strict=True):
             claimed = data.get("revenue")
             if recorded:
@@ -662,10 +698,10 @@ class Dividend1822(Dividend):
             raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")
         revenue = int(getattr(self.round, "revenue", 0))
         extra = self.extra_route(entity) if self.extra_choice is not None else None
-        subsidy = self.game.mail_subsidy(entity, getattr(self.round, "routes", None) or [])
+        subsidy = mail_subsidy(self.game, entity, getattr(self.round, "routes", None) or [])
         self.game.pay_dividend(entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
                                subsidy=subsidy)
-        self.game.count_operation(entity)
+        count_operation(self.game, entity)
         self.round.routes = []  # type: ignore[attr-defined]
         self.extra_choice = None
         self.pass_()
@@ -675,9 +711,9 @@ class Dividend1822(Dividend):
         if isinstance(corp, Corporation):
             revenue = int(getattr(self.round, "revenue", 0)) if getattr(self.round, "routes", None) else 0
             kind = "half" if corp.kind is CorporationKind.MINOR and revenue > 0 else "withhold"
-            subsidy = self.game.mail_subsidy(corp, getattr(self.round, "routes", None) or [])
+            subsidy = mail_subsidy(self.game, corp, getattr(self.round, "routes", None) or [])
             self.game.pay_dividend(corp, revenue, kind, subsidy=subsidy)
-            self.game.count_operation(corp)
+            count_operation(self.game, corp)
             self.round.routes = []  # type: ignore[attr-defined]
         self.pass_()
 
@@ -704,16 +740,16 @@ class MinorAcquisition(Step):
             return []
         if self.state != "select":
             return ["choose"]
-        if entity.kind is not CorporationKind.MAJOR or self.game.turns_operated(entity) < 2:
+        if entity.kind is not CorporationKind.MAJOR or turns_operated(self.game, entity) < 2:
             return []
-        if not self.game.potential_minors(entity):
+        if not potential_minors(self.game, entity):
             return []
         return ["merge", "pass"]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "merge":
             return [{**entity_action(entity, "merge"), "corporation": m.sym}
-                    for m in self.game.potential_minors(entity) if self.game.minor_connected(entity, m)]
+                    for m in potential_minors(self.game, entity) if minor_connected(self.game, entity, m)]
         if kind == "choose":
             options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
             return [{**entity_action(entity, "choose"), "choice": c} for c in options]
@@ -764,7 +800,7 @@ class MinorAcquisition(Step):
 
     def pay_choices(self, entity: Corporation) -> list[str]:
         assert self.minor is not None
-        return list(self.game.minor_pay_choices(entity, self.minor))
+        return list(minor_pay_choices(self.game, entity, self.minor))
 
     def token_choices(self, entity: Corporation) -> list[str]:
         if self.game.exchange_tokens.get(entity.sym, 0) <= 0:
@@ -789,9 +825,9 @@ class MinorAcquisition(Step):
 
     def process_merge(self, action: dict[str, Any], entity: Any) -> None:
         minor = self.game.corporation(action["corporation"])
-        if minor not in self.game.potential_minors(entity):
+        if minor not in potential_minors(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}")
-        if not self.game.minor_connected(entity, minor):
+        if not minor_connected(self.game, entity, minor):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}: it is not connected")
         self.minor = minor
         self.state = "pay"
@@ -807,7 +843,7 @@ class MinorAcquisition(Step):
         if choice not in self.token_choices(entity):
             raise illegal(f"choose one of {', '.join(self.token_choices(entity))}")
         assert self.minor is not None
-        self.game.acquire_minor(entity, self.minor, self.shares, choice)
+        acquire_minor(self.game, entity, self.minor, self.shares, choice)
         self.state = "select"
         self.minor = None
         self.pass_()
@@ -827,13 +863,13 @@ class IssueShares(Step):
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
-            return ["choose_ability"] if entity.owner is corp and self.game.company_choices(entity, "issue") else []
+            return ["choose_ability"] if entity.owner is corp and company_choices(self.game, entity, "issue") else []
         if not _current(self, entity):
             return []
         out = []
-        if self.game.redeemable(entity):
+        if redeemable(self.game, entity):
             out.append("buy_shares")
-        if self.game.issuable(entity):
+        if issuable(self.game, entity):
             out.append("sell_shares")
         if any(c.sym == "P17" for c in entity.companies):
             # 18xx.games stops here for a company that owns P17, even with no card to move.
@@ -846,31 +882,31 @@ class IssueShares(Step):
             return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
         if kind == "sell_shares":
             return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
-                s.percent for s in b), "share_price": price} for b, price in self.game.issuable(entity)]
+                s.percent for s in b), "share_price": price} for b, price in issuable(self.game, entity)]
         if kind == "buy_shares":
             return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
-                     "percent": sum(s.percent for s in b)} for b in self.game.redeemable(entity)]
+                     "percent": sum(s.percent for s in b)} for b in redeemable(self.game, entity)]
         return super().choices(entity, kind)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         if not isinstance(entity, Company):
             raise illegal("a private makes that choice")
-        self.game.make_company_choice(entity, str(action["choice"]), "issue")
+        make_company_choice(self.game, entity, str(action["choice"]), "issue")
 
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         ids = [str(s) for s in action["shares"]]
-        for bundle, price in self.game.issuable(entity):
+        for bundle, price in issuable(self.game, entity):
             if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
-                self.game.issue_shares(entity, bundle, price)
+                issue_shares(self.game, entity, bundle, price)
                 self.pass_()
                 return
         raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
 
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         ids = sorted(str(s) for s in action["shares"])
-        for bundle in self.game.redeemable(entity):
+        for bundle in redeemable(self.game, entity):
             if sorted(s.id for s in bundle) == ids:
-                self.game.redeem_shares(entity, bundle)
+                redeem_shares(self.game, entity, bundle)
                 self.pass_()
                 return
         raise illegal(f"{entity.sym} cannot redeem {', '.join(ids)}")
@@ -885,8 +921,8 @@ class BuyTrain1822(BuyTrain):
         return corp.trains_in_limit() < int(self.game.train_limit(corp))
 
     def can_buy(self, corp: Corporation) -> bool:
-        if any(t.sym == "L" and t.name == "L" for t in corp.trains) and self.game.l_upgrade_open() \
-                and corp.cash >= self.game.l_upgrade_price():
+        if any(t.sym == "L" and t.name == "L" for t in corp.trains) and l_upgrade_open(self.game) \
+                and corp.cash >= l_upgrade_price(self.game):
             return True
         return super().can_buy(corp)
 
@@ -904,7 +940,7 @@ class BuyTrain1822(BuyTrain):
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
         """Oracle playouts make no emergency sale of half a director's certificate whose holder does not direct
         the company, which 18xx.games settles differently (docs/conformance.md)."""
-        return not self.game.splits_anothers_directors_certificate(action)
+        return not splits_anothers_directors_certificate(self.game, action)
 
     def offered_from_pool(self, train: Train) -> bool:
         """Of the discarded trains of one type, 18xx.games sells only the first discarded."""
@@ -939,8 +975,8 @@ class BuyTrain1822(BuyTrain):
             cheapest = self.game.cheapest_train_on_sale()
             if cheapest is not None:
                 out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
-        if kind == "buy_train" and self.game.l_upgrade_open():
-            price = self.game.l_upgrade_price()
+        if kind == "buy_train" and l_upgrade_open(self.game):
+            price = l_upgrade_price(self.game)
             if price <= entity.cash:
                 out += [{**entity_action(entity, "buy_train"), "train": t.id, "price": price, "variant": "2",
                          "exchange": t.id} for t in entity.trains if t.sym == "L" and t.name == "L"]
@@ -955,7 +991,7 @@ class BuyTrain1822(BuyTrain):
                 raise illegal(f"{entity.sym} can only upgrade its own L trains to 2 trains")
             if action.get("variant") != "2":
                 raise malformed("an L train is upgraded to a 2 train (variant 2)")
-            self.game.upgrade_l_train(entity, train, int(action["price"]))
+            upgrade_l_train(self.game, entity, train, int(action["price"]))
             if not self.can_buy(entity):
                 self.pass_()
             return
