@@ -18,11 +18,11 @@ from engine.titles.g1822.bidboxes import bank_companies, bidbox_concessions, bid
 from engine.titles.g1822.destinations import add_route_bonuses, place_destination_token, remove_extra_tokens
 from engine.titles.g1822.game import G1822
 from engine.titles.g1822.majors import event_full_capitalisation
-from engine.titles.g1822.operating import Token1822
 from engine.titles.g1822.private_choices import make_company_choice, move_card_choices
 from engine.titles.g1822.routes import trace_1822_route
 from engine.titles.g1822.share_issues import redeem_shares
 from engine.titles.g1822.stations import free_token_hexes, offers_city, p5_holds_token_step, remove_minor_station
+from engine.titles.g1822.steps import Token1822
 from engine.titles.g1822.track import lay_rotations, map_extras
 from engine.titles.g1822.track_powers import track_power, track_power_allows
 from engine.titles.g1822.trains import discardable_trains
@@ -225,7 +225,7 @@ def test_p17_moves_a_card_under_the_bid_boxes_or_to_the_bottom() -> None:
 def test_a_company_owning_p17_stops_at_the_issue_step() -> None:
     game = new_game()
     corp = game.corporations["LNWR"]
-    from engine.titles.g1822.operating import IssueShares
+    from engine.titles.g1822.steps import IssueShares
     step = IssueShares.__new__(IssueShares)
     step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
     assert step.actions(corp) == []
@@ -267,7 +267,7 @@ def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
 
 
 def test_a_privates_train_is_never_sold_to_another_company() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     step = BuyTrain1822.__new__(BuyTrain1822)
     step.game = game
@@ -396,7 +396,7 @@ def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
 
 
 def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     step = BuyTrain1822.__new__(BuyTrain1822)
     step.game = game
@@ -407,7 +407,7 @@ def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
 
 def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pytest.MonkeyPatch) -> None:
     from engine.core.steps.operating import BuyTrain
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     a, b, c = (game.corporations[s] for s in ("LNWR", "GWR", "MR"))
     monkeypatch.setattr(BuyTrain, "process_sell_shares", lambda self, action, entity: None)
@@ -420,7 +420,7 @@ def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pyt
 
 
 def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
-    from engine.titles.g1822.operating import Route1822
+    from engine.titles.g1822.steps import Route1822
     game = new_game()
     corp, train = game.corporations["LNWR"], game.all_trains["3-0"]
     train.owner = corp
@@ -434,7 +434,7 @@ def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
 
 
 def test_a_company_owns_one_e_train_at_most() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     corp, owned = game.corporations["LBSCR"], game.all_trains["7-0"]
     owned.choose_variant("E")
@@ -480,7 +480,7 @@ def test_a_seven_bought_as_an_e_train_starts_phase_7() -> None:
 
 
 def test_a_minor_with_only_an_e_train_does_not_run() -> None:
-    from engine.titles.g1822.operating import Route1822
+    from engine.titles.g1822.steps import Route1822
     game = new_game()
     minor, train = game.corporations["5"], game.all_trains["7-0"]
     train.choose_variant("E")
@@ -494,7 +494,7 @@ def test_a_minor_with_only_an_e_train_does_not_run() -> None:
 
 
 def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> None:
-    from engine.titles.g1822.operating import PendingToken
+    from engine.titles.g1822.steps import PendingToken
     game = new_game()
     step = PendingToken.__new__(PendingToken)
     step.game = game
@@ -505,14 +505,14 @@ def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> Non
 
 
 def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.titles.g1822.operating import SpecialTrack
+    from engine.titles.g1822.steps import SpecialTrack
     game = new_game(rules=["plus_expansion", "plus_expansion_no_removals"])
     corp, p21 = game.corporations["9"], game.companies["P21"]
     p21.owner = corp
     corp.companies.append(p21)
     seen: dict[str, int] = {}
     monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
-    monkeypatch.setattr("engine.titles.g1822.operating.track_power_allows", lambda *a: True)
+    monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
     step = SpecialTrack.__new__(SpecialTrack)
     step.game, step.company = game, None
@@ -534,13 +534,13 @@ def test_the_destination_check_walks_from_the_home_station_alone() -> None:
 
 
 def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.titles.g1822.operating import SpecialTrack, Track1822
+    from engine.titles.g1822.steps import SpecialTrack, Track1822
     game = new_game()
     corp, p12 = game.corporations["SECR"], game.companies["P12"]
     p12.owner = corp
     corp.companies.append(p12)
     monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: None)
-    monkeypatch.setattr("engine.titles.g1822.operating.track_power_allows", lambda *a: True)
+    monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     track = Track1822.__new__(Track1822)
     track.lays, track.upgraded = 1, False
     step = SpecialTrack.__new__(SpecialTrack)

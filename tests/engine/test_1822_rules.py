@@ -298,7 +298,7 @@ def test_p16_shows_what_its_tax_haven_holds() -> None:
 def test_minor_14_from_a_bid_box_leaves_a_london_station_only_to_a_major_that_can_pay_for_it() -> None:
     # Bought from a bid box (£200), minor 14 leaves the major a station in a London city its track reaches, for
     # £20 more; 18xx.games takes "replace" without the £20 and then waits for a station that cannot be paid.
-    from engine.titles.g1822.operating import MinorAcquisition
+    from engine.titles.g1822.steps import MinorAcquisition
 
     game, _ = recorded_until(1582)  # LNWR's turn; its track reaches London's other cities
     lnwr = game.corporation("LNWR")
@@ -346,7 +346,7 @@ def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
 def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> None:
     # P21's two bridge lays (and P12's) are made together once begun. 18xx.games skips none of the company's
     # later steps meanwhile: a minor without a train withholds (and its price falls) only once the private is done.
-    from engine.titles.g1822.operating import SpecialTrack, Track1822
+    from engine.titles.g1822.steps import SpecialTrack, Track1822
 
     def minor_between_lays(laying: bool) -> int:
         game, _ = recorded_until(196)  # minor 21's track step, in OR 2.1

@@ -27,6 +27,7 @@ from . import (
     optional_rules,
     privates,
     stations,
+    steps,
     tax_haven,
     track,
     track_powers,
@@ -105,18 +106,14 @@ class G1822(Game):
 
     def new_round(self, kind: str, number: int) -> Any:
         if kind == CHOICES:
-            from .steps import ChoicesRound, DoubleCash
-            return ChoicesRound(self, [DoubleCash])
+            return steps.choices_round(self)
         return super().new_round(kind, number)
 
     def stock_round(self) -> Any:
-        from .operating import DiscardTrain1822
-        from .steps import BidBoxStockRound, BidSellParShares
-        return BidBoxStockRound(self, [DiscardTrain1822, BidSellParShares])
+        return steps.stock_round(self)
 
     def operating_round(self, number: int) -> Any:
-        from .steps import operating_round
-        return operating_round(self, number)
+        return steps.operating_round(self, number)
 
     def bidbox_companies(self) -> list[Company]:
         return bidboxes.bidbox_companies(self)

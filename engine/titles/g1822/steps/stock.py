@@ -1,30 +1,28 @@
-"""1822's own rounds and steps: the stock round with its bid boxes, the choices round (P9's double cash), and
-the operating steps that differ from the core's (a minor's first L train, track lays, dividends, train buys)."""
+"""1822's stock round: bids into the bid boxes, buying, selling and starting majors, P16's purchase and
+repaying loans; then P9's choices round.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core import shares as units
-from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share
-from ...core.errors import illegal, insufficient, malformed
-from ...core.loans import repay_debt
-from ...core.round import Round, Step, StockRound
-from ...core.steps.stock import BuySellParShares
-from .bidboxes import bids_placed, highest_bid, min_bid, setup_bidboxes, winning_bids
-from .holdings import splits_anothers_directors_certificate
-from .majors import concession_of, start_major
-from .tax_haven import (
+from ....core import shares as units
+from ....core.actions import Action, entity_action, register_action
+from ....core.entities import Company, Corporation, CorporationKind, Player, Share
+from ....core.errors import illegal, insufficient, malformed
+from ....core.loans import repay_debt
+from ....core.round import Round, Step, StockRound
+from ....core.steps.stock import BuySellParShares
+from ..bidboxes import bids_placed, highest_bid, min_bid, setup_bidboxes, winning_bids
+from ..holdings import splits_anothers_directors_certificate
+from ..majors import concession_of, start_major
+from ..tax_haven import (
     sale_ties_tax_haven_for_presidency,
     tax_haven_buy,
     tax_haven_choices,
     tax_haven_share,
     tax_haven_spender,
 )
-
-# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
-# builds their rounds.
 
 # A player repays an emergency loan in a stock turn, all of it that their cash allows or a part.
 register_action("payoff_player_debt")
@@ -389,8 +387,3 @@ class DoubleCash(Step):
         self.game.double_cash_choice = entity
         self.game.log(f"{entity.name} chooses to double actual cash holding when determining player turn order")
         self.pass_()
-
-
-def operating_round(game: Any, number: int) -> Any:
-    from .operating import operating_round as build
-    return build(game, number)
