@@ -13,10 +13,10 @@ from .stations import move_exchange_token, place_pending_token, remove_minor_sta
 from .turn_order import turns_operated
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def potential_minors(game: G1822, major: Corporation) -> list[Corporation]:
+def potential_minors(game: Game1822, major: Corporation) -> list[Corporation]:
     out = [c for c in game.corporations.values() if c.kind is CorporationKind.MINOR and c.floated and not c.closed
            and turns_operated(game, c) > 1 and minor_pay_choices(game, major, c)]
     if "can_acquire_minor_bidbox" in game.phase.get("status", []):
@@ -25,7 +25,7 @@ def potential_minors(game: G1822, major: Corporation) -> list[Corporation]:
     return out
 
 
-def minor_connected(game: G1822, major: Corporation, minor: Corporation) -> bool:
+def minor_connected(game: Game1822, major: Corporation, minor: Corporation) -> bool:
     nodes = game.network(major).nodes
     if minor.floated and minor.tokens[0].used:
         token = minor.tokens[0]
@@ -38,7 +38,7 @@ def minor_connected(game: G1822, major: Corporation, minor: Corporation) -> bool
     return any((hx.id, n) in nodes for n in hx.tile.tokens)
 
 
-def minor_pay_choices(game: G1822, major: Corporation, minor: Corporation) -> list[str]:
+def minor_pay_choices(game: Game1822, major: Corporation, minor: Corporation) -> list[str]:
     if not minor.floated:
         return ["money"] if major.cash >= int(game.bidding["minor_box_price"]) else []
     owner = minor.owner
@@ -64,7 +64,7 @@ def minor_pay_choices(game: G1822, major: Corporation, minor: Corporation) -> li
     return out
 
 
-def acquire_minor(game: G1822, major: Corporation, minor: Corporation, shares: int, token_choice: str) -> None:
+def acquire_minor(game: Game1822, major: Corporation, minor: Corporation, shares: int, token_choice: str) -> None:
     owner = minor.owner
     if minor.floated and owner is not None:
         diff = game.market.location[minor.sym].price * 2 - game.market.location[major.sym].price * shares
@@ -129,7 +129,7 @@ def acquire_minor(game: G1822, major: Corporation, minor: Corporation, shares: i
     game.board_changed()
 
 
-def _replace_bidbox_minor(game: G1822, major: Corporation, minor: Corporation) -> None:
+def _replace_bidbox_minor(game: Game1822, major: Corporation, minor: Corporation) -> None:
     """A minor bought from a bid box leaves the major a station in its home city (minor 14: in a London city
     of the major's choice)."""
     assert minor.home is not None
@@ -150,7 +150,7 @@ def _replace_bidbox_minor(game: G1822, major: Corporation, minor: Corporation) -
     place_pending_token(game, major, token, hx, node)
 
 
-def close_corporation(game: G1822, corp: Corporation) -> None:
+def close_corporation(game: Game1822, corp: Corporation) -> None:
     corp.closed = True
     ev.emit(ev.CompanyClosed(corp.sym, "acquired"))
     for token in corp.tokens:

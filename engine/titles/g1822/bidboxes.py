@@ -13,10 +13,10 @@ from .optional_rules import PLUS_NO_REMOVALS, PLUS_SINGLE_STACK, optional_rules,
 from .trains import export_l_trains, export_next_train
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def setup_stacks(game: G1822) -> None:
+def setup_stacks(game: Game1822) -> None:
     comps = game.rng.shuffled(list(game.companies.values()))
     minors = [c for c in comps if c.sym[0] == "M"]
     concessions = [c for c in comps if c.sym[0] == "C"]
@@ -50,22 +50,22 @@ def setup_stacks(game: G1822) -> None:
             spare.reserved = True
 
 
-def bank_companies(game: G1822, prefix: str) -> list[Company]:
+def bank_companies(game: Game1822, prefix: str) -> list[Company]:
     bank = game.bank
     return [c for c in game.companies.values()
             if c.sym[0] == prefix and (c.owner is None or c.owner is bank) and not c.closed]
 
 
-def bidbox_minors(game: G1822) -> list[Company]:
+def bidbox_minors(game: Game1822) -> list[Company]:
     first = bank_companies(game, "M")[: int(game.bidding["minor_boxes"])]
     return [c for c in first if c.sym in game.bidbox_minor_cache]
 
 
-def bidbox_concessions(game: G1822) -> list[Company]:
+def bidbox_concessions(game: Game1822) -> list[Company]:
     return bank_companies(game, "C")[: int(game.bidding["concession_boxes"])]
 
 
-def bidbox_privates(game: G1822) -> list[Company]:
+def bidbox_privates(game: Game1822) -> list[Company]:
     privates = bank_companies(game, "P")
     if plus(game) and PLUS_SINGLE_STACK not in optional_rules(game):
         out = []
@@ -77,29 +77,29 @@ def bidbox_privates(game: G1822) -> list[Company]:
     return privates[: int(game.bidding["private_boxes"])]
 
 
-def bidbox_companies(game: G1822) -> list[Company]:
+def bidbox_companies(game: Game1822) -> list[Company]:
     return [*bidbox_minors(game), *bidbox_concessions(game), *bidbox_privates(game)]
 
 
-def refill_minor_boxes(game: G1822) -> None:
+def refill_minor_boxes(game: Game1822) -> None:
     game.bidbox_minor_cache = [c.sym for c in bank_companies(game, "M")[: int(game.bidding["minor_boxes"])]]
 
 
-def setup_bidboxes(game: G1822) -> None:
+def setup_bidboxes(game: Game1822) -> None:
     refill_minor_boxes(game)
-    for comp in game.bidbox_companies():
+    for comp in bidbox_companies(game):
         comp.owner = game.bank
     game.double_cash_choice = None
 
 
-def min_bid(game: G1822, company: Company) -> int:
+def min_bid(game: Game1822, company: Company) -> int:
     bids = game.bids.get(company.sym)
     if bids:
         return max(p for _, p in bids) + game.MIN_BID_INCREMENT
     return company.value if company.sym[0] in "CM" else 0
 
 
-def highest_bid(game: G1822, company: Company) -> tuple[Player, int] | None:
+def highest_bid(game: Game1822, company: Company) -> tuple[Player, int] | None:
     bids = game.bids.get(company.sym)
     if not bids:
         return None
@@ -110,23 +110,23 @@ def highest_bid(game: G1822, company: Company) -> tuple[Player, int] | None:
     return best
 
 
-def committed_cash(game: G1822, player: Player) -> int:
+def committed_cash(game: Game1822, player: Player) -> int:
     """What the player's winning bids hold back from their cash."""
     return sum(price for sym in game.bids
                if (best := highest_bid(game, game.companies[sym])) is not None
                for who, price in [best] if who is player)
 
 
-def winning_bids(game: G1822, player: Player) -> int:
+def winning_bids(game: Game1822, player: Player) -> int:
     return sum(1 for sym in game.bids if (best := highest_bid(game, game.companies[sym])) is not None
                and best[0] is player)
 
 
-def bids_placed(game: G1822, player: Player) -> int:
+def bids_placed(game: Game1822, player: Player) -> int:
     return sum(1 for bids in game.bids.values() if any(who is player for who, _ in bids))
 
 
-def resolve_bid_boxes(game: G1822) -> None:
+def resolve_bid_boxes(game: Game1822) -> None:
     """The end of a stock round: winners take concessions and privates, minors float in order of their bid,
     and unsold minors export L trains (an unsold first box closes its minor and exports the next train)."""
     float_minors: list[tuple[tuple[Player, int], int, Company]] = []
@@ -170,7 +170,7 @@ def resolve_bid_boxes(game: G1822) -> None:
             ev.emit(ev.LoanChanged(p.party, interest, "interest"))
 
 
-def _win_company(game: G1822, comp: Company, player: Player, price: int) -> None:
+def _win_company(game: Game1822, comp: Company, player: Player, price: int) -> None:
     comp.owner = player
     player.companies.append(comp)
     if price:
@@ -180,7 +180,7 @@ def _win_company(game: G1822, comp: Company, player: Player, price: int) -> None
     ev.emit(ev.AuctionWon(comp.sym, player.party, price))
 
 
-def finish_stock_round(game: G1822) -> None:
+def finish_stock_round(game: Game1822) -> None:
     if game.nothing_sold:
         # Nothing bought or bid on in the first stock round: 18xx.games ends the game ("dnf").
         game.end_game("dnf")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
+from ...core.board import Hex
 from ...core.entities import Corporation, CorporationKind, Token
 from ...core.game import Game
 from ...core.graph import company_network
@@ -15,14 +16,14 @@ from ...core.tiles import TokenKind
 from .stations import remove_station, stations_in_city
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def destination_token(game: G1822, corp: Corporation) -> Token | None:
+def destination_token(game: Game1822, corp: Corporation) -> Token | None:
     return next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and not t.used), None)
 
 
-def destination_connected(game: G1822, corp: Corporation) -> bool:
+def destination_connected(game: Game1822, corp: Corporation) -> bool:
     dest = corp.data.get("destination")
     if not dest or not corp.tokens[0].used:
         return False
@@ -35,7 +36,7 @@ def destination_connected(game: G1822, corp: Corporation) -> bool:
     return any((dest, n) in nodes for n in hx.tile.tokens)
 
 
-def place_destination_token(game: G1822, corp: Corporation) -> None:
+def place_destination_token(game: Game1822, corp: Corporation) -> None:
     token = destination_token(game, corp)
     if token is None:
         return
@@ -55,7 +56,7 @@ def place_destination_token(game: G1822, corp: Corporation) -> None:
     game.log(f"{corp.sym} places its destination token on {hx.id}")
 
 
-def remove_extra_tokens(game: G1822, hx: Any) -> None:
+def remove_extra_tokens(game: Game1822, hx: Hex) -> None:
     """Edition 2, as 18xx.games: after a destination station, a company with more than one station in a city
     of the hex gets the latest placed of its other stations back on its charter (never its home), at the
     usual price; the extra space the destination station made is then given up."""
@@ -88,7 +89,7 @@ def remove_extra_tokens(game: G1822, hx: Any) -> None:
         game.board_changed()  # place_destination_token has already said so when nothing came back
 
 
-def _drop_extra_space(game: G1822, hx: Any, node: int) -> None:
+def _drop_extra_space(game: Game1822, hx: Hex, node: int) -> None:
     slots, kinds = hx.tile.tokens[node], hx.tile.kinds[node]
     if len(slots) <= hx.tile.tdef.nodes[node].slots or None not in slots:
         return
@@ -102,7 +103,7 @@ def _drop_extra_space(game: G1822, hx: Any, node: int) -> None:
             t.slot = empty
 
 
-def place_home_token(game: G1822, corp: Corporation) -> None:
+def place_home_token(game: Game1822, corp: Corporation) -> None:
     if corp.tokens and corp.tokens[0].used:
         return
     Game.place_home_token(game, corp)
@@ -110,7 +111,7 @@ def place_home_token(game: G1822, corp: Corporation) -> None:
         place_destination_token(game, corp)
 
 
-def add_route_bonuses(game: G1822, corp: Corporation, routes: list[Route]) -> None:
+def add_route_bonuses(game: Game1822, corp: Corporation, routes: list[Route]) -> None:
     """The destination bonus: one route joining the home and destination stations earns the destination's
     value again (the best such route)."""
     if corp.kind is not CorporationKind.MAJOR or not routes:
@@ -134,7 +135,7 @@ def add_route_bonuses(game: G1822, corp: Corporation, routes: list[Route]) -> No
         best[1].revenue += best[0]
 
 
-def autoroute_pricing(game: G1822, graph: Any) -> Any:
+def autoroute_pricing(game: Game1822, graph: Any) -> Any:
     """The destination bonus as a set-level bonus: the best route joining home and destination earns the
     destination's value again (doubled for an E train). Runs are priced by ``run_revenue`` (Route1822),
     not by route_bonus, so the finder's prices are not checked against route_bonus."""

@@ -11,10 +11,10 @@ from ...core.entities import Corporation, CorporationKind
 from .tax_haven import tax_haven_payout
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def _withheld(game: G1822, corp: Corporation, revenue: int, kind: str) -> int:
+def _withheld(game: Game1822, corp: Corporation, revenue: int, kind: str) -> int:
     if kind == "payout":
         return 0
     if kind == "half":
@@ -23,7 +23,7 @@ def _withheld(game: G1822, corp: Corporation, revenue: int, kind: str) -> int:
     return revenue
 
 
-def pay_dividend(game: G1822, corp: Corporation, revenue: int, kind: str,
+def pay_dividend(game: Game1822, corp: Corporation, revenue: int, kind: str,
                  extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
     corp.last_revenue = revenue
     minor = corp.kind is CorporationKind.MINOR

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core import events as ev
+from ...core.board import Hex
 from ...core.entities import Company, Corporation, Holder, Player, Share, Token, Train
-from ...core.game import Game
 from ...core.game_end import EndTrigger
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
-from ...core.tiles import TokenKind
+from ...core.tiles import Tile, TileDef, TokenKind
 from . import (
     bidboxes,
     destinations,
@@ -37,13 +37,14 @@ from . import (
 from . import routes as route_rules
 from .market import Market1822
 from .optional_rules import OPTIONAL_RULES
-from .tax_haven import TAX_HAVEN, TaxHaven
+from .state import Game1822, TaxHaven
+from .tax_haven import TAX_HAVEN
 from .trains import PULLMAN
 
 CHOICES = "choices"
 
 
-class G1822(Game):
+class G1822(Game1822):
     TITLE = "1822"
     # 2: P5's unused English Channel power holds the token step open (p5_holds_token_step); a destination station
     # sends a company's other station in that city back to its charter (remove_extra_tokens).
@@ -66,7 +67,6 @@ class G1822(Game):
     TAX_HAVEN = TAX_HAVEN
     # The operating order is fixed when a round starts (18xx.games reorders only after emergency sales).
     dynamic_operating_order = False
-    company_trains: dict[str, Train]  # the trains of privates not yet acquired (bidboxes.setup_stacks)
 
     def in_game(self, entry: dict[str, Any]) -> bool:
         return not entry.get("plus") or optional_rules.plus(self)
@@ -82,20 +82,20 @@ class G1822(Game):
         self.bidding = g["bidding"]
         self.bid_tokens = int(self.bidding["tokens"][str(len(self.players))])
         self.nothing_sold = True
-        self.double_cash_choice: Player | None = None
-        self.phase_revenue_cash: dict[str, int] = {sym: 0 for sym in ("P15", "P20") if sym in self.companies}
+        self.double_cash_choice = None
+        self.phase_revenue_cash = {sym: 0 for sym in ("P15", "P20") if sym in self.companies}
         self.tax_haven = TaxHaven()
-        self.exchange_tokens: dict[str, int] = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
-        self.bidbox_minor_cache: list[str] = []
-        self.bids: dict[str, list[tuple[Player, int]]] = {}
-        self.history: dict[str, int] = {}  # operating turns each company has completed
-        self.egr_choice: dict[str, str] = {}  # P8's choice: "token" (a free lay) or "discount"
-        self.acquired_this_round: set[str] = set()
-        self.track_left: dict[str, dict[str, int]] = {}
-        self.laying_private: Company | None = None  # the private whose track power is laying, while it lays
-        self.free_tokens_used: set[str] = set()  # majors that have placed their free station (SECR's Channel)
-        self.selling: set[str] = set()  # certificates being sold, while their sale settles the presidency
-        self.fully_capitalised: set[str] = set()  # majors that will receive ten times their par when they float
+        self.exchange_tokens = {sym: int(n) for sym, n in self.rules["exchange_tokens"].items()}
+        self.bidbox_minor_cache = []
+        self.bids = {}
+        self.history = {}
+        self.egr_choice = {}
+        self.acquired_this_round = set()
+        self.track_left = {}
+        self.laying_private = None
+        self.free_tokens_used = set()
+        self.selling = set()
+        self.fully_capitalised = set()
         bidboxes.setup_stacks(self)
         for corp in self.corporations.values():
             if corp.data.get("destination"):
@@ -172,7 +172,7 @@ class G1822(Game):
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return majors.can_par(self, corp, player)
 
-    def buy_shares(self, buyer: Player, shares: list[Any], price: int, *, receiver: Any = None) -> None:
+    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
         majors.buy_shares(self, buyer, shares, price, receiver=receiver)
 
     def float_corporation(self, corp: Corporation) -> None:
@@ -181,19 +181,19 @@ class G1822(Game):
     def place_home_token(self, corp: Corporation) -> None:
         destinations.place_home_token(self, corp)
 
-    def upgrade_cost(self, corp: Corporation, hx: Any, tile: Any) -> int:
+    def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
         return track.upgrade_cost(self, corp, hx, tile)
 
-    def lay_crossings(self, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
+    def lay_crossings(self, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
         return track.lay_crossings(self, corp, hx, tile)
 
-    def crossing_estimate(self, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
+    def crossing_estimate(self, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
         return track.crossing_estimate(self, corp, hx, exits)
 
-    def tile_rotations(self, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+    def tile_rotations(self, corp: Corporation, hx: Hex, tdef: TileDef, edges: set[int] | None) -> list[int]:
         return london.tile_rotations(self, corp, hx, tdef, edges)
 
-    def after_tile_laid(self, corp: Corporation, hx: Any, tile: Any, water_crossings: int) -> None:
+    def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
         track.after_tile_laid(self, corp, hx, tile, water_crossings)
 
     def crowded_corporations(self) -> list[Corporation]:
@@ -205,10 +205,10 @@ class G1822(Game):
     def can_place_token(self, corp: Corporation) -> bool:
         return stations.can_place_token(self, corp)
 
-    def can_token_city(self, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
+    def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
         return london.can_token_city(self, corp, hx, node, token)
 
-    def token_blocked_by_reservation(self, hx: Any, corp: str) -> bool:
+    def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
         return london.token_blocked_by_reservation(self, hx, corp)
 
     def can_lay_track(self, corp: Corporation) -> bool:
@@ -234,7 +234,7 @@ class G1822(Game):
         # at any price from 1 up to all it has (above or below the face value).
         return 1, corp.cash
 
-    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Any], percent: int) -> bool:
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
         return holdings.emergency_bundle_legal(self, player, corp, shares, percent)
 
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str,

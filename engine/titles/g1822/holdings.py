@@ -4,7 +4,7 @@ which emergency sales are allowed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.actions import Action
 from ...core.entities import Corporation, CorporationKind, Player, Share
@@ -14,17 +14,17 @@ from .tax_haven import TAX_HAVEN, sale_ties_tax_haven_for_presidency, tax_haven_
 from .turn_order import turns_operated
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def num_certs(game: G1822, player: Player) -> float:
+def num_certs(game: Game1822, player: Player) -> float:
     total = Game.num_certs(game, player)
     if any(c.sym == TAX_HAVEN for c in player.companies):
         total -= 1  # P16 does not count against the certificate limit
     return total
 
 
-def player_value(game: G1822, player: Player) -> int:
+def player_value(game: Game1822, player: Player) -> int:
     """Cash less loans, shares at their price, concessions, and for P16's owner what the tax haven holds."""
     value = player.cash - player.debt + share_worth(game, player.shares)
     value += sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
@@ -33,12 +33,12 @@ def player_value(game: G1822, player: Player) -> int:
     return value
 
 
-def private_worth(game: G1822, player: Player) -> int:
+def private_worth(game: Game1822, player: Player) -> int:
     """Only concessions count at their value (the tax haven's certificates count as shares)."""
     return sum(c.value for c in player.companies if not c.closed and c.sym[0] == "C")
 
 
-def sell_shares(game: G1822, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+def sell_shares(game: Game1822, seller: Player, shares: list[Share], percent: int | None = None) -> int:
     game.selling = {s.id for s in shares}  # which certificates the presidency check sees changing hands
     try:
         return int(Game.sell_shares(game, seller, shares, percent))
@@ -46,7 +46,7 @@ def sell_shares(game: G1822, seller: Player, shares: list[Share], percent: int |
         game.selling = set()
 
 
-def check_presidency(game: G1822, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+def check_presidency(game: Game1822, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
     """As the core, with 18xx.games' handover: the presidency passes to the largest holder (the first after
     the president among equals) who holds at least the president's certificate's percent, and the
     certificate changes hands only when it was just sold or the outgoing president holds it. A seller who
@@ -69,7 +69,7 @@ def check_presidency(game: G1822, corp: Corporation, previous: Player | None, se
     Game.check_presidency(game, corp, previous, seller if seller is previous else None)
 
 
-def splits_anothers_directors_certificate(game: G1822, action: Action) -> bool:
+def splits_anothers_directors_certificate(game: Game1822, action: Action) -> bool:
     """Whether ``action`` sells part of a director's certificate its seller holds without directing the
     company. 18xx.games leaves a certificate so (above: a seller who stays the largest holder after a
     minor's owner was paid in shares becomes director without it); selling half of it, 18xx.games moves the
@@ -85,7 +85,8 @@ def splits_anothers_directors_certificate(game: G1822, action: Action) -> bool:
     return pres.owner is not corp.owner and int(action["percent"]) < sum(s.percent for s in shares)
 
 
-def emergency_bundle_legal(game: G1822, player: Player, corp: Corporation, shares: list[Any], percent: int) -> bool:
+def emergency_bundle_legal(game: Game1822, player: Player, corp: Corporation, shares: list[Share],
+                           percent: int) -> bool:
     # Shares of a major are sold once it has operated; the company whose train is being bought must have
     # finished an operating turn before this one (18xx.games' full_or_turn).
     target = game.corporations.get(shares[0].corp) if shares else None

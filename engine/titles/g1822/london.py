@@ -4,17 +4,19 @@ tiles that must use their stubs, and routes that stop at one London station at m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...core.board import Hex
 from ...core.entities import Corporation, Token
 from ...core.game import Game
+from ...core.tiles import TileDef
 from .track import lay_rotations, map_extras
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def can_token_city(game: G1822, corp: Corporation, hx: Any, node: int, token: Token | None = None) -> bool:
+def can_token_city(game: Game1822, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
     if hx.id != game.rules["london"]:
         return Game.can_token_city(game, corp, hx, node, token)
     # London's cities are stations of their own: one per company per city.
@@ -25,7 +27,7 @@ def can_token_city(game: G1822, corp: Corporation, hx: Any, node: int, token: To
     return game.free_slot(hx, node, corp.sym) is not None
 
 
-def token_blocked_by_reservation(game: G1822, hx: Any, corp: str) -> bool:
+def token_blocked_by_reservation(game: Game1822, hx: Hex, corp: str) -> bool:
     """Edition 3, as 18xx.games: minor 14, not yet started, holds one of London's spaces that no city reserves
     for its own company, so the last such space is its."""
     if game.rules_edition < 3:
@@ -40,12 +42,12 @@ def token_blocked_by_reservation(game: G1822, hx: Any, corp: str) -> bool:
     return available <= len(holders)
 
 
-def autoroute_single_stop_hexes(game: G1822) -> frozenset[str]:
+def autoroute_single_stop_hexes(game: Game1822) -> frozenset[str]:
     # A route may not run between London's stations: it stops at one of them at most.
     return frozenset({str(game.rules["london"])})
 
 
-def tile_rotations(game: G1822, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+def tile_rotations(game: Game1822, corp: Corporation, hx: Hex, tdef: TileDef, edges: set[int] | None) -> list[int]:
     stubs = map_extras(game, hx.id)["stubs"]
     if hx.tile.colour == "white" and stubs:
         # The first lay on a London approach hex must use its stubs, whoever lays it: 18xx.games withdraws

@@ -7,22 +7,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
-from ...core.entities import Company, Corporation, CorporationKind, Player, pay
+from ...core.entities import Company, Corporation, CorporationKind, Player, Share, pay
 from ...core.game import Game
 from ...core.market import Cell
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def concession_of(game: G1822, corp: Corporation) -> Company | None:
+def concession_of(game: Game1822, corp: Corporation) -> Company | None:
     """The concession that starts ``corp`` (until concessions close in phase 5)."""
     if corp.data.get("no_concession"):
         return None
     return game.par_exchange(corp)
 
 
-def can_par(game: G1822, corp: Corporation, player: Player) -> bool:
+def can_par(game: Game1822, corp: Corporation, player: Player) -> bool:
     if corp.kind is not CorporationKind.MAJOR or corp.ipoed or corp.closed:
         return False
     status = game.phase.get("status", [])
@@ -32,7 +32,7 @@ def can_par(game: G1822, corp: Corporation, player: Player) -> bool:
     return concession is None or (not concession.closed and concession.owner is player)
 
 
-def start_major(game: G1822, player: Player, corp: Corporation, cell: Cell, cost: int) -> None:
+def start_major(game: Game1822, player: Player, corp: Corporation, cell: Cell, cost: int) -> None:
     """The director's certificate for ``cost`` (a concession counts towards it; the bank adds its value)."""
     concession = concession_of(game, corp)
     game.set_par(corp, cell)
@@ -46,14 +46,14 @@ def start_major(game: G1822, player: Player, corp: Corporation, cell: Cell, cost
     game.log(f"{player.name} starts {corp.sym} at {game.format_money(cell.price)}")
 
 
-def buy_shares(game: G1822, buyer: Player, shares: list[Any], price: int, *, receiver: Any = None) -> None:
+def buy_shares(game: Game1822, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
     corp = game.corporation(shares[0].corp)
     if corp.sym in game.fully_capitalised and (receiver is None or receiver is corp):
         receiver = game.bank  # the company is paid in full when it floats
     Game.buy_shares(game, buyer, shares, price, receiver=receiver)
 
 
-def float_corporation(game: G1822, corp: Corporation) -> None:
+def float_corporation(game: Game1822, corp: Corporation) -> None:
     if "full_capitalisation" in game.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
         # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
         if corp.cash > 0:
@@ -71,7 +71,7 @@ def float_corporation(game: G1822, corp: Corporation) -> None:
         game.log(f"{corp.sym} receives {game.format_money(capital)}")
 
 
-def event_close_concessions(game: G1822) -> None:
+def event_close_concessions(game: Game1822) -> None:
     game.log("-- Event: Concessions close --")
     for comp in game.companies.values():
         if comp.sym[0] == "C" and not comp.closed:
@@ -82,7 +82,7 @@ def event_close_concessions(game: G1822) -> None:
             corp.data = {**corp.data, "no_concession": True}
 
 
-def event_full_capitalisation(game: G1822) -> None:
+def event_full_capitalisation(game: Game1822) -> None:
     game.log("-- Event: Major companies receive full capitalisation when floated --")
     game.fully_capitalised |= {c.sym for c in game.corporations.values()
                                if c.kind is CorporationKind.MAJOR and not c.floated}

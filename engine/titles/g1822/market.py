@@ -9,7 +9,7 @@ from ...core.entities import Share
 from ...core.market import StockMarket
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from ...core.game import Game
 
 
 class Market1822(StockMarket):
@@ -48,7 +48,7 @@ class Market1822(StockMarket):
             self._move_to(corp, cell)
 
 
-def share_worth(game: G1822, shares: list[Share]) -> int:
+def share_worth(game: Game, shares: list[Share]) -> int:
     worth = 0
     for s in shares:
         cell = game.market.location.get(s.corp)

@@ -10,10 +10,10 @@ from ...core.entities import Company, Player, pay
 from ...core.market import Cell
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def minor_par_cell(game: G1822, price: int) -> Cell:
+def minor_par_cell(game: Game1822, price: int) -> Cell:
     pars = sorted(game.market.par_cells(), key=lambda c: (c.price, c.col, c.row), reverse=True)
     top = pars[0].price
     target = int(game.bidding["minor_start_par"]) if game.phase["name"] == "1" else price // 2
@@ -21,7 +21,7 @@ def minor_par_cell(game: G1822, price: int) -> Cell:
     return next(c for c in pars if c.price <= target)
 
 
-def float_minor(game: G1822, comp: Company, player: Player, price: int) -> None:
+def float_minor(game: Game1822, comp: Company, player: Player, price: int) -> None:
     minor = game.corporations[comp.sym[1:]]
     cell = minor_par_cell(game, price)
     game.set_par(minor, cell)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
 PLUS = "plus_expansion"
@@ -17,13 +17,13 @@ TAX_HAVEN_MULTIPLE = "tax_haven_multiple"  # P16 buys a share a stock round with
 OPTIONAL_RULES = (PLUS, PLUS_NO_REMOVALS, PLUS_SINGLE_STACK, TAX_HAVEN_MULTIPLE)
 
 
-def plus(game: G1822) -> bool:
+def plus(game: Game1822) -> bool:
     return PLUS in optional_rules(game)
 
 
-def optional_rules(game: G1822) -> list[str]:
+def optional_rules(game: Game1822) -> list[str]:
     return [str(r) for r in game.options.get("optional_rules") or []]
 
 
-def tax_haven_multiple(game: G1822) -> bool:
+def tax_haven_multiple(game: Game1822) -> bool:
     return TAX_HAVEN_MULTIPLE in optional_rules(game)

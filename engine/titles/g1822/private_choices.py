@@ -11,10 +11,10 @@ from .bidboxes import bank_companies, bidbox_concessions, bidbox_minors, bidbox_
 from .stations import move_exchange_token
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def token_choices(game: G1822, company: Company) -> list[str]:
+def token_choices(game: Game1822, company: Company) -> list[str]:
     """P5 moves an exchange token to the charter; P18 moves one either way (each then closes)."""
     corp = company.owner
     if company.closed or not isinstance(corp, Corporation):
@@ -30,7 +30,7 @@ def token_choices(game: G1822, company: Company) -> list[str]:
     return []
 
 
-def make_token_choice(game: G1822, company: Company, choice: str) -> None:
+def make_token_choice(game: Game1822, company: Company, choice: str) -> None:
     corp = company.owner
     assert isinstance(corp, Corporation)
     if choice == "exchange":
@@ -44,7 +44,7 @@ def make_token_choice(game: G1822, company: Company, choice: str) -> None:
     game.close_company(company)
 
 
-def company_choices(game: G1822, company: Company, time: str) -> list[str]:
+def company_choices(game: Game1822, company: Company, time: str) -> list[str]:
     """The choose_ability choices of a private at a step of its company's turn (``token``, ``track`` or
     ``issue``): P5's and P18's token moves, P17's card moves."""
     if company.sym == "P17":
@@ -54,7 +54,7 @@ def company_choices(game: G1822, company: Company, time: str) -> list[str]:
     return []
 
 
-def make_company_choice(game: G1822, company: Company, choice: str, time: str) -> None:
+def make_company_choice(game: Game1822, company: Company, choice: str, time: str) -> None:
     if choice not in company_choices(game, company, time):
         raise illegal("that choice is not available now")
     if company.sym == "P17":
@@ -63,7 +63,7 @@ def make_company_choice(game: G1822, company: Company, choice: str, time: str) -
         make_token_choice(game, company, choice)
 
 
-def move_card_choices(game: G1822, company: Company) -> list[str]:
+def move_card_choices(game: Game1822, company: Company) -> list[str]:
     """P17 moves a minor, concession or private of the bank's stacks (not one in a bid box) to the top of
     its stack, under the bid boxes, or to the bottom: choices ``<sym>_top`` and ``<sym>_bottom``."""
     if company.sym != "P17" or company.closed or not isinstance(company.owner, Corporation):
@@ -77,7 +77,7 @@ def move_card_choices(game: G1822, company: Company) -> list[str]:
     return out
 
 
-def move_card(game: G1822, company: Company, choice: str) -> None:
+def move_card(game: Game1822, company: Company, choice: str) -> None:
     if choice not in move_card_choices(game, company):
         raise illegal(f"{company.sym} cannot make the move {choice}")
     sym, where = choice.rsplit("_", 1)

@@ -11,19 +11,19 @@ from ...core.entities import Company, Corporation, Player
 from ...core.game import Game
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def private_card(game: G1822, sym: str) -> ev.Party:
+def private_card(game: Game1822, sym: str) -> ev.Party:
     """The charter of a private holding money until it closes or a company acquires it (P15, P20)."""
     return ev.Party(ev.PartyKind.HOLDER, f"{sym}'s charter")
 
 
-def cash_aside(game: G1822) -> dict[ev.Party, int]:
+def cash_aside(game: Game1822) -> dict[ev.Party, int]:
     return {private_card(game, sym): cash for sym, cash in game.phase_revenue_cash.items()}
 
 
-def payout_companies(game: G1822) -> None:
+def payout_companies(game: Game1822) -> None:
     game.acquired_this_round = set()  # a new operating round begins
     phase = int(game.phase["name"])
     for sym in game.phase_revenue_cash:
@@ -44,7 +44,7 @@ def payout_companies(game: G1822) -> None:
         game.log(f"{comp.owner.name} collects {game.format_money(comp.revenue)} from {comp.sym}")
 
 
-def event_phase_revenue(game: G1822) -> None:
+def event_phase_revenue(game: Game1822) -> None:
     game.log("-- Event: Phase revenue companies close with money returned to the bank --")
     for sym in list(game.phase_revenue_cash):
         comp = game.companies.get(sym)
@@ -56,7 +56,7 @@ def event_phase_revenue(game: G1822) -> None:
         game.close_company(comp)
 
 
-def purchasable_companies(game: G1822, corp: Corporation) -> list[Company]:
+def purchasable_companies(game: Game1822, corp: Corporation) -> list[Company]:
     phase = int(game.phase["name"])
     kind = corp.kind.value
     return [c for c in game.companies.values()
@@ -64,7 +64,7 @@ def purchasable_companies(game: G1822, corp: Corporation) -> list[Company]:
             and kind in c.data.get("acquire", ()) and phase >= int(c.data.get("acquire_phase", 99))]
 
 
-def acquire_private(game: G1822, corp: Corporation, company: Company) -> None:
+def acquire_private(game: Game1822, corp: Corporation, company: Company) -> None:
     owner = company.owner
     if isinstance(owner, Player) and company in owner.companies:
         owner.companies.remove(company)
@@ -92,6 +92,6 @@ def acquire_private(game: G1822, corp: Corporation, company: Company) -> None:
         company.revenue = 0
 
 
-def total_cash(game: G1822) -> int:
+def total_cash(game: Game1822) -> int:
     """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
     return int(Game.total_cash(game)) + sum(game.phase_revenue_cash.values()) + game.tax_haven.cash

@@ -14,10 +14,10 @@ from .destinations import add_route_bonuses
 from .trains import LOCAL_TRAINS, PULLMAN
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def autoroute_train_spec(game: G1822, train: Train) -> Any:
+def autoroute_train_spec(game: Game1822, train: Train) -> Any:
     from ...core.autoroute import TrainSpec
     if train.name in LOCAL_TRAINS:
         # One city (or off-board) and at most one town, or a local run at one station.
@@ -32,7 +32,7 @@ def autoroute_train_spec(game: G1822, train: Train) -> Any:
     return None
 
 
-def suggest_routes(game: G1822, corp: Corporation) -> list[dict[str, Any]]:
+def suggest_routes(game: Game1822, corp: Corporation) -> list[dict[str, Any]]:
     """Routes for the company's trains that the rules accept: the route finder's, checked one by one, and an
     L train left without one runs locally from its best station."""
     try:
@@ -77,14 +77,14 @@ def suggest_routes(game: G1822, corp: Corporation) -> list[dict[str, Any]]:
     return out
 
 
-def run_revenue(game: G1822, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+def run_revenue(game: Game1822, corp: Corporation, routes: list[dict[str, Any]]) -> int:
     """What run_routes pays for these routes, destination bonus included (as Route1822 prices them)."""
     traced = [trace_1822_route(game, corp, game.all_trains[str(r["train"])], r) for r in routes]
     add_route_bonuses(game, corp, traced)
     return sum(r.revenue for r in traced)
 
 
-def mail_subsidy(game: G1822, corp: Corporation, routes: list[Route]) -> int:
+def mail_subsidy(game: Game1822, corp: Corporation, routes: list[Route]) -> int:
     """Each mail contract (P6, P7) pays half the base value of the first and last stops of one train's route
     (not an L train's), the best routes first."""
     contracts = sum(1 for c in corp.companies if c.sym in ("P6", "P7") and not c.closed)
@@ -102,7 +102,7 @@ def mail_subsidy(game: G1822, corp: Corporation, routes: list[Route]) -> int:
     return sum(sorted(subsidies, reverse=True)[:contracts])
 
 
-def trace_1822_route(game: G1822, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
+def trace_1822_route(game: Game1822, corp: Corporation, train: Train, data: dict[str, Any]) -> Route:
     """A route as entered (hex chains, ``["local", HEX]`` for an L train at one station, ``[HEX]`` for the
     track inside a double hex), checked and priced."""
     connections = data.get("connections") or []
@@ -154,7 +154,7 @@ def trace_1822_route(game: G1822, corp: Corporation, train: Train, data: dict[st
     return route
 
 
-def _e_train_revenue(game: G1822, corp: Corporation, stops: list[tuple[str, int]], colour: str) -> int:
+def _e_train_revenue(game: Game1822, corp: Corporation, stops: list[tuple[str, int]], colour: str) -> int:
     """An E train runs between the company's stations and earns double the cities holding them (the English
     Channel station earns France's value)."""
     def tokened(ref: tuple[str, int]) -> bool:

@@ -3,21 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import events as ev
-from ...core.entities import Corporation, CorporationKind, Player, pay
+from ...core.entities import Corporation, CorporationKind, Player, Share, pay
 from .turn_order import turns_operated
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def issuable(game: G1822, corp: Corporation) -> list[tuple[list[Any], int]]:
+def issuable(game: Game1822, corp: Corporation) -> list[tuple[list[Share], int]]:
     if corp.kind is not CorporationKind.MAJOR or turns_operated(game, corp) < 2:
         return []
     ipo = [s for s in corp.shares if not s.president]
-    out: list[tuple[list[Any], int]] = []
+    out: list[tuple[list[Share], int]] = []
     pool = game.pool.percent_of(corp.sym)
     for n in range(1, len(ipo) + 1):
         bundle = ipo[:n]
@@ -27,7 +27,7 @@ def issuable(game: G1822, corp: Corporation) -> list[tuple[list[Any], int]]:
     return out
 
 
-def _price_after_drops(game: G1822, corp: Corporation, n: int) -> int:
+def _price_after_drops(game: Game1822, corp: Corporation, n: int) -> int:
     cell = game.market.location[corp.sym]
     row, col = cell.row, cell.col
     for _ in range(n):
@@ -37,7 +37,7 @@ def _price_after_drops(game: G1822, corp: Corporation, n: int) -> int:
     return at.price if at is not None else cell.price
 
 
-def issue_shares(game: G1822, corp: Corporation, bundle: list[Any], price: int) -> None:
+def issue_shares(game: Game1822, corp: Corporation, bundle: list[Share], price: int) -> None:
     for share in bundle:
         game.transfer_share(share, game.pool)
     total = price * len(bundle)
@@ -48,7 +48,7 @@ def issue_shares(game: G1822, corp: Corporation, bundle: list[Any], price: int) 
     game.check_presidency(corp, previous=corp.owner if isinstance(corp.owner, Player) else None)
 
 
-def redeemable(game: G1822, corp: Corporation) -> list[list[Any]]:
+def redeemable(game: Game1822, corp: Corporation) -> list[list[Share]]:
     if corp.kind is not CorporationKind.MAJOR:
         return []
     pool = game.pool.shares_of(corp.sym)
@@ -56,7 +56,7 @@ def redeemable(game: G1822, corp: Corporation) -> list[list[Any]]:
     return [pool[:n] for n in range(1, len(pool) + 1) if price * n <= corp.cash]
 
 
-def redeem_shares(game: G1822, corp: Corporation, bundle: list[Any]) -> None:
+def redeem_shares(game: Game1822, corp: Corporation, bundle: list[Share]) -> None:
     price = game.market.location[corp.sym].price * len(bundle)
     for share in bundle:
         game.transfer_share(share, corp)

@@ -7,28 +7,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
+from ...core.board import Hex
 from ...core.entities import Company, Corporation, Token, pay
 from ...core.errors import illegal
 from ...core.tiles import TokenKind
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def stations_in_city(game: G1822, hx: Any, node: int) -> list[Token]:
+def stations_in_city(game: Game1822, hx: Hex, node: int) -> list[Token]:
     """The placed tokens of every company in one city of ``hx`` (their ``slot`` follows the city's list)."""
     return [t for c in game.corporations.values() for t in c.tokens
             if t.used and t.hex == hx.id and t.node == node]
 
 
-def can_place_token(game: G1822, corp: Corporation) -> bool:
+def can_place_token(game: Game1822, corp: Corporation) -> bool:
     unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
     if not unused or min(t.price for t in unused) > corp.cash:
         return False
     return any(offers_city(game, corp, game.board.hexes[h], n) for h, n in game.network(corp).nodes)
 
 
-def offers_city(game: G1822, corp: Corporation, hx: Any, node: int) -> bool:
+def offers_city(game: Game1822, corp: Corporation, hx: Hex, node: int) -> bool:
     """Whether the token step offers this city: as on 18xx.games, no city of a hex where the company already
     has a station (London's too, though a station placed there anyway is accepted)."""
     if node not in hx.tile.tokens or any(corp.sym in slots for slots in hx.tile.tokens.values()):
@@ -36,7 +37,7 @@ def offers_city(game: G1822, corp: Corporation, hx: Any, node: int) -> bool:
     return any(game.can_token_city(corp, hx, node, t) for t in corp.unused_tokens())
 
 
-def p5_holds_token_step(game: G1822, corp: Corporation) -> bool:
+def p5_holds_token_step(game: Game1822, corp: Corporation) -> bool:
     """18xx.games stops at the token step of a company that owns P5 (LC&DR) while its English Channel station
     power is unused, even where the company can place no station (edition 2; games begun under edition 1 did
     not stop)."""
@@ -44,13 +45,13 @@ def p5_holds_token_step(game: G1822, corp: Corporation) -> bool:
         and not _stationed_in(game, corp, str(game.rules["english_channel"]))
 
 
-def _stationed_in(game: G1822, corp: Corporation, hex_id: str) -> bool:
+def _stationed_in(game: Game1822, corp: Corporation, hex_id: str) -> bool:
     """Edition 2: 18xx.games counts a station power as unusable once its company has a station in every hex
     the power names."""
     return game.rules_edition >= 2 and any(t.used and t.hex == hex_id for t in corp.tokens)
 
 
-def channel_station_power(game: G1822, company: Company) -> bool:
+def channel_station_power(game: Game1822, company: Company) -> bool:
     """P5 (LC&DR) may place one of its company's exchange tokens as a free station in the English Channel,
     reached or not, during the company's token step; it then closes (18xx.games: its `token` ability)."""
     corp = company.owner
@@ -58,7 +59,7 @@ def channel_station_power(game: G1822, company: Company) -> bool:
         and game.exchange_tokens.get(corp.sym, 0) > 0
 
 
-def channel_station_cities(game: G1822, company: Company) -> list[tuple[Any, int]]:
+def channel_station_cities(game: Game1822, company: Company) -> list[tuple[Any, int]]:
     corp = company.owner
     if not channel_station_power(game, company) or not isinstance(corp, Corporation):
         return []
@@ -66,7 +67,7 @@ def channel_station_cities(game: G1822, company: Company) -> list[tuple[Any, int
     return [(hx, node) for node in sorted(hx.tile.tokens) if game.can_token_city(corp, hx, node)]
 
 
-def place_channel_station(game: G1822, company: Company, hx: Any, node: int, slot: Any) -> None:
+def place_channel_station(game: Game1822, company: Company, hx: Hex, node: int, slot: Any) -> None:
     corp = company.owner
     if not isinstance(corp, Corporation) or (hx, node) not in channel_station_cities(game, company):
         raise illegal(f"{company.sym} may place a station only in a free space of the English Channel "
@@ -79,14 +80,14 @@ def place_channel_station(game: G1822, company: Company, hx: Any, node: int, slo
     game.close_company(company)
 
 
-def free_token_hexes(game: G1822, corp: Corporation) -> list[str]:
+def free_token_hexes(game: Game1822, corp: Corporation) -> list[str]:
     """Hexes where ``corp`` may still place one station for free (SECR in the English Channel)."""
     if corp.sym in game.free_tokens_used:
         return []
     return [str(h) for h in corp.data.get("free_token_hexes", ()) if not _stationed_in(game, corp, str(h))]
 
 
-def place_pending_token(game: G1822, corp: Corporation, token: Token, hx: Any, node: int) -> None:
+def place_pending_token(game: Game1822, corp: Corporation, token: Token, hx: Hex, node: int) -> None:
     """Place a station whatever the city's free spaces (an extra space is added when it is full)."""
     slots = hx.tile.tokens[node]
     slot = game.free_slot(hx, node, corp.sym)
@@ -104,12 +105,12 @@ def place_pending_token(game: G1822, corp: Corporation, token: Token, hx: Any, n
     game.log(f"{corp.sym} places a token on {hx.id}")
 
 
-def move_exchange_token(game: G1822, major: Corporation) -> None:
+def move_exchange_token(game: Game1822, major: Corporation) -> None:
     game.exchange_tokens[major.sym] -= 1
     major.tokens.append(Token(major.sym, int(game.rules["token_price"])))
 
 
-def remove_minor_station(game: G1822, minor: Corporation, token: Token) -> None:
+def remove_minor_station(game: Game1822, minor: Corporation, token: Token) -> None:
     """Edition 3, as 18xx.games: a minor's station leaving at its acquisition (exchanged, or where the major
     already stands) takes its space with it when the city has more than its printed spaces (one added for a
     destination station in a full city); minor 14's London city keeps one added space."""
@@ -131,7 +132,7 @@ def remove_minor_station(game: G1822, minor: Corporation, token: Token) -> None:
     token.used, token.hex = False, None
 
 
-def remove_station(game: G1822, corp: Corporation, token: Token) -> None:
+def remove_station(game: Game1822, corp: Corporation, token: Token) -> None:
     if token.used and token.hex is not None:
         hx = game.board.hexes[token.hex]
         ev.emit(ev.StationChanged(hx.id, token.node, token.slot, hx.tile.tokens[token.node][token.slot], None))

@@ -13,44 +13,35 @@ from .market import share_worth
 from .optional_rules import tax_haven_multiple
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
 TAX_HAVEN = "P16"
 
 
-class TaxHaven(Holder):
-    """P16's off-shore charter: the shares its owner bought through it and the dividends they earned. Its
-    certificates are nobody's holding, so they count for no directorship, holding limit or certificate limit,
-    but they are sold (a company can be sold out with one there) and float a company."""
-
-    def __init__(self) -> None:
-        self.name = "the tax haven"
-        self.cash = 0
-        self.shares: list[Share] = []
 
 
-def tax_haven_company(game: G1822) -> Company | None:
+def tax_haven_company(game: Game1822) -> Company | None:
     comp = game.companies.get(TAX_HAVEN)
     return comp if comp is not None and not comp.closed else None
 
 
-def tax_haven_owner(game: G1822) -> Player | None:
+def tax_haven_owner(game: Game1822) -> Player | None:
     comp = tax_haven_company(game)
     return comp.owner if comp is not None and isinstance(comp.owner, Player) else None
 
 
-def tax_haven_value(game: G1822) -> int:
+def tax_haven_value(game: Game1822) -> int:
     """The tax haven's cash and its shares at their price: its owner's at the end of the game."""
     return game.tax_haven.cash + share_worth(game, game.tax_haven.shares)
 
 
-def company_value(game: G1822, company: Company) -> int:
+def company_value(game: Game1822, company: Company) -> int:
     """What a private is worth in the status: P16 is worth what its tax haven holds."""
     return tax_haven_value(game) if company.sym == TAX_HAVEN else int(company.value)
 
 
-def tax_haven_spender(game: G1822) -> Holder | None:
+def tax_haven_spender(game: Game1822) -> Holder | None:
     """Who pays for the tax haven's share: its owner; under the variant, the tax haven itself once it holds
     something."""
     owner = tax_haven_owner(game)
@@ -59,7 +50,7 @@ def tax_haven_spender(game: G1822) -> Holder | None:
     return owner
 
 
-def tax_haven_share(game: G1822, choice: str) -> Share | None:
+def tax_haven_share(game: Game1822, choice: str) -> Share | None:
     """The certificate a choice ``<major>_ipo`` or ``<major>_market`` buys: the first of the company's own or of
     the market's, or None for a choice naming neither."""
     sym, _, source = choice.rpartition("_")
@@ -70,7 +61,7 @@ def tax_haven_share(game: G1822, choice: str) -> Share | None:
     return next((s for s in holder.shares_of(sym) if not s.president), None)
 
 
-def tax_haven_choices(game: G1822, available: int) -> list[str]:
+def tax_haven_choices(game: Game1822, available: int) -> list[str]:
     """What the tax haven may buy now with ``available`` cash of its spender: one share of a major with a
     price that it holds no share of, from the company or the market, at the share price; under the
     variant one such share a stock round, otherwise one in the game."""
@@ -91,7 +82,7 @@ def tax_haven_choices(game: G1822, available: int) -> list[str]:
     return out
 
 
-def sale_ties_tax_haven_for_presidency(game: G1822, player: Player, shares: list[Share], percent: int) -> bool:
+def sale_ties_tax_haven_for_presidency(game: Game1822, player: Player, shares: list[Share], percent: int) -> bool:
     """Whether a sale would hand a presidency on while the tax haven ties for the largest holding.
 
     18xx.games counts the tax haven among the holders a presidency may pass to and then cannot process the
@@ -106,7 +97,7 @@ def sale_ties_tax_haven_for_presidency(game: G1822, player: Player, shares: list
     return haven == top >= pres and player.percent_of(sym) - percent < top
 
 
-def tax_haven_buy(game: G1822, choice: str) -> None:
+def tax_haven_buy(game: Game1822, choice: str) -> None:
     """The tax haven buys the certificate ``choice`` names: the company is paid for one of its own (even
     fully capitalised, whose float then returns the money), the bank for one from the market."""
     share = tax_haven_share(game, choice)
@@ -126,7 +117,7 @@ def tax_haven_buy(game: G1822, choice: str) -> None:
     game._check_float(corp)
 
 
-def tax_haven_payout(game: G1822, corp: Corporation, per_share: float) -> int:
+def tax_haven_payout(game: Game1822, corp: Corporation, per_share: float) -> int:
     """Dividends on the tax haven's shares go onto its charter; returns what it got."""
     count = game.tax_haven.percent_of(corp.sym) // corp.share_percent
     amount = int(count * per_share)

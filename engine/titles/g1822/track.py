@@ -7,25 +7,27 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ...core.board import Hex
 from ...core.entities import Corporation, CorporationKind
 from ...core.game import Game
+from ...core.tiles import Tile, TileDef
 from ...core.track import legal_rotations
 from .stations import stations_in_city
 from .track_powers import TRACK_PLAIN, TRACK_TOWN, track_power
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
 
 
-def tile_lays_for(game: G1822, corp: Corporation) -> list[dict[str, Any]]:
+def tile_lays_for(game: Game1822, corp: Corporation) -> list[dict[str, Any]]:
     if corp.kind is CorporationKind.MAJOR and int(game.phase["name"]) >= 3:
         return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": False, "not_if_upgraded": True}]
     return [{"lay": True, "upgrade": True}]
 
 
-def upgrade_cost(game: G1822, corp: Corporation, hx: Any, tile: Any) -> int:
+def upgrade_cost(game: Game1822, corp: Corporation, hx: Hex, tile: Tile) -> int:
     cost: int = Game.upgrade_cost(game, corp, hx, tile)
     if not cost or hx.tile is not hx.original:
         return cost
@@ -38,7 +40,7 @@ def upgrade_cost(game: G1822, corp: Corporation, hx: Any, tile: Any) -> int:
     return max(cost, 0)
 
 
-def lay_crossings(game: G1822, corp: Corporation, hx: Any, tile: Any) -> tuple[int, int]:
+def lay_crossings(game: Game1822, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
     """An estuary crossing is paid by the tile that points across its own hex's crossing (18xx.games)."""
     exits = tile.exits()
     total = count = 0
@@ -56,11 +58,11 @@ def lay_crossings(game: G1822, corp: Corporation, hx: Any, tile: Any) -> tuple[i
     return total, count
 
 
-def crossing_estimate(game: G1822, corp: Corporation, hx: Any, exits: frozenset[int]) -> int:
+def crossing_estimate(game: Game1822, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
     return sum(b.cost for e, b in hx.borders.items() if b.kind == "water" and e in exits)
 
 
-def lay_rotations(game: G1822, corp: Corporation, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+def lay_rotations(game: Game1822, corp: Corporation, hx: Hex, tdef: TileDef, edges: set[int] | None) -> list[int]:
     special = map_extras(game, hx.id)
     if special.get("swansea") and hx.tile is hx.original:
         # Swansea's first yellow tile drops its town: only the plain city tile, pointing one of two ways.
@@ -83,7 +85,7 @@ def lay_rotations(game: G1822, corp: Corporation, hx: Any, tdef: Any, edges: set
     return legal_rotations(game, hx, tdef, edges)
 
 
-def _town_to_plain(game: G1822, hx: Any, tdef: Any, edges: set[int] | None) -> list[int]:
+def _town_to_plain(game: Game1822, hx: Hex, tdef: TileDef, edges: set[int] | None) -> list[int]:
     """P2 replaces a town tile by plain track of the next colour that keeps its exits."""
     order = ("white", "yellow", "green", "brown", "gray")
     if order.index(tdef.colour) != order.index(hx.tile.colour) + 1:
@@ -106,7 +108,7 @@ def _town_to_plain(game: G1822, hx: Any, tdef: Any, edges: set[int] | None) -> l
     return out
 
 
-def after_tile_laid(game: G1822, corp: Corporation, hx: Any, tile: Any, water_crossings: int) -> None:
+def after_tile_laid(game: Game1822, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
     Game.after_tile_laid(game, corp, hx, tile, water_crossings)
     if len(tile.tokens) != 1:
         return  # London's cities keep their own spaces
@@ -132,7 +134,7 @@ def after_tile_laid(game: G1822, corp: Corporation, hx: Any, tile: Any, water_cr
         kinds.pop()
 
 
-def map_extras(game: G1822, hex_id: str) -> dict[str, Any]:
+def map_extras(game: Game1822, hex_id: str) -> dict[str, Any]:
     raw: dict[str, Any] = game.data()["map"]["hexes"].get(hex_id, {})
     return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
             "swansea": hex_id == "D35"}

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 from ...core.entities import Company, Corporation, CorporationKind
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
 TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
 TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
 
 
-def laying_phase(game: G1822) -> dict[str, Any]:
+def laying_phase(game: Game1822) -> dict[str, Any]:
     current: dict[str, Any] = game.phases[game.phase_index]
     remover = game.laying_private if hasattr(game, "laying_private") else None
     if remover is not None and track_power(game, remover).get("advanced"):
@@ -27,12 +27,12 @@ def laying_phase(game: G1822) -> dict[str, Any]:
     return current
 
 
-def track_power(game: G1822, company: Company) -> dict[str, Any]:
+def track_power(game: Game1822, company: Company) -> dict[str, Any]:
     power: dict[str, Any] = company.data.get("track") or {}
     return power
 
 
-def track_uses(game: G1822, company: Company) -> dict[str, int]:
+def track_uses(game: Game1822, company: Company) -> dict[str, int]:
     """Uses left of a private's track power: count, and P12's lays and upgrade."""
     power = track_power(game, company)
     left = game.track_left.get(company.sym)
@@ -43,7 +43,7 @@ def track_uses(game: G1822, company: Company) -> dict[str, int]:
     return left
 
 
-def track_power_usable(game: G1822, company: Any, corp: Any) -> bool:
+def track_power_usable(game: Game1822, company: Any, corp: Any) -> bool:
     if not isinstance(company, Company) or company.closed or not track_power(game, company):
         return False
     if game.egr_choice.get(company.sym) == "discount":
@@ -53,14 +53,14 @@ def track_power_usable(game: G1822, company: Any, corp: Any) -> bool:
     return track_uses(game, company)["count"] > 0
 
 
-def track_powers_block(game: G1822, corp: Corporation) -> bool:
+def track_powers_block(game: Game1822, corp: Corporation) -> bool:
     """Privates whose track power keeps the company's track step open until it passes."""
     # Only tile-lay powers keep it open in 18xx.games, not P5's `teleport`.
     return any(track_power_usable(game, c, corp) and not track_power(game, c).get("consume_tile_lay")
                and not track_power(game, c).get("teleport") for c in corp.companies)
 
 
-def track_power_allows(game: G1822, company: Company, corp: Corporation, power: dict[str, Any],
+def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: dict[str, Any],
                        action: dict[str, Any]) -> bool:
     hx = game.board.hexes.get(str(action.get("hex")))
     if hx is None:
@@ -103,7 +103,7 @@ def track_power_allows(game: G1822, company: Company, corp: Corporation, power: 
     return hx.id in game.network(corp).hex_edges
 
 
-def teleport_open(game: G1822, company: Company) -> bool:
+def teleport_open(game: Game1822, company: Company) -> bool:
     """P5 (LC&DR) may upgrade the English Channel, reached or not, to make room for its station when every
     space there is taken and the upgrade adds one: green to brown once brown tiles are out, brown to grey once
     grey ones are (18xx.games' `teleport`; the tile keeps rotation 0). Not for a company already stationed
@@ -121,7 +121,7 @@ def teleport_open(game: G1822, company: Company) -> bool:
         or (hx.tile.colour == "brown" and newest == "gray")
 
 
-def teleport_lays(game: G1822, company: Company) -> list[dict[str, Any]]:
+def teleport_lays(game: Game1822, company: Company) -> list[dict[str, Any]]:
     """P5's English Channel upgrades the company can pay for now (hex, tile, rotation 0)."""
     corp = company.owner
     if not isinstance(corp, Corporation) or not teleport_open(game, company):
@@ -140,7 +140,7 @@ def teleport_lays(game: G1822, company: Company) -> list[dict[str, Any]]:
     return out
 
 
-def use_track_power(game: G1822, company: Company, corp: Corporation, upgrade: bool) -> None:
+def use_track_power(game: Game1822, company: Company, corp: Corporation, upgrade: bool) -> None:
     uses = track_uses(game, company)
     power = track_power(game, company)
     if power.get("teleport"):

@@ -13,7 +13,7 @@ from ...core.errors import illegal, insufficient
 from ...core.game import Game
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
 LOCAL_TRAINS = ("L", "LP")
@@ -22,7 +22,7 @@ PERMANENT_TRAINS = ("2P", "LP")
 PULLMAN = "P+"
 
 
-def export_l_trains(game: G1822, count: int) -> None:
+def export_l_trains(game: Game1822, count: int) -> None:
     removed = 0
     while count and game.depot and game.available_depot_trains()[0].sym == "L":
         _remove_depot_train(game, game.available_depot_trains()[0])
@@ -31,7 +31,7 @@ def export_l_trains(game: G1822, count: int) -> None:
     game.log(f"{removed} L trains have been removed")
 
 
-def export_next_train(game: G1822) -> Train:
+def export_next_train(game: Game1822) -> Train:
     """The next train leaves the game as if bought: it may start a phase, rust trains and fire events."""
     train = game.available_depot_trains()[0]
     _remove_depot_train(game, train)
@@ -43,14 +43,14 @@ def export_next_train(game: G1822) -> Train:
     return train
 
 
-def _remove_depot_train(game: G1822, train: Train) -> None:
+def _remove_depot_train(game: Game1822, train: Train) -> None:
     game.depot.remove(train)
     game._replenish_unlimited(train)
     train.owner = None
     ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT, ev.NOBODY, ev.TrainHow.EXPORTED))
 
 
-def on_new_train(game: G1822, corp: Corporation, train: Train) -> None:
+def on_new_train(game: Game1822, corp: Corporation, train: Train) -> None:
     if train.name == train.sym or train.name == "2":
         Game.on_new_train(game, corp, train)
         return
@@ -63,7 +63,7 @@ def on_new_train(game: G1822, corp: Corporation, train: Train) -> None:
         train.name = name
 
 
-def train_limit(game: G1822, corp: Corporation) -> int:
+def train_limit(game: Game1822, corp: Corporation) -> int:
     return _limit_in(game.phase, corp)
 
 
@@ -71,7 +71,7 @@ def _limit_in(phase: dict[str, Any], corp: Corporation) -> int:
     return int(phase["minor_train_limit" if corp.kind is CorporationKind.MINOR else "train_limit"])
 
 
-def crowded_corporations(game: G1822) -> list[Corporation]:
+def crowded_corporations(game: Game1822) -> list[Corporation]:
     # Besides the train limit, a company keeps at most one permanent private train (2P, LP) and one Pullman.
     # Asked after almost every action, so the limits are read once and each company's trains counted in one pass.
     phase = game.phase
@@ -99,7 +99,7 @@ def _extra_count(corp: Corporation, names: tuple[str, ...]) -> int:
     return sum(1 for t in corp.trains if t.name in names)
 
 
-def discardable_trains(game: G1822, corp: Corporation) -> list[Train]:
+def discardable_trains(game: Game1822, corp: Corporation) -> list[Train]:
     """The trains a crowded company chooses from: a second permanent private train first, then a second
     Pullman, else its trains within the limit."""
     for names in (PERMANENT_TRAINS, (PULLMAN,)):
@@ -108,7 +108,7 @@ def discardable_trains(game: G1822, corp: Corporation) -> list[Train]:
     return [t for t in corp.trains if t.name not in EXTRA_TRAINS]
 
 
-def discard_train(game: G1822, corp: Corporation, train: Train) -> None:
+def discard_train(game: Game1822, corp: Corporation, train: Train) -> None:
     corp.trains.remove(train)
     if train.name in PERMANENT_TRAINS or train.name == PULLMAN:
         train.owner = None  # a private's train leaves the game
@@ -120,12 +120,12 @@ def discard_train(game: G1822, corp: Corporation, train: Train) -> None:
                           ev.TrainHow.DISCARDED))
 
 
-def must_buy_train(game: G1822, corp: Corporation) -> bool:
+def must_buy_train(game: Game1822, corp: Corporation) -> bool:
     on_sale = bool(game.available_depot_trains()) or (game.rules_edition >= 4 and bool(game.pool_trains))
     return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and on_sale
 
 
-def buy_train_action(game: G1822, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+def buy_train_action(game: Game1822, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
                      must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
     player = corp.owner
     need = price - corp.cash
@@ -141,15 +141,15 @@ def buy_train_action(game: G1822, corp: Corporation, train: Train, price: int, *
                              last_sale_price=last_sale_price, variant=variant)
 
 
-def l_upgrade_open(game: G1822) -> bool:
+def l_upgrade_open(game: Game1822) -> bool:
     return True
 
 
-def l_upgrade_price(game: G1822) -> int:
+def l_upgrade_price(game: Game1822) -> int:
     return int(game.rules["l_to_2_upgrade"])
 
 
-def upgrade_l_train(game: G1822, corp: Corporation, train: Train, price: int) -> None:
+def upgrade_l_train(game: Game1822, corp: Corporation, train: Train, price: int) -> None:
     if price != l_upgrade_price(game):
         raise illegal(f"upgrading an L train to a 2 train costs {game.format_money(l_upgrade_price(game))}")
     if price > corp.cash:

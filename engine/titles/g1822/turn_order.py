@@ -11,10 +11,10 @@ from ...core.game import Game
 from ...core.game_end import EndTiming, EndTrigger
 
 if TYPE_CHECKING:
-    from .game import G1822
+    from .state import Game1822
 
 
-def reorder_players(game: G1822) -> None:
+def reorder_players(game: Game1822) -> None:
     def cash(p: Player) -> int:
         return p.cash * 2 if p is game.double_cash_choice else p.cash
     game.players = sorted(game.players, key=cash, reverse=True)
@@ -22,22 +22,22 @@ def reorder_players(game: G1822) -> None:
     game.log("-- New player order: " + ", ".join(p.name for p in game.players))
 
 
-def operating_order(game: G1822) -> list[Corporation]:
+def operating_order(game: Game1822) -> list[Corporation]:
     floated = [c for c in game.corporations.values() if c.floated and not c.closed]
     ordered = sorted(floated, key=lambda c: (*game.market.order_key(c.sym), c.sym))
     minors = [c for c in ordered if c.kind is CorporationKind.MINOR]
     return minors + [c for c in ordered if c.kind is not CorporationKind.MINOR]
 
 
-def count_operation(game: G1822, corp: Corporation) -> None:
+def count_operation(game: Game1822, corp: Corporation) -> None:
     game.history[corp.sym] = game.history.get(corp.sym, 0) + 1
 
 
-def turns_operated(game: G1822, corp: Corporation) -> int:
+def turns_operated(game: Game1822, corp: Corporation) -> int:
     return game.history.get(corp.sym, 0)
 
 
-def game_end_timing(game: G1822) -> EndTrigger | None:
+def game_end_timing(game: Game1822) -> EndTrigger | None:
     """A bank broken during an operating round ends the game after the set; broken at another time, after
     the next operating round (18xx.games)."""
     trigger = Game.game_end_timing(game)

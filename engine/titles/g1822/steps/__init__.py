@@ -4,7 +4,7 @@ A stock round takes bids into the bid boxes (stock.py); P9's owner may then doub
 (a choices round). In an operating round a minor's first turn may start with buying the next L train; minors lay
 one tile, majors from phase 3 two yellow or one upgrade; L trains run from one of the company's stations (plus one
 town); minors always pay half, majors choose payout, half or withhold; an L train may be upgraded to a 2 train.
-The steps reach the title's rules through the rule modules, with ``self.game`` their G1822.
+The steps reach the title's rules through the rule modules, with ``self.game`` their Game1822.
 """
 
 from __future__ import annotations
@@ -21,18 +21,18 @@ from .track import SpecialChoose, SpecialTrack, Track1822
 from .trains import BuyTrain1822, DiscardTrain1822, FirstTurnHousekeeping
 
 if TYPE_CHECKING:
-    from ..game import G1822
+    from ..state import Game1822
 
 
-def stock_round(game: G1822) -> BidBoxStockRound:
+def stock_round(game: Game1822) -> BidBoxStockRound:
     return BidBoxStockRound(game, [DiscardTrain1822, BidSellParShares])
 
 
-def choices_round(game: G1822) -> ChoicesRound:
+def choices_round(game: Game1822) -> ChoicesRound:
     return ChoicesRound(game, [DoubleCash])
 
 
-def operating_round(game: G1822, number: int) -> OperatingRound:
+def operating_round(game: Game1822, number: int) -> OperatingRound:
     return OperatingRound(game, [DiscardTrain1822, PendingToken, FirstTurnHousekeeping, AcquireCompany, SpecialChoose,
                                  SpecialTrack, Track1822, DestinationToken, Token1822, Route1822, Dividend1822,
                                  BuyTrain1822, MinorAcquisition, IssueShares], number)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind
@@ -14,13 +14,16 @@ from ..privates import acquire_private, purchasable_companies
 from ..turn_order import turns_operated
 from .common import _current
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class AcquireCompany(Step):
     """A company may take over privates any player owns, as the private's card allows (its phase and whether
     minors may); the players settle the price among themselves, so the engine moves no money."""
 
     name = "Acquire private companies"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not purchasable_companies(self.game, entity):
@@ -49,7 +52,7 @@ class MinorAcquisition(Step):
     the minor's station."""
 
     name = "Acquire a minor"
-    game: Any
+    game: Game1822
     PAY: ClassVar[dict[str, int]] = {"money": 0, "one_share": 1, "two_shares": 2}
 
     def setup(self) -> None:

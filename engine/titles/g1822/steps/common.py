@@ -4,7 +4,7 @@ station actions offered at a step.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation
@@ -14,18 +14,21 @@ from ..stations import (
     channel_station_cities,
 )
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 def _current(step: Step, entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
-def company_choice_actions(game: Any, entity: Any, time: str) -> list[Action]:
+def company_choice_actions(game: Game1822, entity: Any, time: str) -> list[Action]:
     """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
     comps = [entity] if isinstance(entity, Company) else list(getattr(entity, "companies", []))
     return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in company_choices(game, c, time)]
 
 
-def channel_station_actions(game: Any, company: Company) -> list[Action]:
+def channel_station_actions(game: Game1822, company: Company) -> list[Action]:
     """P5's English Channel stations, in its company's token step or right after its Channel upgrade."""
     return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}"}
             for hx, node in channel_station_cities(game, company)]

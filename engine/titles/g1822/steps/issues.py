@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company
@@ -13,12 +13,15 @@ from ..private_choices import company_choices, make_company_choice
 from ..share_issues import issuable, issue_shares, redeem_shares, redeemable
 from .common import _current, company_choice_actions
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class IssueShares(Step):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

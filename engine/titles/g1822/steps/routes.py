@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Train
@@ -16,15 +16,19 @@ from ....core.steps.operating import (
 from ..destinations import (
     add_route_bonuses,
 )
+from ..dividends import pay_dividend
 from ..routes import mail_subsidy, suggest_routes, trace_1822_route
 from ..turn_order import count_operation
 from .common import _current
+
+if TYPE_CHECKING:
+    from ..state import Game1822
 
 
 class Route1822(RouteStep):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or not self.game.route_trains(entity):
@@ -123,7 +127,7 @@ class Dividend1822(Dividend):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 
-    game: Any
+    game: Game1822
     KINDS = ("payout", "half", "withhold")
 
     def setup(self) -> None:
@@ -164,7 +168,7 @@ class Dividend1822(Dividend):
         revenue = int(getattr(self.round, "revenue", 0))
         extra = self.extra_route(entity) if self.extra_choice is not None else None
         subsidy = mail_subsidy(self.game, entity, getattr(self.round, "routes", None) or [])
-        self.game.pay_dividend(entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
+        pay_dividend(self.game, entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
                                subsidy=subsidy)
         count_operation(self.game, entity)
         self.round.routes = []  # type: ignore[attr-defined]
@@ -177,7 +181,7 @@ class Dividend1822(Dividend):
             revenue = int(getattr(self.round, "revenue", 0)) if getattr(self.round, "routes", None) else 0
             kind = "half" if corp.kind is CorporationKind.MINOR and revenue > 0 else "withhold"
             subsidy = mail_subsidy(self.game, corp, getattr(self.round, "routes", None) or [])
-            self.game.pay_dividend(corp, revenue, kind, subsidy=subsidy)
+            pay_dividend(self.game, corp, revenue, kind, subsidy=subsidy)
             count_operation(self.game, corp)
             self.round.routes = []  # type: ignore[attr-defined]
         self.pass_()

@@ -4,7 +4,7 @@ free and exchange stations.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation, CorporationKind
@@ -32,11 +32,14 @@ from ..stations import (
 )
 from .common import _current, channel_station_actions, company_choice_actions
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class PendingToken(HomeToken):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
-    game: Any  # the G1822 game, whose module imports this one
+    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "place_token":
@@ -73,7 +76,7 @@ class DestinationToken(Step):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind is not CorporationKind.MAJOR:
@@ -106,7 +109,7 @@ class Token1822(TokenStep):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

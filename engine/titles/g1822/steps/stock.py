@@ -4,7 +4,7 @@ repaying loans; then P9's choices round.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core import shares as units
 from ....core.actions import Action, entity_action, register_action
@@ -13,10 +13,11 @@ from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
 from ....core.round import Round, Step, StockRound
 from ....core.steps.stock import BuySellParShares
-from ..bidboxes import bids_placed, highest_bid, min_bid, setup_bidboxes, winning_bids
+from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate
 from ..majors import concession_of, start_major
 from ..tax_haven import (
+    TAX_HAVEN,
     sale_ties_tax_haven_for_presidency,
     tax_haven_buy,
     tax_haven_choices,
@@ -28,11 +29,14 @@ from ..tax_haven import (
 register_action("payoff_player_debt")
 register_action("payoff_player_debt_partial", "amount")
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class BidBoxStockRound(StockRound):
     """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
 
-    game: Any
+    game: Game1822
 
     def start(self) -> None:
         setup_bidboxes(self.game)
@@ -44,7 +48,7 @@ class BidSellParShares(BuySellParShares):
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
-    game: Any
+    game: Game1822
 
     def round_setup(self) -> None:
         super().round_setup()
@@ -104,7 +108,7 @@ class BidSellParShares(BuySellParShares):
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
 
     def available_cash(self, player: Player) -> int:
-        return player.cash - int(self.game.committed_cash(player))
+        return player.cash - committed_cash(self.game, player)
 
     def certs_with_bids(self, player: Player) -> float:
         return float(self.game.num_certs(player) + winning_bids(self.game, player))
@@ -172,7 +176,7 @@ class BidSellParShares(BuySellParShares):
         """P16's purchases open to its owner in their turn, before any bid and free of loans: not of a company
         the owner sold this round, and once a round."""
         player = company.owner
-        if company.sym != self.game.TAX_HAVEN or company.closed or player is not self.round.entity():
+        if company.sym != TAX_HAVEN or company.closed or player is not self.round.entity():
             return []
         if not isinstance(player, Player) or self.tax_haven_bought or self.bid_actions or player.debt:
             return []
@@ -217,7 +221,7 @@ class BidSellParShares(BuySellParShares):
             return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
         if kind == "bid":
             out = []
-            for comp in self.game.bidbox_companies():
+            for comp in bidbox_companies(self.game):
                 if self.can_bid(entity, comp):
                     out.append({**entity_action(entity, "bid"), "company": comp.sym,
                                 "price": min_bid(self.game, comp)})
@@ -282,7 +286,7 @@ class BidSellParShares(BuySellParShares):
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         game = self.game
         comp = game.company(action["company"])
-        if comp not in game.bidbox_companies():
+        if comp not in bidbox_companies(game):
             raise illegal(f"{comp.sym} is not in a bid box")
         price = int(action["price"])
         least = min_bid(game, comp)
@@ -369,7 +373,7 @@ class ChoicesRound(Round):
 
 class DoubleCash(Step):
     name = "Choose"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if self.passed or entity is not self.round.entity():

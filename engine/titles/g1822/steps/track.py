@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation, CorporationKind
@@ -31,13 +31,16 @@ from ..track_powers import (
 from ..turn_order import turns_operated
 from .common import _current, channel_station_actions, company_choice_actions
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class SpecialChoose(Step):
     """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
     every hill and mountain for good (the discount)."""
 
     name = "Choose for a private"
-    game: Any
+    game: Game1822
 
     def company(self, entity: Any) -> Company | None:
         comp = self.game.companies.get("P8")
@@ -67,7 +70,7 @@ class SpecialTrack(Step):
     is followed at once by its station there (18xx.games offers no pass)."""
 
     name = "Lay track for a private"
-    game: Any
+    game: Game1822
     blocks = False
     teleported: Company | None = None  # P5, once it has upgraded the English Channel, until its station is placed
 
@@ -226,7 +229,7 @@ class SpecialTrack(Step):
 
 
 class Track1822(Track):
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

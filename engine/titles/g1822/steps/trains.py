@@ -4,7 +4,7 @@ another company at any price the treasury pays, and the L to 2 upgrade).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Player, Train
@@ -18,11 +18,14 @@ from ..holdings import splits_anothers_directors_certificate
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
 from .common import _current
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class DiscardTrain1822(DiscardTrain):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
-    game: Any
+    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
@@ -41,7 +44,7 @@ class FirstTurnHousekeeping(Step):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not _current(self, entity) or entity.kind is not CorporationKind.MINOR or entity.operated:
@@ -73,7 +76,7 @@ class FirstTurnHousekeeping(Step):
 class BuyTrain1822(BuyTrain):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
-    game: Any
+    game: Game1822
 
     def room(self, corp: Corporation) -> bool:
         return corp.trains_in_limit() < int(self.game.train_limit(corp))
