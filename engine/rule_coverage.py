@@ -1,31 +1,35 @@
 """Rule coverage: the share of a title's rule code that seeded games reach, and every line they never reach.
 
 ``python -m engine.rule_coverage TITLE N SEED_BASE [--policies random,steady,seeker] [--optional-rules A,B]
-[--players LO-HI] [--tests PATH,...] [--no-tests] [--show-reached-by-tests] [--show-excluded]``
+[--players LO-HI] [--tests PATH,...] [--no-tests] [--show-reached-by-tests] [--show-excluded] [--keep DIR]``
 
 plays N seeded games (seeds SEED_BASE.., player counts cycling through the title's range, policies in turn after
 each cycle, the playouts the oracle's run.sh writes and compares for those seeds) with the invariants checked
-after every action, under coverage.py. It then runs the title's scenario tests (``tests/engine/test_TITLE*.py``,
-unless ``--tests`` names others) under coverage too. What it measures, the issue's "title's rule code":
+after every action, under coverage.py. It then runs the title's scenario tests (``tests/engine/test_TITLE*.py``)
+and the core's unit tests (``CORE_TESTS``), or the files ``--tests`` names, under coverage too. What it measures,
+the issue's "title's rule code":
 
 - the title's own code: every statement under ``engine/titles/gT/``;
 - the core it uses: every statement of each ``engine/core/`` function that the title's games enter (a function
-  its games never enter belongs to other titles' rules). The route finder and the
-  read-only views are searches and snapshots, not rules: ``NOT_RULES`` names them, with the reason.
+  its games never enter belongs to other titles' rules). The route finder and the read-only views are searches
+  and snapshots, not rules: ``NOT_RULES`` names them, with the reason.
 
-A line counts as reached when a game reaches it, or else a scenario test. A line the rules cannot reach carries
-its reason in the source, so the reason moves with the code:
+A line counts as reached when a game reaches it, or else a test. A line no game of the title can reach is named
+with its reason, in one of two ways that both move with the code:
 
-- ``# pragma: no cover -- REASON``: no title's game can reach it (defensive code; REASON says why);
-- ``# rules: only 1822, 1830 -- REASON``: a core line that only the titles named can reach.
+- in ``engine/rule_coverage_reasons.toml``, keyed by the function's qualified name (``Class.method``, in whatever
+  module it lives) and a piece of the lines' text, optionally for some titles only;
+- in the source: ``# pragma: no cover -- REASON`` (no title's game can reach it) or ``# rules: only 1822, 1830 --
+  REASON`` (only the titles named can).
 
-On a line that opens a block (``def``, ``if``, ``else``...) the marker covers the whole block. A marker without a
-REASON excludes nothing. The output lists each file's unreached lines without a reason (and, on request, the lines
-reached only by tests and the excluded ones), then one last line:
+A named line that opens a block (ends with ``:``) covers the whole block. A marker without a REASON excludes
+nothing; a reason that matches no line is reported as stale. The output lists each file's unreached lines without
+a reason (on request also the lines only tests reach and the excluded ones), then one last line:
 
 ``TITLE: X% of rule lines reached (K unreached without a reason; ...)``
 
-X is reached lines over rule lines less the excluded ones. Exit 0 when the games had no problems, 1 otherwise.
+X is the reached lines over the rule lines less those excluded with a reason. Exit 0 when the games and tests had
+no problems, 1 otherwise.
 coverage.py is a dev dependency (pyproject.toml); the engine itself never needs it.
 """
 
@@ -37,6 +41,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +50,7 @@ from .titles import title_class
 
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parent
+REASONS = ENGINE / "rule_coverage_reasons.toml"
 
 # Core modules that hold no rules, with the reason; their lines are neither counted nor listed.
 NOT_RULES = {
@@ -86,6 +92,65 @@ def exclusions(title: str) -> list[str]:
     return [NO_COVER.pattern, r"#\s*rules:\s*only\s+(?![^#]*?\b" + re.escape(title) + r"\b)[^#]*?\s+" + REASONED]
 
 
+@dataclass(frozen=True)
+class Reason:
+    """Lines of one function that no game of the listed titles (all when empty) can reach, and why."""
+
+    function: str
+    text: str
+    why: str
+    titles: tuple[str, ...] = ()
+
+    def applies(self, title: str) -> bool:
+        return not self.titles or title in self.titles
+
+
+def read_reasons(path: Path = REASONS) -> list[Reason]:
+    entries = tomllib.loads(path.read_text("utf-8")).get("unreached", []) if path.exists() else []
+    out = []
+    for e in entries:
+        if not str(e.get("why", "")).strip():
+            raise ValueError(f"{path}: the entry for {e.get('function')} gives no reason (why)")
+        out.append(Reason(str(e["function"]), str(e.get("text", "")), str(e["why"]),
+                          tuple(str(t) for t in e.get("titles", ()))))
+    return out
+
+
+def _block(source: list[str], line: int) -> set[int]:
+    """The line and, when it opens a block, the lines of that block."""
+    text = source[line - 1]
+    out = {line}
+    if not text.split("#", 1)[0].rstrip().endswith(":"):
+        return out
+    indent = len(text) - len(text.lstrip())
+    for n in range(line + 1, len(source) + 1):
+        nxt = source[n - 1]
+        if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
+            break
+        out.add(n)
+    return out
+
+
+def reasoned_lines(path: Path, title: str, reasons: list[Reason], used: set[Reason]) -> dict[int, str]:
+    """Lines of ``path`` that a reason names for ``title``, with the reason; ``used`` collects reasons that matched."""
+    from coverage.python import PythonFileReporter
+
+    wanted = [r for r in reasons if r.applies(title)]
+    if not wanted:
+        return {}
+    source = path.read_text("utf-8").splitlines()
+    out: dict[int, str] = {}
+    for region in PythonFileReporter(str(path)).code_regions():
+        for reason in wanted:
+            if region.kind != "function" or region.name != reason.function:
+                continue
+            for line in sorted(region.lines):
+                if reason.text in source[line - 1]:
+                    used.add(reason)
+                    out.update(dict.fromkeys(_block(source, line), reason.why))
+    return out
+
+
 @dataclass
 class FileLines:
     statements: set[int]  # rule lines counted (excluded ones left out)
@@ -99,7 +164,7 @@ class FileLines:
 
 
 def measure(title: str, games_data: str, tests_data: str | None, files: list[Path],
-            only_entered: bool) -> dict[Path, FileLines]:
+            only_entered: bool, reasons: list[Reason], used: set[Reason]) -> dict[Path, FileLines]:
     """Per file: its rule lines and which were reached; ``only_entered`` keeps the functions the games enter."""
     import coverage
     from coverage.python import PythonFileReporter
@@ -124,14 +189,17 @@ def measure(title: str, games_data: str, tests_data: str | None, files: list[Pat
         found = FileLines(set(statements), set(statements) - set(missing), tested,
                           all_statements - set(statements))
         if only_entered:
-            used: set[int] = set()
+            entered: set[int] = set()
             for region in PythonFileReporter(str(path)).code_regions():
                 if region.kind == "function" and region.lines & found.games:
-                    used |= region.lines
-            found.statements &= used
-            found.games &= used
-            found.tests &= used
-            found.excluded &= used
+                    entered |= region.lines
+            found.statements &= entered
+            found.games &= entered
+            found.tests &= entered
+            found.excluded &= entered
+        named = set(reasoned_lines(path, title, reasons, used)) & found.unreached
+        found.statements -= named
+        found.excluded |= named
         out[path] = found
     return out
 
@@ -164,9 +232,18 @@ def rule_files(title_dir: Path) -> tuple[list[Path], list[Path]]:
     return own, core
 
 
+# The engine's unit tests of core rules (refusals, transfers, loans, prices...): quick, each on a position it builds.
+CORE_TESTS = ("test_core_units", "test_share_units", "test_transfer", "test_loans_and_trains", "test_game_end",
+              "test_abilities", "test_train_kinds", "test_track_network", "test_price_ranges", "test_round_plan",
+              "test_replay_liveness")
+
+
 def default_tests(title: str) -> list[str]:
-    """The title's own tests: the engine's tests of no one title play other titles and would count their lines."""
-    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "engine").glob(f"test_{title}*.py"))
+    """The title's own tests and the core's unit tests (``CORE_TESTS``; the other engine tests play whole games of
+    every title, which would count other titles' lines)."""
+    here = ROOT / "tests" / "engine"
+    return sorted(str(p.relative_to(ROOT)) for p in [*here.glob(f"test_{title}*.py"),
+                                                     *(here / f"{name}.py" for name in CORE_TESTS)] if p.exists())
 
 
 def run_child(cmd: list[str]) -> int:
@@ -186,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="count the games only")
     parser.add_argument("--show-reached-by-tests", action="store_true", help="list lines only tests reach")
     parser.add_argument("--show-excluded", action="store_true", help="list the excluded lines and reasons")
+    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; when DIR holds a run already, "
+                        "measure it again without playing (to check new reasons)")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the games, as JSON, run under coverage
     args = parser.parse_args(argv)
     rules = [r for r in args.optional_rules.split(",") if r]
@@ -204,26 +283,35 @@ def main(argv: list[str] | None = None) -> int:
     own_files, core_files = rule_files(ENGINE / "titles" / cls.DATA_PACKAGE.rsplit(".", 1)[-1])
     cov_run = [sys.executable, "-m", "coverage", "run", f"--source={ENGINE}"]
     with tempfile.TemporaryDirectory() as tmp:
-        games_data, tests_data, report = (str(Path(tmp) / n) for n in ("games", "tests", "report.json"))
-        code = run_child([*cov_run, f"--data-file={games_data}", "-m", "engine.rule_coverage", cls.TITLE,
-                          str(args.n), str(args.seed_base), f"--optional-rules={args.optional_rules}",
-                          "--child", json.dumps({"games": games, "report": report})])
-        if code != 0:
-            print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
-            return 1
-        bad: list[str] = json.loads(Path(report).read_text("utf-8"))
-        tests_failed = 0
-        if tests:
-            tests_failed = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
-                                      "-p", "no:cacheprovider", "-p", "no:randomly", *tests])
-        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, only_entered=False)
-        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, only_entered=True)
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        games_data, tests_data, report = (str(where / n) for n in ("games", "tests", "report.json"))
+        if not (args.keep and Path(report).exists()):
+            code = run_child([*cov_run, f"--data-file={games_data}", "-m", "engine.rule_coverage", cls.TITLE,
+                              str(args.n), str(args.seed_base), f"--optional-rules={args.optional_rules}",
+                              "--child", json.dumps({"games": games, "report": report})])
+            if code != 0:
+                print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
+                return 1
+            if tests:
+                code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
+                                  "-p", "no:cacheprovider", *tests])
+                Path(report).write_text(json.dumps({"games": json.loads(Path(report).read_text("utf-8")),
+                                                    "tests_exit": code}), "utf-8")
+        found = json.loads(Path(report).read_text("utf-8"))
+        bad: list[str] = found["games"] if isinstance(found, dict) else found
+        tests_failed = int(found.get("tests_exit", 0)) if isinstance(found, dict) else 0
+        reasons, used = read_reasons(), set[Reason]()
+        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, False, reasons, used)
+        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, True, reasons, used)
     for line in bad:
         print(f"problem: {line}")
     if tests_failed:
         print(f"problem: the scenario tests failed (pytest exit {tests_failed}): {' '.join(tests)}")
     for marker in unreasoned_markers(own_files + core_files):
         print(f"marker without a reason (excludes nothing): {marker}")
+    for stale in sorted((r for r in reasons if r.applies(cls.TITLE) and r not in used), key=lambda r: r.function):
+        print(f"stale reason (matches no line): {stale.function} {stale.text!r}")
     for name, reason in NOT_RULES.items():
         print(f"not rules: engine/core/{name}: {reason}")
     for label_kind, measured in (("title", own), ("core", core)):
