@@ -36,6 +36,7 @@ coverage.py is a dev dependency (pyproject.toml); the engine itself never needs 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import re
 import subprocess
@@ -142,7 +143,7 @@ def reasoned_lines(path: Path, title: str, reasons: list[Reason], used: set[Reas
     out: dict[int, str] = {}
     for region in PythonFileReporter(str(path)).code_regions():
         for reason in wanted:
-            if region.kind != "function" or region.name != reason.function:
+            if region.kind != "function" or not fnmatch.fnmatchcase(region.name, reason.function):
                 continue
             for line in sorted(region.lines):
                 if reason.text in source[line - 1]:
