@@ -181,6 +181,9 @@ def test_sc07_played_soc_pays_15_after_the_first_float_and_nothing_after_the_sec
     start(g, "UP", 2, floated=False)
     give(g, 2, "UP_2", "UP_3")
     soc, bo = g.companies["SOC"], g.companies["B&O"]
+    cash = player(g, 3).cash
+    operating_round(g)  # before either float: SOC pays its $35
+    assert player(g, 3).cash - cash == 35 + bo.revenue
     stock_round(g)
     act(g, "buy_shares", 1, shares=["CPR_4"])
     assert g.corporations["CPR"].floated and soc.revenue == 15 and not soc.closed
@@ -611,6 +614,9 @@ def test_sc19_share_price_above_379_ends_after_the_current_set() -> None:
     trigger = g2.game_end_timing()
     assert trigger is not None and trigger.reason == "bank" and trigger.timing is EndTiming.FULL_OR
     assert g2.round.kind == "stock" and not g2.finished
+    # The round goes on to its end, one full set of operating rounds follows (one OR in phase 2), then the end.
+    assert play_to_the_end(g2) == ["Stock Round 1", "Operating Round 1.1"]
+    assert g2.finished and g2.game_end_reason == "bank"
 
 
 def play_to_the_end(g: G1862) -> list[str]:
@@ -664,6 +670,29 @@ def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
     assert g.result()[str(p1.id)] == g.player_value(p1)
 
 
+def test_sc19_played_a_payout_to_400_in_or_1_ends_the_game_after_or_3() -> None:
+    """SC-19 with the payout played: TP at $370 runs its 5E for $230 in OR 1 of 3 and pays out, moving to $400."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3
+    g.operating_rounds = 3
+    tp = start(g, "TP", 1, cash=2000, col=20)
+    for hex_id, tile, rotation in SC16_TRACK:
+        lay(g, "TP", hex_id, tile, rotation)
+    g.place_home_token(tp)
+    own_trains(g, "TP", "5E")
+    tp.debt = 300
+    operating_round(g, 1)
+    assert g.market.location["TP"].price == 370
+    seen = play_to_the_end(g)
+    assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
+    assert g.finished and g.game_end_reason == "stock_market"
+    assert g.log_lines.count("TP pays out $230") == 3 and g.market.location["TP"].price == 400
+    assert tp.debt == 0 and "TP repays its debt" in g.log_lines  # §9.6, from the treasury
+    p1 = player(g, 1)
+    assert g.result()[str(p1.id)] == g.player_value(p1)
+
+
 def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round() -> None:
     g = new()
     sell_privates(g)
@@ -685,12 +714,16 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     own_trains(g, "NYC", "5")
     g.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
+    nyc.debt = 300  # $100 in the treasury after the lay: P1 makes up the rest at the end (§9.6)
     operating_round(g, 1)
     assert ats.cash == 0 or ats.cash < 550
+    p1 = player(g, 1)
     seen = play_to_the_end(g)
     assert p3.bankrupt and g.game_end_reason == "players_out" and g.players_in_game() == 2
-    assert all(name.startswith("Operating Round 1.") for name in seen), seen
-    assert seen[-1] == "Operating Round 1.3"
+    assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen  # no stock round
+    assert nyc.debt == 0 and "NYC repays its debt" in g.log_lines
+    assert any(line.startswith("P1 pays $") and "of NYC's debt" in line for line in g.log_lines)
+    assert g.result()[str(p1.id)] == g.player_value(p1) and g.result()[str(p3.id)] == g.fixed_scores[3]
 
 
 def presiding(g: G1862, pid: int, *syms: str) -> None:
@@ -888,6 +921,33 @@ def test_sc27_forced_train_purchase() -> None:
     cash = player(g, 1).cash
     corp_act(g, "buy_train", "ATS", train="3-5", price=200)
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
+
+
+def test_sc27_a_train_from_the_presidents_other_company_at_any_price_from_1() -> None:
+    """SC-27: X may buy a train from Y (same president) at any price of at least $1; P1 adds only what X's $120
+    does not cover."""
+    g = new()
+    sell_privates(g)
+    only_a_pool_three(g)
+    start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    own_trains(g, "SP", "4", "4")
+    lay(g, "ATS", "G22", "4", 0)
+    operating_round(g)
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    ats, sp = g.corporations["ATS"], g.corporations["SP"]
+    four = sp.trains[0]
+    offer = next(c for c in choices(g, ats, "buy_train") if c["train"] == four.id)
+    price_range = g.round.price_range_for(ats, offer)
+    assert price_range is not None and price_range[0] == 1 and price_range[1] > 120
+    with pytest.raises(GameError):
+        corp_act(g, "buy_train", "ATS", train=four.id, price=0)
+    cash = player(g, 1).cash
+    corp_act(g, "buy_train", "ATS", train=four.id, price=150)
+    ats, sp = g.corporations["ATS"], g.corporations["SP"]
+    assert player(g, 1).cash == cash - 30 and ats.cash == 0 and sp.cash == 150
+    assert [t.id for t in ats.trains] == [four.id] and four.id not in [t.id for t in sp.trains]
 
 
 def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall() -> None:
