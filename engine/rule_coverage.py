@@ -80,8 +80,10 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
     """Play the games with invariants; one line per game with problems (the child's side)."""
     from .playout import random_playout
     bad = []
-    for players, policy, seed in games:
+    for n, (players, policy, seed) in enumerate(games, 1):
         result = random_playout(title, players, seed, max_actions=8000, policy=policy, optional_rules=rules)
+        print(f"game {n}/{len(games)}: {title}-p{players}-{policy}-s{seed}, {result.actions} actions",
+              file=sys.stderr, flush=True)
         if result.problems or not result.game.finished:
             what = "; ".join(result.problems) or "no end within 8000 actions"
             bad.append(f"{title}-p{players}-{policy}-s{seed}: {what[:300]}")
