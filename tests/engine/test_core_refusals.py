@@ -183,3 +183,39 @@ def test_a_purchase_over_the_holding_limit_is_refused() -> None:
     g.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
     with pytest.raises(GameError, match=f"{p.name} would exceed the certificate limit or the 60% holding limit"):
         act(g, "buy_shares", p.id, shares=[nxt.id], percent=10)
+
+
+def test_train_purchases_beyond_the_limit_trade_ins_and_the_presidents_money_are_refused() -> None:
+    g = game()
+    cnr = floated(g, "CNR", 100)
+    hbr = floated(g, "HBR", 0)
+    cnr.owner = g.players[0]
+    hbr.owner = g.players[0]
+    for train in g.depot[:4]:
+        owned(g, cnr, train)
+    assert g.train_limit(cnr) == 4
+    with pytest.raises(GameError, match="CNR is at its train limit of 4"):
+        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+    two = cnr.trains[0]
+    with pytest.raises(GameError, match="a 2 train cannot be traded in for a 2"):
+        g.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
+    stray = g.depot[1]
+    stray.owner = g.players[1]
+    with pytest.raises(GameError, match=f"{stray.id} is not for sale"):
+        g.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
+    with pytest.raises(GameError, match="the president cannot contribute towards a trade-in"):
+        g.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
+    three = next(t for t in g.depot if t.name == "3")
+    g.depot.remove(three)
+    three.owner = g.pool
+    g.pool_trains.append(three)
+    with pytest.raises(GameError, match="with its president's money HBR must buy the cheapest train on sale \\(2\\)"):
+        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
+    with pytest.raises(GameError, match=f"{three.id} was bought as a 3 train; only new trains choose a variant"):
+        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
+    president = g.players[0]
+    g.bank.cash += president.cash - 30
+    president.cash = 30
+    with pytest.raises(GameError, match=f"{president.name} must raise \\$50 more by selling shares"):
+        g.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
+    assert hbr.trains == [] and hbr.cash == 0 and president.cash == 30
