@@ -120,9 +120,14 @@ def read_reasons(path: Path = REASONS) -> list[Reason]:
 
 
 def _block(source: list[str], line: int) -> set[int]:
-    """The line and, when it opens a block, the lines of that block."""
+    """The line and, when it opens a block, the lines of that block; a named line that begins an ``except``
+    clause brings the ``except`` line with it (no game reaches the one without the other)."""
     text = source[line - 1]
     out = {line}
+    before = next((n for n in range(line - 1, 0, -1) if source[n - 1].strip()), None)
+    if before is not None and source[before - 1].strip().startswith("except") and source[before - 1].rstrip(
+            ).endswith(":"):
+        out.add(before)
     if not text.split("#", 1)[0].rstrip().endswith(":"):
         return out
     indent = len(text) - len(text.lstrip())
