@@ -4,13 +4,10 @@ lay, P11's advanced tiles and P5's English Channel upgrade.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.entities import Company, Corporation, CorporationKind
-
-if TYPE_CHECKING:
-    from .state import Game1822
-
+from .state import Game1822, TrackPower
 
 TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
 TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
@@ -27,8 +24,8 @@ def laying_phase(game: Game1822) -> dict[str, Any]:
     return current
 
 
-def track_power(game: Game1822, company: Company) -> dict[str, Any]:
-    power: dict[str, Any] = company.data.get("track") or {}
+def track_power(game: Game1822, company: Company) -> TrackPower:
+    power: TrackPower = company.data.get("track") or TrackPower()
     return power
 
 
@@ -60,7 +57,7 @@ def track_powers_block(game: Game1822, corp: Corporation) -> bool:
                and not track_power(game, c).get("teleport") for c in corp.companies)
 
 
-def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: dict[str, Any],
+def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: TrackPower,
                        action: dict[str, Any]) -> bool:
     hx = game.board.hexes.get(str(action.get("hex")))
     if hx is None:

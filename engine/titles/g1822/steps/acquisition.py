@@ -12,7 +12,7 @@ from ....core.round import Step
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
 from ..privates import acquire_private, purchasable_companies
 from ..turn_order import turns_operated
-from .common import _current
+from .common import in_turn
 
 if TYPE_CHECKING:
     from ..state import Game1822
@@ -26,7 +26,7 @@ class AcquireCompany(Step):
     game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or not purchasable_companies(self.game, entity):
+        if not in_turn(entity, self) or not purchasable_companies(self.game, entity):
             return []
         return ["acquire_company", "pass"]
 
@@ -36,7 +36,7 @@ class AcquireCompany(Step):
         return [{**entity_action(entity, "acquire_company"), "company": c.sym}
                 for c in purchasable_companies(self.game, entity)]
 
-    def process_acquire_company(self, action: dict[str, Any], entity: Any) -> None:
+    def process_acquire_company(self, action: dict[str, Any], entity: Corporation) -> None:
         company = self.game.company(action["company"])
         if company not in purchasable_companies(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
@@ -64,7 +64,7 @@ class MinorAcquisition(Step):
         return self.state != "select" or super().blocking()
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         if self.state != "select":
             return ["choose"]
@@ -151,7 +151,7 @@ class MinorAcquisition(Step):
         nodes = self.game.network(major).nodes
         return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
-    def process_merge(self, action: dict[str, Any], entity: Any) -> None:
+    def process_merge(self, action: dict[str, Any], entity: Corporation) -> None:
         minor = self.game.corporation(action["corporation"])
         if minor not in potential_minors(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}")
@@ -160,7 +160,7 @@ class MinorAcquisition(Step):
         self.minor = minor
         self.state = "pay"
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
         choice = str(action["choice"])
         if self.state == "pay":
             if choice not in self.pay_choices(entity):
@@ -176,7 +176,7 @@ class MinorAcquisition(Step):
         self.minor = None
         self.pass_()
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Corporation) -> None:
         if self.state != "select":
             raise illegal("finish the acquisition first")
         self.pass_()

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company
+from ....core.entities import Company, Corporation
 from ....core.errors import illegal
 from ....core.round import Step
 from ..private_choices import company_choices, make_company_choice
 from ..share_issues import issuable, issue_shares, redeem_shares, redeemable
-from .common import _current, company_choice_actions
+from .common import company_choice_actions, in_turn
 
 if TYPE_CHECKING:
     from ..state import Game1822
@@ -27,7 +27,7 @@ class IssueShares(Step):
         if isinstance(entity, Company):
             corp = self.round.entity()
             return ["choose_ability"] if entity.owner is corp and company_choices(self.game, entity, "issue") else []
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         out = []
         if redeemable(self.game, entity):
@@ -56,7 +56,7 @@ class IssueShares(Step):
             raise illegal("a private makes that choice")
         make_company_choice(self.game, entity, str(action["choice"]), "issue")
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
         ids = [str(s) for s in action["shares"]]
         for bundle, price in issuable(self.game, entity):
             if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
@@ -65,7 +65,7 @@ class IssueShares(Step):
                 return
         raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_shares(self, action: dict[str, Any], entity: Corporation) -> None:
         ids = sorted(str(s) for s in action["shares"])
         for bundle in redeemable(self.game, entity):
             if sorted(s.id for s in bundle) == ids:

@@ -30,7 +30,7 @@ from ..stations import (
     place_channel_station,
     place_pending_token,
 )
-from .common import _current, channel_station_actions, company_choice_actions
+from .common import channel_station_actions, company_choice_actions, in_turn
 
 if TYPE_CHECKING:
     from ..state import Game1822
@@ -79,7 +79,7 @@ class DestinationToken(Step):
     game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind is not CorporationKind.MAJOR:
+        if not in_turn(entity, self) or entity.kind is not CorporationKind.MAJOR:
             return []
         if destination_token(self.game, entity) is None:
             return []
@@ -97,7 +97,7 @@ class DestinationToken(Step):
 
     # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
     # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
-    def process_hex_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_hex_token(self, action: dict[str, Any], entity: Corporation) -> None:
         if action["hex"] != entity.data["destination"]:
             raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
         place_destination_token(self.game, entity)
@@ -118,7 +118,7 @@ class Token1822(TokenStep):
                 return []
             out = ["place_token"] if channel_station_power(self.game, entity) else []
             return out + (["choose_ability"] if company_choices(self.game, entity, "token") else [])
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         out = list(super().actions(entity))
         if not out and self.normal_tokens(entity) and (
@@ -168,7 +168,7 @@ class Token1822(TokenStep):
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
         return out
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: dict[str, Any], entity: Corporation | Company) -> None:
         hx, node = self.game.city_by_id(action["city"])
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.

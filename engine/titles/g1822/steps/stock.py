@@ -255,10 +255,10 @@ class BidSellParShares(BuySellParShares):
         return most if amount is None else min(amount, most)
 
     # --- processing
-    def process_payoff_player_debt(self, action: dict[str, Any], entity: Any) -> None:
+    def process_payoff_player_debt(self, action: dict[str, Any], entity: Player) -> None:
         self._repay(entity, None)
 
-    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Any) -> None:
+    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Player) -> None:
         try:
             amount = int(action["amount"])
         except (TypeError, ValueError):
@@ -283,7 +283,7 @@ class BidSellParShares(BuySellParShares):
         self.current.append({"type": "payoff_player_debt"})
         self.round.last_to_act = player
 
-    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
+    def process_bid(self, action: dict[str, Any], entity: Player) -> None:
         game = self.game
         comp = game.company(action["company"])
         if comp not in bidbox_companies(game):
@@ -314,7 +314,7 @@ class BidSellParShares(BuySellParShares):
         if self.bid_actions >= per_turn:
             self.pass_()
 
-    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose_ability(self, action: dict[str, Any], entity: Company) -> None:
         choice = str(action["choice"])
         if choice not in self.tax_haven_choices(entity):
             share = tax_haven_share(self.game, choice)
@@ -327,7 +327,7 @@ class BidSellParShares(BuySellParShares):
         self.round.last_to_act = player
         self.pass_()
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_shares(self, action: dict[str, Any], entity: Player) -> None:
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
         if len(shares) != 1:
             raise malformed("buy one certificate at a time")
@@ -336,7 +336,7 @@ class BidSellParShares(BuySellParShares):
         super().process_buy_shares(action, entity)
         self.pass_()
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+    def process_par(self, action: dict[str, Any], entity: Player) -> None:
         corp = self.game.corporation(action["corporation"])
         if corp not in self.parable(entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")
@@ -385,7 +385,7 @@ class DoubleCash(Step):
             return [{**entity_action(entity, "choose"), "choice": "double"}]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Player) -> None:
         if action["choice"] != "double":
             raise illegal("P9's choice is double")
         self.game.double_cash_choice = entity

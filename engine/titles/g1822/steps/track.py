@@ -29,10 +29,10 @@ from ..track_powers import (
     use_track_power,
 )
 from ..turn_order import turns_operated
-from .common import _current, channel_station_actions, company_choice_actions
+from .common import channel_station_actions, company_choice_actions, in_turn
 
 if TYPE_CHECKING:
-    from ..state import Game1822
+    from ..state import Game1822, TrackPower
 
 
 class SpecialChoose(Step):
@@ -44,7 +44,7 @@ class SpecialChoose(Step):
 
     def company(self, entity: Any) -> Company | None:
         comp = self.game.companies.get("P8")
-        if comp is None or comp.closed or comp.owner is not entity or not _current(self, entity):
+        if comp is None or comp.closed or comp.owner is not entity or not in_turn(entity, self):
             return None
         return comp if comp.sym not in self.game.egr_choice and comp.sym in self.game.acquired_this_round else None
 
@@ -148,7 +148,7 @@ class SpecialTrack(Step):
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if track_power_allows(self.game, entity, corp, power, a) and self.lay_left(power, a)]
 
-    def lay_left(self, power: dict[str, Any], action: dict[str, Any]) -> bool:
+    def lay_left(self, power: TrackPower, action: dict[str, Any]) -> bool:
         """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
         if power.get("extra"):
             return True
@@ -159,7 +159,7 @@ class SpecialTrack(Step):
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
         return bool(spec.get("upgrade", True) if upgrade else spec.get("lay", True))
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: dict[str, Any], entity: Company) -> None:
         corp = entity.owner
         if not isinstance(corp, Corporation) or corp is not self.round.entity():
             raise illegal(f"{entity.sym} lays track only in its company's turn")
@@ -214,7 +214,7 @@ class SpecialTrack(Step):
         if power.get("teleport"):
             self.teleported = entity
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: dict[str, Any], entity: Company) -> None:
         company = self.teleported
         if not self.station_pending() or company is None or entity is not company:
             raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
@@ -222,7 +222,7 @@ class SpecialTrack(Step):
         place_channel_station(self.game, company, hx, node, action.get("slot"))
         self.teleported = None
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Company) -> None:
         if self.company is entity:
             self.game.close_company(entity)
             self.company = None
@@ -236,7 +236,7 @@ class Track1822(Track):
             # P18's station swap and P17's card move may also be made during the track step.
             return ["choose_ability"] if (entity.owner is self.round.entity()
                                           and company_choices(self.game, entity, "track")) else []
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         if entity.sym == "14" and not turns_operated(self.game, entity):
             return []  # minor 14's first station in London is its tile lay
@@ -265,7 +265,7 @@ class Track1822(Track):
             return None
         return spec
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: dict[str, Any], entity: Corporation) -> None:
         super().process_lay_tile(action, entity)
         if self.next_lay() is None and not track_powers_block(self.game, entity):
             self.pass_()

@@ -16,7 +16,7 @@ from ....core.steps.operating import (
 )
 from ..holdings import splits_anothers_directors_certificate
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
-from .common import _current
+from .common import in_turn
 
 if TYPE_CHECKING:
     from ..state import Game1822
@@ -33,7 +33,7 @@ class DiscardTrain1822(DiscardTrain):
         return [{**entity_action(entity, "discard_train"), "train": t.id}
                 for t in discardable_trains(self.game, entity)]
 
-    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_discard_train(self, action: dict[str, Any], entity: Corporation) -> None:
         train = self.game.all_trains.get(str(action["train"]))
         if train is None or train not in discardable_trains(self.game, entity):
             raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
@@ -47,7 +47,7 @@ class FirstTurnHousekeeping(Step):
     game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind is not CorporationKind.MINOR or entity.operated:
+        if not in_turn(entity, self) or entity.kind is not CorporationKind.MINOR or entity.operated:
             return []
         depot = self.game.available_depot_trains()
         if not depot or depot[0].sym != "L" or entity.cash < depot[0].price:
@@ -62,7 +62,7 @@ class FirstTurnHousekeeping(Step):
         train = self.game.available_depot_trains()[0]
         return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
         train = self.game.available_depot_trains()[0]
         price = int(action["price"])
         if price != train.price:
@@ -91,7 +91,7 @@ class BuyTrain1822(BuyTrain):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
         super().process_sell_shares(action, entity)
         # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
         rnd = self.round
@@ -143,7 +143,7 @@ class BuyTrain1822(BuyTrain):
                          "exchange": t.id} for t in entity.trains if t.sym == "L" and t.name == "L"]
         return out
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
         exchange = action.get("exchange")
         if exchange:
             train = self.game.all_trains.get(str(exchange))
