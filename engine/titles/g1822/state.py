@@ -77,6 +77,27 @@ class TrackPower(TypedDict, total=False):
     crossing_required: bool  # P21
 
 
+class MapExtras(TypedDict):
+    """What 1822's map adds to a hex (map.toml): a label its green tile must carry, the stubs a first tile on a
+    London approach hex must use, and whether it is Swansea."""
+
+    future_label: str | None
+    stubs: list[int]
+    swansea: bool
+
+
+def phase_status(game: Game) -> list[str]:
+    """The current phase's status flags (``can_par``, ``full_capitalisation``, ...)."""
+    status: list[str] = game.phase.get("status", [])
+    return status
+
+
+def newest_colour(game: Game) -> str:
+    """The newest tile colour of the phase as printed (P11's lays do not change it)."""
+    colour: str = game.phases[game.phase_index]["tiles"][-1]
+    return colour
+
+
 class Game1822(Game):
     """What 1822 keeps besides the core's state (G1822.setup sets it)."""
 

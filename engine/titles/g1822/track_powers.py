@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.entities import Company, Corporation, CorporationKind
-from .state import Game1822, TrackPower
+from .state import Game1822, TrackPower, newest_colour
 
 TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
 TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
@@ -90,7 +90,7 @@ def track_power_allows(game: Game1822, company: Company, corp: Corporation, powe
         return False  # the free lay is on a hill or mountain hex
     if power.get("advanced"):
         # P11 upgrades plain or town track of the phase's newest colour (a minor's only from yellow).
-        newest = game.phases[game.phase_index]["tiles"][-1]
+        newest = newest_colour(game)
         if hx.tile.name not in TRACK_PLAIN + TRACK_TOWN or hx.tile.colour != newest:
             return False
         if corp.kind is CorporationKind.MINOR and hx.tile.colour != "yellow":
@@ -113,7 +113,7 @@ def teleport_open(game: Game1822, company: Company) -> bool:
         return False
     if any(owner is None for slots in hx.tile.tokens.values() for owner in slots):
         return False
-    newest = game.phases[game.phase_index]["tiles"][-1]
+    newest = newest_colour(game)
     return (hx.tile.colour == "green" and newest in ("brown", "gray")) \
         or (hx.tile.colour == "brown" and newest == "gray")
 

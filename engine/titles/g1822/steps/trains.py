@@ -15,6 +15,7 @@ from ....core.steps.operating import (
     DiscardTrain,
 )
 from ..holdings import splits_anothers_directors_certificate
+from ..state import phase_status
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
 from .common import in_turn
 
@@ -117,7 +118,7 @@ class BuyTrain1822(BuyTrain):
         out = super().choices(entity, kind)
         owner = entity.owner if isinstance(entity, Corporation) else None
         lowest = self.game.min_depot_price()
-        if kind == "buy_train" and ("can_buy_trains" not in self.game.phase.get("status", []) or (
+        if kind == "buy_train" and ("can_buy_trains" not in phase_status(self.game) or (
                 self.last_sale_price is not None and lowest is not None and entity.cash < lowest)):
             # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
             # new trains are offered (18xx.games).
@@ -164,6 +165,6 @@ class BuyTrain1822(BuyTrain):
         if train is not None and train.owner is not entity and not self.tradeable(train):
             raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
-                "can_buy_trains" not in self.game.phase.get("status", []):
+                "can_buy_trains" not in phase_status(self.game):
             raise illegal(f"trains cannot be bought from other companies in phase {self.game.phase['name']}")
         super().process_buy_train(action, entity)
