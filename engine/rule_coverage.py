@@ -337,8 +337,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"problem: the scenario tests failed (pytest exit {tests_failed}): {' '.join(tests)}")
     for marker in unreasoned_markers(own_files + core_files):
         print(f"marker without a reason (excludes nothing): {marker}")
-    for stale in sorted((r for r in reasons if r.applies(cls.TITLE) and r not in used), key=lambda r: r.function):
-        print(f"stale reason (matches no line): {stale.function} {stale.text!r}")
+    anywhere: set[Reason] = set()
+    for path in sorted((ENGINE / "titles").rglob("*.py")) + core_files:
+        for reason in reasons:
+            reasoned_lines(path, reason.titles[0] if reason.titles else cls.TITLE, [reason], anywhere)
+    for stale in sorted((r for r in reasons if r not in anywhere), key=lambda r: r.function):
+        print(f"stale reason (matches no line of any title or the core): {stale.function} {stale.text!r}")
     for name, reason in NOT_RULES.items():
         print(f"not rules: engine/core/{name}: {reason}")
     for label_kind, measured in (("title", own), ("core", core)):
