@@ -339,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"marker without a reason (excludes nothing): {marker}")
     anywhere: set[Reason] = set()
     for path in sorted((ENGINE / "titles").rglob("*.py")) + core_files:
-        for reason in reasons:
-            reasoned_lines(path, reason.titles[0] if reason.titles else cls.TITLE, [reason], anywhere)
+        for entry in reasons:
+            reasoned_lines(path, entry.titles[0] if entry.titles else cls.TITLE, [entry], anywhere)
     for stale in sorted((r for r in reasons if r not in anywhere), key=lambda r: r.function):
         print(f"stale reason (matches no line of any title or the core): {stale.function} {stale.text!r}")
     for name, reason in NOT_RULES.items():
