@@ -9,7 +9,7 @@ resolves them at its end (bidboxes.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
 from ...core.board import Hex
@@ -40,6 +40,9 @@ from .optional_rules import OPTIONAL_RULES
 from .state import Game1822, TaxHaven
 from .tax_haven import TAX_HAVEN
 from .trains import PULLMAN
+
+if TYPE_CHECKING:
+    from ...core.autoroute import Pricing, RouteGraph, TrainSpec
 
 CHOICES = "choices"
 
@@ -241,13 +244,13 @@ class G1822(Game1822):
                      extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
         dividends.pay_dividend(self, corp, revenue, kind, extra, subsidy)
 
-    def autoroute_train_spec(self, train: Train) -> Any:
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
         return route_rules.autoroute_train_spec(self, train)
 
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         return london.autoroute_single_stop_hexes(self)
 
-    def autoroute_pricing(self, graph: Any) -> Any:
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
         return destinations.autoroute_pricing(self, graph)
 
     def total_cash(self) -> int:

@@ -40,7 +40,7 @@ def track_uses(game: Game1822, company: Company) -> dict[str, int]:
     return left
 
 
-def track_power_usable(game: Game1822, company: Any, corp: Any) -> bool:
+def track_power_usable(game: Game1822, company: object, corp: object) -> bool:
     if not isinstance(company, Company) or company.closed or not track_power(game, company):
         return False
     if game.egr_choice.get(company.sym) == "discount":

@@ -25,8 +25,11 @@ def in_turn(entity: Any, step: Step) -> TypeGuard[Corporation]:
 
 def company_choice_actions(game: Game1822, entity: Any, time: str) -> list[Action]:
     """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
-    held: list[Company] = getattr(entity, "companies", [])
-    comps = [entity] if isinstance(entity, Company) else list(held)
+    if isinstance(entity, Company):
+        comps = [entity]
+    else:
+        held: list[Company] = getattr(entity, "companies", [])
+        comps = list(held)
     return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in company_choices(game, c, time)]
 
 

@@ -43,12 +43,13 @@ class IssueShares(Step):
         if kind == "choose_ability":
             # P17 itself acts; its company only waits here.
             return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
+        corp: Corporation = entity  # a company issues and redeems (a private only chooses, above)
         if kind == "sell_shares":
-            return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
-                s.percent for s in b), "share_price": price} for b, price in issuable(self.game, entity)]
+            return [{**entity_action(corp, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
+                s.percent for s in b), "share_price": price} for b, price in issuable(self.game, corp)]
         if kind == "buy_shares":
-            return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
-                     "percent": sum(s.percent for s in b)} for b in redeemable(self.game, entity)]
+            return [{**entity_action(corp, "buy_shares"), "shares": [s.id for s in b],
+                     "percent": sum(s.percent for s in b)} for b in redeemable(self.game, corp)]
         return super().choices(entity, kind)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
@@ -57,7 +58,8 @@ class IssueShares(Step):
         make_company_choice(self.game, entity, str(action["choice"]), "issue")
 
     def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
-        ids = [str(s) for s in action["shares"]]
+        given: list[object] = action["shares"]
+        ids = [str(s) for s in given]
         for bundle, price in issuable(self.game, entity):
             if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
                 issue_shares(self.game, entity, bundle, price)
@@ -66,7 +68,8 @@ class IssueShares(Step):
         raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
 
     def process_buy_shares(self, action: dict[str, Any], entity: Corporation) -> None:
-        ids = sorted(str(s) for s in action["shares"])
+        given: list[object] = action["shares"]
+        ids = sorted(str(s) for s in given)
         for bundle in redeemable(self.game, entity):
             if sorted(s.id for s in bundle) == ids:
                 redeem_shares(self.game, entity, bundle)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company, Corporation, CorporationKind
+from ....core.board import Hex
+from ....core.entities import Company, Corporation, CorporationKind, Token
 from ....core.errors import illegal
 from ....core.round import Step
 from ....core.steps.operating import (
@@ -17,6 +18,7 @@ from ....core.steps.stock import HomeToken
 from ....core.tiles import TokenKind
 from ..destinations import (
     destination_connected,
+    destination_of,
     destination_token,
     place_destination_token,
     remove_extra_tokens,
@@ -53,13 +55,14 @@ class PendingToken(HomeToken):
                     out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
         return out
 
-    def reaches(self, actor: Corporation, hx: Any, node: int) -> bool:
+    def reaches(self, actor: Corporation, hx: Hex, node: int) -> bool:
         """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
         its track reaches (18xx.games)."""
         return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        actor, hexes, token = self.pending()[0]
+        actor, hexes, pending = self.pending()[0]
+        token: Token = pending
         hx, node = self.game.city_by_id(action["city"])
         if hx.id not in hexes:
             raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
@@ -87,10 +90,10 @@ class DestinationToken(Step):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "hex_token":
-            if not destination_connected(self.game, entity):
+            corp: Corporation = entity  # the major in turn (actions)
+            if not destination_connected(self.game, corp):
                 return []
-            return [{**entity_action(entity, "hex_token"), "hex": entity.data["destination"],
-                     "token_type": "destination"}]
+            return [{**entity_action(corp, "hex_token"), "hex": destination_of(corp), "token_type": "destination"}]
         if kind == "pass" and destination_connected(self.game, entity):
             return []
         return super().choices(entity, kind)
@@ -98,10 +101,11 @@ class DestinationToken(Step):
     # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
     # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
     def process_hex_token(self, action: dict[str, Any], entity: Corporation) -> None:
-        if action["hex"] != entity.data["destination"]:
-            raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
+        destination = destination_of(entity)
+        if action["hex"] != destination:
+            raise illegal(f"{entity.sym}'s destination is {destination}")
         place_destination_token(self.game, entity)
-        remove_extra_tokens(self.game, self.game.board.hexes[entity.data["destination"]])
+        remove_extra_tokens(self.game, self.game.board.hexes[destination])
         self.pass_()
 
 
@@ -137,7 +141,7 @@ class Token1822(TokenStep):
             out.append("pass")
         return out
 
-    def normal_tokens(self, corp: Corporation) -> list[Any]:
+    def normal_tokens(self, corp: Corporation) -> list[Token]:
         return [t for t in corp.unused_tokens() if t.kind == TokenKind.NORMAL]
 
     def free_cities(self, corp: Corporation) -> list[tuple[Any, int]]:
@@ -176,7 +180,7 @@ class Token1822(TokenStep):
             return
         if isinstance(entity, Corporation) and action.get("token_type") is None \
                 and (hx, node) in self.free_cities(entity):
-            token = self.normal_tokens(entity)[0]
+            token: Token = self.normal_tokens(entity)[0]
             self.game.place_token(entity, token, hx, node, free=True, slot=action.get("slot"))
             self.game.free_tokens_used.add(entity.sym)
             self.pass_()

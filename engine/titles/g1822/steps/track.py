@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation, CorporationKind
@@ -75,13 +75,13 @@ class SpecialTrack(Step):
     teleported: Company | None = None  # P5, once it has upgraded the English Channel, until its station is placed
 
     @property
-    def company(self) -> Any:
+    def company(self) -> Company | None:
         """The private whose lays must be made together, once begun: until it finishes, the company's turn goes
         no further (nothing after this step is skipped, as in 18xx.games)."""
         return self._company
 
     @company.setter
-    def company(self, value: Any) -> None:
+    def company(self, value: Company | None) -> None:
         self._company = value
         self.blocks = value is not None
 
@@ -111,7 +111,7 @@ class SpecialTrack(Step):
             return ["place_token"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
-        corp = self.round.entity()
+        corp: Corporation = self.round.entity()
         if not track_power_usable(self.game, entity, corp) or not self.may_begin(entity, corp):
             return []
         if not isinstance(self.round.active_step(), Track1822):
@@ -134,19 +134,20 @@ class SpecialTrack(Step):
             return channel_station_actions(self.game, entity)
         if kind != "lay_tile":
             return super().choices(entity, kind)
-        corp = entity.owner
-        power = track_power(self.game, entity)
+        company: Company = entity  # only a private with a usable track power lays here
+        corp = cast(Corporation, company.owner)
+        power = track_power(self.game, company)
         if power.get("teleport"):
-            lays = [{**entity_action(entity, "lay_tile"), **lay} for lay in teleport_lays(self.game, entity)]
+            lays = [{**entity_action(company, "lay_tile"), **lay} for lay in teleport_lays(self.game, company)]
             return [a for a in lays if self.lay_left(power, a)]
-        self.game.laying_private = entity
+        self.game.laying_private = company
         try:
-            out = tile_lay_choices(self.game, entity, corp, spec=None)
+            out = tile_lay_choices(self.game, company, corp, spec=None)
         finally:
             self.game.laying_private = None
         if corp.kind is CorporationKind.MINOR:
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
-        return [a for a in out if track_power_allows(self.game, entity, corp, power, a) and self.lay_left(power, a)]
+        return [a for a in out if track_power_allows(self.game, company, corp, power, a) and self.lay_left(power, a)]
 
     def lay_left(self, power: TrackPower, action: dict[str, Any]) -> bool:
         """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
@@ -157,7 +158,8 @@ class SpecialTrack(Step):
         if spec is None:
             return False
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
-        return bool(spec.get("upgrade", True) if upgrade else spec.get("lay", True))
+        allowed: object = spec.get("upgrade" if upgrade else "lay", True)
+        return bool(allowed)
 
     def process_lay_tile(self, action: dict[str, Any], entity: Company) -> None:
         corp = entity.owner

@@ -116,32 +116,33 @@ class BuyTrain1822(BuyTrain):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
+        corp: Corporation = entity  # the company in turn, when it buys a train
         owner = entity.owner if isinstance(entity, Corporation) else None
         lowest = self.game.min_depot_price()
         if kind == "buy_train" and ("can_buy_trains" not in phase_status(self.game) or (
-                self.last_sale_price is not None and lowest is not None and entity.cash < lowest)):
+                self.last_sale_price is not None and lowest is not None and corp.cash < lowest)):
             # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train":
-            has_e = any(t.name == "E" for t in entity.trains)
+            has_e = any(t.name == "E" for t in corp.trains)
             out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
                    and self.offered_from_pool(self.game.all_trains[a["train"]])
                    and not (has_e and a.get("variant") == "E")]
         if kind == "buy_train" and not any(not isinstance(self.game.all_trains[a["train"]].owner, Corporation)
                                            for a in out) \
-                and self.game.must_buy_train(entity) and isinstance(owner, Player) \
-                and not self.game.emergency_bundles(owner, entity):
+                and self.game.must_buy_train(corp) and isinstance(owner, Player) \
+                and not self.game.emergency_bundles(owner, corp):
             # Nothing left to sell: the director borrows for the cheapest train, even where another company's
             # train is offered too (18xx.games lends for the depot's cheapest train whatever else is for sale).
             cheapest = self.game.cheapest_train_on_sale()
             if cheapest is not None:
-                out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
+                out = [{**entity_action(corp, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and l_upgrade_open(self.game):
             price = l_upgrade_price(self.game)
-            if price <= entity.cash:
-                out += [{**entity_action(entity, "buy_train"), "train": t.id, "price": price, "variant": "2",
-                         "exchange": t.id} for t in entity.trains if t.sym == "L" and t.name == "L"]
+            if price <= corp.cash:
+                out += [{**entity_action(corp, "buy_train"), "train": t.id, "price": price, "variant": "2",
+                         "exchange": t.id} for t in corp.trains if t.sym == "L" and t.name == "L"]
         return out
 
     def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
