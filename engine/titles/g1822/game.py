@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, Holder, Player, Share, Token, Train
+from ...core.flow import RoundState
 from ...core.game_end import EndTrigger
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.tiles import Tile, TileDef, TokenKind
@@ -79,7 +80,7 @@ class G1822(Game1822):
         return track_powers.laying_phase(self)
 
     def setup(self) -> None:
-        g = self.data()["game"]
+        g: dict[str, Any] = self.data()["game"]
         self.market = Market1822(g["market"])
         self.rules = g["rules"]
         self.bidding = g["bidding"]
@@ -104,18 +105,18 @@ class G1822(Game1822):
             if corp.data.get("destination"):
                 corp.tokens.append(Token(corp.sym, 0, kind=TokenKind.DESTINATION))
 
-    def initial_round(self) -> Any:
+    def initial_round(self) -> RoundState:
         return self.stock_round()
 
-    def new_round(self, kind: str, number: int) -> Any:
+    def new_round(self, kind: str, number: int) -> RoundState:
         if kind == CHOICES:
             return steps.choices_round(self)
         return super().new_round(kind, number)
 
-    def stock_round(self) -> Any:
+    def stock_round(self) -> RoundState:
         return steps.stock_round(self)
 
-    def operating_round(self, number: int) -> Any:
+    def operating_round(self, number: int) -> RoundState:
         return steps.operating_round(self, number)
 
     def bidbox_companies(self) -> list[Company]:
@@ -175,7 +176,7 @@ class G1822(Game1822):
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return majors.can_par(self, corp, player)
 
-    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
+    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         majors.buy_shares(self, buyer, shares, price, receiver=receiver)
 
     def float_corporation(self, corp: Corporation) -> None:

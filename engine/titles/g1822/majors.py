@@ -4,10 +4,10 @@ the events that close the concessions and fully capitalise later floats.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import events as ev
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, pay
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, pay
 from ...core.game import Game
 from ...core.market import Cell
 from .state import phase_status
@@ -47,7 +47,8 @@ def start_major(game: Game1822, player: Player, corp: Corporation, cell: Cell, c
     game.log(f"{player.name} starts {corp.sym} at {game.format_money(cell.price)}")
 
 
-def buy_shares(game: Game1822, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
+def buy_shares(game: Game1822, buyer: Player, shares: list[Share], price: int, *,
+               receiver: Holder | None = None) -> None:
     corp = game.corporation(shares[0].corp)
     if corp.sym in game.fully_capitalised and (receiver is None or receiver is corp):
         receiver = game.bank  # the company is paid in full when it floats

@@ -77,6 +77,14 @@ class TrackPower(TypedDict, total=False):
     crossing_required: bool  # P21
 
 
+class Discount(TypedDict, total=False):
+    """A private's discount on terrain or on named hexes (its ``discounts`` in game.toml)."""
+
+    terrain: str
+    hexes: list[str]
+    amount: int
+
+
 class MapExtras(TypedDict):
     """What 1822's map adds to a hex (map.toml): a label its green tile must carry, the stubs a first tile on a
     London approach hex must use, and whether it is Swansea."""

@@ -12,7 +12,7 @@ from ...core.entities import Corporation, CorporationKind
 from ...core.game import Game
 from ...core.tiles import Tile, TileDef
 from ...core.track import legal_rotations
-from .state import MapExtras
+from .state import Discount, MapExtras
 from .stations import stations_in_city
 from .track_powers import TRACK_PLAIN, TRACK_TOWN, track_power
 
@@ -35,7 +35,8 @@ def upgrade_cost(game: Game1822, corp: Corporation, hx: Hex, tile: Tile) -> int:
     for comp in corp.companies:
         if comp.closed or game.egr_choice.get(comp.sym) == "token":
             continue
-        for discount in comp.data.get("discounts", ()):
+        discounts: list[Discount] = comp.data.get("discounts", ())
+        for discount in discounts:
             if discount.get("terrain") == hx.terrain_kind or hx.id in discount.get("hexes", ()):
                 cost -= int(discount["amount"])
     return max(cost, 0)

@@ -76,11 +76,13 @@ class MinorAcquisition(Step):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "merge":
-            return [{**entity_action(entity, "merge"), "corporation": m.sym}
-                    for m in potential_minors(self.game, entity) if minor_connected(self.game, entity, m)]
+            major: Corporation = entity  # the major in turn (actions)
+            return [{**entity_action(major, "merge"), "corporation": m.sym}
+                    for m in potential_minors(self.game, major) if minor_connected(self.game, major, m)]
         if kind == "choose":
-            options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
-            return [{**entity_action(entity, "choose"), "choice": c} for c in options]
+            buyer: Corporation = entity
+            options = self.pay_choices(buyer) if self.state == "pay" else self.token_choices(buyer)
+            return [{**entity_action(buyer, "choose"), "choice": c} for c in options]
         return super().choices(entity, kind)
 
     def choice_label(self, entity: Any, action: Action) -> str | None:

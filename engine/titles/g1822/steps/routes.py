@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Train
@@ -102,9 +102,9 @@ class Route1822(RouteStep):
                 routes.append(self.game.recorded_route(train, data))
         add_route_bonuses(self.game, corp, routes)
         for route, data in zip(routes, claims, strict=True):
-            claimed: Any = data.get("revenue")
+            claimed: int | None = data.get("revenue")
             if recorded:
-                route.revenue = int(claimed)
+                route.revenue = int(cast(int, claimed))  # a recorded route always has its revenue
             if claimed is not None and int(claimed) != route.revenue:
                 money = self.game.format_money
                 raise illegal(f"the {route.train.name} train's route earns {money(route.revenue)}, "

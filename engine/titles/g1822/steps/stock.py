@@ -11,6 +11,7 @@ from ....core.actions import Action, entity_action, register_action
 from ....core.entities import Company, Corporation, CorporationKind, Player, Share
 from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
+from ....core.market import Cell
 from ....core.round import Round, Step, StockRound
 from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
@@ -161,10 +162,11 @@ class BidSellParShares(BuySellParShares):
                 out.append(corp)
         return out
 
-    def major_pars(self) -> list[Any]:
-        return [self.game.market.cell(r, c) for r, c in self.game.data()["game"]["market"]["major_par"]]
+    def major_pars(self) -> list[Cell]:
+        places: list[tuple[int, int]] = self.game.data()["game"]["market"]["major_par"]
+        return [self.game.market.cell(r, c) for r, c in places]
 
-    def par_cost(self, player: Player, corp: Corporation, cell: Any) -> int:
+    def par_cost(self, player: Player, corp: Corporation, cell: Cell) -> int:
         """What the player pays to start ``corp`` at ``cell``: the director's certificate, less the concession."""
         price = units.value(corp, cell.price, corp.shares[0].percent)
         concession = concession_of(self.game, corp)
@@ -220,16 +222,18 @@ class BidSellParShares(BuySellParShares):
         if kind == "choose_ability":
             return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
         if kind == "bid":
+            bidder: Player = entity  # only the player in turn bids or starts a major (actions)
             out = []
             for comp in bidbox_companies(self.game):
-                if self.can_bid(entity, comp):
-                    out.append({**entity_action(entity, "bid"), "company": comp.sym,
+                if self.can_bid(bidder, comp):
+                    out.append({**entity_action(bidder, "bid"), "company": comp.sym,
                                 "price": min_bid(self.game, comp)})
             return out
         if kind == "par":
-            return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
-                    for corp in self.parable(entity) for cell in self.major_pars()
-                    if self.par_cost(entity, corp, cell) <= self.available_cash(entity)]
+            player: Player = entity
+            return [{**entity_action(player, "par"), "corporation": corp.sym, "share_price": cell.text}
+                    for corp in self.parable(player) for cell in self.major_pars()
+                    if self.par_cost(player, corp, cell) <= self.available_cash(player)]
         if kind == "payoff_player_debt":
             return [entity_action(entity, kind)]
         if kind == "payoff_player_debt_partial":
