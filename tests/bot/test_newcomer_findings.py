@@ -262,3 +262,27 @@ def test_1828_buy_a_private_named_like_a_company_in_the_auction_says_which_and_w
     assert info.value.message == (
         "the $250 private CPR (Canadian Pacific Railroad) is not sold at a fixed price now, it goes to the "
         "highest bid; to bid: `bid CPR 255`; shares of the public company CPR are bought in a stock round")
+
+
+def test_1828_merge_with_no_qualifying_pair_says_what_a_merger_needs() -> None:
+    """F8: 1828 `merge CPR` in a stock round said "dave cannot merge now; you can: buy, par, sell, pass", not that
+    no pair of the player's companies qualifies (§7.5.1)."""
+    rng = random.Random(2)
+    game = new_game("1828", [(i + 1, f"p{i + 1}") for i in range(4)], seed=2)
+    for _ in range(600):
+        seat = game.acting()[0]
+        player = deciding_player(seat)
+        owned = [c.sym for c in game.corporations.values() if c.owner is player]
+        if "Stock" in game.round.name() and owned and isinstance(player, Player) \
+                and "choose" not in game.actions_for(seat):
+            with pytest.raises(CommandError) as info:
+                command_intent(game, player, f"merge {owned[0]}")
+            said = info.value.message
+            assert said.startswith(f"{player.name} cannot merge now: two public companies may merge in a stock round "
+                                   "when one is yours, both have operated or neither has, one has floated, and one "
+                                   "player holds six of their shares together")
+            assert "no pair of yours qualifies now; you can: `" in said
+            return
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no stock round turn of a president without a merger came up")
