@@ -1,42 +1,48 @@
 """Rule coverage: the share of a title's rule code that seeded games reach, and every line they never reach.
 
 ``python -m engine.rule_coverage TITLE N SEED_BASE [--policies random,steady,seeker] [--optional-rules A,B]
-[--players LO-HI] [--tests PATH,...] [--no-tests] [--show-reached-by-tests] [--show-excluded]``
+[--players LO-HI] [--tests PATH,...] [--no-tests] [--show-reached-by-tests] [--show-excluded] [--keep DIR]``
 
 plays N seeded games (seeds SEED_BASE.., player counts cycling through the title's range, policies in turn after
 each cycle, the playouts the oracle's run.sh writes and compares for those seeds) with the invariants checked
-after every action, under coverage.py. It then runs the title's scenario tests (``tests/engine/test_TITLE*.py``,
-unless ``--tests`` names others) under coverage too. What it measures, the issue's "title's rule code":
+after every action, under coverage.py. It then runs the title's scenario tests (``tests/engine/test_TITLE*.py``)
+and the core's unit tests (``CORE_TESTS``), or the files ``--tests`` names, under coverage too. What it measures,
+the issue's "title's rule code":
 
 - the title's own code: every statement under ``engine/titles/gT/``;
 - the core it uses: every statement of each ``engine/core/`` function that the title's games enter (a function
-  its games never enter belongs to other titles' rules). The route finder and the
-  read-only views are searches and snapshots, not rules: ``NOT_RULES`` names them, with the reason.
+  its games never enter belongs to other titles' rules). The route finder and the read-only views are searches
+  and snapshots, not rules: ``NOT_RULES`` names them, with the reason.
 
-A line counts as reached when a game reaches it, or else a scenario test. A line the rules cannot reach carries
-its reason in the source, so the reason moves with the code:
+A line counts as reached when a game reaches it, or else a test. A line no game of the title can reach is named
+with its reason, in one of two ways that both move with the code:
 
-- ``# pragma: no cover -- REASON``: no title's game can reach it (defensive code; REASON says why);
-- ``# rules: only 1822, 1830 -- REASON``: a core line that only the titles named can reach.
+- in ``engine/rule_coverage_reasons.toml``, keyed by the function's qualified name (``Class.method``, in whatever
+  module it lives) and a piece of the lines' text, optionally for some titles only;
+- in the source: ``# pragma: no cover -- REASON`` (no title's game can reach it) or ``# rules: only 1822, 1830 --
+  REASON`` (only the titles named can).
 
-On a line that opens a block (``def``, ``if``, ``else``...) the marker covers the whole block. A marker without a
-REASON excludes nothing. The output lists each file's unreached lines without a reason (and, on request, the lines
-reached only by tests and the excluded ones), then one last line:
+A named line that opens a block (ends with ``:``) covers the whole block. A marker without a REASON excludes
+nothing; a reason that matches no line is reported as stale. The output lists each file's unreached lines without
+a reason (on request also the lines only tests reach and the excluded ones), then one last line:
 
 ``TITLE: X% of rule lines reached (K unreached without a reason; ...)``
 
-X is reached lines over rule lines less the excluded ones. Exit 0 when the games had no problems, 1 otherwise.
+X is the reached lines over the rule lines less those excluded with a reason. Exit 0 when the games and tests had
+no problems, 1 otherwise.
 coverage.py is a dev dependency (pyproject.toml); the engine itself never needs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +51,7 @@ from .titles import title_class
 
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parent
+REASONS = ENGINE / "rule_coverage_reasons.toml"
 
 # Core modules that hold no rules, with the reason; their lines are neither counted nor listed.
 NOT_RULES = {
@@ -73,8 +80,10 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
     """Play the games with invariants; one line per game with problems (the child's side)."""
     from .playout import random_playout
     bad = []
-    for players, policy, seed in games:
+    for n, (players, policy, seed) in enumerate(games, 1):
         result = random_playout(title, players, seed, max_actions=8000, policy=policy, optional_rules=rules)
+        print(f"game {n}/{len(games)}: {title}-p{players}-{policy}-s{seed}, {result.actions} actions",
+              file=sys.stderr, flush=True)
         if result.problems or not result.game.finished:
             what = "; ".join(result.problems) or "no end within 8000 actions"
             bad.append(f"{title}-p{players}-{policy}-s{seed}: {what[:300]}")
@@ -84,6 +93,70 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
 def exclusions(title: str) -> list[str]:
     """coverage.py's exclusion patterns for this title: only markers that give a reason."""
     return [NO_COVER.pattern, r"#\s*rules:\s*only\s+(?![^#]*?\b" + re.escape(title) + r"\b)[^#]*?\s+" + REASONED]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Lines of one function that no game of the listed titles (all when empty) can reach, and why."""
+
+    function: str
+    text: str
+    why: str
+    titles: tuple[str, ...] = ()
+
+    def applies(self, title: str) -> bool:
+        return not self.titles or title in self.titles
+
+
+def read_reasons(path: Path = REASONS) -> list[Reason]:
+    entries = tomllib.loads(path.read_text("utf-8")).get("unreached", []) if path.exists() else []
+    out = []
+    for e in entries:
+        if not str(e.get("why", "")).strip():
+            raise ValueError(f"{path}: the entry for {e.get('function')} gives no reason (why)")
+        out.append(Reason(str(e["function"]), str(e.get("text", "")), str(e["why"]),
+                          tuple(str(t) for t in e.get("titles", ()))))
+    return out
+
+
+def _block(source: list[str], line: int) -> set[int]:
+    """The line and, when it opens a block, the lines of that block; a named line that begins an ``except``
+    clause brings the ``except`` line with it (no game reaches the one without the other)."""
+    text = source[line - 1]
+    out = {line}
+    before = next((n for n in range(line - 1, 0, -1) if source[n - 1].strip()), None)
+    if before is not None and source[before - 1].strip().startswith("except") and source[before - 1].rstrip(
+            ).endswith(":"):
+        out.add(before)
+    if not text.split("#", 1)[0].rstrip().endswith(":"):
+        return out
+    indent = len(text) - len(text.lstrip())
+    for n in range(line + 1, len(source) + 1):
+        nxt = source[n - 1]
+        if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
+            break
+        out.add(n)
+    return out
+
+
+def reasoned_lines(path: Path, title: str, reasons: list[Reason], used: set[Reason]) -> dict[int, str]:
+    """Lines of ``path`` that a reason names for ``title``, with the reason; ``used`` collects reasons that matched."""
+    from coverage.python import PythonFileReporter
+
+    wanted = [r for r in reasons if r.applies(title)]
+    if not wanted:
+        return {}
+    source = path.read_text("utf-8").splitlines()
+    out: dict[int, str] = {}
+    for region in PythonFileReporter(str(path)).code_regions():
+        for reason in wanted:
+            if region.kind != "function" or not fnmatch.fnmatchcase(region.name, reason.function):
+                continue
+            for line in sorted(region.lines):
+                if reason.text in source[line - 1]:
+                    used.add(reason)
+                    out.update(dict.fromkeys(_block(source, line), reason.why))
+    return out
 
 
 @dataclass
@@ -99,23 +172,28 @@ class FileLines:
 
 
 def measure(title: str, games_data: str, tests_data: str | None, files: list[Path],
-            only_entered: bool) -> dict[Path, FileLines]:
+            only_entered: bool, reasons: list[Reason], used: set[Reason],
+            more_games: tuple[str, ...] = ()) -> dict[Path, FileLines]:
     """Per file: its rule lines and which were reached; ``only_entered`` keeps the functions the games enter."""
     import coverage
     from coverage.python import PythonFileReporter
 
-    def loaded(data_file: str | None, patterns: list[str]) -> Any:
+    def loaded(data_file: str | None, patterns: list[str], more: tuple[str, ...] = ()) -> Any:
         cov = coverage.Coverage(data_file=data_file)
         if data_file:
             cov.load()
+        for extra in more:  # games kept by other runs (--add-games)
+            other = coverage.CoverageData(basename=extra)
+            other.read()
+            cov.get_data().update(other)
         cov.clear_exclude()
         for pattern in patterns:
             cov.exclude(pattern)
         return cov
 
-    by_games = loaded(games_data, exclusions(title))
+    by_games = loaded(games_data, exclusions(title), more_games)
     by_tests = loaded(tests_data, exclusions(title)) if tests_data else None
-    bare = loaded(games_data, [])
+    bare = loaded(games_data, [], more_games)
     out: dict[Path, FileLines] = {}
     for path in files:
         _, statements, _, missing, _ = by_games.analysis2(str(path))
@@ -124,14 +202,17 @@ def measure(title: str, games_data: str, tests_data: str | None, files: list[Pat
         found = FileLines(set(statements), set(statements) - set(missing), tested,
                           all_statements - set(statements))
         if only_entered:
-            used: set[int] = set()
+            entered: set[int] = set()
             for region in PythonFileReporter(str(path)).code_regions():
                 if region.kind == "function" and region.lines & found.games:
-                    used |= region.lines
-            found.statements &= used
-            found.games &= used
-            found.tests &= used
-            found.excluded &= used
+                    entered |= region.lines
+            found.statements &= entered
+            found.games &= entered
+            found.tests &= entered
+            found.excluded &= entered
+        named = set(reasoned_lines(path, title, reasons, used)) & found.unreached
+        found.statements -= named
+        found.excluded |= named
         out[path] = found
     return out
 
@@ -164,9 +245,18 @@ def rule_files(title_dir: Path) -> tuple[list[Path], list[Path]]:
     return own, core
 
 
+# The engine's unit tests of core rules (refusals, transfers, loans, prices...): quick, each on a position it builds.
+CORE_TESTS = ("test_core_units", "test_share_units", "test_transfer", "test_loans_and_trains", "test_game_end",
+              "test_abilities", "test_train_kinds", "test_track_network", "test_price_ranges", "test_round_plan",
+              "test_replay_liveness", "test_core_refusals")
+
+
 def default_tests(title: str) -> list[str]:
-    """The title's own tests: the engine's tests of no one title play other titles and would count their lines."""
-    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "engine").glob(f"test_{title}*.py"))
+    """The title's own tests and the core's unit tests (``CORE_TESTS``; the other engine tests play whole games of
+    every title, which would count other titles' lines)."""
+    here = ROOT / "tests" / "engine"
+    return sorted(str(p.relative_to(ROOT)) for p in [*here.glob(f"test_{title}*.py"),
+                                                     *(here / f"{name}.py" for name in CORE_TESTS)] if p.exists())
 
 
 def run_child(cmd: list[str]) -> int:
@@ -186,6 +276,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="count the games only")
     parser.add_argument("--show-reached-by-tests", action="store_true", help="list lines only tests reach")
     parser.add_argument("--show-excluded", action="store_true", help="list the excluded lines and reasons")
+    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; what DIR holds already (the "
+                        "games; the tests) is measured again without running it (delete DIR/tests.exit to rerun "
+                        "the tests)")
+    parser.add_argument("--add-games", default="", metavar="DIR,...", help="count also the games kept in these "
+                        "--keep directories (another seed range or policy)")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the games, as JSON, run under coverage
     args = parser.parse_args(argv)
     rules = [r for r in args.optional_rules.split(",") if r]
@@ -204,26 +299,50 @@ def main(argv: list[str] | None = None) -> int:
     own_files, core_files = rule_files(ENGINE / "titles" / cls.DATA_PACKAGE.rsplit(".", 1)[-1])
     cov_run = [sys.executable, "-m", "coverage", "run", f"--source={ENGINE}"]
     with tempfile.TemporaryDirectory() as tmp:
-        games_data, tests_data, report = (str(Path(tmp) / n) for n in ("games", "tests", "report.json"))
-        code = run_child([*cov_run, f"--data-file={games_data}", "-m", "engine.rule_coverage", cls.TITLE,
-                          str(args.n), str(args.seed_base), f"--optional-rules={args.optional_rules}",
-                          "--child", json.dumps({"games": games, "report": report})])
-        if code != 0:
-            print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
-            return 1
-        bad: list[str] = json.loads(Path(report).read_text("utf-8"))
-        tests_failed = 0
-        if tests:
-            tests_failed = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
-                                      "-p", "no:cacheprovider", "-p", "no:randomly", *tests])
-        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, only_entered=False)
-        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, only_entered=True)
+        where = Path(args.keep) if args.keep else Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        games_data, tests_data, report = (str(where / n) for n in ("games", "tests", "report.json"))
+        if not (args.keep and Path(report).exists()):
+            code = run_child([*cov_run, f"--data-file={games_data}", "-m", "engine.rule_coverage", cls.TITLE,
+                              str(args.n), str(args.seed_base), f"--optional-rules={args.optional_rules}",
+                              "--child", json.dumps({"games": games, "report": report})])
+            if code != 0:
+                print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
+                return 1
+            (where / "plan.json").write_text(json.dumps(games), "utf-8")
+        tests_report = Path(tests_data + ".exit")
+        earlier = json.loads(Path(report).read_text("utf-8"))
+        if isinstance(earlier, dict) and "tests_exit" in earlier and not tests_report.exists():
+            tests_report.write_text(str(earlier["tests_exit"]), "utf-8")  # a run kept by the tool's first version
+        if tests and not (args.keep and tests_report.exists()):
+            code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
+                              "-p", "no:cacheprovider", *tests])
+            tests_report.write_text(str(code), "utf-8")
+        found = json.loads(Path(report).read_text("utf-8"))
+        bad: list[str] = found["games"] if isinstance(found, dict) else found
+        tests_failed = int(tests_report.read_text("utf-8")) if tests else 0
+        reasons, used = read_reasons(), set[Reason]()
+        more = tuple(str(Path(d) / "games") for d in args.add_games.split(",") if d)
+        for extra in more:
+            kept = json.loads((Path(extra).parent / "report.json").read_text("utf-8"))
+            bad += kept["games"] if isinstance(kept, dict) else kept
+            plan_file = Path(extra).parent / "plan.json"
+            if plan_file.exists():
+                games += [(int(p), str(pol), int(sd)) for p, pol, sd in json.loads(plan_file.read_text("utf-8"))]
+        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, False, reasons, used, more)
+        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, True, reasons, used, more)
     for line in bad:
         print(f"problem: {line}")
     if tests_failed:
         print(f"problem: the scenario tests failed (pytest exit {tests_failed}): {' '.join(tests)}")
     for marker in unreasoned_markers(own_files + core_files):
         print(f"marker without a reason (excludes nothing): {marker}")
+    anywhere: set[Reason] = set()
+    for path in sorted((ENGINE / "titles").rglob("*.py")) + core_files:
+        for entry in reasons:
+            reasoned_lines(path, entry.titles[0] if entry.titles else cls.TITLE, [entry], anywhere)
+    for stale in sorted((r for r in reasons if r not in anywhere), key=lambda r: r.function):
+        print(f"stale reason (matches no line of any title or the core): {stale.function} {stale.text!r}")
     for name, reason in NOT_RULES.items():
         print(f"not rules: engine/core/{name}: {reason}")
     for label_kind, measured in (("title", own), ("core", core)):
