@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Train
 from ...core.errors import GameError, illegal, malformed
+from ...core.game import Game
 from ...core.round import OperatingRound, Step
 from ...core.routes import Route
 from ...core.steps.operating import (
@@ -38,7 +39,7 @@ def operating_round(game: Any, number: int) -> OperatingRound:
                                  MinorAcquisition, IssueShares], number)
 
 
-class DiscardTrain1822(DiscardTrain):
+class DiscardTrain1822(DiscardTrain[Any]):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
     game: Any
@@ -67,11 +68,11 @@ def channel_station_actions(game: Any, company: Company) -> list[Action]:
             for hx, node in game.channel_station_cities(company)]
 
 
-def _current(step: Step, entity: Any) -> bool:
+def _current(step: Step[Any], entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
-class PendingToken(HomeToken):
+class PendingToken(HomeToken[Any]):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
     game: Any  # the G1822 game, whose module imports this one
@@ -107,7 +108,7 @@ class PendingToken(HomeToken):
         self.pending().pop(0)
 
 
-class FirstTurnHousekeeping(Step):
+class FirstTurnHousekeeping(Step[Any]):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
@@ -140,7 +141,7 @@ class FirstTurnHousekeeping(Step):
         self.pass_()
 
 
-class AcquireCompany(Step):
+class AcquireCompany(Step[Any]):
     """A company may take over privates any player owns, as the private's card allows (its phase and whether
     minors may); the players settle the price among themselves, so the engine moves no money."""
 
@@ -168,7 +169,7 @@ class AcquireCompany(Step):
             self.pass_()
 
 
-class DestinationToken(Step):
+class DestinationToken(Step[Any]):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
@@ -201,7 +202,7 @@ class DestinationToken(Step):
         self.pass_()
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Step[Game]):
     """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
     P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
     is followed at once by its station there (18xx.games offers no pass)."""
@@ -364,7 +365,7 @@ class SpecialTrack(Step):
             self.company = None
 
 
-class Token1822(TokenStep):
+class Token1822(TokenStep[Any]):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 
@@ -448,7 +449,7 @@ class Token1822(TokenStep):
         self.game.make_company_choice(entity, str(action["choice"]), "token")
 
 
-class SpecialChoose(Step):
+class SpecialChoose(Step[Any]):
     """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
     every hill and mountain for good (the discount)."""
 
@@ -477,7 +478,7 @@ class SpecialChoose(Step):
         self.game.log(f"{entity.sym} chooses the {choice} of P8")
 
 
-class Track1822(Track):
+class Track1822(Track[Any]):
     game: Any
 
     def actions(self, entity: Any) -> list[str]:
@@ -520,7 +521,7 @@ class Track1822(Track):
             self.pass_()
 
 
-class Route1822(RouteStep):
+class Route1822(RouteStep[Any]):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
     game: Any
@@ -618,7 +619,7 @@ class Route1822(RouteStep):
         self.pass_()
 
 
-class Dividend1822(Dividend):
+class Dividend1822(Dividend[Any]):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 
@@ -682,7 +683,7 @@ class Dividend1822(Dividend):
         self.pass_()
 
 
-class MinorAcquisition(Step):
+class MinorAcquisition(Step[Game]):
     """A major that has operated twice may take over a connected minor that has too (or, from phase 5, a minor
     still in a bid box for £200): it pays in cash or one or two treasury shares, then chooses what becomes of
     the minor's station."""
@@ -818,7 +819,7 @@ class MinorAcquisition(Step):
         self.pass_()
 
 
-class IssueShares(Step):
+class IssueShares(Step[Any]):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"
@@ -876,7 +877,7 @@ class IssueShares(Step):
         raise illegal(f"{entity.sym} cannot redeem {', '.join(ids)}")
 
 
-class BuyTrain1822(BuyTrain):
+class BuyTrain1822(BuyTrain[Any]):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
     game: Any

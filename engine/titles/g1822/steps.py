@@ -31,7 +31,7 @@ class BidBoxStockRound(StockRound):
         super().start()
 
 
-class BidSellParShares(BuySellParShares):
+class BidSellParShares(BuySellParShares[Any]):
     """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
@@ -357,7 +357,7 @@ class ChoicesRound(Round):
         return "Choices"
 
 
-class DoubleCash(Step):
+class DoubleCash(Step[Any]):
     name = "Choose"
     game: Any
 
