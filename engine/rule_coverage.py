@@ -80,8 +80,10 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
     """Play the games with invariants; one line per game with problems (the child's side)."""
     from .playout import random_playout
     bad = []
-    for players, policy, seed in games:
+    for n, (players, policy, seed) in enumerate(games, 1):
         result = random_playout(title, players, seed, max_actions=8000, policy=policy, optional_rules=rules)
+        print(f"game {n}/{len(games)}: {title}-p{players}-{policy}-s{seed}, {result.actions} actions",
+              file=sys.stderr, flush=True)
         if result.problems or not result.game.finished:
             what = "; ".join(result.problems) or "no end within 8000 actions"
             bad.append(f"{title}-p{players}-{policy}-s{seed}: {what[:300]}")
@@ -118,9 +120,14 @@ def read_reasons(path: Path = REASONS) -> list[Reason]:
 
 
 def _block(source: list[str], line: int) -> set[int]:
-    """The line and, when it opens a block, the lines of that block."""
+    """The line and, when it opens a block, the lines of that block; a named line that begins an ``except``
+    clause brings the ``except`` line with it (no game reaches the one without the other)."""
     text = source[line - 1]
     out = {line}
+    before = next((n for n in range(line - 1, 0, -1) if source[n - 1].strip()), None)
+    if before is not None and source[before - 1].strip().startswith("except") and source[before - 1].rstrip(
+            ).endswith(":"):
+        out.add(before)
     if not text.split("#", 1)[0].rstrip().endswith(":"):
         return out
     indent = len(text) - len(text.lstrip())
@@ -264,8 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="count the games only")
     parser.add_argument("--show-reached-by-tests", action="store_true", help="list lines only tests reach")
     parser.add_argument("--show-excluded", action="store_true", help="list the excluded lines and reasons")
-    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; when DIR holds a run already, "
-                        "measure it again without playing (to check new reasons)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; what DIR holds already (the "
+                        "games; the tests) is measured again without running it (delete DIR/tests.exit to rerun "
+                        "the tests)")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the games, as JSON, run under coverage
     args = parser.parse_args(argv)
     rules = [r for r in args.optional_rules.split(",") if r]
@@ -294,14 +302,17 @@ def main(argv: list[str] | None = None) -> int:
             if code != 0:
                 print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
                 return 1
-            if tests:
-                code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
-                                  "-p", "no:cacheprovider", *tests])
-                Path(report).write_text(json.dumps({"games": json.loads(Path(report).read_text("utf-8")),
-                                                    "tests_exit": code}), "utf-8")
+        tests_report = Path(tests_data + ".exit")
+        earlier = json.loads(Path(report).read_text("utf-8"))
+        if isinstance(earlier, dict) and "tests_exit" in earlier and not tests_report.exists():
+            tests_report.write_text(str(earlier["tests_exit"]), "utf-8")  # a run kept by the tool's first version
+        if tests and not (args.keep and tests_report.exists()):
+            code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
+                              "-p", "no:cacheprovider", *tests])
+            tests_report.write_text(str(code), "utf-8")
         found = json.loads(Path(report).read_text("utf-8"))
         bad: list[str] = found["games"] if isinstance(found, dict) else found
-        tests_failed = int(found.get("tests_exit", 0)) if isinstance(found, dict) else 0
+        tests_failed = int(tests_report.read_text("utf-8")) if tests else 0
         reasons, used = read_reasons(), set[Reason]()
         own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, False, reasons, used)
         core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, True, reasons, used)

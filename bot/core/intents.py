@@ -1078,7 +1078,7 @@ def to_command(game: Game, action: Action) -> str:
         comp = game.companies[action["company"]]
         price = int(action["price"])
         # A bid box (1822) is bid into even at its lowest price: it can still be outbid.
-        outright = price == comp.min_bid and not hasattr(game, "resolve_bid_boxes")
+        outright = price == comp.min_bid and not hasattr(game, "bidbox_companies")
         text = f"buy {comp.sym}" if outright else f"bid {comp.sym} {price}"
     elif kind == "par":
         text = f"par {action['corporation']} {str(action['share_price']).split(',')[0]}"
