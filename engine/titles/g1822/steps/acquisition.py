@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class AcquireCompany(Step):
+class AcquireCompany(Step[Any]):
     """A company may take over privates any player owns, as the private's card allows (its phase and whether
     minors may); the players settle the price among themselves, so the engine moves no money."""
 
@@ -46,7 +46,7 @@ class AcquireCompany(Step):
             self.pass_()
 
 
-class MinorAcquisition(Step):
+class MinorAcquisition(Step[Any]):
     """A major that has operated twice may take over a connected minor that has too (or, from phase 5, a minor
     still in a bid box for £200): it pays in cash or one or two treasury shares, then chooses what becomes of
     the minor's station."""
