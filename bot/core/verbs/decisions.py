@@ -9,6 +9,7 @@ from bot.core.reading import (
     choice_word,
     deciding_player,
     engine_reason,
+    first,
     listing,
     match_corporation,
     merge_start,
@@ -58,7 +59,15 @@ def _merge(game: Game, player: Player, candidates: Candidates, args: tuple[str, 
         for c in query.choices(game, ent, "choose") if merge_start(game, c)
     ]
     if not merges and not starts:
-        raise illegal(f"there is no merger to make now; you can: {verb_words(allowed(game, candidates))}")
+        others = [k for k in allowed(game, candidates) if k != "merge"]
+        acquirer = first(candidates, "merge")
+        if acquirer is not None and args and any(sym.lower() == args[0].lower() for sym in game.corporations):
+            # 1822: a major may acquire, but no minor is in reach; the engine says why not this one.
+            target = match_corporation(game, args[0])
+            why = engine_reason(game, {**query.entity_action(game, acquirer, "merge"), "corporation": target.sym})
+            raise illegal(f"{acquirer.sym} cannot merge with {target.sym}{why}; no minor is in reach now; you can: "
+                          f"{verb_words(others)}")
+        raise illegal(f"there is no merger to make now; you can: {verb_words(others or allowed(game, candidates))}")
     names = [c["corporation"] for _, c in merges] or [c["choice"] for _, c in starts]
     if not args:
         raise malformed(f"say which company: `merge CORP`, one of: {listing(names)}")
