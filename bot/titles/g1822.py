@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from bot.core.move_spec import SPECIAL, Action, Arg, Candidates, Intent, MoveSpec
-from bot.core.reading import (
-    to_int,
-)
+from bot.core.reading import to_int
 from bot.core.refusals import illegal
 from engine.core import query
 from engine.core.entities import Player

@@ -7,10 +7,7 @@ shell CORP`` (:mod:`bot.core.verbs.market`, :mod:`bot.core.verbs.operating`).
 from __future__ import annotations
 
 from bot.core.move_spec import SPECIAL, Action, Arg, Candidates, Intent, MoveSpec
-from bot.core.reading import (
-    listing,
-    train_name,
-)
+from bot.core.reading import listing, train_name
 from bot.core.refusals import illegal, malformed
 from engine.core import query
 from engine.core.entities import Player

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from bot.core.move_spec import SPECIAL, Candidates, Intent, MoveSpec
-from bot.core.reading import (
-    simple,
-)
+from bot.core.reading import simple
 from engine.core.entities import Player
 from engine.core.game import Game
 

@@ -5,17 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.move_spec import Action, Arg, Candidates, Intent, MoveSpec
-from bot.core.reading import (
-    city_hex,
-    city_nodes,
-    company_prefix,
-    first,
-    listing,
-    match_hex,
-    need,
-    tile_name,
-    to_int,
-)
+from bot.core.reading import city_hex, city_nodes, company_prefix, first, listing, match_hex, need, tile_name, to_int
 from bot.core.refusals import illegal, malformed
 from engine.core import query
 from engine.core.entities import Player
