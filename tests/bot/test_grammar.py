@@ -39,7 +39,7 @@ def test_titles_declare_their_own_moves_in_one_place() -> None:
 
     own = {m.verb: m for mod in (g1822, g1828, g1862, g1882) for m in mod.MOVES}
     assert set(own) == {"repay", "swap", "redeem", "close", "remove"}
-    for verb, move in own.items():
+    for move in own.values():
         assert move in MOVES and move.titles and move.read is not None and move.write is not None
         for kind in move.written:
             assert move in WRITERS[kind]
