@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-def in_turn(entity: Any, step: Step) -> TypeGuard[Corporation]:
+def in_turn(entity: Any, step: Step[Any]) -> TypeGuard[Corporation]:
     """Whether ``entity`` is the company whose turn it is (so typed from there on)."""
     return isinstance(entity, Corporation) and entity is step.round.entity()
 

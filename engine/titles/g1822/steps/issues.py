@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation
@@ -11,17 +11,14 @@ from ....core.errors import illegal
 from ....core.round import Step
 from ..private_choices import company_choices, make_company_choice
 from ..share_issues import issuable, issue_shares, redeem_shares, redeemable
+from ..state import Game1822
 from .common import company_choice_actions, in_turn
 
-if TYPE_CHECKING:
-    from ..state import Game1822
 
-
-class IssueShares(Step):
+class IssueShares(Step[Game1822]):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

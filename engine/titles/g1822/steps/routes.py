@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Train
@@ -18,17 +18,14 @@ from ..destinations import (
 )
 from ..dividends import pay_dividend
 from ..routes import mail_subsidy, suggest_routes, trace_1822_route
+from ..state import Game1822
 from ..turn_order import count_operation
 from .common import in_turn
 
-if TYPE_CHECKING:
-    from ..state import Game1822
 
-
-class Route1822(RouteStep):
+class Route1822(RouteStep[Game1822]):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not in_turn(entity, self) or not self.game.route_trains(entity):
@@ -124,11 +121,10 @@ class Route1822(RouteStep):
         self.pass_()
 
 
-class Dividend1822(Dividend):
+class Dividend1822(Dividend[Game1822]):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 
-    game: Game1822
     KINDS = ("payout", "half", "withhold")
 
     def setup(self) -> None:

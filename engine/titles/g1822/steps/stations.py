@@ -4,7 +4,7 @@ free and exchange stations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
 from ....core.board import Hex
@@ -24,6 +24,7 @@ from ..destinations import (
     remove_extra_tokens,
 )
 from ..private_choices import company_choices, make_company_choice, token_choices
+from ..state import Game1822
 from ..stations import (
     channel_station_power,
     free_token_hexes,
@@ -34,14 +35,10 @@ from ..stations import (
 )
 from .common import channel_station_actions, company_choice_actions, in_turn
 
-if TYPE_CHECKING:
-    from ..state import Game1822
 
-
-class PendingToken(HomeToken):
+class PendingToken(HomeToken[Game1822]):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
-    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "place_token":
@@ -75,11 +72,10 @@ class PendingToken(HomeToken):
         self.pending().pop(0)
 
 
-class DestinationToken(Step):
+class DestinationToken(Step[Game1822]):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not in_turn(entity, self) or entity.kind is not CorporationKind.MAJOR:
@@ -109,11 +105,10 @@ class DestinationToken(Step):
         self.pass_()
 
 
-class Token1822(TokenStep):
+class Token1822(TokenStep[Game1822]):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

@@ -4,7 +4,7 @@ repaying loans; then P9's choices round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core import shares as units
 from ....core.actions import Action, entity_action, register_action
@@ -17,6 +17,7 @@ from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate
 from ..majors import concession_of, start_major
+from ..state import Game1822
 from ..tax_haven import (
     TAX_HAVEN,
     sale_ties_tax_haven_for_presidency,
@@ -30,9 +31,6 @@ from ..tax_haven import (
 register_action("payoff_player_debt")
 register_action("payoff_player_debt_partial", "amount")
 
-if TYPE_CHECKING:
-    from ..state import Game1822
-
 
 class BidBoxStockRound(StockRound):
     """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
@@ -44,12 +42,11 @@ class BidBoxStockRound(StockRound):
         super().start()
 
 
-class BidSellParShares(BuySellParShares):
+class BidSellParShares(BuySellParShares[Game1822]):
     """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
-    game: Game1822
 
     def round_setup(self) -> None:
         super().round_setup()
@@ -375,9 +372,8 @@ class ChoicesRound(Round):
         return "Choices"
 
 
-class DoubleCash(Step):
+class DoubleCash(Step[Game1822]):
     name = "Choose"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if self.passed or entity is not self.round.entity():

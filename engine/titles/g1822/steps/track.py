@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation, CorporationKind
@@ -14,6 +14,7 @@ from ....core.steps.operating import (
     tile_lay_choices,
 )
 from ..private_choices import company_choices, make_company_choice
+from ..state import Game1822, TrackPower
 from ..stations import (
     channel_station_power,
     place_channel_station,
@@ -31,16 +32,12 @@ from ..track_powers import (
 from ..turn_order import turns_operated
 from .common import channel_station_actions, company_choice_actions, in_turn
 
-if TYPE_CHECKING:
-    from ..state import Game1822, TrackPower
 
-
-class SpecialChoose(Step):
+class SpecialChoose(Step[Game1822]):
     """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
     every hill and mountain for good (the discount)."""
 
     name = "Choose for a private"
-    game: Game1822
 
     def company(self, entity: Any) -> Company | None:
         comp = self.game.companies.get("P8")
@@ -64,13 +61,12 @@ class SpecialChoose(Step):
         self.game.log(f"{entity.sym} chooses the {choice} of P8")
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Step[Game1822]):
     """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
     P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
     is followed at once by its station there (18xx.games offers no pass)."""
 
     name = "Lay track for a private"
-    game: Game1822
     blocks = False
     teleported: Company | None = None  # P5, once it has upgraded the English Channel, until its station is placed
 
@@ -230,8 +226,7 @@ class SpecialTrack(Step):
             self.company = None
 
 
-class Track1822(Track):
-    game: Game1822
+class Track1822(Track[Game1822]):
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):

@@ -4,7 +4,7 @@ another company at any price the treasury pays, and the L to 2 upgrade).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Player, Train
@@ -15,18 +15,14 @@ from ....core.steps.operating import (
     DiscardTrain,
 )
 from ..holdings import splits_anothers_directors_certificate
-from ..state import phase_status
+from ..state import Game1822, phase_status
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
 from .common import in_turn
 
-if TYPE_CHECKING:
-    from ..state import Game1822
 
-
-class DiscardTrain1822(DiscardTrain):
+class DiscardTrain1822(DiscardTrain[Game1822]):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
-    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
@@ -41,11 +37,10 @@ class DiscardTrain1822(DiscardTrain):
         self.game.discard_train(entity, train)
 
 
-class FirstTurnHousekeeping(Step):
+class FirstTurnHousekeeping(Step[Game1822]):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if not in_turn(entity, self) or entity.kind is not CorporationKind.MINOR or entity.operated:
@@ -74,10 +69,9 @@ class FirstTurnHousekeeping(Step):
         self.pass_()
 
 
-class BuyTrain1822(BuyTrain):
+class BuyTrain1822(BuyTrain[Game1822]):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
-    game: Game1822
 
     def room(self, corp: Corporation) -> bool:
         return corp.trains_in_limit() < int(self.game.train_limit(corp))
