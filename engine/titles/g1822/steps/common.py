@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-def _current(step: Step, entity: Any) -> bool:
+def _current(step: Step[Any], entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class IssueShares(Step):
+class IssueShares(Step[Any]):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class Route1822(RouteStep):
+class Route1822(RouteStep[Any]):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
     game: Game1822
@@ -123,7 +123,7 @@ class Route1822(RouteStep):
         self.pass_()
 
 
-class Dividend1822(Dividend):
+class Dividend1822(Dividend[Any]):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 

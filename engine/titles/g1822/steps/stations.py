@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class PendingToken(HomeToken):
+class PendingToken(HomeToken[Any]):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
     game: Game1822
@@ -72,7 +72,7 @@ class PendingToken(HomeToken):
         self.pending().pop(0)
 
 
-class DestinationToken(Step):
+class DestinationToken(Step[Any]):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
@@ -105,7 +105,7 @@ class DestinationToken(Step):
         self.pass_()
 
 
-class Token1822(TokenStep):
+class Token1822(TokenStep[Any]):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 

@@ -43,7 +43,7 @@ class BidBoxStockRound(StockRound):
         super().start()
 
 
-class BidSellParShares(BuySellParShares):
+class BidSellParShares(BuySellParShares[Any]):
     """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
@@ -371,7 +371,7 @@ class ChoicesRound(Round):
         return "Choices"
 
 
-class DoubleCash(Step):
+class DoubleCash(Step[Any]):
     name = "Choose"
     game: Game1822
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class SpecialChoose(Step):
+class SpecialChoose(Step[Any]):
     """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
     every hill and mountain for good (the discount)."""
 
@@ -64,7 +64,7 @@ class SpecialChoose(Step):
         self.game.log(f"{entity.sym} chooses the {choice} of P8")
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Step[Any]):
     """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
     P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
     is followed at once by its station there (18xx.games offers no pass)."""
@@ -228,7 +228,7 @@ class SpecialTrack(Step):
             self.company = None
 
 
-class Track1822(Track):
+class Track1822(Track[Any]):
     game: Game1822
 
     def actions(self, entity: Any) -> list[str]:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-class DiscardTrain1822(DiscardTrain):
+class DiscardTrain1822(DiscardTrain[Any]):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
     game: Game1822
@@ -40,7 +40,7 @@ class DiscardTrain1822(DiscardTrain):
         self.game.discard_train(entity, train)
 
 
-class FirstTurnHousekeeping(Step):
+class FirstTurnHousekeeping(Step[Any]):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
@@ -73,7 +73,7 @@ class FirstTurnHousekeeping(Step):
         self.pass_()
 
 
-class BuyTrain1822(BuyTrain):
+class BuyTrain1822(BuyTrain[Any]):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
     game: Game1822
