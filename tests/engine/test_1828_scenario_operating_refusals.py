@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core import query
 from engine.core.errors import GameError
 from tests.engine.test_1828_rules import GAME_A, GAME_B, before
 
@@ -47,3 +48,49 @@ def test_a_system_swaps_only_its_own_trains_between_its_shells() -> None:
         game.process({"type": "swap_train", "entity": "CPR-MC", "entity_type": "system", "train": "2-0"})
     with pytest.raises(GameError, match="CPR-MC does not own train 9-9"):
         game.process({"type": "swap_train", "entity": "CPR-MC", "entity_type": "system", "train": "9-9"})
+
+
+def test_a_station_goes_only_where_the_system_reaches_and_may_place_one() -> None:
+    game = before(GAME_A, 275)
+    game.process(SECOND_LAY)
+    offered = {c["city"] for c in query.choices(game, game.corporations["CPR-MC"], "place_token")}
+    assert offered == {"14-2-0", "57-3-0"}
+    with pytest.raises(GameError, match="A15 is not connected to CPR-MC's network"):
+        game.process({"type": "place_token", "entity": "CPR-MC", "entity_type": "system",
+                      "city": f"{game.board['A15'].tile.id}-0", "slot": 0})
+    with pytest.raises(GameError, match="CPR-MC cannot place a token in A23"):  # its own station is there
+        game.process({"type": "place_token", "entity": "CPR-MC", "entity_type": "system",
+                      "city": f"{game.board['A23'].tile.id}-0", "slot": 0})
+
+
+ROUTE: dict[str, object] = {"train": "2-5", "connections": [["B20", "A21", "B22", "A23"]], "hexes": ["A23", "B20"],
+                            "revenue": 70}
+RUN: dict[str, object] = {"type": "run_routes", "entity": "CPR-MC", "entity_type": "system",
+       "routes": [ROUTE]}  # id 277
+
+
+def test_a_system_runs_only_its_own_trains_each_once() -> None:
+    game = before(GAME_A, 277)
+    route = ROUTE
+    with pytest.raises(GameError, match="CPR-MC does not own train 2-0"):
+        game.process({**RUN, "routes": [{**route, "train": "2-0"}]})
+    with pytest.raises(GameError, match="train 2-5 can only run once"):
+        game.process({**RUN, "routes": [route, route]})
+    cash = game.corporations["CPR-MC"].cash
+    game.process(RUN)
+    assert game.corporations["CPR-MC"].cash in (cash, cash + 70)  # revenue awaits the dividend decision or is kept
+
+
+def test_a_player_sells_only_shares_held_and_cannot_buy_back_what_was_sold() -> None:
+    game = before(GAME_A, 186)
+    sell = {"type": "sell_shares", "entity": 2051, "entity_type": "player",
+            "shares": ["MP_1", "MP_2", "MP_3", "MP_4"], "percent": 40}
+    with pytest.raises(GameError, match="Player 3 does not own NYC_1"):
+        game.process({**sell, "shares": ["NYC_1"], "percent": 10})
+    with pytest.raises(GameError, match="Player 3 cannot sell 40% as MP_1, MP_2, MP_3, MP_4, MP_1"):
+        game.process({**sell, "shares": sell["shares"] * 2})  # type: ignore[operator]
+    game.process(sell)
+    mp = game.pool.shares_of("MP")[0]
+    with pytest.raises(GameError, match="Player 3 sold MP this round and cannot buy it back"):
+        game.process({"type": "buy_shares", "entity": 2051, "entity_type": "player", "shares": [mp.id], "percent": 10})
+    assert len(game.pool.shares_of("MP")) == 4  # still in the market: the state was rolled back
