@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .autoroute import Pricing, RouteGraph, TrainSpec
     from .board import Hex
-    from .entities import Company, Corporation, Player, Share, Train
+    from .entities import Company, Corporation, Holder, Player, Share, Train
     from .flow import RoundState
     from .game_end import EndCheck, EndTrigger
     from .market import Cell
@@ -110,6 +110,12 @@ class ShareHooks(Protocol):
 
     def par_cost(self, corp: Corporation, price: int) -> int:
         """What starting ``corp`` at ``price`` costs its president."""
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        """After ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
+
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        """Holders of certificates or money the core does not know (1822's tax haven, 1828's merger boxes)."""
 
     def float_corporation(self, corp: Corporation) -> None:
         """``corp`` floats: its capital reaches it (full, incremental, or the title's own way)."""
@@ -309,6 +315,9 @@ class PrivateHooks(Protocol):
 class ViewHooks(Protocol):
     """What the views show of the title's own concepts (engine/core/viewbuild.py)."""
 
+    def describe(self, entity: Any) -> str:
+        """How the log names ``entity`` (a player, a company, or a title's own holder)."""
+
     def cash_aside(self) -> dict[ev.Party, int]:
         """Money the title holds outside any holder (1822's P15/P20 charters), by who holds it."""
 
@@ -400,6 +409,18 @@ class StepHooks(Protocol):
     def pass_(self) -> None:
         """The entity passes the step."""
 
+    def next_lay(self) -> dict[str, Any] | None:
+        """The tile lay this step makes next (one of ``tile_lays``, with its ``cost``), or None."""
+
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+        """(terrain, river, fee) of a ``lay_tile`` choice the step prices itself; None: the core prices it."""
+
+    def token_price(self, entity: Any, action: Action) -> int | None:
+        """The price of a ``place_token`` choice the step sets itself; None: the station's price."""
+
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        """The standing bids this step holds, per company: (bidder, price)."""
+
 
 class StockStepHooks(Protocol):
     """engine/core/steps/stock.py ``BuySellParShares``: what a player may buy, sell and start."""
@@ -423,13 +444,6 @@ class BuyTrainStepHooks(Protocol):
     def room(self, corp: Corporation) -> bool: ...
     def other_trains(self, corp: Corporation) -> list[Train]: ...
     def needs_emergency_sale(self, corp: Corporation) -> bool: ...
-
-
-class TrackStepHooks(Protocol):
-    """engine/core/steps/operating.py ``Track``."""
-
-    def next_lay(self) -> dict[str, Any] | None:
-        """The lay the company makes next (one of ``tile_lays``), or None when it has made them all."""
 
 
 class AuctionStepHooks(Protocol):
@@ -470,7 +484,6 @@ DECLARED: dict[str, tuple[type[Any], ...]] = {
     "Step": (StepHooks,),
     "BuySellParShares": (StockStepHooks,),
     "BuyTrain": (BuyTrainStepHooks,),
-    "Track": (TrackStepHooks,),
     "WaterfallAuction": (AuctionStepHooks,),
     "StockMarket": (MarketHooks,),
     "Ability": (AbilityHooks,),

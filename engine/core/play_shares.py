@@ -184,6 +184,10 @@ class ShareRules(GameState):
         source = self.par_exchange(corp)
         if source is not None:
             self.close_company(source)  # exchanged for the president's certificate
+        self.after_par(player, corp)
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        """Title hook: after ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""

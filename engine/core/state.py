@@ -167,7 +167,12 @@ class GameState:
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         out: list[Holder] = [*self.players, *self.corporations.values(), self.pool]
         out += [c.treasury for c in self.corporations.values() if c.treasury.shares]
-        return out
+        return out + self.extra_holders(corp)
+
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        """Title hook: holders of certificates or money the core does not know (1822's tax haven, the boxes of
+        1828's merger); ``corp``: the company whose certificates are looked for, None for all."""
+        return []
 
     @property
     def phase(self) -> dict[str, Any]:

@@ -104,7 +104,7 @@ def test_every_declared_hook_has_a_core_default() -> None:
     from engine.core.steps import auction, operating, stock
 
     core = {"Game": Game, "Round": round.Round, "Step": round.Step, "BuySellParShares": stock.BuySellParShares,
-            "BuyTrain": operating.BuyTrain, "Track": operating.Track, "WaterfallAuction": auction.WaterfallAuction,
+            "BuyTrain": operating.BuyTrain, "WaterfallAuction": auction.WaterfallAuction,
             "StockMarket": market.StockMarket, "Ability": abilities.Ability}
     assert set(core) == set(hooks.DECLARED)
     missing = {name: sorted(n for n in hooks.declared_for(name) if not hasattr(cls, n)) for name, cls in core.items()}

@@ -63,6 +63,9 @@ class WaterfallAuction(Step[G]):
         self.auctioning: Company | None = None
 
     # --- queries
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return dict(self.bids)
+
     def _auction_bids(self) -> list[tuple[Player, int]]:
         if self.auctioning is None:
             return []

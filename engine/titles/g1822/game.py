@@ -236,6 +236,9 @@ class G1822(Game):
     def bidbox_companies(self) -> list[Company]:
         return [*self.bidbox_minors(), *self.bidbox_concessions(), *self.bidbox_privates()]
 
+    def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return dict(self.bids)
+
     def refill_minor_boxes(self) -> None:
         self.bidbox_minor_cache = [c.sym for c in self.bank_companies("M")[: int(self.bidding["minor_boxes"])]]
 

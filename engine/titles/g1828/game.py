@@ -790,6 +790,10 @@ class G1828(Game):
         self.log(f"{corp.sym} buys a coal marker for {self.format_money(price)}")
         self.board_changed()
 
+    def train_groups(self, corp: Corporation) -> list[tuple[str, tuple[str, ...]]]:
+        """A system's trains by shell, for the status."""
+        return [(str(sh.name), tuple(t.name for t in sh.trains)) for sh in self.shells.get(corp.sym, [])]
+
     def hex_markers(self, hex_id: str) -> tuple[str, ...]:
         """Markers lying on a hex, for the map: the coal markers left on the Coalfields and the tunnel's."""
         if hex_id == self.coal["coalfields"]:
