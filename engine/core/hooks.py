@@ -101,6 +101,9 @@ class EndHooks(Protocol):
     def game_end_timing(self) -> EndTrigger | None:
         """The met end condition that ends the game soonest: (reason, timing), or None."""
 
+    def before_game_end(self, reason: str) -> None:
+        """What happens as the game ends for ``reason``, before the scores (1862 repays debts)."""
+
 
 class ShareHooks(Protocol):
     """Par, floating, presidency, certificates and what players are worth."""
@@ -128,6 +131,10 @@ class ShareHooks(Protocol):
 
     def parse_price(self, text: str, *, par: bool = False) -> Cell:
         """The market cell a player's price names (a par price when ``par``)."""
+
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        """The sale rule: ``seller`` sells ``shares`` (``percent`` of them) to the pool; the proceeds, the
+        presidency and the price drops; returns the proceeds."""
 
     def payout_companies(self) -> None:
         """The privates pay their owners (at the start of an operating round)."""
@@ -181,6 +188,9 @@ class TrackHooks(Protocol):
     def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
         """Whether a reservation on ``hx`` keeps company ``corp`` from placing a station there."""
 
+    def after_home_token(self, corp: Corporation) -> None:
+        """After ``corp``'s home station was placed by the core (1822's LNWR: its destination station too)."""
+
     def can_place_token(self, corp: Corporation) -> bool:
         """Whether ``corp`` may place a station now."""
 
@@ -219,6 +229,9 @@ class TrainHooks(Protocol):
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         """After ``corp`` got a new train."""
 
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        """After ``train`` left ``corp`` (sold to another company or rusted; 1828 empties a shell)."""
+
     def phase_changed(self) -> None:
         """After the phase changed."""
 
@@ -234,6 +247,9 @@ class TrainHooks(Protocol):
 
 class RouteHooks(Protocol):
     """Which trains run, what a route earns, and how the route finder reads trains and bonuses."""
+
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """The routes the engine suggests ``corp`` runs (the route finder's, as run_routes data)."""
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         """The trains of ``corp`` that run."""
@@ -451,6 +467,18 @@ class AuctionStepHooks(Protocol):
 
     def may_purchase(self, company: Company) -> bool:
         """Whether ``company`` may be bought outright now."""
+
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
+        """``player`` bids ``price`` on ``company`` (checked against the minimum and his money)."""
+
+    def resolve_bids(self) -> None:
+        """Settle the bids on the cheapest companies left, as far as they can be settled now."""
+
+    def award(self, player: Player, company: Company, price: int) -> None:
+        """``player`` gets ``company`` for ``price`` (the certificate that comes with it included)."""
+
+    def all_passed(self) -> None:
+        """Every player passed in a row (the cheapest private's price drops, or it is given away)."""
 
 
 # ---------------------------------------------------------------------------------------------- market and abilities

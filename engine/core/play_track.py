@@ -298,6 +298,10 @@ class TrackRules(ShareRules):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
         self.place_token(corp, corp.tokens[0], hx, self.home_node(corp, hx), free=True)
+        self.after_home_token(corp)
+
+    def after_home_token(self, corp: Corporation) -> None:
+        """Title hook: after ``corp``'s home station was placed by the core (not chosen in the home-token step)."""
 
     def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
                     slot: int | None = None) -> None:

@@ -57,6 +57,8 @@ class TrainRules(TrackRules):
         self.log(f"{corp.sym} buys a {train.name} train for {self.format_money(price)}")
         if source is None:
             self.on_new_train(corp, train)
+        elif isinstance(source, Corporation):
+            self.train_left(source, train)
 
     def trade_in(self, train: Train) -> None:
         train.owner = None
@@ -122,6 +124,11 @@ class TrainRules(TrackRules):
         self.log(f"A {train.name}-train of {owner.name if owner is not None else 'the depot'} rusts")
         ev.emit(ev.TrainMoved(train.id, train.name, owner.party if owner else ev.DEPOT, ev.NOBODY,
                               ev.TrainHow.RUSTED))
+        if isinstance(owner, Corporation):
+            self.train_left(owner, train)
+
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        """Title hook: after ``train`` left ``corp`` (sold to another company or rusted)."""
 
     def phase_changed(self) -> None:
         self.log(f"-- Phase {self.phase['name']} --")

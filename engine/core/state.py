@@ -198,5 +198,7 @@ class GameState:
         return self.market.location.get(corp.sym)
 
     def total_cash(self) -> int:
+        """All money in the game: the bank's, every holder's, and what the title holds aside (``cash_aside``)."""
         return (self.bank.cash + sum(p.cash for p in self.players)
-                + sum(c.cash for c in self.corporations.values()) + self.pool.cash)
+                + sum(c.cash for c in self.corporations.values()) + self.pool.cash
+                + sum(h.cash for h in self.extra_holders()) + sum(self.cash_aside().values()))

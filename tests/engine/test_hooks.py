@@ -17,14 +17,9 @@ from engine.core import hooks
 
 # title package/class name -> core members it still overrides that are not declared hooks.
 KNOWN_UNDECLARED: dict[str, frozenset[str]] = {
-    "g1822/G1822": frozenset({"_holders", "buy_shares", "buy_train_action", "phase", "place_home_token", "sell_shares",
-                              "total_cash"}),
-    "g1828/G1828": frozenset({"_holders", "best_routes", "buy_train", "corporation_buys_company", "describe",
-                              "network", "rust_train"}),
-    "g1828/TieredAuction": frozenset({"_add_bid", "_all_passed", "_resolve"}),
-    "g1830/WaterfallAuction1830": frozenset({"_buy"}),
-    "g1862/G1862": frozenset({"end_game", "place_token", "sell_shares"}),
-    "g1882/G1882": frozenset({"par_corporation"}),
+    "g1822/G1822": frozenset({"buy_shares", "buy_train_action", "phase"}),
+    "g1828/G1828": frozenset({"corporation_buys_company", "network"}),
+    "g1862/G1862": frozenset({"place_token"}),
 }
 
 

@@ -508,8 +508,8 @@ class G1822(Game):
         return pres.owner is not corp.owner and int(action["percent"]) < sum(s.percent for s in shares)
 
     # ------------------------------------------------------------------ P16, the tax haven
-    def _holders(self, corp: Corporation | None = None) -> list[Holder]:
-        return [*super()._holders(corp), self.tax_haven]
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        return [self.tax_haven]
 
     def private_card(self, sym: str) -> ev.Party:
         """The charter of a private holding money until it closes or a company acquires it (P15, P20)."""
@@ -1029,11 +1029,8 @@ class G1822(Game):
             if t.slot == len(slots):
                 t.slot = empty
 
-    def place_home_token(self, corp: Corporation) -> None:
-        if corp.tokens and corp.tokens[0].used:
-            return
-        super().place_home_token(corp)
-        if corp.sym == "LNWR" and corp.tokens[0].used:
+    def after_home_token(self, corp: Corporation) -> None:
+        if corp.sym == "LNWR":
             self.place_destination_token(corp)
 
     # ------------------------------------------------------------------ operating
@@ -1707,10 +1704,6 @@ class G1822(Game):
 
         return Pricing(set_bound=value * (2 if double else 1), set_bonus=bonus, set_nodes=(1 << hi) | (1 << di),
                        verify=False)
-
-    def total_cash(self) -> int:
-        """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
-        return int(super().total_cash()) + sum(self.phase_revenue_cash.values()) + self.tax_haven.cash
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """Routes for the company's trains that the rules accept: the route finder's, checked one by one, and an

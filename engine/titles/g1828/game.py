@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.autoroute import TrainSpec
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, Token, Train, pay
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train, pay
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
 from ...core.game_end import EndCheck
@@ -608,13 +608,10 @@ class G1828(Game):
         for corp in (merger, target):
             self.close_corporation(corp)
 
-    def _holders(self, corp: Corporation | None = None) -> list[Any]:
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
-        out = super()._holders(corp)
         step = self.merger_step()
-        if step is not None:
-            out += [step.discard, step.used, step.ipo]
-        return out
+        return [step.discard, step.used, step.ipo] if step is not None else []
 
     def merger_step(self) -> Merger | None:
         """The current round's merger step (a stock round's), or None; looked for once per round, whose steps
@@ -948,21 +945,12 @@ class G1828(Game):
             return list(shell.trains) if shell is not None else []
         return list(corp.trains)
 
-    def buy_train(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None = None) -> None:
-        source = train.owner
-        super().buy_train(corp, train, price, exchange=exchange)
-        if isinstance(source, Corporation):
-            self.prune_shells(source)
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        self.prune_shells(corp)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         super().discard_train(corp, train)
         self.prune_shells(corp)
-
-    def rust_train(self, train: Train) -> None:
-        owner = train.owner
-        super().rust_train(train)
-        if isinstance(owner, Corporation):
-            self.prune_shells(owner)
 
     def shell_over_limit(self, system: Corporation) -> bool:
         return any(len(s.trains) > self.shell_limit() for s in self.shells.get(system.sym, []))

@@ -630,10 +630,9 @@ class G1862(Game):
                 self.close_company(company)
 
     # ------------------------------------------------------------------ game end
-    def end_game(self, reason: str) -> None:
+    def before_game_end(self, reason: str) -> None:
         if reason != "manually_ended":
             self.repay_debts()
-        super().end_game(reason)
 
     def repay_debts(self) -> None:
         """After the last operating round every company repays its debt; its president covers a shortfall
