@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core import events as ev
+from ...core import loans
 from ...core.actions import Action
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train, pay
 from ...core.errors import GameError, illegal, insufficient
@@ -1302,9 +1303,7 @@ class G1822(Game):
                 and not self.emergency_bundles(player, corp):
             # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
             loan = need - player.cash
-            self.bank.spend(loan, player, ev.Why.LOAN)
-            player.debt += loan + math.ceil(loan * 0.5)
-            ev.emit(ev.LoanChanged(player.party, loan + math.ceil(loan * 0.5)))
+            loans.lend(self.bank, player, loan, owed=loan + math.ceil(loan * 0.5), what="loan")
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
         super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
                                  last_sale_price=last_sale_price, variant=variant)

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ...core import events as ev
+from ...core import loans
 from ...core.abilities import Shares
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex, _blank_side
@@ -314,9 +315,7 @@ class G1862(Game):
             rate = int(self.phase["debt_rate"])
             face = rules.debt_face(needed, rate)
             cash = face * rate // 100
-            self.bank.spend(cash, corp, ev.Why.LOAN)
-            corp.debt += face
-            ev.emit(ev.LoanChanged(corp.party, face, "debt"))
+            loans.lend(self.bank, corp, cash, owed=face)
             self.log(f"{corp.sym} takes a debt certificate of {self.format_money(face)} for "
                      f"{self.format_money(cash)}")
         fresh = iter(Share(f"{corp.sym}_R{i}", corp.sym, 5, False, corp) for i in range(1, 9))
