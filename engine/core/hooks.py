@@ -282,6 +282,10 @@ class RouteHooks(Protocol):
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         """The hexes where a route stops once whatever their cities (1822's London)."""
 
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        """For a title that traces and prices runs itself (1822): the revenue of a run's routes, raising
+        GameError for an illegal one; None: the core traces and prices them."""
+
 
 class DividendHooks(Protocol):
     """The dividend policy."""

@@ -93,6 +93,11 @@ class PlayRules(TrainRules):
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         return frozenset()
 
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        """Title hook: for a title whose run step traces and prices runs itself (1822), the revenue of these
+        run_routes routes, raising GameError for an illegal one; None: the core traces and prices them."""
+        return None
+
     # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
