@@ -120,6 +120,11 @@ class ShareHooks(Protocol):
     def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
         """Holders of certificates or money the core does not know (1822's tax haven, 1828's merger boxes)."""
 
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        """Who is paid for certificates of ``corp`` bought with ``receiver`` named by the step (None: the
+        company for its IPO shares when the capitalization says so, else the bank; 1822: the bank for a
+        fully capitalised major)."""
+
     def float_corporation(self, corp: Corporation) -> None:
         """``corp`` floats: its capital reaches it (full, incremental, or the title's own way)."""
 
@@ -234,6 +239,11 @@ class TrainHooks(Protocol):
 
     def phase_changed(self) -> None:
         """After the phase changed."""
+
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        """Before a company's train purchase is checked (1822: the director borrows what a forced purchase
+        needs when he has nothing left to sell)."""
 
     def close_on_train_bought(self, corp: Corporation) -> None:
         """Privates that close when ``corp`` buys a train."""

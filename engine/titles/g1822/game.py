@@ -923,11 +923,10 @@ class G1822(Game):
             self.close_company(concession)
         self.log(f"{player.name} starts {corp.sym} at {self.format_money(cell.price)}")
 
-    def buy_shares(self, buyer: Player, shares: list[Any], price: int, *, receiver: Any = None) -> None:
-        corp = self.corporation(shares[0].corp)
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
         if corp.sym in self.fully_capitalised and (receiver is None or receiver is corp):
-            receiver = self.bank  # the company is paid in full when it floats
-        super().buy_shares(buyer, shares, price, receiver=receiver)
+            return self.bank  # the company is paid in full when it floats
+        return receiver
 
     def float_corporation(self, corp: Corporation) -> None:
         if "full_capitalisation" in self.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
@@ -1295,8 +1294,8 @@ class G1822(Game):
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
 
-    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
         player = corp.owner
         need = price - corp.cash
         if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
@@ -1305,8 +1304,6 @@ class G1822(Game):
             loan = need - player.cash
             loans.lend(self.bank, player, loan, owed=loan + math.ceil(loan * 0.5), what="loan")
             self.log(f"{player.name} takes a loan of {self.format_money(loan)}")
-        super().buy_train_action(corp, train, price, exchange=exchange, must_buy=must_buy,
-                                 last_sale_price=last_sale_price, variant=variant)
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
