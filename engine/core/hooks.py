@@ -202,6 +202,13 @@ class TrackHooks(Protocol):
     def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Any = None) -> bool:
         """Whether ``corp`` may place ``token`` in city ``node`` of ``hx``."""
 
+    def station_surcharge(self, corp: Corporation, token: Any, hx: Hex) -> int:
+        """What ``corp`` pays beyond a station's price to place ``token`` on ``hx`` (1862: half again across the
+        border), paid after it; raises GameError when ``corp`` cannot pay both."""
+
+    def network_read(self, corp: Corporation, net: Any) -> None:
+        """Each time a company's network is read (1828 remembers then that it once had a route)."""
+
     def remembers_routes(self) -> bool:
         """Whether the title follows 18xx.games' memory that a company once had a route (``routes_seen``)."""
 
@@ -337,6 +344,9 @@ class PrivateHooks(Protocol):
 
     def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
         """What ``corp`` may pay for ``company``."""
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """After ``corp`` bought ``company`` from a player (what the private brings with it: 1828's C&P)."""
 
     def has_turn_ability(self, corp: Corporation) -> bool:
         """Whether a private of ``corp`` has a power usable in its turn (keeps the turn open for it)."""

@@ -253,6 +253,10 @@ class PlayRules(TrainRules):
         corp.companies.append(company)
         ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
         self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
+        self.after_company_bought(corp, company, price)
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """Title hook: after ``corp`` bought ``company`` from a player (what the private brings with it)."""
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
         """Bankruptcy is declared when even selling every sellable share cannot pay for a train."""

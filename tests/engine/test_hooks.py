@@ -18,8 +18,6 @@ from engine.core import hooks
 # title package/class name -> core members it still overrides that are not declared hooks.
 KNOWN_UNDECLARED: dict[str, frozenset[str]] = {
     "g1822/G1822": frozenset({"phase"}),
-    "g1828/G1828": frozenset({"corporation_buys_company", "network"}),
-    "g1862/G1862": frozenset({"place_token"}),
 }
 
 

@@ -554,15 +554,12 @@ class G1862(Game):
     def can_place_token(self, corp: Corporation) -> bool:
         return not corp.closed and super().can_place_token(corp)
 
-    def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
-                    slot: int | None = None) -> None:
-        extra = 0 if free else self.marker_cost(corp, token, hx) - token.price
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        extra = self.marker_cost(corp, token, hx) - token.price
         if extra and corp.cash < token.price + extra:
             raise insufficient(f"{corp.sym} cannot afford a station across the border: treasury "
                                f"{self.format_money(corp.cash)}, price {self.format_money(token.price + extra)}")
-        super().place_token(corp, token, hx, node, free=free, slot=slot)
-        if extra:
-            pay(corp, self.bank, extra, ev.Why.STATION)
+        return extra
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
