@@ -258,6 +258,10 @@ class TrainHooks(Protocol):
     def min_depot_price(self) -> int | None:
         """The least a forced purchase must be able to pay, when not the cheapest train's price."""
 
+    def run_event(self, event: str, corp: Corporation | None, train: Train | None) -> None:
+        """Carry out the train or phase event ``event`` (by default the game's ``event_<event>`` method; a title
+        may keep its own table of events)."""
+
     def event_close_companies(self) -> None:
         """The ``close_companies`` event: the privates close."""
 

@@ -13,7 +13,7 @@ from typing import Any
 from ...core import events as ev
 from ...core.autoroute import TrainSpec
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train, pay
-from ...core.errors import illegal
+from ...core.errors import GameError, illegal
 from ...core.game import Game
 from ...core.game_end import EndCheck
 from ...core.graph import Network, reaches
@@ -84,6 +84,11 @@ class G1828(Game):
             company.closed = True
             # Say "private" and the price: the public company of the same symbol (MC, NYC, ...) stays in play.
             self.log(f"The ${company.value} private {company.sym} ({company.name}) is removed")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("_merge_trials", None)  # a cache (finishable_merges): snapshots and trial copies start without it
+        return state
 
     def trial_copy(self) -> G1828:
         """A throw-away copy of the game, to try an action on (Merger.choices) without touching this one."""
@@ -383,6 +388,37 @@ class G1828(Game):
         corp.owner = player
         self.log(f"{player.name} becomes the president of {corp.sym}")
 
+    def finishable_merges(self, player: Player, corp: Corporation) -> list[Corporation]:
+        """The companies ``player``, having chosen ``corp`` to start a merger, may merge it with and whose merger
+        18xx.games can run up to its first decision (or its end). It hands out system shares without checking that
+        one is left, and stops with an error where none is (docs/conformance.md); a merger that runs short before
+        any decision is left unoffered, though still accepted."""
+        return [c for c in self.merge_candidates(player, corp) if self._merge_finishable(player, corp, c)]
+
+    def _merge_finishable(self, player: Player, corp: Corporation, target: Corporation) -> bool:
+        if self.merger_strict:
+            return True  # a trial tries one merger, not the ones it would offer next
+        # Up to its first decision the exchange depends only on who holds which shares of the two companies and
+        # who starts it, so one trial (a copy of the whole game) serves every look at one position.
+        holders = [*self.players, self.pool, corp, target]
+        key = (player.id, corp.sym, target.sym,
+               tuple(tuple(s.id for s in h.shares if s.corp in (corp.sym, target.sym)) for h in holders))
+        known: dict[Any, bool] | None = getattr(self, "_merge_trials", None)
+        if known is None:
+            known = {}
+            self._merge_trials = known
+        if key not in known:
+            trial = self.trial_copy()
+            trial.merger_strict = True
+            try:
+                trial._apply({"type": "merge", "entity": corp.sym, "entity_type": "corporation",
+                              "corporation": target.sym})
+            except GameError:
+                known[key] = False
+            else:
+                known[key] = True
+        return known[key]
+
     def can_merge_any(self, player: Player) -> bool:
         majors = {c.sym: c for c in self.corporations.values() if c.kind is CorporationKind.MAJOR and not c.closed}
         # A merger needs one of the pair to be the player's (merge_candidate), and five shares of the pair in one
@@ -572,17 +608,29 @@ class G1828(Game):
     def undone_failed_merge(self, player: Player) -> list[str] | None:
         """The two companies of ``player``'s merger that the log's last entry undid because it failed (the player
         then records failed_merge, as on 18xx.games), or None."""
-        raw = self.raw_actions
-        if not raw or raw[-1].get("type") != "undo" or raw[-1].get("action_id") is None:
-            return None
-        start = int(raw[-1]["action_id"])
-        undone = [a for a in raw[:-1] if int(a.get("id") or 0) > start and a.get("type") not in ("undo", "redo")]
+        undone = self._undone_by_last_undo()
         if not undone or undone[0].get("type") != "choose" or str(undone[0].get("entity")) != str(player.id):
             return None
         merge = next((a for a in undone if a.get("type") == "merge"), None)
         if merge is None:
             return None
         return [str(merge["entity"]), str(merge["corporation"])]
+
+    def undone_unfinishable_merge(self, player: Player) -> str | None:
+        """The company ``player`` just chose to start a merger with, when the log's last entry undid that choice
+        and nothing after it (the way out of a merger 18xx.games cannot run, Merger.choices), or None."""
+        undone = self._undone_by_last_undo()
+        if len(undone) != 1 or undone[0].get("type") != "choose" or str(undone[0].get("entity")) != str(player.id):
+            return None
+        return str(undone[0].get("choice"))
+
+    def _undone_by_last_undo(self) -> list[dict[str, Any]]:
+        """The actions the log's last entry undid, when it is an undo to a given action, else none."""
+        raw = self.raw_actions
+        if not raw or raw[-1].get("type") != "undo" or raw[-1].get("action_id") is None:
+            return []
+        start = int(raw[-1]["action_id"])
+        return [a for a in raw[:-1] if int(a.get("id") or 0) > start and a.get("type") not in ("undo", "redo")]
 
     def check_merging_floats(self) -> None:
         """18xx.games counts a company as floated once at most 40% is left in its IPO, whenever it looks; in a

@@ -120,8 +120,11 @@ class Merger(InterruptStep[Any]):
         if kind == "merge" and self.state == "select_target":
             initiator = self.mergeable_entity()
             assert initiator is not None
-            return [{**entity_action(entity, "merge"), "corporation": c.sym}
-                    for c in self.game.merge_candidates(self.round.acting_player, initiator)]  # type: ignore[attr-defined]
+            player = self.round.acting_player  # type: ignore[attr-defined]
+            # Only mergers 18xx.games can run are offered; with none left, the way out is the undo of the choice.
+            targets = self.game.finishable_merges(player, initiator)
+            return ([{**entity_action(entity, "merge"), "corporation": c.sym} for c in targets]
+                    or [self._undo_merger(player)])
         if kind == "failed_merge" and self.state == "failed":
             # The merger cannot stand: 18xx.games undoes it (to before the merger began), then the player records
             # failed_merge. Offered as that undo; BuySellParShares1828 then offers failed_merge.

@@ -98,8 +98,10 @@ class BuySellParShares1828(BuySellParShares[Any]):
                 return []  # the merger just undone failed: record that, do not start it again
             # A company without a share price cannot start a merger (its new price needs one), though 18xx.games
             # counts it when it offers the choice.
+            # Nor, right after its undo, the company whose merger 18xx.games could not run (Merger.choices).
+            undone = self.game.undone_unfinishable_merge(entity)
             return [{**entity_action(entity, "choose"), "choice": c.sym} for c in self.game.corporations.values()
-                    if c.ipoed and self.game.merge_candidates(entity, c)]
+                    if c.ipoed and c.sym != undone and self.game.merge_candidates(entity, c)]
         if failed is not None:
             return []
         return super().choices(entity, kind)
