@@ -10,6 +10,7 @@ from ....core.entities import Corporation, CorporationKind
 from ....core.errors import illegal
 from ....core.round import Step
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
+from ..bidboxes import bidbox_minors
 from ..privates import acquire_private, purchasable_companies
 from ..turn_order import turns_operated
 from .common import _current
@@ -154,11 +155,29 @@ class MinorAcquisition(Step[Any]):
     def process_merge(self, action: dict[str, Any], entity: Any) -> None:
         minor = self.game.corporation(action["corporation"])
         if minor not in potential_minors(self.game, entity):
-            raise illegal(f"{entity.sym} cannot acquire {minor.sym}")
+            raise illegal(f"{entity.sym} cannot acquire {minor.sym}: {self.not_acquirable(entity, minor)}")
         if not minor_connected(self.game, entity, minor):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}: it is not connected")
         self.minor = minor
         self.state = "pay"
+
+    def not_acquirable(self, major: Corporation, minor: Corporation) -> str:
+        """Why ``minor`` is not one ``major`` may acquire now, for the refusal."""
+        if minor.kind is not CorporationKind.MINOR:
+            return f"{minor.sym} is not a minor company"
+        if minor.closed:
+            return f"{minor.sym} has closed"
+        if not minor.floated:
+            if minor.sym not in {c.sym[1:] for c in bidbox_minors(self.game)}:
+                return f"{minor.sym} has not started and is not in a bid box"
+            if "can_acquire_minor_bidbox" not in self.game.phase.get("status", []):
+                return f"{minor.sym} is still in a bid box, which majors may buy from only in a later phase"
+            price = self.game.format_money(int(self.game.bidding["minor_box_price"]))
+            return f"{minor.sym} is still in a bid box and costs {price}; {major.sym} has " \
+                   f"{self.game.format_money(major.cash)}"
+        if turns_operated(self.game, minor) < 2:
+            return f"{minor.sym} has not operated twice yet"
+        return f"{major.sym} can pay for it neither in money nor with its treasury shares"
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = str(action["choice"])
