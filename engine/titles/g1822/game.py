@@ -9,11 +9,12 @@ resolves them at its end (bidboxes.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, Holder, Player, Share, Token, Train
+from ...core.flow import RoundState
 from ...core.game_end import EndTrigger
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.tiles import Tile, TileDef, TokenKind
@@ -40,6 +41,9 @@ from .optional_rules import OPTIONAL_RULES
 from .state import Game1822, TaxHaven
 from .tax_haven import TAX_HAVEN
 from .trains import PULLMAN
+
+if TYPE_CHECKING:
+    from ...core.autoroute import Pricing, RouteGraph, TrainSpec
 
 CHOICES = "choices"
 
@@ -76,7 +80,7 @@ class G1822(Game1822):
         return track_powers.laying_phase(self)
 
     def setup(self) -> None:
-        g = self.data()["game"]
+        g: dict[str, Any] = self.data()["game"]
         self.market = Market1822(g["market"])
         self.rules = g["rules"]
         self.bidding = g["bidding"]
@@ -101,18 +105,18 @@ class G1822(Game1822):
             if corp.data.get("destination"):
                 corp.tokens.append(Token(corp.sym, 0, kind=TokenKind.DESTINATION))
 
-    def initial_round(self) -> Any:
+    def initial_round(self) -> RoundState:
         return self.stock_round()
 
-    def new_round(self, kind: str, number: int) -> Any:
+    def new_round(self, kind: str, number: int) -> RoundState:
         if kind == CHOICES:
             return steps.choices_round(self)
         return super().new_round(kind, number)
 
-    def stock_round(self) -> Any:
+    def stock_round(self) -> RoundState:
         return steps.stock_round(self)
 
-    def operating_round(self, number: int) -> Any:
+    def operating_round(self, number: int) -> RoundState:
         return steps.operating_round(self, number)
 
     def bidbox_companies(self) -> list[Company]:
@@ -243,13 +247,13 @@ class G1822(Game1822):
                      extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
         dividends.pay_dividend(self, corp, revenue, kind, extra, subsidy)
 
-    def autoroute_train_spec(self, train: Train) -> Any:
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
         return route_rules.autoroute_train_spec(self, train)
 
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         return london.autoroute_single_stop_hexes(self)
 
-    def autoroute_pricing(self, graph: Any) -> Any:
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
         return destinations.autoroute_pricing(self, graph)
 
     def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:

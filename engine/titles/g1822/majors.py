@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...core import events as ev
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, pay
 from ...core.market import Cell
+from .state import phase_status
 
 if TYPE_CHECKING:
     from .state import Game1822
@@ -24,7 +25,7 @@ def concession_of(game: Game1822, corp: Corporation) -> Company | None:
 def can_par(game: Game1822, corp: Corporation, player: Player) -> bool:
     if corp.kind is not CorporationKind.MAJOR or corp.ipoed or corp.closed:
         return False
-    status = game.phase.get("status", [])
+    status = phase_status(game)
     if "can_convert_concessions" not in status and "can_par" not in status:
         return False
     concession = concession_of(game, corp)
@@ -52,7 +53,7 @@ def share_payee(game: Game1822, corp: Corporation, receiver: Holder | None) -> H
 
 
 def float_corporation(game: Game1822, corp: Corporation) -> None:
-    if "full_capitalisation" in game.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
+    if "full_capitalisation" in phase_status(game) and corp.kind is CorporationKind.MAJOR:
         # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
         if corp.cash > 0:
             pay(corp, game.bank, corp.cash, ev.Why.CAPITAL)
