@@ -19,7 +19,7 @@ def test_a_company_buys_a_private_from_green_from_a_player_for_1_to_twice_its_va
     with pytest.raises(GameError, match="companies cannot buy privates in phase Yellow"):
         g.corporation_buys_company(corp, dh, 80)
     g.phase_index = next(i for i, p in enumerate(g.phases) if p.get("can_buy_companies"))
-    with pytest.raises(GameError, match="D&H cannot be bought by a company"):  # no player owns it yet
+    with pytest.raises(GameError, match="D&H is not owned by a player"):  # no player owns it yet
         g.corporation_buys_company(corp, dh, 80)
     dh.owner = g.players[0]
     g.players[0].companies.append(dh)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Corporation, CorporationKind, Token
-from ...core.game import Game
 from ...core.graph import company_network
 from ...core.routes import Route
 from ...core.tiles import TokenKind
@@ -110,11 +109,9 @@ def _drop_extra_space(game: Game1822, hx: Hex, node: int) -> None:
             t.slot = empty
 
 
-def place_home_token(game: Game1822, corp: Corporation) -> None:
-    if corp.tokens and corp.tokens[0].used:
-        return
-    Game.place_home_token(game, corp)
-    if corp.sym == "LNWR" and corp.tokens[0].used:
+def after_home_token(game: Game1822, corp: Corporation) -> None:
+    """The LNWR places its destination station with its home station."""
+    if corp.sym == "LNWR":
         place_destination_token(game, corp)
 
 

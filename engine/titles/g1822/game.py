@@ -122,6 +122,9 @@ class G1822(Game1822):
     def bidbox_companies(self) -> list[Company]:
         return bidboxes.bidbox_companies(self)
 
+    def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return dict(self.bids)
+
     def committed_cash(self, player: Player) -> int:
         return bidboxes.committed_cash(self, player)
 
@@ -161,8 +164,8 @@ class G1822(Game1822):
     def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
         holdings.check_presidency(self, corp, previous, seller)
 
-    def _holders(self, corp: Corporation | None = None) -> list[Holder]:
-        return [*super()._holders(corp), self.tax_haven]
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        return [self.tax_haven]
 
     def cash_aside(self) -> dict[ev.Party, int]:
         return privates.cash_aside(self)
@@ -176,14 +179,14 @@ class G1822(Game1822):
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return majors.can_par(self, corp, player)
 
-    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
-        majors.buy_shares(self, buyer, shares, price, receiver=receiver)
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        return majors.share_payee(self, corp, receiver)
 
     def float_corporation(self, corp: Corporation) -> None:
         majors.float_corporation(self, corp)
 
-    def place_home_token(self, corp: Corporation) -> None:
-        destinations.place_home_token(self, corp)
+    def after_home_token(self, corp: Corporation) -> None:
+        destinations.after_home_token(self, corp)
 
     def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
         return track.upgrade_cost(self, corp, hx, tile)
@@ -227,10 +230,9 @@ class G1822(Game1822):
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
 
-    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
-        trains.buy_train_action(self, corp, train, price, exchange=exchange, must_buy=must_buy,
-                                last_sale_price=last_sale_price, variant=variant)
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        trains.before_train_purchase(self, corp, train, price, exchange=exchange, must_buy=must_buy)
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
@@ -253,9 +255,6 @@ class G1822(Game1822):
 
     def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
         return destinations.autoroute_pricing(self, graph)
-
-    def total_cash(self) -> int:
-        return privates.total_cash(self)
 
     def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         return route_rules.run_revenue(self, corp, routes)

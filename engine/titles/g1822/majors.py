@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core import events as ev
-from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, pay
-from ...core.game import Game
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, pay
 from ...core.market import Cell
 from .state import phase_status
 
@@ -47,12 +46,10 @@ def start_major(game: Game1822, player: Player, corp: Corporation, cell: Cell, c
     game.log(f"{player.name} starts {corp.sym} at {game.format_money(cell.price)}")
 
 
-def buy_shares(game: Game1822, buyer: Player, shares: list[Share], price: int, *,
-               receiver: Holder | None = None) -> None:
-    corp = game.corporation(shares[0].corp)
+def share_payee(game: Game1822, corp: Corporation, receiver: Holder | None) -> Holder | None:
     if corp.sym in game.fully_capitalised and (receiver is None or receiver is corp):
-        receiver = game.bank  # the company is paid in full when it floats
-    Game.buy_shares(game, buyer, shares, price, receiver=receiver)
+        return game.bank  # the company is paid in full when it floats
+    return receiver
 
 
 def float_corporation(game: Game1822, corp: Corporation) -> None:
