@@ -28,6 +28,10 @@ def test_a_par_price_that_is_not_open_is_refused_naming_the_open_ones() -> None:
     with pytest.raises(GameError, match=rf"\${cell.price} is not an open par price; par prices: \$67, \$71, \$79"):
         game.parse_price(f"{cell.price},{cell.row},{cell.col}", par=True)
     assert game.parse_price(f"{pars[0].price},{pars[0].row},{pars[0].col}", par=True) is pars[0]
+    plain = game.market.rows[0][0]  # no par price at all
+    assert plain is not None and (0, 0) not in game.market.par_colours
+    with pytest.raises(GameError, match=rf"\${plain.price} is not a par price; par prices: \$67, \$71, \$79"):
+        game.parse_price(f"{plain.price},0,0", par=True)
 
 
 def test_the_virginia_tunnel_takes_only_tile_4() -> None:

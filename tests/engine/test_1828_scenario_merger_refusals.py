@@ -43,3 +43,11 @@ def test_the_odd_share_decision_names_one_of_the_two_companies() -> None:
     assert not game.corporations["GT"].closed
     game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "IC"})
     assert game.corporations["GT"].closed and game.corporations["IC"].closed
+
+
+def test_no_move_is_taken_after_the_game_has_ended() -> None:
+    game = before(GAME_B, 10**9)  # the whole recorded game: it ends when a share price reaches the market's end
+    assert game.finished
+    with pytest.raises(GameError, match="the game is over") as caught:
+        game.process({"type": "pass", "entity": 1, "entity_type": "player"})
+    assert caught.value.code.value == "game_over"
