@@ -123,3 +123,20 @@ def test_the_c_and_p_closing_at_the_phase_change_pays_its_cash_to_the_bank_and_l
     assert cp.closed and cp.cash == 0 and game.bank.cash == bank + 40
     assert hx.tile.tokens[hx.tile.tdef.cities[0]] == [BLOCKING_OWNER]
     assert not token.used and f"Placing a blocking token on {hx.id}" in game.log_lines
+
+
+def test_a_system_of_two_companies_with_coal_keeps_one_marker_and_returns_the_other() -> None:
+    """Rules 16: a company holds at most one coal marker; a system formed from two holders returns one to the
+    Virginia Coalfields."""
+    game = _fresh_game()
+    nw, wab = game.corporations["NW"], game.corporations["WAB"]
+    for corp in (nw, wab):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+        corp.markers.append("coal")
+    on_fields = game.coal_on_fields
+    system = game.create_system([nw, wab])
+    assert system.markers == ["coal"]
+    assert game.coal_on_fields == on_fields + 1
+    assert game.hex_markers(game.coal["coalfields"]) == ("coal",) * (on_fields + 1)
+    assert f"{system.sym} cannot have two coal markers, returning one to Virginia Coalfields" in game.log_lines
