@@ -40,8 +40,8 @@ class Step:
         return not self.passed
 
     def offers(self, entity: Any, kind: str) -> bool:
-        """Whether ``actions(entity)`` lists ``kind``; asked of a step that never blocks, where the list itself is
-        not needed. A step that can say no without listing (``Bankrupt``) answers sooner."""
+        """Whether ``actions(entity)`` lists ``kind``, where the list itself is not needed. A step that can answer
+        without listing everything (``Bankrupt``, ``BuySellParShares``) says so sooner."""
         return kind in self.actions(entity)
 
     def blocking(self) -> bool:
@@ -219,6 +219,9 @@ class Round:
                     self._take(step, action, entity)
                     break
                 continue
+            if type(step).offers is not Step.offers and step.offers(entity, kind):
+                self._take(step, action, entity)
+                break
             offered = step.actions(entity)
             if kind in offered:
                 self._take(step, action, entity)
