@@ -7,7 +7,8 @@ import pytest
 
 from engine.core.errors import GameError
 
-from .g1862_helpers import act, new, operating_round, player, sell_privates, start, stock_round
+from .g1862_helpers import act, corp_act, lay, new, operating_round, player, sell_privates, start, stock_round
+from .test_1862_scenarios import sc16_position
 
 
 def sale_step(g: object) -> object:
@@ -96,3 +97,25 @@ def test_a_player_closes_only_his_own_open_privates_and_never_erie() -> None:
     with pytest.raises(GameError, match="the Erie Steamship Company closes only by placing the Erie tile"):
         act(g, "close_company", 4, company="ERIE")
     assert not g.companies["ERIE"].closed
+
+
+def test_the_rocky_mountain_company_lays_only_a_yellow_tile() -> None:
+    g = new()
+    sell_privates(g)
+    start(g, "CPR", 4, cash=300)
+    lay(g, "CPR", "G6", "6", 3)  # to F7 and H7
+    g.phase_index = 1  # green tiles are out: only the Rocky Mountain Company's own rule refuses one
+    operating_round(g)
+    green = next(t.id for t in g.tile_supply.values() if t.colour == "green")
+    with pytest.raises(GameError, match="the Rocky Mountain Company lays a yellow tile"):
+        g.process({"type": "lay_tile", "entity": "RMC", "entity_type": "company", "hex": "F7", "tile": green,
+                   "rotation": 0})
+    assert not g.companies["RMC"].closed and g.board.hexes["F7"].tile.name == "F7"
+
+
+def test_a_typed_run_over_one_tile_twice_is_refused_before_it_is_priced() -> None:
+    g = sc16_position("5E")
+    looped = {"train": "5E-0", "connections": [["K14", "K16", "K18", "K16"]]}
+    with pytest.raises(GameError, match="a route may not include the tile on K16 twice"):
+        corp_act(g, "run_routes", "TP", routes=[looped])
+    assert g.actions_for(g.corporations["TP"]) == ["run_routes"]

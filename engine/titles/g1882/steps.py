@@ -13,12 +13,13 @@ from ...core.abilities import TileLay, TokenAbility
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, Token
 from ...core.errors import illegal
+from ...core.game import Game
 from ...core.round import InterruptStep
 from ...core.steps.operating import tile_lay_choices
 from ...core.tiles import TokenKind
 
 
-class SpecialNWR(InterruptStep):
+class SpecialNWR(InterruptStep[Game]):
     """NWR (P3): remove one of the owner's stations outside the NWR hexes, place it in an open
     NWR city, then optionally lay or upgrade a tile there (rules §7.1)."""
 
