@@ -127,9 +127,13 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
         same = kinds.setdefault(walk_key(spec), [])
         if spec not in same:
             same.append(spec)
+    # A train whose group holds no other train shares track with none: its routes that cannot beat its best one
+    # by more than the set-level allowance are never part of a better set, so its walk is bounded as if alone.
+    groups = [s.group for s in specs]
     for same in kinds.values():
         lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same],
-                                       alone=len(run) == 1)
+                                       alone=len(run) == 1,
+                                       bound=len(same) == 1 and groups.count(same[0].group) == 1)
         by_spec.update(zip(same, lists, strict=True))
         complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
