@@ -103,7 +103,7 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     ends2: list[int] = []
     cvals: list[int] = []  # values of the counted stops on the route, in increasing order
     steps = [0]
-    dl = deadline if deadline is not None and deadline.at is not None else None
+    dl = deadline if deadline is not None and deadline.limited else None
     stopped = [False]
     # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
     # passable), so the walk reads one tuple per step.
