@@ -59,9 +59,9 @@ class Solution:
                  "connections": self.connections(c)} for t, c in self.routes]
 
 
-# The search work ``run auto`` and every playout may spend (Deadline checks, 20-30 ms each): about 2 s, and the
+# The search work ``run auto`` and every playout may spend (Deadline checks, 10-30 ms each): about 2 s, and the
 # same answer under any load, so that playouts, replays and digests are reproducible.
-WORK_BUDGET = 100
+WORK_BUDGET = 150
 
 
 def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = None,
