@@ -5,7 +5,7 @@ titles override its named hooks.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events as ev
 from . import shares as units
@@ -17,6 +17,9 @@ from .entities import Company, Corporation, Holder, Player, Share, Train, pay
 from .errors import GameError, illegal, insufficient
 from .play_trains import TrainRules
 from .routes import Route
+
+if TYPE_CHECKING:
+    from .autoroute import Pricing, RouteGraph, TrainSpec
 
 
 class PlayRules(TrainRules):
@@ -76,8 +79,27 @@ class PlayRules(TrainRules):
     def route_bonus(self, route: Route) -> int:
         return 0
 
+    # The route finder's readings of a title (hooks.RouteHooks); the defaults read trains by their distance and
+    # price routes with ``route_bonus``.
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
+        return None
+
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing | None:
+        return None
+
+    def autoroute_tile_once(self) -> frozenset[str] | None:
+        return None
+
+    def autoroute_single_stop_hexes(self) -> frozenset[str]:
+        return frozenset()
+
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        """Title hook: for a title whose run step traces and prices runs itself (1822), the revenue of these
+        run_routes routes, raising GameError for an illegal one; None: the core traces and prices them."""
+        return None
+
     # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
-    DIVIDEND_KINDS: tuple[str, ...] = ("payout", "withhold")
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
     def dividend_kinds(self, corp: Corporation) -> tuple[str, ...]:
         return self.DIVIDEND_KINDS
@@ -231,6 +253,10 @@ class PlayRules(TrainRules):
         corp.companies.append(company)
         ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
         self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
+        self.after_company_bought(corp, company, price)
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """Title hook: after ``corp`` bought ``company`` from a player (what the private brings with it)."""
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
         """Bankruptcy is declared when even selling every sellable share cannot pay for a train."""

@@ -4,6 +4,8 @@ floating, privates' payouts and closing, and what players are worth.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from . import events as ev
 from . import loans
 from . import shares as units
@@ -18,12 +20,12 @@ from .state import GameState
 
 
 class ShareRules(GameState):
-    MIN_BID_INCREMENT = 5
+    MIN_BID_INCREMENT: ClassVar[int] = 5
     # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
     # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
-    BIDS_IN_STEPS = True
+    BIDS_IN_STEPS: ClassVar[bool] = True
 
-    SELL_AFTER_FIRST_SR = True
+    SELL_AFTER_FIRST_SR: ClassVar[bool] = True
 
     def payout_companies(self) -> None:
         for comp in self.companies.values():
@@ -65,6 +67,7 @@ class ShareRules(GameState):
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         corp = self.corporation(shares[0].corp)
+        receiver = self.share_payee(corp, receiver)
         if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
             receiver = corp
         if price:
@@ -73,6 +76,11 @@ class ShareRules(GameState):
             self.transfer_share(s, buyer)
         self._check_float(corp)
         self.check_presidency(corp, previous=corp.owner)
+
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        """Title hook: who is paid for certificates of ``corp`` bought with ``receiver`` named by the step (None:
+        the company for its IPO shares when the title's capitalization says so, else the bank)."""
+        return receiver
 
     def _check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
@@ -182,6 +190,10 @@ class ShareRules(GameState):
         source = self.par_exchange(corp)
         if source is not None:
             self.close_company(source)  # exchanged for the president's certificate
+        self.after_par(player, corp)
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        """Title hook: after ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""

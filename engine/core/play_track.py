@@ -15,7 +15,7 @@ from .abilities import (
 from .board import Hex
 from .entities import Company, Corporation, Token, pay
 from .errors import illegal, insufficient, malformed
-from .graph import Network, company_network, reaches
+from .graph import Network, company_network
 from .play_shares import ShareRules
 from .tiles import Tile, TokenKind
 from .track import border_cost, crossing_cost, legal_rotations, move_tokens
@@ -192,12 +192,20 @@ class TrackRules(ShareRules):
         self.board_refreshed()
 
     def hex_changed(self, hx: Hex, corp: Corporation) -> None:
-        """Forget what a new tile or station of ``corp`` in ``hx`` alone can change: ``corp``'s network and every
-        network that reaches ``hx``. A walk that never entered ``hx`` nor left a hex towards it cannot be changed
-        by it, so the other networks stand (walking them again is most of the cost of a replay)."""
+        """Forget what a new tile or station of ``corp`` in ``hx`` alone can change: of every network, the walks
+        from its stations that the change may alter (``TokenWalk.may_change``). A network that lost a walk, or
+        whose stations may have changed (``corp``'s, those with a station in ``hx``), is built again when next
+        asked, walking only from the stations whose walks are gone if its stations are the same (walking the
+        track again is most of the cost of a replay)."""
         self.board_cache.clear()
-        for sym in [s for s, net in self.networks.items() if s == corp.sym or reaches(net, hx.id)]:
-            del self.networks[sym]
+        hex_id = hx.id
+        owners = {owner for slots in hx.tile.tokens.values() for owner in slots}
+        for sym, net in self.networks.items():
+            dropped = [ref for ref, walk in net.walks.items() if walk.may_change(hx)]
+            for ref in dropped:
+                del net.walks[ref]
+            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes):
+                net.stale = True
         self.board_refreshed()
 
     def board_refreshed(self) -> None:
@@ -205,10 +213,14 @@ class TrackRules(ShareRules):
 
     def network(self, corp: Corporation) -> Network:
         net = self.networks.get(corp.sym)
-        if net is None:
-            net = company_network(self.board, corp.sym, optional_stops=self.optional_stops())
+        if net is None or net.stale:
+            net = company_network(self.board, corp.sym, optional_stops=self.optional_stops(), stale=net)
             self.networks[corp.sym] = net
+        self.network_read(corp, net)
         return net
+
+    def network_read(self, corp: Corporation, net: Network) -> None:
+        """Title hook: each time a company's network is read (1828 remembers then that it once had a route)."""
 
     def remembers_routes(self) -> bool:
         """Title hook: whether a company that once had a route keeps running and must own a train after its
@@ -298,9 +310,14 @@ class TrackRules(ShareRules):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
         self.place_token(corp, corp.tokens[0], hx, self.home_node(corp, hx), free=True)
+        self.after_home_token(corp)
+
+    def after_home_token(self, corp: Corporation) -> None:
+        """Title hook: after ``corp``'s home station was placed by the core (not chosen in the home-token step)."""
 
     def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
                     slot: int | None = None) -> None:
+        extra = 0 if free else self.station_surcharge(corp, token, hx)
         slots = hx.tile.tokens[node]
         if slot is None or slots[slot] is not None:
             slot = self.free_slot(hx, node, corp.sym)
@@ -320,6 +337,13 @@ class TrackRules(ShareRules):
         self.reservations_release(corp.sym, hx)
         self.hex_changed(hx, corp)
         self.log(f"{corp.sym} places a token on {hx.id}")
+        if extra:
+            pay(corp, self.bank, extra, ev.Why.STATION)
+
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        """Title hook: what ``corp`` pays beyond the station's price to place ``token`` on ``hx`` (1862: half again
+        across the border), paid after it; raises GameError when ``corp`` cannot pay both."""
+        return 0
 
     def free_slot(self, hx: Hex, node: int, corp: str) -> int | None:
         slots = hx.tile.tokens[node]

@@ -6,14 +6,15 @@ from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player
+from ...core.game import Game
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 
 
-class CompanyPendingPar1828(CompanyPendingPar):
+class CompanyPendingPar1828(CompanyPendingPar[Game]):
     """A $250 private's buyer sets the par at once, from the par prices open now (yellow in the auction)."""
 
 
-class TieredAuction(WaterfallAuction):
+class TieredAuction(WaterfallAuction[Game]):
     """Privates of one face value form a tier (rules 6.1). The cheapest tier's privates are bought outright only
     once each other private of the tier has a bid; bids on a tier are settled only when all its privates have
     bids, or when every player has passed in turn, which also pays the privates' revenue (rules 6.2, 6.3). A $250
@@ -43,8 +44,8 @@ class TieredAuction(WaterfallAuction):
                 out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
         return out
 
-    def _add_bid(self, player: Player, company: Company, price: int) -> None:
-        super()._add_bid(player, company, price)
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
+        super().add_bid(player, company, price)
         if company.value == 250 and not self._auction_bids():
             self.bids[company.sym] = [b for b in self.bids[company.sym] if b[0] is player]
 
@@ -61,7 +62,7 @@ class TieredAuction(WaterfallAuction):
         if len(bids) == 1:
             player, price = bids[0]
             del self.bids[company.sym]
-            self._buy(player, company, price)
+            self.award(player, company, price)
             return True
         if self._can_auction(company):
             self.auctioning = company
@@ -69,7 +70,7 @@ class TieredAuction(WaterfallAuction):
                 self.game.log(f"{company.sym} goes up for auction")
         return False
 
-    def _resolve(self) -> None:
+    def resolve_bids(self) -> None:
         if self.round_end:
             for company in list(self.companies):
                 self._resolve_company(company)
@@ -86,6 +87,6 @@ class TieredAuction(WaterfallAuction):
             if not self._resolve_company(self.companies[0]):
                 break
 
-    def _all_passed(self) -> None:
+    def all_passed(self) -> None:
         self.round_end = True
-        self._resolve()
+        self.resolve_bids()

@@ -12,11 +12,11 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.autoroute import TrainSpec
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, Token, Train, pay
-from ...core.errors import GameError, illegal, insufficient
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, Token, Train, pay
+from ...core.errors import GameError, illegal
 from ...core.game import Game
 from ...core.game_end import EndCheck
-from ...core.graph import reaches
+from ...core.graph import Network, reaches
 from ...core.market import Cell
 from ...core.round import AuctionRound, OperatingRound, Round
 from ...core.routes import Route
@@ -656,13 +656,10 @@ class G1828(Game):
         for corp in (merger, target):
             self.close_corporation(corp)
 
-    def _holders(self, corp: Corporation | None = None) -> list[Any]:
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
-        out = super()._holders(corp)
         step = self.merger_step()
-        if step is not None:
-            out += [step.discard, step.used, step.ipo]
-        return out
+        return [step.discard, step.used, step.ipo] if step is not None else []
 
     def merger_step(self) -> Merger | None:
         """The current round's merger step (a stock round's), or None; looked for once per round, whose steps
@@ -838,6 +835,10 @@ class G1828(Game):
         self.log(f"{corp.sym} buys a coal marker for {self.format_money(price)}")
         self.board_changed()
 
+    def train_groups(self, corp: Corporation) -> list[tuple[str, tuple[str, ...]]]:
+        """A system's trains by shell, for the status."""
+        return [(str(sh.name), tuple(t.name for t in sh.trains)) for sh in self.shells.get(corp.sym, [])]
+
     def hex_markers(self, hex_id: str) -> tuple[str, ...]:
         """Markers lying on a hex, for the map: the coal markers left on the Coalfields and the tunnel's."""
         if hex_id == self.coal["coalfields"]:
@@ -855,27 +856,9 @@ class G1828(Game):
     def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
         return 1, company.value * 2  # rules 13.2: from $1 to twice face value
 
-    def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
-        """For $1 to twice face value (rules 13.2). A bought C&P brings its treasury, earns $15 and gives the
-        buyer a free station in Peterborough; a bought StCT earns $10."""
-        if not self.phase.get("can_buy_companies"):
-            raise illegal(f"companies cannot buy privates in phase {self.phase['name']}")
-        if not self.company_for_sale(company):
-            raise illegal(f"{company.sym} cannot be bought by a company")
-        if not 1 <= price <= company.value * 2:
-            raise illegal(f"{company.sym} may be bought for {self.format_money(1)} to "
-                          f"{self.format_money(company.value * 2)}")
-        if price > corp.cash:
-            raise insufficient(f"{corp.sym} cannot pay {self.format_money(price)}: "
-                               f"treasury {self.format_money(corp.cash)}")
-        seller = company.owner
-        assert isinstance(seller, Player)
-        pay(corp, seller, price, ev.Why.PRIVATE)
-        seller.companies.remove(company)
-        company.owner = corp
-        corp.companies.append(company)
-        ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
-        self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """Bought for $1 to twice face value (rules 13.2, ``company_price_range``). A bought C&P brings its
+        treasury, earns $15 and gives the buyer a free station in Peterborough; a bought StCT earns $10."""
         self.round.just_sold_company = company  # type: ignore[attr-defined]
         if company.data.get("revenue_when_sold"):
             company.revenue = int(company.data["revenue_when_sold"])
@@ -992,21 +975,12 @@ class G1828(Game):
             return list(shell.trains) if shell is not None else []
         return list(corp.trains)
 
-    def buy_train(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None = None) -> None:
-        source = train.owner
-        super().buy_train(corp, train, price, exchange=exchange)
-        if isinstance(source, Corporation):
-            self.prune_shells(source)
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        self.prune_shells(corp)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         super().discard_train(corp, train)
         self.prune_shells(corp)
-
-    def rust_train(self, train: Train) -> None:
-        owner = train.owner
-        super().rust_train(train)
-        if isinstance(owner, Corporation):
-            self.prune_shells(owner)
 
     def shell_over_limit(self, system: Corporation) -> bool:
         return any(len(s.trains) > self.shell_limit() for s in self.shells.get(system.sym, []))
@@ -1051,17 +1025,15 @@ class G1828(Game):
                  f"{self.format_money(kept)}")
 
     # ------------------------------------------------------------------ routes
-    def network(self, corp: Corporation) -> Any:
+    def network_read(self, corp: Corporation, net: Network) -> None:
         # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
         # follow it (TrainRules.route_available), recording whenever it walks the company's track.
-        net = super().network(corp)
         if net.route_possible:
             self.routes_seen.add(corp.sym)
-        return net
 
     def remembers_routes(self) -> bool:
-        return True  # see network()
+        return True  # see network_read()
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)

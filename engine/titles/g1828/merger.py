@@ -46,7 +46,7 @@ def num_shares(holder: Holder, corp: Corporation | None) -> int:
     return sum(s.percent for s in holder.shares if s.corp == corp.sym) // corp.share_percent
 
 
-class Merger(InterruptStep):
+class Merger(InterruptStep[Any]):
     """The merger in progress, started by a ``choose`` in BuySellParShares1828."""
     game: Any  # the G1828 game, whose module imports this one
 

@@ -11,11 +11,11 @@ from ...core.round import InterruptStep, Step
 from ...core.steps.operating import Track, tile_lay_choices
 
 
-def _current(step: Step) -> Any:
+def _current(step: Step[Any]) -> Any:
     return step.round.entity()
 
 
-def round_laid(step: Step) -> list[str]:
+def round_laid(step: Step[Any]) -> list[str]:
     laid: list[str] | None = getattr(step.round, "laid_hexes", None)
     if laid is None:
         laid = []
@@ -23,7 +23,7 @@ def round_laid(step: Step) -> list[str]:
     return laid
 
 
-class Track1828(Track):
+class Track1828(Track[Any]):
     """One lay or upgrade (rules 8.1); a system has two; B&M and NYH, and systems holding them, one more yellow
     lay for $40 when nothing was upgraded. A hex laid this turn is not upgraded again. A company owning the
     E&K keeps its track step open for that private's extra lay."""
@@ -99,7 +99,7 @@ class Track1828(Track):
             self.pass_()
 
 
-class SpecialTrack1828(InterruptStep):
+class SpecialTrack1828(InterruptStep[Any]):
     """Lays a private gives its owning company (the ``special_lays`` of game.toml): C&StL at Burlington, any time
     in the company's turn; E&K at Adrian & Ann Arbor at once when bought, then one more yellow tile for $20 in
     the track step; D&H in Scranton for $120 as one of the company's own lays or upgrades (then SpecialToken1828
@@ -269,7 +269,7 @@ class SpecialTrack1828(InterruptStep):
             self.game.lay_station_offer(entity, action["hex"])
 
 
-class SpecialToken1828(InterruptStep):
+class SpecialToken1828(InterruptStep[Any]):
     """A company that buys the C&P places a station in Peterborough for free, or the space gets a blocking
     marker (rules 13.2); after the D&H's lay in Scranton its company may place a station there for free (rules
     13.2.2.4)."""
@@ -339,7 +339,7 @@ class SpecialToken1828(InterruptStep):
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
 
-class SpecialBuy1828(InterruptStep):
+class SpecialBuy1828(InterruptStep[Any]):
     """A company connected to the Virginia Coalfields buys one of its coal markers for $120 (rules 16)."""
     game: Any  # the G1828 game, whose module imports this one
 
@@ -366,7 +366,7 @@ class SpecialBuy1828(InterruptStep):
         self.game.buy_coal_marker(entity)
 
 
-class SwapTrain(Step):
+class SwapTrain(Step[Any]):
     """A system moves trains between its two shells, each within the train limit (rules 7.5.4)."""
     game: Any  # the G1828 game, whose module imports this one
 

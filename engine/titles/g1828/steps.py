@@ -8,6 +8,7 @@ from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
+from ...core.game import Game
 from ...core.round import InterruptStep, Round, Step, StockRound
 from ...core.steps.operating import (
     Bankrupt,
@@ -31,12 +32,12 @@ register_action("failed_merge", "corporations")
 class StockRound1828(StockRound):
     """Players' order in the next stock round is the order in which they passed (rules 7.1)."""
 
-    def __init__(self, game: Any, step_classes: list[type[Step]], number: int = 1) -> None:
+    def __init__(self, game: Any, step_classes: list[type[Step[Any]]], number: int = 1) -> None:
         super().__init__(game, step_classes, number)
         self.pass_order: list[Player] = []
 
 
-class BuySellParShares1828(BuySellParShares):
+class BuySellParShares1828(BuySellParShares[Any]):
     """No certificate limit; in the gray zone shares may be held above 60% and the president may buy two at a
     time (rules 12.1); a par needs cash for the president's certificate (twice the par)."""
     game: Any  # the G1828 game, whose module imports this one
@@ -134,7 +135,7 @@ class BuySellParShares1828(BuySellParShares):
             order.append(player)
 
 
-class RemoveTokens(InterruptStep):
+class RemoveTokens(InterruptStep[Game]):
     """A new system with two stations in one hex (in different cities) removes one; a blocking marker takes
     its place (rules 7.5.2)."""
 
@@ -187,7 +188,7 @@ class RemoveTokens(InterruptStep):
             merger.resume_after_token_removal()
 
 
-class Exchange1828(InterruptStep):
+class Exchange1828(InterruptStep[Any]):
     """The M&H's owner exchanges it for a 10% share of any company from the IPO or the market (rules 13.2): in
     a stock round on their turn, instead of buying; in an operating round at any time."""
     game: Any  # the G1828 game, whose module imports this one
@@ -223,7 +224,7 @@ class Exchange1828(InterruptStep):
             stock.current.append(action)
 
 
-class HomeToken1828(HomeToken):
+class HomeToken1828(HomeToken[Game]):
     """A station on Dunkirk & Buffalo's trackless printed tile is re-placed by its own company when track
     arrives (18xx.games: the token's owner decides), not by the company that laid the tile."""
 
@@ -238,7 +239,7 @@ class HomeToken1828(HomeToken):
         return [self._chooser()] if self.pending() else []
 
 
-class DiscardTrain1828(DiscardTrain):
+class DiscardTrain1828(DiscardTrain[Any]):
     """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
     game: Any  # the G1828 game, whose module imports this one
 
@@ -255,7 +256,7 @@ class DiscardTrain1828(DiscardTrain):
         self.game.discard_train(entity, train)
 
 
-class Dividend1828(Dividend):
+class Dividend1828(Dividend[Any]):
     """The C&P pays half its run to its owner and keeps half, without a decision (rules 13.2)."""
     game: Any  # the G1828 game, whose module imports this one
 
@@ -274,7 +275,7 @@ class Dividend1828(Dividend):
         super().skip()
 
 
-class RouteStep1828(RouteStep):
+class RouteStep1828(RouteStep[Any]):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
     game: Any  # the G1828 game, whose module imports this one
 
@@ -293,7 +294,7 @@ class RouteStep1828(RouteStep):
         super().process_run_routes(action, entity)
 
 
-class TokenStep1828(TokenStep):
+class TokenStep1828(TokenStep[Any]):
     """No station in the Virginia Coalfields (rules 16); a company places one station a turn, the C&P's
     included."""
     game: Any  # the G1828 game, whose module imports this one
@@ -319,7 +320,7 @@ def _minor(entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR
 
 
-class BuyTrain1828(BuyTrain):
+class BuyTrain1828(BuyTrain[Any]):
     """The C&P never buys trains; a system keeps its trains in two shells, each within the limit, and names the
     shell a new train goes to (rules 7.5.4)."""
     game: Any  # the G1828 game, whose module imports this one
@@ -415,12 +416,12 @@ class BuyTrain1828(BuyTrain):
             self.pass_()
 
 
-class BuyCompany1828(BuyCompany):
+class BuyCompany1828(BuyCompany[Game]):
     def actions(self, entity: Any) -> list[str]:
         return [] if _minor(entity) else super().actions(entity)
 
 
-class BlockingBuyCompany1828(BlockingBuyCompany):
+class BlockingBuyCompany1828(BlockingBuyCompany[Any]):
     """The last chance of the turn to buy privates, or to use a private's lay that may come any time in the
     company's turn (the C&StL's): the company passes it explicitly (18xx.games)."""
     game: Any  # the G1828 game, whose module imports this one
@@ -440,7 +441,7 @@ def stock_round(game: Any) -> Round:
                                  BuySellParShares1828])
 
 
-def operating_steps() -> list[type[Step]]:
+def operating_steps() -> list[type[Step[Any]]]:
     # The order of 18xx.games' 1828 operating round.
     return [Bankrupt, Exchange1828, DiscardTrain1828, HomeToken1828, BuyCompany1828, SpecialTrack1828,
             SpecialToken1828, SpecialBuy1828, Track1828, TokenStep1828, RouteStep1828, Dividend1828, SwapTrain,

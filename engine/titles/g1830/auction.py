@@ -5,11 +5,12 @@ revenue instead, however many privates were sold since (18xx.games' base auction
 from __future__ import annotations
 
 from ...core.entities import Company, Player
+from ...core.game import Game
 from ...core.steps.auction import WaterfallAuction
 
 
-class WaterfallAuction1830(WaterfallAuction):
-    def _buy(self, player: Player, company: Company, price: int) -> None:
+class WaterfallAuction1830(WaterfallAuction[Game]):
+    def award(self, player: Player, company: Company, price: int) -> None:
         first = self.cheapest
-        super()._buy(player, company, price)
+        super().award(player, company, price)
         self.cheapest = first

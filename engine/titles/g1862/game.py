@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ...core import events as ev
+from ...core import loans
 from ...core.abilities import Shares
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex, _blank_side
@@ -314,9 +315,7 @@ class G1862(Game):
             rate = int(self.phase["debt_rate"])
             face = rules.debt_face(needed, rate)
             cash = face * rate // 100
-            self.bank.spend(cash, corp, ev.Why.LOAN)
-            corp.debt += face
-            ev.emit(ev.LoanChanged(corp.party, face, "debt"))
+            loans.lend(self.bank, corp, cash, owed=face)
             self.log(f"{corp.sym} takes a debt certificate of {self.format_money(face)} for "
                      f"{self.format_money(cash)}")
         fresh = iter(Share(f"{corp.sym}_R{i}", corp.sym, 5, False, corp) for i in range(1, 9))
@@ -555,15 +554,12 @@ class G1862(Game):
     def can_place_token(self, corp: Corporation) -> bool:
         return not corp.closed and super().can_place_token(corp)
 
-    def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
-                    slot: int | None = None) -> None:
-        extra = 0 if free else self.marker_cost(corp, token, hx) - token.price
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        extra = self.marker_cost(corp, token, hx) - token.price
         if extra and corp.cash < token.price + extra:
             raise insufficient(f"{corp.sym} cannot afford a station across the border: treasury "
                                f"{self.format_money(corp.cash)}, price {self.format_money(token.price + extra)}")
-        super().place_token(corp, token, hx, node, free=free, slot=slot)
-        if extra:
-            pay(corp, self.bank, extra, ev.Why.STATION)
+        return extra
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
@@ -630,10 +626,9 @@ class G1862(Game):
                 self.close_company(company)
 
     # ------------------------------------------------------------------ game end
-    def end_game(self, reason: str) -> None:
+    def before_game_end(self, reason: str) -> None:
         if reason != "manually_ended":
             self.repay_debts()
-        super().end_game(reason)
 
     def repay_debts(self) -> None:
         """After the last operating round every company repays its debt; its president covers a shortfall

@@ -16,6 +16,7 @@ from typing import Any
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player
 from ...core.errors import illegal, insufficient, malformed
+from ...core.game import Game
 from ...core.round import Step
 
 KEEP = "keep"
@@ -42,7 +43,7 @@ class PrivateSale:
     auction: Auction | None = None
 
 
-class PrivateAuction(Step):
+class PrivateAuction(Step[Game]):
     """Buy the lowest private, bid on another, or pass; keep-or-withdraw choices; auctions among bidders."""
 
     name = "Buy or bid on private companies"

@@ -10,6 +10,7 @@ from typing import Any
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, Player, Share
 from ...core.errors import illegal, malformed
+from ...core.game import Game
 from ...core.round import InterruptStep, Step
 from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
@@ -23,7 +24,7 @@ register_action(CLOSE, "company")
 REDEEM_KINDS = ("treasury", "debt")
 
 
-class Shares1862(BuySellParShares):
+class Shares1862(BuySellParShares[Game]):
     """A stock turn: sell any number of shares, then buy one certificate; buying ends the turn (§8.3).
 
     Each company is sold at most once per turn (one selling action moves the price one row, §4.3); president's
@@ -103,7 +104,7 @@ class InitialShares(Shares1862):
         return not self.g.unsold_privates() and super().blocking()
 
 
-class ErieTile(InterruptStep):
+class ErieTile(InterruptStep[Game]):
     """The Erie Steamship Company's owner places the special Erie tile on E28, at any decision point of a stock
     or operating round, out of turn too (§3.5); this closes the private. It never blocks."""
 
@@ -145,7 +146,7 @@ class ErieTile(InterruptStep):
         self.game.close_company(entity)
 
 
-class RockyMountainTile(Step):
+class RockyMountainTile(Step[Game]):
     """The Rocky Mountain Company's extra yellow tile for a company its owner presides, terrain up to $160 free
     (§6); using it closes the private. It may be used at any point of the company's track or token steps."""
 
@@ -206,7 +207,7 @@ class RockyMountainTile(Step):
         self.game.close_company(entity)
 
 
-class Routes1862(RouteStep):
+class Routes1862(RouteStep[Any]):
     """Routes may not include the same tile twice, except New York's two separate stations, and include at most
     one of the two Mexico hexes (§7.4)."""
     game: Any  # the G1862 game, whose module imports this one
@@ -220,7 +221,7 @@ class Routes1862(RouteStep):
         super().process_run_routes(action, entity)
 
 
-class Redeem(Step):
+class Redeem(Step[Game]):
     """Share redemption at the end of the company's turn, from phase 3, once per company (§9.1)."""
 
     name = "Redeem shares"
@@ -250,7 +251,7 @@ class Redeem(Step):
         self.pass_()
 
 
-class ClosePrivate(InterruptStep):
+class ClosePrivate(InterruptStep[Any]):
     """A player closes one of his privates (all but ERIE) in his stock turn or a turn of a company he presides
     (§6); closing B&O takes its marker off Baltimore. Never blocks."""
     game: Any  # the G1862 game, whose module imports this one
@@ -289,7 +290,7 @@ class ClosePrivate(InterruptStep):
         g.close_private_voluntarily(company)
 
 
-class NyhPar(CompanyPendingPar):
+class NyhPar(CompanyPendingPar[Game]):
     """The NYSH buyer pars NYH at once (D-01); with the §14.2 switch ``nyh_par_locked`` only at $100."""
 
     def _locked(self) -> bool:
