@@ -1,6 +1,8 @@
 """``python -m engine.replay FILE.json [--json] [--trace OUT.jsonl]``: replay an 18xx.games game, print the result.
 
-Exit 0 when every action applies, 1 at the first refused action, 2 for a file that is not a game.
+Exit 0 when every action applies, 1 at the first refused action, 2 for a file that is not a game, 3 when every
+action applies but the game stops unfinished at a dead end: nobody who must act has a legal action, or a forced
+train purchase lacks the way out the rules give (the liveness invariants of ``engine.core.invariants``).
 ``--trace`` writes one JSON line per standing action with the oracle's state fingerprint after it.
 """
 
@@ -15,6 +17,7 @@ from typing import Any, TextIO
 
 from .core.errors import GameError
 from .core.game import Game
+from .core.invariants import forced_purchase_problems, liveness_problems
 from .fingerprint import fingerprint
 from .importer import ReplayError, read_game_file, replay
 
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "finished": game.finished,
         "actions": applied,
         "seconds": round(seconds, 6),
+        "dead_end": dead_end(game),
     }
     if args.json:
         print(json.dumps(out))
@@ -62,7 +66,16 @@ def main(argv: list[str] | None = None) -> int:
         for pid, name in gf.players:
             print(f"  {name}: {out['result'][str(pid)]}")
         print(f"  {applied} actions in {seconds * 1000:.1f} ms")
-    return 0
+    for problem in out["dead_end"]:
+        print(f"error: {problem}", file=sys.stderr)
+    return 3 if out["dead_end"] else 0
+
+
+def dead_end(game: Game) -> list[str]:
+    """Why the replayed game, left unfinished, cannot go on (empty when it can, or when it is over)."""
+    if game.finished:
+        return []
+    return liveness_problems(game) + forced_purchase_problems(game)
 
 
 def _tracer(out: TextIO) -> Callable[[int, dict[str, Any], Game], None]:

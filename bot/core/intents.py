@@ -414,7 +414,12 @@ def _buy_auction(game: Game, player: Player, ent: Any, args: tuple[str, ...]) ->
         cheapest = game.format_money(game.companies[buyable[0]].min_bid) if buyable else ""
         hint = f"; you can buy {buyable[0]} ({cheapest})" if buyable else ""
         bid_hint = f"; to bid: `bid {comp.sym} {hit['price']}`" if hit is not None else ""
-        raise illegal(f"{comp.sym} cannot be bought outright now{hint}{bid_hint}")
+        what = f"the {game.format_money(comp.value)} private {comp.sym} ({comp.name})"
+        # 1828's privates share symbols with public companies (CPR): say which one is meant, and why not now.
+        shares = (f"; shares of the public company {comp.sym} are bought in a stock round"
+                  if comp.sym in game.corporations else "")
+        raise illegal(f"{what} is not sold at a fixed price now, it goes to the highest bid{bid_hint}{hint}"
+                      f"{shares}")
     if len(args) > 1 and to_int(args[1], "the price") != int(hit["price"]):
         raise illegal(f"{comp.sym} costs {game.format_money(hit['price'])}; to pay more, bid")
     return Intent(hit, ent, player)
@@ -784,8 +789,19 @@ def _train(game: Game, player: Player, candidates: list[tuple[Any, str]], args: 
     if not pick:
         new_train = next((t for t in game.available_depot_trains() if str(t.name).lower() == name.lower()), None) \
             if hasattr(game, "available_depot_trains") else None
-        why = engine_reason(game, {**query.entity_action(game, ent, "buy_train"), "train": new_train.id,
-                                   "price": new_train.price}) if new_train is not None and not pool else ""
+        why = ""
+        if new_train is not None and not pool:
+            tried = {**query.entity_action(game, ent, "buy_train"), "train": new_train.id, "price": new_train.price}
+            rooms = [s.name for s in getattr(game, "shells_with_room", lambda _c: [])(ent)]
+            if shell or rooms:  # an 1828 system: the reason is the purchase's, not the missing shell's
+                tried["shell"] = shell or rooms[0]
+            why = engine_reason(game, tried)
+        if why and new_train is not None and "by selling" in why:
+            # The train is owed and its president must sell first (1828 §9.5): say so, with the sales open.
+            sales = [m.command for m in listed_moves(game, player) if m.action["type"] == "sell_shares"]
+            shown = ", ".join(f"`{c}`" for c in sales[:6]) + (" …" if len(sales) > 6 else "")
+            raise illegal(f"{ent.sym} cannot buy the {new_train.name} train ({game.format_money(new_train.price)}) "
+                          f"yet{why}: sell shares first" + (f"; you can: {shown}" if shown else ""))
         offers = sorted(
             {
                 f"{bought_name(game, c)} ({game.format_money(c['price'])})"

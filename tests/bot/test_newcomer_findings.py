@@ -218,3 +218,47 @@ async def test_1862_keep_or_withdraw_says_what_each_does(table: Table) -> None:
     assert reply.ok
     assert "`bid keep` (the $45 bid on ERIE stands and its money stays earmarked; alice joins the auction" in reply.text
     assert "`bid withdraw` (the $45 bid on ERIE is taken back and its money is free again)" in reply.text
+
+
+def test_1828_a_train_owed_before_selling_says_to_sell_first() -> None:
+    """F8: 1828 `train 8E` in an emergency before selling said "cannot buy a 8E train now; it can buy: none"."""
+    for seed in (4, 26, 27, 1, 2, 3):
+        rng = random.Random(seed)
+        game = new_game("1828", [(i + 1, f"p{i + 1}") for i in range(4)], seed=seed)
+        for _ in range(1500):
+            if game.finished:
+                break
+            for corp in game.acting():
+                kinds = game.actions_for(corp)
+                player = deciding_player(corp)
+                depot = game.available_depot_trains()
+                if "buy_train" not in kinds or "pass" in kinds or "bankrupt" in kinds or getattr(corp, "trains", 1) \
+                        or not isinstance(player, Player) or not depot:
+                    continue
+                train = min(depot, key=lambda t: t.price)
+                if train.price <= corp.cash + player.cash:
+                    continue
+                with pytest.raises(CommandError) as info:
+                    command_intent(game, player, f"train {train.name}")
+                said = info.value.message
+                wanted = (rf"cannot buy the {re.escape(train.name)} train \(\$\d+\) yet \({player.name} must raise "
+                          r"\$\d+ more by selling shares\): sell shares first; you can: `sell ")
+                assert re.search(wanted, said), said
+                assert "it can buy: none" not in said
+                return
+            options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+            game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no 1828 company owed a train its president had to sell for")
+
+
+def test_1828_buy_a_private_named_like_a_company_in_the_auction_says_which_and_why() -> None:
+    """F17: `buy CPR` in the auction said "CPR cannot be bought outright now" (the private and the public
+    company share the symbol)."""
+    game = new_game("1828", [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")], seed=11)
+    player = deciding_player(game.acting()[0])
+    assert isinstance(player, Player)
+    with pytest.raises(CommandError) as info:
+        command_intent(game, player, "buy CPR")
+    assert info.value.message == (
+        "the $250 private CPR (Canadian Pacific Railroad) is not sold at a fixed price now, it goes to the "
+        "highest bid; to bid: `bid CPR 255`; shares of the public company CPR are bought in a stock round")

@@ -3,11 +3,13 @@ each, named after them, played through Game.process where the spec plays moves."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core.errors import ErrorCode, GameError
 from engine.core.tiles import TokenKind
-from engine.titles.g1862 import debt, redemption, shares, stations
+from engine.titles.g1862 import debt, redemption, shares
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import (
@@ -180,6 +182,9 @@ def test_sc07_played_soc_pays_15_after_the_first_float_and_nothing_after_the_sec
     start(g, "UP", 2, floated=False)
     give(g, 2, "UP_2", "UP_3")
     soc, bo = g.companies["SOC"], g.companies["B&O"]
+    cash = player(g, 3).cash
+    operating_round(g)  # before either float: SOC pays its $35
+    assert player(g, 3).cash - cash == 35 + bo.revenue
     stock_round(g)
     act(g, "buy_shares", 1, shares=["CPR_4"])
     assert g.corporations["CPR"].floated and soc.revenue == 15 and not soc.closed
@@ -378,21 +383,64 @@ def test_sc14_station_marker_costs_the_border_and_one_per_operating_round() -> N
     assert "place_token" not in g.actions_for(g.corporations["NYC"])  # one marker per operating round
     with pytest.raises(GameError):
         corp_act(g, "place_token", "NYC", city=city(g, "G26"))
-    assert stations.marker_cost(g, nyc, nyc.tokens[2], g.board.hexes["G26"]) == 100
+
+
+def test_sc14_played_cp_pays_40_in_quebec_then_150_in_baltimore_once_a_green_tile_adds_a_slot() -> None:
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3  # brown: Montreal's tiles below are given; the green Baltimore tile is laid in play
+    cp = start(g, "CP", 2, cash=1000, col=8)
+    # Montreal D31 (W, NW, NE, E) - D33 - Quebec C32; Montreal - Ottawa D29 - E30 - F29 - Baltimore G30's NW edge.
+    for hex_id, tile, rotation in (("D31", "X5", 0), ("D31", "X10", 0), ("D31", "X16", 0), ("D33", "7", 1),
+                                   ("C32", "57", 2), ("D29", "57", 2), ("D29", "14", 1), ("E30", "8", 0),
+                                   ("F29", "8", 3), ("G30", "57", 0)):
+        lay(g, "CP", hex_id, tile, rotation)
+    g.place_home_token(cp)
+    assert g.board.hexes["G30"].tile.tokens == {0: ["B&O"]}  # the B&O private's marker fills the one slot
+    operating_round(g, 1)
+    corp_act(g, "pass", "CP")
+    cash = g.corporations["CP"].cash
+    corp_act(g, "place_token", "CP", city=city(g, "C32"))
+    assert cash - g.corporations["CP"].cash == 40  # Quebec is in Canada, as Montreal is
+    operating_round(g, 2)
+    corp_act(g, "pass", "CP")
+    with pytest.raises(GameError, match="G30 is not connected to CP's network"):
+        corp_act(g, "place_token", "CP", city=city(g, "G30"))
+    assert all(c["city"] != city(g, "G30") for c in choices(g, g.corporations["CP"], "place_token"))
+    corp_act(g, "pass", "CP")
+    operating_round(g, 3)
+    corp_act(g, "lay_tile", "CP", hex="G30", tile="15-0", rotation=0)  # green: a second slot, and the NW exit
+    assert g.board.hexes["G30"].tile.tokens == {0: ["B&O", None]}
+    cash = g.corporations["CP"].cash
+    corp_act(g, "place_token", "CP", city=city(g, "G30"))
     cp = g.corporations["CP"]
-    assert stations.marker_cost(g, cp, cp.tokens[1], g.board.hexes["C32"]) == 40
-    assert stations.marker_cost(g, cp, cp.tokens[2], g.board.hexes["G30"]) == 150
-    baltimore = g.board.hexes["G30"]
-    start(g, "CP", 2, cash=500, col=8)
-    assert not g.can_token_city(cp, baltimore, 0, cp.tokens[1])  # the B&O marker fills its one slot
-    g.phase_index = 1
-    lay(g, "CP", "G30", "57", 0)
-    lay(g, "CP", "G30", "15", 0)
-    assert g.can_token_city(cp, baltimore, 0, cp.tokens[1])
+    assert cash - cp.cash == 150  # the third marker, $100, across the border: x 1.5
+    assert g.board.hexes["G30"].tile.tokens == {0: ["B&O", "CP"]}
+    assert [t.hex for t in cp.tokens[:3]] == ["D31", "C32", "G30"]
+
+
+def test_sc14_played_cn_pays_60_in_minneapolis_and_has_no_third_marker() -> None:
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3
+    cn = start(g, "CN", 2, cash=1000, col=8)
+    # Regina B13 - B15 - Winnipeg B17 - C18 - Minneapolis D19 (green: NP's home keeps one of its two slots).
+    for hex_id, tile, rotation in (("B17", "57", 2), ("B17", "14", 1), ("B15", "9", 1), ("B13", "57", 1),
+                                   ("C18", "9", 2), ("D19", "X3", 5), ("D19", "X8", 5)):
+        lay(g, "CN", hex_id, tile, rotation)
+    g.place_home_token(cn)
+    operating_round(g, 1)
+    corp_act(g, "pass", "CN")
+    assert {c["city"] for c in choices(g, cn, "place_token")} == {city(g, "B13"), city(g, "D19")}
+    cash = cn.cash
+    corp_act(g, "place_token", "CN", city=city(g, "D19"))
     cn = g.corporations["CN"]
-    assert stations.marker_cost(g, cn, cn.tokens[1], g.board.hexes["D19"]) == 60 and len(cn.tokens) == 2
-
-
+    assert cash - cn.cash == 60 and [t.hex for t in cn.tokens] == ["B17", "D19"]  # Minneapolis: US, x 1.5
+    operating_round(g, 2)
+    corp_act(g, "pass", "CN")
+    assert g.actions_for(g.corporations["CN"]) == ["buy_train"]  # Regina is free and connected: no marker left
+    with pytest.raises(GameError, match="CN cannot place token now"):
+        corp_act(g, "place_token", "CN", city=city(g, "B13"))
 
 
 def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> None:
@@ -443,6 +491,70 @@ def test_sc16_e_trains_count_their_best_stops_bonus_included() -> None:
     assert spec.earnings(stops) == 230
     without_omaha = [s for s in stops if s[1] != 50]
     assert spec.earnings(without_omaha) == 200
+
+
+# SC-16's route in phase 5: Mexico K14 - Austin K18 ($20) - Houston K20 (town $10) - Dallas J19 ($40, TP's home)
+# - Oklahoma City I18 ($30) - Kansas City G20 ($30) - Omaha F17 (#57, $20 + the $30 bonus): seven stations.
+SC16_TRACK = (("K16", "9", 1), ("K18", "57", 1), ("K20", "3", 1), ("J19", "57", 2), ("J19", "14", 1),
+              ("J19", "611", 1), ("I18", "57", 2), ("I18", "14", 1), ("H17", "8", 3), ("G18", "8", 4),
+              ("G20", "57", 1), ("G20", "14", 1), ("F19", "8", 5), ("F17", "57", 1))
+SC16_ROUTE: dict[str, Any] = {"train": "5E-0",
+              "connections": [["F17", "F19", "G20"], ["G20", "G18", "H17", "I18"], ["I18", "J19"], ["J19", "K20"],
+                              ["K20", "K18"], ["K18", "K16", "K14"]],
+              "nodes": ["F17-0", "G20-0", "I18-0", "J19-0", "K20-0", "K18-0", "K14-0"]}
+
+
+def sc16_position(*trains: str) -> G1862:
+    """TP (home Dallas) at its turn to run, in phase 5, owning ``trains``, on SC-16's track."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3  # phase 5: brown, the $30 bonus
+    tp = start(g, "TP", 1, cash=2000)
+    for hex_id, tile, rotation in SC16_TRACK:
+        lay(g, "TP", hex_id, tile, rotation)
+    g.place_home_token(tp)
+    own_trains(g, "TP", *trains)
+    operating_round(g)
+    corp_act(g, "pass", "TP")  # no track
+    corp_act(g, "pass", "TP")  # no station
+    assert g.round.entity() is tp and g.actions_for(tp) == ["run_routes"]
+    return g
+
+
+def test_sc16_played_a_5e_runs_the_seven_station_route_counting_its_best_five() -> None:
+    g = sc16_position("5E", "5")
+    stops = [g.board.node_revenue(g.board.hexes[str(n).split("-")[0]], 0, g.phase_colour())
+             for n in SC16_ROUTE["nodes"]]
+    assert stops == [20 + 30, 30, 30, 40, 10, 20, 80]  # Omaha with its bonus, ..., Mexico
+    with pytest.raises(GameError, match="a 5 train counts at most 5 stops; this route has 7"):
+        corp_act(g, "run_routes", "TP", routes=[dict(SC16_ROUTE, train="5-0")])
+    # The president may count any five stops; the engine pays the best count: Omaha with its bonus, not Austin.
+    spec = g.autoroute_train_spec(g.all_trains["5E-0"])
+    assert spec.earnings([("city", v, False) for v in stops if v != 50]) == 200
+    with pytest.raises(GameError, match=r"the 5E train's route earns \$230, not \$200"):
+        corp_act(g, "run_routes", "TP", routes=[dict(SC16_ROUTE, revenue=200)])
+    corp_act(g, "run_routes", "TP", routes=[SC16_ROUTE])
+    assert [(r["train"], r["revenue"]) for r in g.last_routes] == [("5E-0", 80 + 50 + 40 + 30 + 30)]
+    assert g.last_routes[0]["hexes"][0] == "F17" and g.last_routes[0]["hexes"][-1] == "K14"
+    assert g.actions_for(g.corporations["TP"]) == ["dividend"]  # a refused run restored a copy: look it up
+
+
+def test_sc16_the_route_finder_gives_the_5e_the_whole_route() -> None:
+    g = sc16_position("5E")
+    assert g.best_routes(g.corporations["TP"]) == [SC16_ROUTE]
+
+
+def test_sc16_a_full_city_mid_route_blocks_the_5e_even_when_it_would_omit_that_city() -> None:
+    g = sc16_position("5E")
+    for sym in ("ATS", "UP"):  # Kansas City's green tile has two slots: both taken by other companies
+        corp = g.corporations[sym]
+        g.place_token(corp, corp.tokens[1], g.board.hexes["G20"], 0, free=True)
+    with pytest.raises(GameError, match="G20 is full of other companies' stations: routes cannot pass through it"):
+        corp_act(g, "run_routes", "TP", routes=[SC16_ROUTE])
+    ending_there = g.best_routes(g.corporations["TP"])
+    assert ending_there[0]["nodes"][0] == "G20-0" and "F17-0" not in ending_there[0]["nodes"]
+    corp_act(g, "run_routes", "TP", routes=ending_there)  # a full city may still end the route
+    assert [r["revenue"] for r in g.last_routes] == [80 + 40 + 30 + 30 + 20]
 
 
 def test_sc17_the_erie_tile_out_of_turn_in_a_stock_round() -> None:
@@ -503,6 +615,9 @@ def test_sc19_share_price_above_379_ends_after_the_current_set() -> None:
     trigger = g2.game_end_timing()
     assert trigger is not None and trigger.reason == "bank" and trigger.timing is EndTiming.FULL_OR
     assert g2.round.kind == "stock" and not g2.finished
+    # The round goes on to its end, one full set of operating rounds follows (one OR in phase 2), then the end.
+    assert play_to_the_end(g2) == ["Stock Round 1", "Operating Round 1.1"]
+    assert g2.finished and g2.game_end_reason == "bank"
 
 
 def play_to_the_end(g: G1862) -> list[str]:
@@ -556,6 +671,29 @@ def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
     assert g.result()[str(p1.id)] == g.player_value(p1)
 
 
+def test_sc19_played_a_payout_to_400_in_or_1_ends_the_game_after_or_3() -> None:
+    """SC-19 with the payout played: TP at $370 runs its 5E for $230 in OR 1 of 3 and pays out, moving to $400."""
+    g = new()
+    sell_privates(g)
+    g.phase_index = 3
+    g.operating_rounds = 3
+    tp = start(g, "TP", 1, cash=2000, col=20)
+    for hex_id, tile, rotation in SC16_TRACK:
+        lay(g, "TP", hex_id, tile, rotation)
+    g.place_home_token(tp)
+    own_trains(g, "TP", "5E")
+    tp.debt = 300
+    operating_round(g, 1)
+    assert g.market.location["TP"].price == 370
+    seen = play_to_the_end(g)
+    assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
+    assert g.finished and g.game_end_reason == "stock_market"
+    assert g.log_lines.count("TP pays out $230") == 3 and g.market.location["TP"].price == 400
+    assert tp.debt == 0 and "TP repays its debt" in g.log_lines  # §9.6, from the treasury
+    p1 = player(g, 1)
+    assert g.result()[str(p1.id)] == g.player_value(p1)
+
+
 def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round() -> None:
     g = new()
     sell_privates(g)
@@ -577,12 +715,16 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     own_trains(g, "NYC", "5")
     g.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
+    nyc.debt = 300  # $100 in the treasury after the lay: P1 makes up the rest at the end (§9.6)
     operating_round(g, 1)
     assert ats.cash == 0 or ats.cash < 550
+    p1 = player(g, 1)
     seen = play_to_the_end(g)
     assert p3.bankrupt and g.game_end_reason == "players_out" and shares.players_in_game(g) == 2
-    assert all(name.startswith("Operating Round 1.") for name in seen), seen
-    assert seen[-1] == "Operating Round 1.3"
+    assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen  # no stock round
+    assert nyc.debt == 0 and "NYC repays its debt" in g.log_lines
+    assert any(line.startswith("P1 pays $") and "of NYC's debt" in line for line in g.log_lines)
+    assert g.result()[str(p1.id)] == g.player_value(p1) and g.result()[str(p3.id)] == g.fixed_scores[3]
 
 
 def presiding(g: G1862, pid: int, *syms: str) -> None:
@@ -780,6 +922,33 @@ def test_sc27_forced_train_purchase() -> None:
     cash = player(g, 1).cash
     corp_act(g, "buy_train", "ATS", train="3-5", price=200)
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
+
+
+def test_sc27_a_train_from_the_presidents_other_company_at_any_price_from_1() -> None:
+    """SC-27: X may buy a train from Y (same president) at any price of at least $1; P1 adds only what X's $120
+    does not cover."""
+    g = new()
+    sell_privates(g)
+    only_a_pool_three(g)
+    start(g, "ATS", 1, cash=200, col=10)
+    start(g, "SP", 1, cash=0, col=8)
+    own_trains(g, "SP", "4", "4")
+    lay(g, "ATS", "G22", "4", 0)
+    operating_round(g)
+    while g.round.active_step().name != "Buy trains":  # type: ignore[union-attr]
+        corp_act(g, "pass", "ATS")
+    ats, sp = g.corporations["ATS"], g.corporations["SP"]
+    four = sp.trains[0]
+    offer = next(c for c in choices(g, ats, "buy_train") if c["train"] == four.id)
+    price_range = g.round.price_range_for(ats, offer)
+    assert price_range is not None and price_range[0] == 1 and price_range[1] > 120
+    with pytest.raises(GameError):
+        corp_act(g, "buy_train", "ATS", train=four.id, price=0)
+    cash = player(g, 1).cash
+    corp_act(g, "buy_train", "ATS", train=four.id, price=150)
+    ats, sp = g.corporations["ATS"], g.corporations["SP"]
+    assert player(g, 1).cash == cash - 30 and ats.cash == 0 and sp.cash == 150
+    assert [t.id for t in ats.trains] == [four.id] and four.id not in [t.id for t in sp.trains]
 
 
 def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall() -> None:

@@ -48,6 +48,7 @@ class G1828(Game):
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
         self._merger_of: tuple[Any, Merger | None] = (None, None)  # (round, its merger step): see merger_step
+        self._merge_trials: dict[Any, bool] = {}  # merger_rules.finishable_merges' trials in this position
         self.operated_once: set[str] = set()
         self.last_action_id = 0
         self.special_lays_used: set[tuple[str, int]] = set()
@@ -65,6 +66,11 @@ class G1828(Game):
             del self.all_trains[six.id]
             self.log("Removing 6 train")
         self.board_changed()  # closes the coalfields to every company without a coal marker
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("_merge_trials", None)  # a cache (finishable_merges): snapshots and trial copies start without it
+        return state
 
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:

@@ -21,7 +21,7 @@ from ...core.errors import GameError, illegal
 from ...core.round import InterruptStep
 from . import merger_exchange as exchange
 from .merger_exchange import PlayerChoice, ShareBox, num_shares
-from .merger_rules import merge_candidates, trial_copy
+from .merger_rules import finishable_merges, merge_candidates, trial_copy
 from .stations import shared_hexes
 from .systems import create_system, finish_system
 
@@ -103,8 +103,11 @@ class Merger(InterruptStep):
         if kind == "merge" and self.state == "select_target":
             initiator = self.mergeable_entity()
             assert initiator is not None
-            return [{**entity_action(entity, "merge"), "corporation": c.sym}
-                    for c in merge_candidates(self.game, self.round.acting_player, initiator)]  # type: ignore[attr-defined]
+            player = self.round.acting_player  # type: ignore[attr-defined]
+            # Only mergers 18xx.games can run are offered; with none left, the way out is the undo of the choice.
+            targets = finishable_merges(self.game, player, initiator)
+            return ([{**entity_action(entity, "merge"), "corporation": c.sym} for c in targets]
+                    or [self._undo_merger(player)])
         if kind == "failed_merge" and self.state == "failed":
             # The merger cannot stand: 18xx.games undoes it (to before the merger began), then the player records
             # failed_merge. Offered as that undo; BuySellParShares1828 then offers failed_merge.

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import io
 import pickle
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.entities import Corporation, CorporationKind, Holder, Player
+from ...core.errors import GameError
 
 if TYPE_CHECKING:
     from ...core.flow import RoundState
@@ -91,17 +92,64 @@ def can_merge_any(game: G1828, player: Player) -> bool:
 def undone_failed_merge(game: G1828, player: Player) -> list[str] | None:
     """The two companies of ``player``'s merger that the log's last entry undid because it failed (the player
     then records failed_merge, as on 18xx.games), or None."""
-    raw = game.raw_actions
-    if not raw or raw[-1].get("type") != "undo" or raw[-1].get("action_id") is None:
-        return None
-    start = int(raw[-1]["action_id"])
-    undone = [a for a in raw[:-1] if int(a.get("id") or 0) > start and a.get("type") not in ("undo", "redo")]
+    undone = _undone_by_last_undo(game)
     if not undone or undone[0].get("type") != "choose" or str(undone[0].get("entity")) != str(player.id):
         return None
     merge = next((a for a in undone if a.get("type") == "merge"), None)
     if merge is None:
         return None
     return [str(merge["entity"]), str(merge["corporation"])]
+
+
+def undone_unfinishable_merge(game: G1828, player: Player) -> str | None:
+    """The company ``player`` just chose to start a merger with, when the log's last entry undid that choice
+    and nothing after it (the way out of a merger 18xx.games cannot run, Merger.choices), or None."""
+    undone = _undone_by_last_undo(game)
+    if len(undone) != 1 or undone[0].get("type") != "choose" or str(undone[0].get("entity")) != str(player.id):
+        return None
+    return str(undone[0].get("choice"))
+
+
+def _undone_by_last_undo(game: G1828) -> list[dict[str, Any]]:
+    """The actions the log's last entry undid, when it is an undo to a given action, else none."""
+    raw = game.raw_actions
+    if not raw or raw[-1].get("type") != "undo" or raw[-1].get("action_id") is None:
+        return []
+    start = int(raw[-1]["action_id"])
+    return [a for a in raw[:-1] if int(a.get("id") or 0) > start and a.get("type") not in ("undo", "redo")]
+
+
+def finishable_merges(game: G1828, player: Player, corp: Corporation) -> list[Corporation]:
+    """The companies ``player``, having chosen ``corp`` to start a merger, may merge it with and whose merger
+    18xx.games can run up to its first decision (or its end). It hands out system shares without checking that
+    one is left, and stops with an error where none is (docs/conformance.md); a merger that runs short before
+    any decision is left unoffered, though still accepted."""
+    return [c for c in merge_candidates(game, player, corp) if _merge_finishable(game, player, corp, c)]
+
+
+def _merge_finishable(game: G1828, player: Player, corp: Corporation, target: Corporation) -> bool:
+    if game.merger_strict:
+        return True  # a trial tries one merger, not the ones it would offer next
+    # Up to its first decision the exchange depends only on who holds which shares of the two companies and
+    # who starts it, so one trial (a copy of the whole game) serves every look at one position.
+    holders = [*game.players, game.pool, corp, target]
+    key = (player.id, corp.sym, target.sym,
+           tuple(tuple(s.id for s in h.shares if s.corp in (corp.sym, target.sym)) for h in holders))
+    known: dict[Any, bool] | None = getattr(game, "_merge_trials", None)
+    if known is None:
+        known = {}
+        game._merge_trials = known
+    if key not in known:
+        trial = trial_copy(game)
+        trial.merger_strict = True
+        try:
+            trial._apply({"type": "merge", "entity": corp.sym, "entity_type": "corporation",
+                          "corporation": target.sym})
+        except GameError:
+            known[key] = False
+        else:
+            known[key] = True
+    return known[key]
 
 
 def merger_step(game: G1828) -> Merger | None:

@@ -15,7 +15,7 @@ from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
 from .market import share_value
 from .merger import Merger
-from .merger_rules import can_merge_any, merge_candidates, undone_failed_merge
+from .merger_rules import can_merge_any, merge_candidates, undone_failed_merge, undone_unfinishable_merge
 from .operating import DiscardTrain1828
 from .privates import exchange_company, exchange_shares
 
@@ -94,8 +94,10 @@ class BuySellParShares1828(BuySellParShares):
                 return []  # the merger just undone failed: record that, do not start it again
             # A company without a share price cannot start a merger (its new price needs one), though 18xx.games
             # counts it when it offers the choice.
+            # Nor, right after its undo, the company whose merger 18xx.games could not run (Merger.choices).
+            undone = undone_unfinishable_merge(self.game, entity)
             return [{**entity_action(entity, "choose"), "choice": c.sym} for c in self.game.corporations.values()
-                    if c.ipoed and merge_candidates(self.game, entity, c)]
+                    if c.ipoed and c.sym != undone and merge_candidates(self.game, entity, c)]
         if failed is not None:
             return []
         return super().choices(entity, kind)
