@@ -7,7 +7,10 @@
 2. every command ``moves`` lists is accepted: it reads back (``intents.translate``) to an action the engine lists
    as legal now, and a sample of them is applied to a copy of the game;
 3. every legal engine action of the acting seat has a listed command that produces it;
-4. a sample of refused moves carries a reason: the refusal names something the seat can do instead.
+4. a sample of refused moves carries a reason: the refusal names something the seat can do instead;
+5. autocomplete and buttons offer the same enumeration: every spelling autocomplete offers (raised bids, a
+   private's prices) and every button reads back to a legal engine action, autocomplete walks to a sample of the
+   listed commands word by word, and (on a sample of positions) offers exactly the listed spellings.
 
 The last line is ``TITLE: K/N games conform (first failure: ...)``; the exit status is 0 only when all conform.
 Enumerating the engine's choices is the costly part, so within one position each entity's choices are computed
@@ -25,8 +28,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core import intents
-from bot.core.commands import CommandError, parse
+from bot.core import choices, intents
+from bot.core.commands import CommandError, parse, split_position
 from bot.core.intents import Action, Listed, deciding_player, listed_moves
 from bot.core.moves_text import move_lines
 from bot.core.replies import Outcome
@@ -41,6 +44,10 @@ from engine.titles import title_class
 COPY_SAMPLE = 0.05
 #: Refusals tried per position (check 4).
 REFUSALS_PER_POSITION = 1
+#: Listed commands walked word by word through autocomplete per position, and the share of positions where
+#: autocomplete's whole enumeration is compared with the listed one (check 5).
+COMPLETIONS_PER_POSITION = 3
+ENUMERATION_SAMPLE = 0.1
 
 
 @dataclass
@@ -174,6 +181,7 @@ def check_position(game: Game, rng: random.Random, report: GameReport, memo: _Me
                     memo.on = True
         _check_reachable(game, player, listed, where, report)
         _check_refusals(game, player, listed, rng, where, report)
+        _check_offers(game, player, listed, rng, where, report)
 
 
 def _check_reachable(game: Game, player: Player, listed: list[Listed], where: str, report: GameReport) -> None:
@@ -185,6 +193,64 @@ def _check_reachable(game: Game, player: Player, listed: list[Listed], where: st
                 if canonical(game, action) not in keys:
                     report.failures.append(f"{where}: no listed command for the legal {action}")
                     return
+
+
+def _check_offers(game: Game, player: Player, listed: list[Listed], rng: random.Random, where: str,
+                  report: GameReport) -> None:
+    """Check 5: autocomplete and buttons offer the listed moves' spellings, each read back to a legal action."""
+    spelled: dict[str, Listed] = {}
+    for item in listed:
+        for text in item.spellings:
+            spelled.setdefault(text, item)
+    for text, item in spelled.items():
+        if text == _with_price(item):
+            continue  # read back by check 2
+        report.commands += 1
+        problem = _offered_problem(game, player, text, item)
+        if problem:
+            report.failures.append(f"{where}: autocomplete offers `{text}`, {problem}")
+            return
+    for button in choices.move_buttons(game, [player], len(game.raw_actions)):
+        text = split_position(button.command)[1]
+        if text not in spelled:
+            report.failures.append(f"{where}: button {button.label!r} sends `{text}`, which no listed move spells")
+            return
+        problem = _offered_problem(game, player, text, spelled[text])
+        if problem:
+            report.failures.append(f"{where}: button {button.label!r} sends `{text}`, {problem}")
+            return
+    entries = list(dict.fromkeys(tuple(text.split()) for text in spelled))
+    if rng.random() < ENUMERATION_SAMPLE:
+        offered = set(choices.command_words(game, player))
+        if offered != set(entries):
+            odd = sorted(" ".join(w) for w in offered ^ set(entries))[:3]
+            report.failures.append(f"{where}: autocomplete's enumeration differs from the listed moves: {odd}")
+            return
+    for words in rng.sample(entries, min(COMPLETIONS_PER_POSITION, len(entries))):
+        for i in range(1, len(words)):
+            if words[i] not in choices.complete(entries, words[0], words[1:i], words[i]):
+                report.failures.append(f"{where}: autocomplete does not offer `{words[i]}` after "
+                                       f"`{' '.join(words[:i])}` (listed: `{' '.join(words)}`)")
+                return
+
+
+def _offered_problem(game: Game, player: Player, text: str, item: Listed) -> str:
+    """Why an offered command is not the listed action it spells ("" when it is): refused, another action, or
+    the same action at a price outside the range the engine allows."""
+    try:
+        action = _read(game, player, text).action
+    except CommandError as exc:
+        return f"refused: {exc.message}"
+    if same_move(game, action, item.action):
+        return ""
+    unpriced = [tuple(kv for kv in canonical(game, a) if kv[0] != "price") for a in (action, item.action)]
+    if unpriced[0] != unpriced[1]:
+        return f"read as {action}, not {item.action}"
+    span = query.price_range(game, item.entity, item.action)
+    price = int(action.get("price", 0))
+    if span is not None and not span[0] <= price <= span[1]:
+        return f"a price of {price} outside {span[0]}-{span[1]}"
+    return ""
 
 
 def _check_refusals(game: Game, player: Player, listed: list[Listed], rng: random.Random, where: str,

@@ -80,8 +80,10 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
     """Play the games with invariants; one line per game with problems (the child's side)."""
     from .playout import random_playout
     bad = []
-    for players, policy, seed in games:
+    for n, (players, policy, seed) in enumerate(games, 1):
         result = random_playout(title, players, seed, max_actions=8000, policy=policy, optional_rules=rules)
+        print(f"game {n}/{len(games)}: {title}-p{players}-{policy}-s{seed}, {result.actions} actions",
+              file=sys.stderr, flush=True)
         if result.problems or not result.game.finished:
             what = "; ".join(result.problems) or "no end within 8000 actions"
             bad.append(f"{title}-p{players}-{policy}-s{seed}: {what[:300]}")
@@ -118,9 +120,14 @@ def read_reasons(path: Path = REASONS) -> list[Reason]:
 
 
 def _block(source: list[str], line: int) -> set[int]:
-    """The line and, when it opens a block, the lines of that block."""
+    """The line and, when it opens a block, the lines of that block; a named line that begins an ``except``
+    clause brings the ``except`` line with it (no game reaches the one without the other)."""
     text = source[line - 1]
     out = {line}
+    before = next((n for n in range(line - 1, 0, -1) if source[n - 1].strip()), None)
+    if before is not None and source[before - 1].strip().startswith("except") and source[before - 1].rstrip(
+            ).endswith(":"):
+        out.add(before)
     if not text.split("#", 1)[0].rstrip().endswith(":"):
         return out
     indent = len(text) - len(text.lstrip())
@@ -165,23 +172,28 @@ class FileLines:
 
 
 def measure(title: str, games_data: str, tests_data: str | None, files: list[Path],
-            only_entered: bool, reasons: list[Reason], used: set[Reason]) -> dict[Path, FileLines]:
+            only_entered: bool, reasons: list[Reason], used: set[Reason],
+            more_games: tuple[str, ...] = ()) -> dict[Path, FileLines]:
     """Per file: its rule lines and which were reached; ``only_entered`` keeps the functions the games enter."""
     import coverage
     from coverage.python import PythonFileReporter
 
-    def loaded(data_file: str | None, patterns: list[str]) -> Any:
+    def loaded(data_file: str | None, patterns: list[str], more: tuple[str, ...] = ()) -> Any:
         cov = coverage.Coverage(data_file=data_file)
         if data_file:
             cov.load()
+        for extra in more:  # games kept by other runs (--add-games)
+            other = coverage.CoverageData(basename=extra)
+            other.read()
+            cov.get_data().update(other)
         cov.clear_exclude()
         for pattern in patterns:
             cov.exclude(pattern)
         return cov
 
-    by_games = loaded(games_data, exclusions(title))
+    by_games = loaded(games_data, exclusions(title), more_games)
     by_tests = loaded(tests_data, exclusions(title)) if tests_data else None
-    bare = loaded(games_data, [])
+    bare = loaded(games_data, [], more_games)
     out: dict[Path, FileLines] = {}
     for path in files:
         _, statements, _, missing, _ = by_games.analysis2(str(path))
@@ -264,8 +276,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="count the games only")
     parser.add_argument("--show-reached-by-tests", action="store_true", help="list lines only tests reach")
     parser.add_argument("--show-excluded", action="store_true", help="list the excluded lines and reasons")
-    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; when DIR holds a run already, "
-                        "measure it again without playing (to check new reasons)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the coverage data in DIR; what DIR holds already (the "
+                        "games; the tests) is measured again without running it (delete DIR/tests.exit to rerun "
+                        "the tests)")
+    parser.add_argument("--add-games", default="", metavar="DIR,...", help="count also the games kept in these "
+                        "--keep directories (another seed range or policy)")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the games, as JSON, run under coverage
     args = parser.parse_args(argv)
     rules = [r for r in args.optional_rules.split(",") if r]
@@ -294,25 +309,40 @@ def main(argv: list[str] | None = None) -> int:
             if code != 0:
                 print(f"error: the games under coverage failed (exit {code})", file=sys.stderr)
                 return 1
-            if tests:
-                code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
-                                  "-p", "no:cacheprovider", *tests])
-                Path(report).write_text(json.dumps({"games": json.loads(Path(report).read_text("utf-8")),
-                                                    "tests_exit": code}), "utf-8")
+            (where / "plan.json").write_text(json.dumps(games), "utf-8")
+        tests_report = Path(tests_data + ".exit")
+        earlier = json.loads(Path(report).read_text("utf-8"))
+        if isinstance(earlier, dict) and "tests_exit" in earlier and not tests_report.exists():
+            tests_report.write_text(str(earlier["tests_exit"]), "utf-8")  # a run kept by the tool's first version
+        if tests and not (args.keep and tests_report.exists()):
+            code = run_child([*cov_run, f"--data-file={tests_data}", "-m", "pytest", "-q", "-n", "0",
+                              "-p", "no:cacheprovider", *tests])
+            tests_report.write_text(str(code), "utf-8")
         found = json.loads(Path(report).read_text("utf-8"))
         bad: list[str] = found["games"] if isinstance(found, dict) else found
-        tests_failed = int(found.get("tests_exit", 0)) if isinstance(found, dict) else 0
+        tests_failed = int(tests_report.read_text("utf-8")) if tests else 0
         reasons, used = read_reasons(), set[Reason]()
-        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, False, reasons, used)
-        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, True, reasons, used)
+        more = tuple(str(Path(d) / "games") for d in args.add_games.split(",") if d)
+        for extra in more:
+            kept = json.loads((Path(extra).parent / "report.json").read_text("utf-8"))
+            bad += kept["games"] if isinstance(kept, dict) else kept
+            plan_file = Path(extra).parent / "plan.json"
+            if plan_file.exists():
+                games += [(int(p), str(pol), int(sd)) for p, pol, sd in json.loads(plan_file.read_text("utf-8"))]
+        own = measure(cls.TITLE, games_data, tests_data if tests else None, own_files, False, reasons, used, more)
+        core = measure(cls.TITLE, games_data, tests_data if tests else None, core_files, True, reasons, used, more)
     for line in bad:
         print(f"problem: {line}")
     if tests_failed:
         print(f"problem: the scenario tests failed (pytest exit {tests_failed}): {' '.join(tests)}")
     for marker in unreasoned_markers(own_files + core_files):
         print(f"marker without a reason (excludes nothing): {marker}")
-    for stale in sorted((r for r in reasons if r.applies(cls.TITLE) and r not in used), key=lambda r: r.function):
-        print(f"stale reason (matches no line): {stale.function} {stale.text!r}")
+    anywhere: set[Reason] = set()
+    for path in sorted((ENGINE / "titles").rglob("*.py")) + core_files:
+        for entry in reasons:
+            reasoned_lines(path, entry.titles[0] if entry.titles else cls.TITLE, [entry], anywhere)
+    for stale in sorted((r for r in reasons if r not in anywhere), key=lambda r: r.function):
+        print(f"stale reason (matches no line of any title or the core): {stale.function} {stale.text!r}")
     for name, reason in NOT_RULES.items():
         print(f"not rules: engine/core/{name}: {reason}")
     for label_kind, measured in (("title", own), ("core", core)):

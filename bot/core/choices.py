@@ -1,8 +1,10 @@
 """One-click buttons and autocomplete values, both derived from the engine's legal choices.
 
-Every button and every suggestion is cut from a command that :func:`bot.core.intents.to_command` wrote for
-one of the engine's own legal actions (``engine.core.query``), so clicking a button or completing a
-suggestion gives a command the service accepts. Nothing here decides legality on its own.
+Every button and every suggestion is cut from the one enumeration of legal moves,
+:func:`bot.core.intents.listed_moves` (what ``moves`` lists): each of the engine's own legal actions
+(``engine.core.query``) written by its move's declaration, with the other spellings the declaration reads, so
+clicking a button or completing a suggestion gives a command the service accepts. Nothing here decides legality
+on its own.
 
 Route running is never enumerated: the engine's choice for it is the autorouter's best run, far too slow
 for a button or a keystroke, and the only command for it is ``run auto`` anyway.
@@ -12,15 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.core.commands import VERBS, verb_named, with_position
-from bot.core.intents import VERB_TYPES, buyable_outright, entities_of, to_command
+from bot.core.intents import VERB_TYPES, listed_moves
 from bot.core.prefs import available_zones
 from bot.core.replies import Button
 from engine import TITLES
-from engine.core import query
-from engine.core.entities import Company, Player
+from engine.core.entities import Player
 from engine.core.game import Game
 
 MAX_BUTTONS = 10
@@ -28,19 +28,8 @@ MAX_MERGE_BUTTONS = 3
 MAX_SHARE_BUTTONS = 4  # "Buy 1 share of X" for at most this many companies
 MAX_TRAIN_BUTTONS = 3
 MAX_AUCTION_BUTTONS = 3
-#: How many raised bids beyond the minimum are offered as values (in steps of BID_STEP).
-BID_RAISES = 6
-BID_STEP = 5
 
 Words = tuple[str, ...]
-
-# Kinds whose commands need no enumeration of the engine's choices.
-_FIXED: dict[str, tuple[Words, ...]] = {
-    "pass": (("pass",),),
-    "run_routes": (("run", "auto"),),
-    "dividend": (("pay",), ("withhold",)),
-    "bankrupt": (("bankrupt",),),
-}
 
 
 def _kinds_for(verb: str | None) -> set[str] | None:
@@ -59,54 +48,17 @@ def command_words(game: Game, player: Player, *, kinds: Iterable[str] | None = N
 def typed_commands(
     game: Game, player: Player, *, kinds: Iterable[str] | None = None
 ) -> list[tuple[str, Words]]:
-    """Like :func:`command_words`, each with the engine action type it stands for."""
-    wanted = None if kinds is None else set(kinds)
+    """Like :func:`command_words`, each with the engine action type it stands for: every spelling of every
+    move :func:`bot.core.intents.listed_moves` lists, the enumeration ``moves`` shows."""
     out: list[tuple[str, Words]] = []
     seen: set[Words] = set()
-
-    def add(kind: str, words: Words) -> None:
-        if words not in seen:
-            seen.add(words)
-            out.append((kind, words))
-
-    for ent in entities_of(game, player):
-        prefix: Words = (ent.sym.lower(),) if isinstance(ent, Company) else ()
-        for kind in game.actions_for(ent):
-            if wanted is not None and kind not in wanted:
-                continue
-            if kind in _FIXED:
-                for words in _FIXED[kind]:
-                    add(kind, prefix + words)
-                continue
-            for choice in query.choices(game, ent, kind, limit=100_000):
-                try:
-                    text = to_command(game, choice)
-                except (KeyError, ValueError):
-                    continue
-                add(kind, tuple(text.split()))
-                for extra in _variants(game, ent, choice):
-                    add(kind, extra)
+    for item in listed_moves(game, player, kinds=None if kinds is None else set(kinds)):
+        for text in item.spellings:
+            words = tuple(text.split())
+            if words not in seen:
+                seen.add(words)
+                out.append((str(item.action["type"]), words))
     return out
-
-
-def _variants(game: Game, ent: Any, choice: dict[str, Any]) -> list[Words]:
-    """Other spellings of one legal choice that the command language also accepts (prices, bids)."""
-    kind = choice["type"]
-    span = query.price_range(game, ent, choice)
-    if kind == "bid":
-        comp = game.companies[choice["company"]]
-        if buyable_outright(game, ent, comp):
-            return []  # sold at its price: `buy X`, no bid
-        low = int(choice["price"])
-        high = span[1] if span else low
-        prices = [low + BID_STEP * i for i in range(BID_RAISES + 1) if low + BID_STEP * i <= high]
-        return [("bid", comp.sym, str(p)) for p in prices]
-    if kind == "buy_company" and span is not None:
-        comp = game.companies[choice["company"]]
-        low, high = span
-        prices = [p for p in dict.fromkeys((comp.value, low, high)) if low <= p <= high]
-        return [(verb, comp.sym, str(p)) for verb in ("buyprivate", "buy") for p in prices]
-    return []
 
 
 def _canonical(word: str) -> str:
@@ -123,16 +75,21 @@ def next_words(
     ``verb`` may be a private's symbol (``nwr``): then the first argument is the move verb.
     """
     head = _canonical(verb)
-    company = None
+    if head not in VERB_TYPES and head.upper() not in {sym.upper() for sym in game.companies}:
+        return []
     kinds = _kinds_for(head) if head in VERB_TYPES else None
-    if head not in VERB_TYPES:
-        if head.upper() not in {sym.upper() for sym in game.companies}:
-            return []
-        company = head  # a private's power: ``nwr lay ...``
+    return complete(command_words(game, player, kinds=kinds), verb, args, partial, limit)
+
+
+def complete(commands: Sequence[Words], verb: str, args: Sequence[str], partial: str = "", limit: int = 25
+             ) -> list[str]:
+    """:func:`next_words` over the commands a seat may send (``commands``, from :func:`command_words`)."""
+    head = _canonical(verb)
+    company = None if head in VERB_TYPES else head  # a private's power: ``nwr lay ...``
     typed = tuple(a.lower() for a in args)
     want = partial.lower()
     out: list[str] = []
-    for words in command_words(game, player, kinds=kinds):
+    for words in commands:
         if company is not None:
             if words[0] != company:
                 continue

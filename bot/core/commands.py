@@ -12,32 +12,17 @@ Command(verb='buy', args=('CPR', 'pool'), text='Buy  CPR pool')
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.core.grammar import MOVES
-from bot.core.replies import Outcome
+from bot.core.refusals import CommandError as CommandError
+from bot.core.refusals import did_you_mean as did_you_mean
+from bot.core.refusals import illegal as illegal
+from bot.core.refusals import malformed as malformed
+from bot.core.refusals import suggest
 
 PREFIX = "/18xx"
-
-
-class CommandError(Exception):
-    """A command that cannot be carried out; ``message`` is written for the player."""
-
-    def __init__(self, outcome: Outcome, message: str) -> None:
-        super().__init__(message)
-        self.outcome = outcome
-        self.message = message
-
-
-def malformed(message: str) -> CommandError:
-    return CommandError(Outcome.MALFORMED, message)
-
-
-def illegal(message: str) -> CommandError:
-    return CommandError(Outcome.ILLEGAL, message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,20 +373,6 @@ def parse(text: str) -> Command:
     word = tokens[0].lower()
     verb = _BY_NAME.get(word)
     return Command(verb.name if verb else word, tuple(tokens[1:]), text)
-
-
-def suggest(word: str, options: Iterable[str], *, cutoff: float = 0.5) -> str | None:
-    """The option nearest to ``word`` (compared case-insensitively), or None if nothing is close."""
-    by_lower: dict[str, str] = {}
-    for opt in options:
-        by_lower.setdefault(str(opt).lower(), str(opt))
-    hits = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
-    return by_lower[hits[0]] if hits else None
-
-
-def did_you_mean(word: str, options: Iterable[str]) -> str:
-    hit = suggest(word, options)
-    return f", did you mean {hit}?" if hit else ""
 
 
 def unknown_verb(word: str) -> CommandError:

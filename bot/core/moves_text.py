@@ -10,18 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.intents import (
-    Listed,
-    _city_hex,
-    _tile_name,
-    choice_question,
-    entities_of,
-    listed_moves,
-    merge_start,
-    to_command,
-    token_offers,
-    with_label,
-)
+from bot.core.intents import Listed, listed_moves, to_command
+from bot.core.reading import choice_question, city_hex, entities_of, merge_start, tile_name, with_label
+from bot.core.verbs.track import token_offers
 from engine.core import query
 from engine.core.entities import Player
 from engine.core.game import Game
@@ -80,7 +71,7 @@ def tile_options(game: Game, player: Player, hex_id: str | None = None) -> list[
             out.append(
                 TileOption(
                     hex=str(choice["hex"]),
-                    tile=_tile_name(str(choice["tile"])),
+                    tile=tile_name(str(choice["tile"])),
                     tile_id=str(choice["tile"]),
                     rotation=int(choice["rotation"]),
                     cost=query.lay_cost(game, ent, choice),
@@ -152,7 +143,7 @@ def _mentions(game: Game, text: str, choice: dict[str, Any], word: str) -> bool:
             return True
     if "city" in choice:
         try:
-            return _city_hex(game, choice["city"])[0].lower() == low
+            return city_hex(game, choice["city"])[0].lower() == low
         except Exception:
             return False
     return False
@@ -216,7 +207,7 @@ def _options_of(game: Game, ent: Any, choices: list[dict[str, Any]]) -> list[Til
     return [
         TileOption(
             hex=str(c["hex"]),
-            tile=_tile_name(str(c["tile"])),
+            tile=tile_name(str(c["tile"])),
             tile_id=str(c["tile"]),
             rotation=int(c["rotation"]),
             cost=query.lay_cost(game, ent, c),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bot.core.commands import illegal
+from bot.core.refusals import illegal
 from engine.api import Game
 
 Chain = list[str]

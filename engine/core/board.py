@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal, Protocol
 
 from .errors import malformed
@@ -88,12 +89,10 @@ class Board:
         self.layout = layout
         self.letters = letters
         self.hexes = hexes
-        deltas = _DELTAS[(layout, letters)]
+        # Every game of a title builds the same map: the neighbours of its hexes are worked out once per map.
+        table = _neighbor_table(layout, letters, tuple(hexes))
         for hx in hexes.values():
-            for edge, (dl, dn) in enumerate(deltas):
-                other = join_hex_id(hx.letter + dl, hx.number + dn)
-                if other in hexes:
-                    hx.neighbors[edge] = other
+            hx.neighbors = table[hx.id]
         for hx in hexes.values():
             hx.sealed = frozenset(e for e, other in hx.neighbors.items() if _blank_side(hexes[other], (e + 3) % 6))
         # Free stops (1882's fishing exit) are printed on the map: a network's route check reads them on every walk.
@@ -153,6 +152,23 @@ class Board:
         if ndef.kind == "offboard" or (hx.revenue and ndef.revenue == 0):
             return offboard_value(hx.revenue, colour) + offboard_value(hx.bonus, colour)
         return ndef.revenue + offboard_value(hx.bonus, colour)
+
+
+@cache
+def _neighbor_table(layout: Layout, letters: Letters, hex_ids: tuple[str, ...]) -> dict[str, dict[int, str]]:
+    """Each hex's neighbour by edge on a map of these hexes. The dictionaries are shared by every board of the map
+    and never changed."""
+    deltas = _DELTAS[(layout, letters)]
+    present = set(hex_ids)
+    table: dict[str, dict[int, str]] = {}
+    for hex_id in hex_ids:
+        letter, number = split_hex_id(hex_id)
+        sides = table[hex_id] = {}
+        for edge, (dl, dn) in enumerate(deltas):
+            other = join_hex_id(letter + dl, number + dn)
+            if other in present:
+                sides[edge] = other
+    return table
 
 
 _COLOUR_ORDER = ("yellow", "green", "brown", "gray")

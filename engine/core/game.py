@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import pickle
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import actions as act
 from . import events as ev
@@ -41,7 +42,7 @@ from .tiles import Tile, parse_tile, shared_catalogue
 class Game(PlayRules):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
-    dynamic_operating_order = True
+    dynamic_operating_order: ClassVar[bool] = True
     # The round cycle (engine/core/sequence.py); a title with other rounds supplies its own plan.
     ROUND_PLAN: ClassVar[RoundPlan] = STANDARD_PLAN
 
@@ -478,6 +479,26 @@ class Game(PlayRules):
 
 
 
+    # ------------------------------------------------------------------ the title's concepts in views
+    # (hooks.ViewHooks; engine/core/viewbuild.py reads them, and titles without such concepts keep these.)
+    def hex_markers(self, hex_id: str) -> Sequence[str]:
+        return ()
+
+    def train_groups(self, corp: Corporation) -> list[tuple[str, tuple[str, ...]]]:
+        return []
+
+    def bidbox_companies(self) -> list[Company]:
+        return []
+
+    def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return {}
+
+    def committed_cash(self, player: Player) -> int:
+        return 0
+
+    def company_value(self, company: Company) -> int:
+        return int(company.value)
+
     # ------------------------------------------------------------------ queries
     def acting(self) -> list[Any]:
         if self.finished:
@@ -502,3 +523,12 @@ class Game(PlayRules):
         if entity not in self.acting():
             names = ", ".join(self.describe(e) for e in self.acting())
             raise not_your_turn(f"it is not {self.describe(entity)}'s turn: waiting for {names}")
+
+
+if TYPE_CHECKING:
+    from .hooks import GameHooks
+
+    # Game holds the default of every declared hook, with the declared signature.
+    def _defaults(game: Game) -> GameHooks:
+        return game
+

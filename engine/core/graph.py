@@ -14,12 +14,43 @@ NodeRef = tuple[str, int]  # (hex id, node index)
 
 
 @dataclass(slots=True)
+class TokenWalk:
+    """What the walk from one station found. Walks from a company's stations share nothing but the set of its
+    stations (each stops at the others), so a network is the union of its walks, and a walk the board changed
+    nowhere near (``may_change``) stands as it is."""
+
+    start: NodeRef
+    nodes: set[NodeRef] = field(default_factory=set)
+    hex_edges: dict[str, set[int]] = field(default_factory=dict)
+    walked: set[str] = field(default_factory=set)  # hexes whose track the walk went along
+    route: bool = False  # it met another of the company's stations
+
+    def may_change(self, hx: Hex) -> bool:
+        """Whether a new tile or station in ``hx`` may change this walk. A walk that did not start in ``hx`` nor go
+        along track of it met the hex only where it looked across a side into it (``hex_edges``) and found no
+        track there to enter by; if the tile now on ``hx`` has no track at any of those sides either, the walk
+        would go exactly as before (it never read the hex's stations)."""
+        hex_id = hx.id
+        if hex_id == self.start[0] or hex_id in self.walked:
+            return True
+        sides = self.hex_edges.get(hex_id)
+        if not sides:
+            return False
+        at_end = hx.tile.layout().at_end
+        return any(e in at_end for e in sides)
+
+
+@dataclass(slots=True)
 class Network:
     token_nodes: set[NodeRef] = field(default_factory=set)
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
     route_possible: bool = False  # two revenue stops are joined by track, one of them a station
     route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
+    walks: dict[NodeRef, TokenWalk] = field(default_factory=dict)  # by station
+    # Some walks were dropped after a change to the board (TrackRules.hex_changed): the network must be built
+    # again before it is read, walking again only from the stations whose walks are missing.
+    stale: bool = False
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
@@ -32,30 +63,50 @@ def city_blocks(hx: Hex, node: int, corp: str) -> bool:
 
 def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                     optional_stops: frozenset[NodeRef] = frozenset(),
-                    starts: frozenset[NodeRef] | None = None) -> Network:
+                    starts: frozenset[NodeRef] | None = None, stale: Network | None = None) -> Network:
     """Walk the track from every city holding ``corp``'s token (or a token owned by ``token_owner``), or only
-    from ``starts`` when given (1822's destination check walks from the home station alone)."""
+    from ``starts`` when given (1822's destination check walks from the home station alone). With ``stale``, an
+    earlier network of the same company whose remaining walks still hold: they are kept when the company's
+    stations are the same, and only the missing ones are walked."""
     owner = token_owner or corp
     net = Network()
+    token_nodes = net.token_nodes
     if starts is not None:
-        net.token_nodes.update(starts)
+        token_nodes.update(starts)
     for hx in board.hexes.values() if starts is None else ():
         tile = hx.tile
         if tile.tokens:  # most hexes have no city
             for node, slots in tile.tokens.items():
                 if owner in slots and tile.holds_station(node, owner):
-                    net.token_nodes.add((hx.id, node))
-    for ref in net.token_nodes:
+                    token_nodes.add((hx.id, node))
+    kept = stale.walks if stale is not None and stale.token_nodes == token_nodes else {}
+    nodes = net.nodes
+    hex_edges = net.hex_edges
+    for ref in token_nodes:
         hx = board.hexes[ref[0]]
-        net.nodes.add(ref)
+        nodes.add(ref)
         # A tokened hex counts as connected on every side that track may leave it by.
-        net.hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
-    for ref in sorted(net.token_nodes):
-        _Walk(board, corp, net, ref).node(ref, False)
-    for ref in net.nodes:
+        hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
+    for ref in sorted(token_nodes):
+        walk = kept.get(ref)
+        if walk is None:
+            walk = TokenWalk(ref)
+            _Walk(board, corp, token_nodes, walk).node(ref, False)
+        net.walks[ref] = walk
+        nodes |= walk.nodes
+        for hex_id, sides in walk.hex_edges.items():
+            here = hex_edges.get(hex_id)
+            if here is None:
+                hex_edges[hex_id] = set(sides)
+            else:
+                here |= sides
+        if walk.route:
+            # Track between two of its own stations is a route (rules 11.5: two cities).
+            net.route_possible = net.route_with_optional = True
+    for ref in nodes:
         if net.route_possible:
             break
-        if ref in net.token_nodes:
+        if ref in token_nodes:
             continue
         hx = board.hexes[ref[0]]
         if hx.tile.tdef.nodes[ref[1]].kind != "junction":
@@ -85,12 +136,13 @@ class _Walk:
     connected hexes the same as the reference engine's.
     """
 
-    def __init__(self, board: Board, corp: str, net: Network, start: NodeRef) -> None:
+    def __init__(self, board: Board, corp: str, token_nodes: set[NodeRef], found: TokenWalk) -> None:
         self.board = board
         self.corp = corp
-        self.net = net
-        self.start = start
-        self.visited_nodes = net.token_nodes - {start}
+        self.token_nodes = token_nodes
+        self.net = found
+        self.start = found.start
+        self.visited_nodes = token_nodes - {found.start}
         self.visited_paths: set[PathRef] = set()
         self.counter: dict[object, int] = {}  # exits (hex, edge) and junctions in use on this branch
 
@@ -132,15 +184,15 @@ class _Walk:
             counter[junction_key] = counter.get(junction_key, 0) + 1
         visited_paths.add(key)
         net = self.net
+        net.walked.add(hex_id)
         if walk.nodes:
             net_nodes = net.nodes
-            token_nodes = net.token_nodes
+            token_nodes = self.token_nodes
             for n in walk.nodes:
                 ref = (hex_id, n)
                 net_nodes.add(ref)
                 if ref in token_nodes and ref != self.start:
-                    # Track between two of its own stations is a route (rules 11.5: two cities).
-                    net.route_possible = net.route_with_optional = True
+                    net.route = True
             if not walk.terminal:
                 kinds = hx.tile.tdef.nodes
                 for n in walk.nodes:

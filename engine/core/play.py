@@ -5,7 +5,7 @@ titles override its named hooks.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import events as ev
 from . import shares as units
@@ -17,6 +17,9 @@ from .entities import Company, Corporation, Holder, Player, Share, Train, pay
 from .errors import GameError, illegal, insufficient
 from .play_trains import TrainRules
 from .routes import Route
+
+if TYPE_CHECKING:
+    from .autoroute import Pricing, RouteGraph, TrainSpec
 
 
 class PlayRules(TrainRules):
@@ -76,8 +79,22 @@ class PlayRules(TrainRules):
     def route_bonus(self, route: Route) -> int:
         return 0
 
+    # The route finder's readings of a title (hooks.RouteHooks); the defaults read trains by their distance and
+    # price routes with ``route_bonus``.
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
+        return None
+
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing | None:
+        return None
+
+    def autoroute_tile_once(self) -> frozenset[str] | None:
+        return None
+
+    def autoroute_single_stop_hexes(self) -> frozenset[str]:
+        return frozenset()
+
     # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
-    DIVIDEND_KINDS: tuple[str, ...] = ("payout", "withhold")
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
     def dividend_kinds(self, corp: Corporation) -> tuple[str, ...]:
         return self.DIVIDEND_KINDS

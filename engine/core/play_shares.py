@@ -4,6 +4,8 @@ floating, privates' payouts and closing, and what players are worth.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from . import events as ev
 from . import loans
 from . import shares as units
@@ -18,12 +20,12 @@ from .state import GameState
 
 
 class ShareRules(GameState):
-    MIN_BID_INCREMENT = 5
+    MIN_BID_INCREMENT: ClassVar[int] = 5
     # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
     # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
-    BIDS_IN_STEPS = True
+    BIDS_IN_STEPS: ClassVar[bool] = True
 
-    SELL_AFTER_FIRST_SR = True
+    SELL_AFTER_FIRST_SR: ClassVar[bool] = True
 
     def payout_companies(self) -> None:
         for comp in self.companies.values():

@@ -15,7 +15,7 @@ from .abilities import (
 from .board import Hex
 from .entities import Company, Corporation, Token, pay
 from .errors import illegal, insufficient, malformed
-from .graph import Network, company_network, reaches
+from .graph import Network, company_network
 from .play_shares import ShareRules
 from .tiles import Tile, TokenKind
 from .track import border_cost, crossing_cost, legal_rotations, move_tokens
@@ -192,12 +192,20 @@ class TrackRules(ShareRules):
         self.board_refreshed()
 
     def hex_changed(self, hx: Hex, corp: Corporation) -> None:
-        """Forget what a new tile or station of ``corp`` in ``hx`` alone can change: ``corp``'s network and every
-        network that reaches ``hx``. A walk that never entered ``hx`` nor left a hex towards it cannot be changed
-        by it, so the other networks stand (walking them again is most of the cost of a replay)."""
+        """Forget what a new tile or station of ``corp`` in ``hx`` alone can change: of every network, the walks
+        from its stations that the change may alter (``TokenWalk.may_change``). A network that lost a walk, or
+        whose stations may have changed (``corp``'s, those with a station in ``hx``), is built again when next
+        asked, walking only from the stations whose walks are gone if its stations are the same (walking the
+        track again is most of the cost of a replay)."""
         self.board_cache.clear()
-        for sym in [s for s, net in self.networks.items() if s == corp.sym or reaches(net, hx.id)]:
-            del self.networks[sym]
+        hex_id = hx.id
+        owners = {owner for slots in hx.tile.tokens.values() for owner in slots}
+        for sym, net in self.networks.items():
+            dropped = [ref for ref, walk in net.walks.items() if walk.may_change(hx)]
+            for ref in dropped:
+                del net.walks[ref]
+            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes):
+                net.stale = True
         self.board_refreshed()
 
     def board_refreshed(self) -> None:
@@ -205,8 +213,8 @@ class TrackRules(ShareRules):
 
     def network(self, corp: Corporation) -> Network:
         net = self.networks.get(corp.sym)
-        if net is None:
-            net = company_network(self.board, corp.sym, optional_stops=self.optional_stops())
+        if net is None or net.stale:
+            net = company_network(self.board, corp.sym, optional_stops=self.optional_stops(), stale=net)
             self.networks[corp.sym] = net
         return net
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 from . import events as ev
 from .actions import Action, entity_action
@@ -13,11 +13,15 @@ from .errors import illegal, not_your_turn
 if TYPE_CHECKING:
     from .game import Game
 
+# The game a step reads: a title's steps name their own game class (``class Track1822(Track["G1822"])``), so
+# mypy checks what they ask of it.
+G = TypeVar("G", bound="Game")
+
 # What ``Round.settle`` hands on when it cannot say which step blocks.
 _UNSETTLED: Any = object()
 
 
-class Step:
+class Step(Generic[G]):
     """A part of a round. The round gives an action to the first active step that accepts it.
 
     A step *blocks* while it still has something for the current entity to do; a blocking step
@@ -27,8 +31,8 @@ class Step:
     name = "step"
     blocks = True
 
-    def __init__(self, game: Game, round_: Round) -> None:
-        self.game = game
+    def __init__(self, game: G, round_: Round) -> None:
+        self.game: G = game
         self.round = round_
         self.passed = False
 
@@ -101,7 +105,7 @@ class Step:
         self.pass_()
 
 
-class InterruptStep(Step):
+class InterruptStep(Step[G]):
     """A step that only blocks when something is pending (a par, a home token, a discard);
     it is never passed, so it can interrupt any turn."""
 
@@ -118,19 +122,19 @@ _PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
 
 @dataclass(slots=True)
 class _Recheck:
-    found: Step | None
-    before: list[Step]
+    found: Step[Any] | None
+    before: list[Step[Any]]
 
 
 class Round:
     kind = "round"
 
-    def __init__(self, game: Game, step_classes: list[type[Step]], number: int = 1) -> None:
+    def __init__(self, game: Game, step_classes: list[type[Step[Any]]], number: int = 1) -> None:
         self.game = game
         self.number = number
         self.entity_index = 0
         self.entities: list[Any] = self.select_entities()
-        self.steps: list[Step] = [cls(game, self) for cls in step_classes]
+        self.steps: list[Step[Any]] = [cls(game, self) for cls in step_classes]
         self.done = False
         self.last_to_act: Any = None
         # Privates bought with a president's certificate whose par the buyer must set (the auction's
@@ -153,7 +157,7 @@ class Round:
             return None
         return self.entities[self.entity_index]
 
-    def active_step(self) -> Step | None:
+    def active_step(self) -> Step[Any] | None:
         for step in self.steps:
             if step.active() and step.blocking():
                 return step
@@ -192,7 +196,7 @@ class Round:
         step = self.step_taking(entity, action["type"])
         return step.price_range(entity, action) if step is not None else None
 
-    def step_taking(self, entity: Any, kind: str) -> Step | None:
+    def step_taking(self, entity: Any, kind: str) -> Step[Any] | None:
         """The step that would take an action of type ``kind`` from ``entity`` now (None: no step would)."""
         for step in self.steps:
             if not step.active():
@@ -225,14 +229,14 @@ class Round:
         finally:
             self._settled = _UNSETTLED
 
-    def _active_after_process(self) -> Step | None:
+    def _active_after_process(self) -> Step[Any] | None:
         """``active_step()`` for ``after_process``, which runs straight after ``settle`` changed nothing more."""
         settled = self._settled
         self._settled = _UNSETTLED
         return self._active_after_settle(settled)
 
     @staticmethod
-    def _blocks_given(step: Step, entity: Any, offered: list[str]) -> bool:
+    def _blocks_given(step: Step[Any], entity: Any, offered: list[str]) -> bool:
         """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
         entity (the usual case), since listing actions is the costly part of every check."""
         if type(step).blocking is not Step.blocking:
@@ -244,7 +248,7 @@ class Round:
             return bool(offered)
         return step.blocking()
 
-    def _refuse(self, kind: str, entity: Any, step: Step | None) -> NoReturn:
+    def _refuse(self, kind: str, entity: Any, step: Step[Any] | None) -> NoReturn:
         acting = self.active_entities()
         who = self.game.describe(entity)
         # A private acts for its owner: in the owner's turn it is refused for what it cannot do, not for the turn.
@@ -270,7 +274,7 @@ class Round:
         if getattr(ent, "closed", False):
             return _UNSETTLED
         exact = True
-        found: Step | None = None  # a step that blocks though it is never skipped (it decides for itself)
+        found: Step[Any] | None = None  # a step that blocks though it is never skipped (it decides for itself)
         asked = False  # a step was asked and stays active, so a later skip() that changes the game could wake it
         for step in self.steps:
             if not step.active():
@@ -291,19 +295,19 @@ class Round:
                 asked = True
         return self._settled_on(found, None, exact)
 
-    def _settled_on(self, early: Step | None, found: Step | None, exact: bool) -> Any:
+    def _settled_on(self, early: Step[Any] | None, found: Step[Any] | None, exact: bool) -> Any:
         if exact:
             return early or found
         if early is not None:
             return _UNSETTLED  # asked before the skip() that may have changed its answer
         return _Recheck(found, self.steps if found is None else self.steps[:self.steps.index(found)])
 
-    def _active_after_settle(self, settled: Any) -> Step | None:
+    def _active_after_settle(self, settled: Any) -> Step[Any] | None:
         if settled is _UNSETTLED:
             return self.active_step()
         if isinstance(settled, _Recheck):
             return next((s for s in settled.before if s.active() and s.blocking()), settled.found)
-        found: Step | None = settled
+        found: Step[Any] | None = settled
         return found
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:

@@ -73,8 +73,10 @@ def rotate_end(end: int, rotation: int) -> int:
     return (end + rotation) % 6 if end < NODE_BASE else end
 
 
+@cache
 def parse_tile(name: str, text: str, colour: str | None = None) -> TileDef:
-    """Parse one tile string of the tile language.
+    """Parse one tile string of the tile language (once per string: tile definitions are immutable and every game
+    of a title parses the same ones).
 
     >>> parse_tile("57", "yellow c20 0-n0 n0-3").edges() == frozenset({0, 3})
     True
@@ -277,16 +279,22 @@ class TileLayout:
 
     @staticmethod
     def build(tdef: TileDef, rotation: int) -> TileLayout:
-        paths = [(rotate_end(p.a, rotation), rotate_end(p.b, rotation)) for p in tdef.paths]
-        at_end: dict[int, list[int]] = {}
-        for i, (a, b) in enumerate(paths):
-            at_end.setdefault(a, []).append(i)
-            if b != a:
-                at_end.setdefault(b, []).append(i)
-        exits = frozenset(e for a, b in paths for e in (a, b) if e < NODE_BASE)
-        walks = []
-        for (a, b), pdef in zip(paths, tdef.paths, strict=True):
-            nodes = tuple(e - NODE_BASE for e in (a, b) if e >= NODE_BASE)
-            junction = next((n for n in nodes if tdef.nodes[n].kind == "junction"), -1)
-            walks.append(PathWalk(tuple(e for e in (a, b) if e < NODE_BASE), nodes, junction, pdef.terminal))
-        return TileLayout(rotation, paths, exits, at_end, walks)
+        """The layout of ``tdef`` at ``rotation``, shared by every tile of that definition (never changed)."""
+        return _build_layout(tdef, rotation)
+
+
+@cache
+def _build_layout(tdef: TileDef, rotation: int) -> TileLayout:
+    paths = [(rotate_end(p.a, rotation), rotate_end(p.b, rotation)) for p in tdef.paths]
+    at_end: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(paths):
+        at_end.setdefault(a, []).append(i)
+        if b != a:
+            at_end.setdefault(b, []).append(i)
+    exits = frozenset(e for a, b in paths for e in (a, b) if e < NODE_BASE)
+    walks = []
+    for (a, b), pdef in zip(paths, tdef.paths, strict=True):
+        nodes = tuple(e - NODE_BASE for e in (a, b) if e >= NODE_BASE)
+        junction = next((n for n in nodes if tdef.nodes[n].kind == "junction"), -1)
+        walks.append(PathWalk(tuple(e for e in (a, b) if e < NODE_BASE), nodes, junction, pdef.terminal))
+    return TileLayout(rotation, paths, exits, at_end, walks)

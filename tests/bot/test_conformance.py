@@ -66,3 +66,25 @@ def test_1822_minor_whose_director_cannot_pay_is_offered_the_depot_train_on_a_lo
         options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
         game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
     assert seen >= 3, "the playout never reached a minor short of money for its train"
+
+
+def test_autocomplete_and_buttons_are_checked_against_the_listed_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check 5: an autocomplete entry or a button that reads back to something else is a failure, and the
+    enumeration autocomplete offers is the listed moves' spellings."""
+    from bot.core import choices
+    from bot.core.replies import Button
+
+    report = play_checked("1882", 3, 1, max_actions=30)
+    assert report.failures == []
+    assert choices.complete([("buy", "CPR"), ("buy", "CPR", "pool"), ("bid", "NWR", "20")], "buy", ["CPR"]) == ["pool"]
+
+    def stray_button(game: object, players: object, at: int) -> list[Button]:
+        return [Button("Buy 1 XYZ", f"@{at} buy XYZ", "primary")]
+
+    monkeypatch.setattr(choices, "move_buttons", stray_button)
+    report = play_checked("1882", 3, 1, max_actions=30)
+    assert report.failures and "button 'Buy 1 XYZ' sends `buy XYZ`, which no listed move spells" in report.failures[0]
+    monkeypatch.undo()
+    monkeypatch.setattr(choices, "complete", lambda *args, **kwargs: [])
+    report = play_checked("1882", 3, 1, max_actions=30)
+    assert report.failures and "autocomplete does not offer" in report.failures[0]

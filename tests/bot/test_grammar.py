@@ -29,3 +29,21 @@ def test_every_action_type_a_move_produces_has_words_for_refusals() -> None:
     assert words["dividend"] == "pay/withhold"
     assert words["choose"] == "choose"
     assert {k for m in MOVES for k in m.types} == set(words)
+
+
+def test_titles_declare_their_own_moves_in_one_place() -> None:
+    """A title's own move is one declaration in its module of bot.titles, read, written, helped and offered on
+    Discord from there; no other table names it."""
+    from bot.core.grammar import WRITERS
+    from bot.titles import g1822, g1828, g1862, g1882
+
+    own = {m.verb: m for mod in (g1822, g1828, g1862, g1882) for m in mod.MOVES}
+    assert set(own) == {"repay", "swap", "redeem", "close", "remove"}
+    for move in own.values():
+        assert move in MOVES and move.titles and move.read is not None and move.write is not None
+        for kind in move.written:
+            assert move in WRITERS[kind]
+    assert help_text("repay").startswith("repay [AMOUNT]: repay your loan")
+    assert "special repay" in build(["1822"], []).subcommands
+    for move in MOVES:  # every move reads and writes itself
+        assert move.read is not None and move.write is not None, move.verb

@@ -262,3 +262,54 @@ def test_1828_buy_a_private_named_like_a_company_in_the_auction_says_which_and_w
     assert info.value.message == (
         "the $250 private CPR (Canadian Pacific Railroad) is not sold at a fixed price now, it goes to the "
         "highest bid; to bid: `bid CPR 255`; shares of the public company CPR are bought in a stock round")
+
+
+def test_1828_merge_with_no_qualifying_pair_says_what_a_merger_needs() -> None:
+    """F8: 1828 `merge CPR` in a stock round said "dave cannot merge now; you can: buy, par, sell, pass", not that
+    no pair of the player's companies qualifies (§7.5.1)."""
+    rng = random.Random(2)
+    game = new_game("1828", [(i + 1, f"p{i + 1}") for i in range(4)], seed=2)
+    for _ in range(600):
+        seat = game.acting()[0]
+        player = deciding_player(seat)
+        owned = [c.sym for c in game.corporations.values() if c.owner is player]
+        if "Stock" in game.round.name() and owned and isinstance(player, Player) \
+                and "choose" not in game.actions_for(seat):
+            with pytest.raises(CommandError) as info:
+                command_intent(game, player, f"merge {owned[0]}")
+            said = info.value.message
+            assert said.startswith(f"{player.name} cannot merge now: two public companies may merge in a stock round "
+                                   "when one is yours, both have operated or neither has, one has floated, and one "
+                                   "player holds six of their shares together")
+            assert "no pair of yours qualifies now; you can: `" in said
+            return
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    raise AssertionError("no stock round turn of a president without a merger came up")
+
+
+def test_1822_merge_with_a_minor_out_of_reach_says_why() -> None:
+    """F8: 1822 `merge 7` said "CR cannot merge with 7; it can merge with: 6", with no reason; a major with no
+    minor in reach was told "there is no merger to make now; you can: `merge`, `pass`"."""
+    rng = random.Random(2)
+    game = new_game("1822", [(i + 1, f"p{i + 1}") for i in range(3)], seed=2)
+    said: list[str] = []
+    for _ in range(1500):
+        for major in [e for e in game.acting() if "merge" in game.actions_for(e)]:
+            player = deciding_player(major)
+            assert isinstance(player, Player)
+            open_ = {c["corporation"] for c in query.choices(game, major, "merge")}
+            for minor in [c.sym for c in game.corporations.values() if c.kind.value == "minor" and c.sym not in open_]:
+                with pytest.raises(CommandError) as info:
+                    command_intent(game, player, f"merge {minor}")
+                said.append(info.value.message)
+                assert re.match(rf"{major.sym} cannot merge with {minor} \({major.sym} cannot acquire {minor}: \w",
+                                info.value.message), info.value.message
+                assert ("; it can merge with: " if open_ else "; no minor is in reach now; you can: `pass`") \
+                    in info.value.message
+        if len(said) >= 12:
+            break
+        options = [c for e in query.deciding_entities(game) for c in query.reference_choices(game, e)]
+        game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
+    reasons = " ".join(said)
+    assert "has closed" in reasons and "not connected" in reasons, said

@@ -14,8 +14,18 @@ from engine.core.errors import GameError
 from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
+from engine.titles.g1822.bidboxes import bank_companies, bidbox_concessions, bidbox_minors, bidbox_privates
+from engine.titles.g1822.destinations import add_route_bonuses, place_destination_token, remove_extra_tokens
 from engine.titles.g1822.game import G1822
-from engine.titles.g1822.operating import Token1822
+from engine.titles.g1822.majors import event_full_capitalisation
+from engine.titles.g1822.private_choices import make_company_choice, move_card_choices
+from engine.titles.g1822.routes import trace_1822_route
+from engine.titles.g1822.share_issues import redeem_shares
+from engine.titles.g1822.stations import free_token_hexes, offers_city, p5_holds_token_step, remove_minor_station
+from engine.titles.g1822.steps import Token1822
+from engine.titles.g1822.track import lay_rotations, map_extras
+from engine.titles.g1822.track_powers import track_power, track_power_allows
+from engine.titles.g1822.trains import discardable_trains
 from tests.conftest import recorded_games
 
 GAMES = recorded_games("1822")
@@ -52,15 +62,15 @@ def new_game(players: int = 3, seed: int = 11, rules: list[str] | None = None) -
 
 def test_setup_puts_the_first_items_in_the_bid_boxes() -> None:
     game = new_game()
-    assert next(c.sym for c in game.bidbox_minors()) == "M24"
-    assert game.bidbox_concessions()[0].sym == "C1"
-    assert game.bidbox_privates()[0].sym == "P1"
-    assert len(game.bidbox_minors()) == 4 and len(game.bidbox_concessions()) == 3
+    assert next(c.sym for c in bidbox_minors(game)) == "M24"
+    assert bidbox_concessions(game)[0].sym == "C1"
+    assert bidbox_privates(game)[0].sym == "P1"
+    assert len(bidbox_minors(game)) == 4 and len(bidbox_concessions(game)) == 3
     # 1822+ has 30 minors and 21 privates, of which three are removed at setup.
     plus = new_game(rules=["plus_expansion"])
     assert "30" in plus.corporations and "30" not in game.corporations
     assert sum(1 for c in plus.companies if c.startswith("P")) == 18
-    assert [c.sym in box for c, box in zip(plus.bidbox_privates(), plus.bidding["plus_boxes"], strict=True)] == \
+    assert [c.sym in box for c, box in zip(bidbox_privates(plus), plus.bidding["plus_boxes"], strict=True)] == \
         [True, True, True]
 
 
@@ -141,20 +151,20 @@ def test_p12_lays_two_extra_yellow_tiles_and_closes() -> None:
 def test_london_stations_are_separate_and_an_l_train_runs_locally() -> None:
     game = plus_game_until(124)  # minor 15 runs its L train from its London station
     corp, train = game.corporations["15"], game.all_trains["L-0"]
-    local = game.trace_1822_route(corp, train, {"train": "L-0", "connections": [["local", "M38"]]})
+    local = trace_1822_route(game, corp, train, {"train": "L-0", "connections": [["local", "M38"]]})
     assert local.revenue == 40 and len(local.stops) == 1
     # No route may run between two of London's stations.
     with pytest.raises(GameError):
-        game.trace_1822_route(corp, train, {"train": "L-0", "connections": [["local", "N37"]]})
+        trace_1822_route(game, corp, train, {"train": "L-0", "connections": [["local", "N37"]]})
 
 
 def test_destination_bonus_doubles_the_destination_once() -> None:
     game = plus_game_until(555)  # LBSCR has just placed its destination token in Brighton
     corp = game.corporations["LBSCR"]
     data = {"train": "L-18", "connections": [["M38", "M40", "M42"]]}
-    route = game.trace_1822_route(corp, game.all_trains["L-18"], data)
+    route = trace_1822_route(game, corp, game.all_trains["L-18"], data)
     assert route.revenue == 60
-    game.add_route_bonuses(corp, [route])
+    add_route_bonuses(game, corp, [route])
     assert route.revenue == 80
 
 
@@ -201,21 +211,21 @@ def test_p17_moves_a_card_under_the_bid_boxes_or_to_the_bottom() -> None:
     p17, corp = game.companies["P17"], game.corporations["LNWR"]
     p17.owner = corp
     corp.companies.append(p17)
-    concessions = [c.sym for c in game.bank_companies("C")]
-    boxed = [c.sym for c in game.bidbox_concessions()]
-    choices = game.move_card_choices(p17)
+    concessions = [c.sym for c in bank_companies(game, "C")]
+    boxed = [c.sym for c in bidbox_concessions(game)]
+    choices = move_card_choices(game, p17)
     # Nothing in a bid box may move.
     assert not any(c.startswith(f"{sym}_") for sym in boxed for c in choices)
     last = concessions[-1]
-    game.make_company_choice(p17, f"{last}_top", "issue")
-    assert [c.sym for c in game.bank_companies("C")] == [*boxed, last, *concessions[len(boxed):-1]]
+    make_company_choice(game, p17, f"{last}_top", "issue")
+    assert [c.sym for c in bank_companies(game, "C")] == [*boxed, last, *concessions[len(boxed):-1]]
     assert p17.closed
 
 
 def test_a_company_owning_p17_stops_at_the_issue_step() -> None:
     game = new_game()
     corp = game.corporations["LNWR"]
-    from engine.titles.g1822.operating import IssueShares
+    from engine.titles.g1822.steps import IssueShares
     step = IssueShares.__new__(IssueShares)
     step.game, step.round = game, type("R", (), {"entity": lambda self: corp})()
     assert step.actions(corp) == []
@@ -229,7 +239,7 @@ def test_a_company_owning_p17_stops_at_the_issue_step() -> None:
 def test_london_approach_stubs_bind_every_first_lay() -> None:
     game = new_game()
     hx = game.board["M36"]
-    stubs = game.map_extras("M36")["stubs"]
+    stubs = map_extras(game, "M36")["stubs"]
     corp = game.corporations["21"]
     plain = game.tile_from_supply("58-0").tdef
     game.companies["C1"].owner = game.players[0]
@@ -237,7 +247,7 @@ def test_london_approach_stubs_bind_every_first_lay() -> None:
     # Neither C1's holder nor LNWR's director lays there freely.
     bound = game.tile_rotations(corp, hx, plain, None)
     assert bound and all(all(e in {(x + r) % 6 for x in plain.edges()} for e in stubs) for r in bound)
-    assert len(bound) < len(game._tile_rotations(corp, hx, plain, None))
+    assert len(bound) < len(lay_rotations(game, corp, hx, plain, None))
 
 
 def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
@@ -257,7 +267,7 @@ def test_a_player_repays_a_loan_in_a_stock_turn_then_may_bid() -> None:
 
 
 def test_a_privates_train_is_never_sold_to_another_company() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     step = BuyTrain1822.__new__(BuyTrain1822)
     step.game = game
@@ -282,7 +292,7 @@ def test_secr_stops_at_the_token_step_until_its_free_channel_station_is_used() -
     game = new_game()
     secr = game.corporations["SECR"]
     step = token_step_of(game, secr)
-    assert game.free_token_hexes(secr) == ["P43"] and game.free_token_hexes(game.corporations["LNWR"]) == []
+    assert free_token_hexes(game, secr) == ["P43"] and free_token_hexes(game, game.corporations["LNWR"]) == []
     assert step.actions(secr) == ["place_token", "pass"]
     game.free_tokens_used.add("SECR")
     assert step.actions(secr) == []
@@ -300,7 +310,7 @@ def test_a_station_power_stops_holding_the_token_step_once_the_company_has_a_sta
     channel = game.board.hexes["P43"]
     token = next(t for t in secr.unused_tokens() if t is not secr.tokens[0])
     game.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
-    assert game.free_token_hexes(secr) == [] and not game.p5_holds_token_step(secr)
+    assert free_token_hexes(game, secr) == [] and not p5_holds_token_step(game, secr)
     assert step.actions(secr) == []
 
 
@@ -315,7 +325,7 @@ def test_a_second_permanent_private_train_must_be_discarded() -> None:
     second.owner = lyr
     lyr.trains.append(second)
     assert game.crowded_corporations() == [lyr]
-    assert game.discardable_trains(lyr) == [first, second]
+    assert discardable_trains(game, lyr) == [first, second]
 
 
 def test_p11_lays_the_next_colour_over_plain_or_town_track_of_the_newest() -> None:
@@ -327,15 +337,15 @@ def test_p11_lays_the_next_colour_over_plain_or_town_track_of_the_newest() -> No
         assert game.phase["tiles"] == ["green"]
     finally:
         game.laying_private = None
-    power = game.track_power(p11)
+    power = track_power(game, p11)
     # An empty hex is no upgrade of plain or town track.
-    assert not game.track_power_allows(p11, corp, power, {"hex": "G34", "tile": "80-0", "rotation": 0})
+    assert not track_power_allows(game, p11, corp, power, {"hex": "G34", "tile": "80-0", "rotation": 0})
 
 
 def test_a_major_floating_in_phase_6_is_fully_capitalised() -> None:
     game = new_game()
     game.phase_index = next(i for i, ph in enumerate(game.phases) if ph["name"] == "6")
-    game.event_full_capitalisation()
+    event_full_capitalisation(game)
     corp = game.corporations["MR"]
     cell = next(c for c in game.market.par_cells() if c.price == 100)
     game.set_par(corp, cell)
@@ -361,7 +371,7 @@ def test_p8s_discount_is_off_listed_hills_and_mountains() -> None:
 
 def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> None:
     game = new_game()
-    game.event_full_capitalisation()
+    event_full_capitalisation(game)
     corp, player = game.corporations["MR"], game.players[0]
     game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
     bank, share = game.bank.cash, next(s for s in corp.shares if not s.president)
@@ -381,12 +391,12 @@ def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
         game.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
     game.transfer_share(rest[2], game.pool)
     corp.cash = 500
-    game.redeem_shares(corp, [rest[2]])
+    redeem_shares(game, corp, [rest[2]])
     assert corp.owner is p2
 
 
 def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     step = BuyTrain1822.__new__(BuyTrain1822)
     step.game = game
@@ -397,7 +407,7 @@ def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
 
 def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pytest.MonkeyPatch) -> None:
     from engine.core.steps.operating import BuyTrain
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     a, b, c = (game.corporations[s] for s in ("LNWR", "GWR", "MR"))
     monkeypatch.setattr(BuyTrain, "process_sell_shares", lambda self, action, entity: None)
@@ -410,7 +420,7 @@ def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pyt
 
 
 def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
-    from engine.titles.g1822.operating import Route1822
+    from engine.titles.g1822.steps import Route1822
     game = new_game()
     corp, train = game.corporations["LNWR"], game.all_trains["3-0"]
     train.owner = corp
@@ -424,7 +434,7 @@ def test_a_company_that_once_had_a_route_still_runs_when_it_has_none() -> None:
 
 
 def test_a_company_owns_one_e_train_at_most() -> None:
-    from engine.titles.g1822.operating import BuyTrain1822
+    from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     corp, owned = game.corporations["LBSCR"], game.all_trains["7-0"]
     owned.choose_variant("E")
@@ -443,7 +453,7 @@ def test_no_second_station_is_offered_in_a_hex_where_the_company_has_one() -> No
     nodes = list(london.tile.tokens)
     london.tile.tokens[nodes[0]][0] = corp.sym
     # London's cities are separate stations, but 18xx.games offers none of them to a company already there.
-    assert not any(game.offers_city(corp, london, n) for n in nodes)
+    assert not any(offers_city(game, corp, london, n) for n in nodes)
 
 
 def test_a_discarded_train_can_be_the_cheapest_a_director_must_raise_money_for() -> None:
@@ -470,7 +480,7 @@ def test_a_seven_bought_as_an_e_train_starts_phase_7() -> None:
 
 
 def test_a_minor_with_only_an_e_train_does_not_run() -> None:
-    from engine.titles.g1822.operating import Route1822
+    from engine.titles.g1822.steps import Route1822
     game = new_game()
     minor, train = game.corporations["5"], game.all_trains["7-0"]
     train.choose_variant("E")
@@ -484,7 +494,7 @@ def test_a_minor_with_only_an_e_train_does_not_run() -> None:
 
 
 def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> None:
-    from engine.titles.g1822.operating import PendingToken
+    from engine.titles.g1822.steps import PendingToken
     game = new_game()
     step = PendingToken.__new__(PendingToken)
     step.game = game
@@ -495,14 +505,14 @@ def test_a_majors_replacement_station_goes_only_where_its_track_reaches() -> Non
 
 
 def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.titles.g1822.operating import SpecialTrack
+    from engine.titles.g1822.steps import SpecialTrack
     game = new_game(rules=["plus_expansion", "plus_expansion_no_removals"])
     corp, p21 = game.corporations["9"], game.companies["P21"]
     p21.owner = corp
     corp.companies.append(p21)
     seen: dict[str, int] = {}
     monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
-    monkeypatch.setattr(G1822, "track_power_allows", lambda self, *a: True)
+    monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
     step = SpecialTrack.__new__(SpecialTrack)
     step.game, step.company = game, None
@@ -524,13 +534,13 @@ def test_the_destination_check_walks_from_the_home_station_alone() -> None:
 
 
 def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.titles.g1822.operating import SpecialTrack, Track1822
+    from engine.titles.g1822.steps import SpecialTrack, Track1822
     game = new_game()
     corp, p12 = game.corporations["SECR"], game.companies["P12"]
     p12.owner = corp
     corp.companies.append(p12)
     monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: None)
-    monkeypatch.setattr(G1822, "track_power_allows", lambda self, *a: True)
+    monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     track = Track1822.__new__(Track1822)
     track.lays, track.upgraded = 1, False
     step = SpecialTrack.__new__(SpecialTrack)
@@ -593,8 +603,8 @@ def test_a_destination_station_sends_the_companys_other_station_in_that_city_hom
         node = next(iter(hx.tile.tokens))
         token = next(t for t in nbr.unused_tokens() if t.kind is TokenKind.NORMAL and t is not nbr.tokens[0])
         game.place_token(nbr, token, hx, node, free=True)
-        game.place_destination_token(nbr)
-        game.remove_extra_tokens(hx)
+        place_destination_token(game, nbr)
+        remove_extra_tokens(game, hx)
         held = [t.kind.value for t in nbr.tokens if t.used and t.hex == hx.id]
         assert sorted(held) == sorted(stations)
         assert hx.tile.tokens[node].count("NBR") == len(stations)
@@ -624,11 +634,11 @@ def test_p21s_lays_cross_the_humber_estuary_from_edition_3() -> None:
         grimsby = game.board["N23"]
         game.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
         (water,) = [e for e, b in grimsby.borders.items() if b.kind == "water"]
-        power = game.track_power(p21)
+        power = track_power(game, p21)
         for rotation in range(6):
             lay = {"hex": "N23", "tile": "5-0", "rotation": rotation}
             crosses = water in {(e + rotation) % 6 for e in game.tile_from_supply("5-0").tdef.edges()}
-            assert game.track_power_allows(p21, corp, power, lay) == (crosses or edition == 2)
+            assert track_power_allows(game, p21, corp, power, lay) == (crosses or edition == 2)
 
 
 def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3() -> None:
@@ -643,9 +653,9 @@ def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3
         assert len(hx.tile.tokens[node]) == 1
         minor = next(c for c in game.corporations.values() if c.kind.value == "minor" and c.home != hx.id)
         game.place_token(minor, minor.tokens[0], hx, node, free=True)
-        game.place_destination_token(cr)
+        place_destination_token(game, cr)
         assert hx.tile.tokens[node] == [minor.sym, "CR"]
-        game._remove_minor_station(minor, minor.tokens[0])  # what a floated minor's acquisition does with it
+        remove_minor_station(game, minor, minor.tokens[0])  # what a floated minor's acquisition does with it
         assert hx.tile.tokens[node] == after and not minor.tokens[0].used
         (dest,) = [t for t in cr.tokens if t.used and t.hex == hx.id]
         assert hx.tile.tokens[node][dest.slot] == "CR"

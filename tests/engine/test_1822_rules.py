@@ -16,6 +16,10 @@ from engine.core.errors import ErrorCode, GameError
 from engine.importer import read_game_file
 from engine.titles import title_class
 from engine.titles.g1822.game import G1822
+from engine.titles.g1822.privates import purchasable_companies
+from engine.titles.g1822.share_issues import redeem_shares
+from engine.titles.g1822.stations import remove_station
+from engine.titles.g1822.tax_haven import tax_haven_choices, tax_haven_spender, tax_haven_value
 from tests.conftest import recorded_games
 
 PLUS_GAME = next((p for p in recorded_games("1822") if p.stem == "33845"), None)
@@ -186,7 +190,7 @@ def test_dividends_on_the_tax_havens_share_go_onto_its_charter() -> None:
     assert plain_owner.cash - owner.cash == game.tax_haven.cash
     # Its worth is the owner's: with the share at its price, as if they held it.
     assert game.player_value(owner) == plain.player_value(plain_owner)
-    assert game.tax_haven_value() == game.tax_haven.cash + game.market.location["MR"].price
+    assert tax_haven_value(game) == game.tax_haven.cash + game.market.location["MR"].price
 
 
 def test_the_tax_haven_is_worth_nothing_to_a_player_who_does_not_own_p16() -> None:
@@ -196,13 +200,13 @@ def test_the_tax_haven_is_worth_nothing_to_a_player_who_does_not_own_p16() -> No
     other = next(p for p in game.players if p is not owner)
     with_it = game.player_value(owner)
     game.companies["P16"].owner = other
-    assert game.player_value(owner) == with_it - game.tax_haven_value()
+    assert game.player_value(owner) == with_it - tax_haven_value(game)
     assert game.result()[str(other.id)] == game.player_value(other)
 
 
 def test_p16_cannot_be_acquired_by_a_company() -> None:
     game, _ = recorded_until(1030)
-    assert all(c.sym != "P16" for corp in game.corporations.values() for c in game.purchasable_companies(corp))
+    assert all(c.sym != "P16" for corp in game.corporations.values() for c in purchasable_companies(game, corp))
 
 
 def test_a_share_in_the_tax_haven_counts_for_a_sold_out_company() -> None:
@@ -231,9 +235,9 @@ def test_under_the_variant_the_tax_haven_buys_a_share_a_round_with_its_own_cash(
     p16_buy(game, "MR_ipo")
     play_on(game, rest, 1159)
     owner = game.player_by_id(P16_OWNER)
-    assert game.tax_haven_spender() is game.tax_haven
+    assert tax_haven_spender(game) is game.tax_haven
     p16 = game.companies["P16"]
-    affordable = {c for c in game.tax_haven_choices(10_000)
+    affordable = {c for c in tax_haven_choices(game, 10_000)
                   if game.market.location[c.rpartition("_")[0]].price <= game.tax_haven.cash}
     assert {a["choice"] for a in game.round.choices_for(p16, "choose_ability")} == affordable
     game.bank.spend(200, game.tax_haven)  # enough for one more share
@@ -287,14 +291,14 @@ def test_p16_shows_what_its_tax_haven_holds() -> None:
     game, _ = recorded_until(1030)
     p16_buy(game, "MR_ipo")
     shown = next(c for c in status_view(game).companies if c.sym == "P16")
-    assert shown.value == game.market.location["MR"].price == game.tax_haven_value()
+    assert shown.value == game.market.location["MR"].price == tax_haven_value(game)
 
 
 # ---------------------------------------------------------------------------------------------- minor 14
 def test_minor_14_from_a_bid_box_leaves_a_london_station_only_to_a_major_that_can_pay_for_it() -> None:
     # Bought from a bid box (£200), minor 14 leaves the major a station in a London city its track reaches, for
     # £20 more; 18xx.games takes "replace" without the £20 and then waits for a station that cannot be paid.
-    from engine.titles.g1822.operating import MinorAcquisition
+    from engine.titles.g1822.steps import MinorAcquisition
 
     game, _ = recorded_until(1582)  # LNWR's turn; its track reaches London's other cities
     lnwr = game.corporation("LNWR")
@@ -342,7 +346,7 @@ def test_a_station_replacing_a_bid_box_minor_takes_its_reserved_space() -> None:
 def test_a_private_laying_its_tiles_together_holds_the_rest_of_the_turn() -> None:
     # P21's two bridge lays (and P12's) are made together once begun. 18xx.games skips none of the company's
     # later steps meanwhile: a minor without a train withholds (and its price falls) only once the private is done.
-    from engine.titles.g1822.operating import SpecialTrack, Track1822
+    from engine.titles.g1822.steps import SpecialTrack, Track1822
 
     def minor_between_lays(laying: bool) -> int:
         game, _ = recorded_until(196)  # minor 21's track step, in OR 2.1
@@ -509,7 +513,7 @@ def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it()
     game.transfer_share(game.share_by_id("LNWR_4"), holder)
     game.transfer_share(game.share_by_id("LNWR_3"), game.pool)
     lnwr.owner = outgoing
-    game.redeem_shares(lnwr, [game.share_by_id("LNWR_3")])
+    redeem_shares(game, lnwr, [game.share_by_id("LNWR_3")])
     assert lnwr.owner is holder
     assert game.share_by_id("LNWR_0").owner is lnwr and [s.id for s in holder.shares_of("LNWR")] == ["LNWR_4"]
 
@@ -587,7 +591,7 @@ def test_p5_does_not_upgrade_the_channel_for_a_company_already_stationed_there()
     other = next(c for c in game.corporations.values() if c.sym in channel.tile.tokens[0])
     assert game.actions_for(p5) == ["lay_tile"]
     own_station = next(t for t in nbr.unused_tokens())
-    game._remove_station(other, next(t for t in other.tokens if t.used and t.hex == "P43"))
+    remove_station(game, other, next(t for t in other.tokens if t.used and t.hex == "P43"))
     game.place_token(nbr, own_station, channel, 0, free=True)
     assert channel.tile.tokens[0] == ["NBR"] and game.exchange_tokens["NBR"] > 0
     assert game.actions_for(p5) == []

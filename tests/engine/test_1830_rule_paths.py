@@ -81,3 +81,21 @@ def test_another_players_private_is_bought_for_1_to_all_the_buyers_cash() -> Non
         g.process({**offer, "company": own})
     with pytest.raises(GameError, match="CA cannot change hands while a player holds the certificate"):
         g.process({**offer, "company": "CA"})
+
+
+def test_of_two_trains_of_one_type_in_the_pool_the_first_discarded_is_sold_first() -> None:
+    g, buy = before(BANK_GAME, 33)  # NYNH buys its first train
+    first, second = (t for t in g.depot[:2])
+    for train in (first, second):
+        g.depot.remove(train)
+        train.owner = g.pool
+        g.pool_trains.append(train)
+    g._checkpoint = None
+    nynh = buy["entity"]
+    offered = {c["train"] for c in query.choices(g, g.corporations[nynh], "buy_train")}
+    assert first.id in offered and second.id not in offered
+    with pytest.raises(GameError, match=f"the first discarded {second.name} train is sold before {second.id}"):
+        g.process({**buy, "train": second.id, "price": second.price})
+    g.process({**buy, "train": first.id, "price": first.price})
+    assert [t.id for t in g.corporations[nynh].trains] == [first.id]  # a refusal restored copies: compare ids
+    assert [t.id for t in g.pool_trains] == [second.id]

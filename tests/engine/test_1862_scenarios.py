@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.errors import ErrorCode, GameError
 from engine.core.tiles import TokenKind
-from engine.titles.g1862 import debt, redemption, shares
+from engine.titles.g1862 import certificates, debt, redemption, shares
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import (
@@ -667,7 +667,7 @@ def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
     assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
     p1 = player(g, 1)
     assert nyc.debt == 0  # repaid from the treasury, the president covering what it lacks (§9.6)
-    assert g.player_value(p1) == p1.cash - p1.debt + sum(shares.cert_price(g, nyc, s) for s in p1.shares_of("NYC"))
+    assert g.player_value(p1) == p1.cash - p1.debt + sum(certificates.cert_price(g, nyc, s) for s in p1.shares_of("NYC"))
     assert g.result()[str(p1.id)] == g.player_value(p1)
 
 
@@ -701,7 +701,7 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     g.operating_rounds = 3
     g.players[3].bankrupt = True
     g.fixed_scores[4] = 0
-    shares.update_cert_limit(g)
+    certificates.update_cert_limit(g)
     ats = start(g, "ATS", 3, cash=100, col=10)
     lay(g, "ATS", "G22", "4", 0)
     p3 = player(g, 3)
@@ -720,7 +720,7 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     assert ats.cash == 0 or ats.cash < 550
     p1 = player(g, 1)
     seen = play_to_the_end(g)
-    assert p3.bankrupt and g.game_end_reason == "players_out" and shares.players_in_game(g) == 2
+    assert p3.bankrupt and g.game_end_reason == "players_out" and certificates.players_in_game(g) == 2
     assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen  # no stock round
     assert nyc.debt == 0 and "NYC repays its debt" in g.log_lines
     assert any(line.startswith("P1 pays $") and "of NYC's debt" in line for line in g.log_lines)
@@ -745,7 +745,7 @@ def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
     assert all(g.corporations[s].closed for s in ("NYC", "CP", "CPR"))
     assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
     assert player(g, 2).cash - cash == 100  # CP 10% at $100
-    assert g.cert_limit == 16 and shares.players_in_game(g) == 4
+    assert g.cert_limit == 16 and certificates.players_in_game(g) == 4
     assert g.player_value(player(g, 1)) == -100  # the 2-train the company could not buy
 
 
@@ -829,7 +829,7 @@ def test_sc23_bankruptcy_that_continues_the_game() -> None:
     assert g.market.location["UP"].price == 85  # P3 sold W (UP) for $92, one row down
     assert player(g, 1).cash - cash == 210
     assert len(g.pool.shares_of("CP")) == 7 and g.market.location["CP"].price == 100
-    assert g.cert_limit == 20 and shares.players_in_game(g) == 4
+    assert g.cert_limit == 20 and certificates.players_in_game(g) == 4
     assert g.player_value(p3) == 2 * 100 - 68 == 132
     # His cash (the $92 of the sale included) and Z's treasury go to the bank; the compensation comes out of it.
     assert g.bank.cash - bank == 100 + 40 - 210
@@ -841,7 +841,7 @@ def test_sc24_fewer_than_three_players_ends_after_the_current_set() -> None:
     g = new()
     g.players[3].bankrupt = True
     g.fixed_scores[4] = 0
-    shares.update_cert_limit(g)
+    certificates.update_cert_limit(g)
     assert g.game_end_timing() is None
     start(g, "NYC", 3)
     g.go_bankrupt(g.corporations["NYC"])

@@ -70,3 +70,17 @@ def test_nwr_places_the_station_only_in_a_free_nwr_city_and_lays_only_there() ->
     with pytest.raises(GameError, match="the NWR tile lay must be on C3"):
         g.process(nwr("lay_tile", hex="D4", tile="7-0", rotation=0))
     assert g.actions_for(g.companies["NWR"]) == ["lay_tile", "pass"]  # refused: the lay is still to come
+
+
+def test_sc_bought_by_a_company_can_no_longer_become_a_public_company() -> None:
+    g, owner = sc_owner_to_act()
+    sc = g.companies["SC"]
+    cpr = g.corporations["CPR"]
+    owner.companies.remove(sc)
+    sc.owner = cpr
+    cpr.companies.append(sc)
+    g._checkpoint = None
+    g.process(query.choices(g, owner, "pass")[0])  # the next action settles it
+    assert g.corporations["SC"].closed and not g.sc_convertible  # type: ignore[attr-defined]
+    assert "Saskatchewan Central can no longer be converted to a public corporation" in g.log_lines
+    assert not [c for c in query.choices(g, g.acting()[0], "par") if c["corporation"] == "SC"]

@@ -1,14 +1,17 @@
-"""The core's refusals of a tile lay, a station and a train purchase, each with the message a player reads, and the
-state left as it was (the rules of ``engine/core/play_track.py`` and ``play_trains.py``; 1882's board)."""
+"""The core's refusals (a tile lay, a station, a train purchase, a bid, a share purchase or par), each with the message
+a player reads, and the state left as it was (1882's board and rounds)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import new_game
-from engine.core.entities import Corporation, Train
+from engine.core.entities import Corporation, Player, Train
 from engine.core.errors import ErrorCode, GameError
+from engine.core.game import Game
 from engine.titles.g1882.game import G1882
+
+from .test_1882_scenarios import finish_auction
 
 
 def game() -> G1882:
@@ -112,3 +115,128 @@ def test_a_finished_game_takes_no_action_and_a_game_needs_its_player_count() -> 
     assert err.value.code is ErrorCode.GAME_OVER and err.value.message == "the game is over"
     with pytest.raises(GameError, match="1882 is for 2 to 6 players, not 1"):
         new_game("1882", [(1, "Ann")], seed=1)
+
+
+def act(g: Game, kind: str, pid: int, **fields: object) -> None:
+    g._checkpoint = None  # positions below are partly set up by hand: a refusal restores this state
+    g.process({"type": kind, "entity": pid, "entity_type": "player", **fields})
+
+
+def test_bids_are_refused_below_the_minimum_off_the_steps_beyond_the_cash_and_for_another_private() -> None:
+    g = game()
+    ann = g.acting()[0]
+    with pytest.raises(GameError, match="HB costs at least \\$20"):
+        act(g, "bid", ann.id, company="HB", price=1)  # the cheapest private is bought outright
+    with pytest.raises(GameError, match="the minimum bid for SC is \\$55"):
+        act(g, "bid", ann.id, company="SC", price=41)
+    with pytest.raises(GameError, match="bids go up in multiples of \\$5"):
+        act(g, "bid", ann.id, company="SC", price=57)
+    with pytest.raises(GameError, match=f"{ann.name} has \\$\\d+ available and cannot bid \\$1000"):
+        act(g, "bid", ann.id, company="SC", price=1000)
+    act(g, "bid", ann.id, company="HB", price=20)
+    assert g.companies["HB"].owner is g.player_by_id(ann.id)
+    with pytest.raises(GameError, match="HB is not for sale"):
+        act(g, "bid", g.acting()[0].id, company="HB", price=25)
+
+
+def stock_round_one() -> tuple[G1882, Player]:
+    g = game()
+    finish_auction(g)
+    assert g.round.name() == "Stock Round 1"
+    return g, g.acting()[0]
+
+
+def test_share_purchases_are_refused_when_the_stock_rules_forbid_them() -> None:
+    g, p = stock_round_one()
+    assert g.corporations["CPR"].ipoed and not g.corporations["CNR"].ipoed
+    with pytest.raises(GameError, match="the president's certificate is bought by setting a par price"):
+        act(g, "buy_shares", p.id, shares=["CNR_0"], percent=20)
+    with pytest.raises(GameError, match="CPR_0 is not for sale"):  # a player holds it
+        act(g, "buy_shares", p.id, shares=["CPR_0"], percent=20)
+    with pytest.raises(GameError, match="only one certificate at a time unless CPR is in the brown zone"):
+        act(g, "buy_shares", p.id, shares=["CPR_1", "CPR_2"], percent=20)
+    with pytest.raises(GameError, match="CPR already has a par price"):
+        act(g, "par", p.id, corporation="CPR", share_price="100,0,6")
+    with pytest.raises(GameError, match=f"{p.name} cannot start CN now"):  # not before a neutral station
+        act(g, "par", p.id, corporation="CN", share_price="100,0,6")
+    p = g.player_by_id(p.id)  # each refusal restored the state in new objects
+    cheapest = min(g.market.par_cells(), key=lambda c: c.price)
+    g.set_par(g.corporations["CNR"], cheapest)  # a cheaper share for sale: the step itself is asked
+    cash, short = p.cash, cheapest.price
+    assert short < g.market.location["CPR"].price
+    g.bank.cash += cash - short
+    p.cash = short
+    with pytest.raises(GameError, match=f"{p.name} cannot afford CPR: cash \\${short}, price \\$"):
+        act(g, "buy_shares", p.id, shares=["CPR_1"], percent=10)
+    p = g.player_by_id(p.id)
+    p.cash, g.bank.cash = cash, g.bank.cash - cash + short
+    act(g, "buy_shares", p.id, shares=["CPR_1"], percent=10)
+    assert [s.id for s in g.player_by_id(p.id).shares_of("CPR")] == ["CPR_1"]
+
+
+def test_a_purchase_over_the_holding_limit_is_refused() -> None:
+    g, p = stock_round_one()
+    cpr = g.corporations["CPR"]
+    for share in [s for s in cpr.shares if not s.president][:6]:
+        g.transfer_share(share, p)
+    nxt = next(s for s in cpr.shares if not s.president)
+    g.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
+    with pytest.raises(GameError, match=f"{p.name} would exceed the certificate limit or the 60% holding limit"):
+        act(g, "buy_shares", p.id, shares=[nxt.id], percent=10)
+
+
+def test_train_purchases_beyond_the_limit_trade_ins_and_the_presidents_money_are_refused() -> None:
+    g = game()
+    cnr = floated(g, "CNR", 100)
+    hbr = floated(g, "HBR", 0)
+    cnr.owner = g.players[0]
+    hbr.owner = g.players[0]
+    for train in g.depot[:4]:
+        owned(g, cnr, train)
+    assert g.train_limit(cnr) == 4
+    with pytest.raises(GameError, match="CNR is at its train limit of 4"):
+        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+    two = cnr.trains[0]
+    with pytest.raises(GameError, match="a 2 train cannot be traded in for a 2"):
+        g.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
+    stray = g.depot[1]
+    stray.owner = g.players[1]
+    with pytest.raises(GameError, match=f"{stray.id} is not for sale"):
+        g.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
+    with pytest.raises(GameError, match="the president cannot contribute towards a trade-in"):
+        g.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
+    three = next(t for t in g.depot if t.name == "3")
+    g.depot.remove(three)
+    three.owner = g.pool
+    g.pool_trains.append(three)
+    with pytest.raises(GameError, match="with its president's money HBR must buy the cheapest train on sale \\(2\\)"):
+        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
+    with pytest.raises(GameError, match=f"{three.id} was bought as a 3 train; only new trains choose a variant"):
+        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
+    president = g.players[0]
+    g.bank.cash += president.cash - 30
+    president.cash = 30
+    with pytest.raises(GameError, match=f"{president.name} must raise \\$50 more by selling shares"):
+        g.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
+    assert hbr.trains == [] and hbr.cash == 0 and president.cash == 30
+
+
+def test_a_company_buys_a_private_only_from_phase_3_from_a_player_in_its_price_range_and_means() -> None:
+    g = game()
+    cnr = floated(g, "CNR", 50)
+    sc, hb = g.companies["SC"], g.companies["HB"]
+    for company in (sc, hb):
+        company.owner = g.players[0]
+        g.players[0].companies.append(company)
+    with pytest.raises(GameError, match="companies cannot buy privates in phase 2"):
+        g.corporation_buys_company(cnr, sc, 50)
+    g.phase_index = next(i for i, p in enumerate(g.phases) if p.get("can_buy_companies"))
+    hb.closed = True
+    with pytest.raises(GameError, match="HB is not owned by a player"):
+        g.corporation_buys_company(cnr, hb, 20)
+    with pytest.raises(GameError, match="SC may be bought for \\$25 to \\$100"):
+        g.corporation_buys_company(cnr, sc, 101)
+    with pytest.raises(GameError, match="CNR cannot pay \\$60: treasury \\$50"):
+        g.corporation_buys_company(cnr, sc, 60)
+    g.corporation_buys_company(cnr, sc, 50)
+    assert sc.owner is cnr and cnr.cash == 0

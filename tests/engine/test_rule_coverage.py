@@ -58,3 +58,15 @@ def test_a_reason_names_lines_by_function_and_text_and_covers_the_block_they_ope
 
 def test_every_entry_of_the_reasons_file_gives_a_reason() -> None:
     assert all(r.why.strip() and r.function for r in read_reasons())
+
+
+def test_a_named_first_line_of_an_except_clause_brings_the_except_line(tmp_path: Path) -> None:
+    source = tmp_path / "mod.py"
+    source.write_text(
+        "def parse(text: str) -> int:\n"
+        "    try:\n"
+        "        return int(text)\n"
+        "    except ValueError:\n"
+        "        raise KeyError(text) from None\n", "utf-8")
+    reasons = [Reason("parse", "raise KeyError(", "input checking")]
+    assert set(reasoned_lines(source, "1882", reasons, set())) == {4, 5}

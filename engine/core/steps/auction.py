@@ -8,10 +8,10 @@ from .. import events as ev
 from ..actions import Action, entity_action
 from ..entities import Company, Player, pay
 from ..errors import illegal, insufficient
-from ..round import InterruptStep, Step
+from ..round import G, InterruptStep, Step
 
 
-class CompanyPendingPar(InterruptStep):
+class CompanyPendingPar(InterruptStep[G]):
     """A private that comes with a president's certificate makes its buyer set the par at once."""
 
     name = "Choose par price"
@@ -50,7 +50,7 @@ class CompanyPendingPar(InterruptStep):
         self.pending().pop(0)
 
 
-class WaterfallAuction(Step):
+class WaterfallAuction(Step[G]):
     """Privates are offered cheapest first; the cheapest may be bought outright at its price,
     others collect bids that are resolved when they become the cheapest."""
 

@@ -7,11 +7,11 @@ from typing import Any
 from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
-from ..round import InterruptStep, Step
+from ..round import G, InterruptStep, Step
 from ..routes import build_route
 
 
-def _is_current_corp(step: Step, entity: Any) -> bool:
+def _is_current_corp(step: Step[Any], entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
@@ -49,7 +49,7 @@ def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[st
     return out
 
 
-class Track(Step):
+class Track(Step[G]):
     """Lay one or two yellow tiles (the second at a cost), or upgrade one tile."""
 
     name = "Lay track"
@@ -96,7 +96,7 @@ class Track(Step):
         self.upgraded = self.upgraded or upgrade
 
 
-class TokenStep(Step):
+class TokenStep(Step[G]):
     """Place at most one station token, paying its price."""
 
     name = "Place a token"
@@ -137,7 +137,7 @@ class TokenStep(Step):
         self.pass_()
 
 
-class RouteStep(Step):
+class RouteStep(Step[G]):
     name = "Run routes"
 
     def round_setup(self) -> None:
@@ -205,7 +205,7 @@ class RouteStep(Step):
         self.pass_()
 
 
-class Dividend(Step):
+class Dividend(Step[G]):
     name = "Pay or withhold dividends"
 
     def actions(self, entity: Any) -> list[str]:
@@ -235,7 +235,7 @@ class Dividend(Step):
         self.pass_()
 
 
-class DiscardTrain(InterruptStep):
+class DiscardTrain(InterruptStep[G]):
     """Companies over the train limit after a phase change discard down to it."""
 
     name = "Discard a train"
@@ -265,7 +265,7 @@ class DiscardTrain(InterruptStep):
         self.game.discard_train(corp, train)
 
 
-class BuyTrain(Step):
+class BuyTrain(Step[G]):
     """Buy trains from the depot, the pool or another company; emergency money if one is owed."""
 
     name = "Buy trains"
@@ -398,7 +398,7 @@ class BuyTrain(Step):
         self.last_sale_price = self.game.emergency_sell(entity, corp, shares, percent)
 
 
-class BuyCompany(Step):
+class BuyCompany(Step[G]):
     """A company may buy a private from a player for half to twice its face value."""
 
     name = "Buy private companies"
@@ -442,12 +442,12 @@ class BuyCompany(Step):
         self.game.corporation_buys_company(entity, company, price)
 
 
-class BlockingBuyCompany(BuyCompany):
+class BlockingBuyCompany(BuyCompany[G]):
     def __init__(self, game: Any, round_: Any) -> None:
         super().__init__(game, round_, blocks=True)
 
 
-class Bankrupt(Step):
+class Bankrupt(Step[G]):
     name = "Bankruptcy"
     blocks = False
 

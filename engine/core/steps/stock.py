@@ -11,11 +11,11 @@ from ..actions import Action, entity_action, sale_actions
 from ..config import LimitBasis
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
-from ..round import InterruptStep, Step
+from ..round import G, InterruptStep, Step
 from ..tiles import TokenKind
 
 
-class BuySellParShares(Step):
+class BuySellParShares(Step[G]):
     """One player's stock turn: sell, buy (one certificate, or several in a brown zone), sell."""
 
     name = "Buy or sell shares"
@@ -262,7 +262,7 @@ class BuySellParShares(Step):
         self.pass_()
 
 
-class HomeToken(InterruptStep):
+class HomeToken(InterruptStep[G]):
     """A company whose home is a choice of cities (or of hexes) places it before anything else."""
 
     name = "Place home token"

@@ -6,14 +6,15 @@ from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player
+from ...core.game import Game
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 
 
-class CompanyPendingPar1828(CompanyPendingPar):
+class CompanyPendingPar1828(CompanyPendingPar[Game]):
     """A $250 private's buyer sets the par at once, from the par prices open now (yellow in the auction)."""
 
 
-class TieredAuction(WaterfallAuction):
+class TieredAuction(WaterfallAuction[Game]):
     """Privates of one face value form a tier (rules 6.1). The cheapest tier's privates are bought outright only
     once each other private of the tier has a bid; bids on a tier are settled only when all its privates have
     bids, or when every player has passed in turn, which also pays the privates' revenue (rules 6.2, 6.3). A $250

@@ -16,29 +16,25 @@ from ...core.autoroute import TrainSpec
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Train
 from ...core.errors import illegal
-from ...core.game import Game
 from ...core.game_end import EndCheck
 from ...core.market import Cell
 from ...core.round import AuctionRound, OperatingRound, Round
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
-from . import coal, merger_rules, minor, privates, routes, shells, stations, systems
+from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828, share_price_of
-from .merger import Merger
-from .shells import Shell
+from .state import Game1828, Shell
 
 CP = minor.CP
 
 
-class G1828(Game):
+class G1828(Game1828):
     TITLE = "1828"
     EXPORT_TITLE = "1828.Games"
     DATA_PACKAGE = "engine.titles.g1828"
     # The private auction, then stock rounds and sets of operating rounds in turn (rules 5).
     ROUND_PLAN = STANDARD_PLAN
-    # Set on a trial copy only: its merger refuses, as 18xx.games does, to hand out a system share none is left of.
-    merger_strict = False
 
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
@@ -47,8 +43,8 @@ class G1828(Game):
         self.coal = dict(g["coal"])
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
-        self._merger_of: tuple[Any, Merger | None] = (None, None)  # (round, its merger step): see merger_step
-        self._merge_trials: dict[Any, bool] = {}  # merger_rules.finishable_merges' trials in this position
+        self.merger_of = (None, None)
+        self.merge_trials = {}
         self.operated_once: set[str] = set()
         self.last_action_id = 0
         self.special_lays_used: set[tuple[str, int]] = set()
@@ -69,7 +65,7 @@ class G1828(Game):
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
-        state.pop("_merge_trials", None)  # a cache (finishable_merges): snapshots and trial copies start without it
+        state.pop("merge_trials", None)  # a cache (finishable_merges): snapshots and trial copies start without it
         return state
 
     # ------------------------------------------------------------------ rounds
@@ -77,14 +73,14 @@ class G1828(Game):
         return AuctionRound(self, [CompanyPendingPar1828, TieredAuction])
 
     def stock_round(self) -> Round:
-        from .stock import stock_round
+        from .rounds import stock_round
         rnd = stock_round(self)
         if self.phase["name"] == "Purple":
             stations.remove_unparred_corporations(self)
         return rnd
 
     def operating_round(self, number: int) -> Round:
-        from .operating import operating_steps
+        from .rounds import operating_steps
         self.tokened_this_round = set()
         return OperatingRound(self, operating_steps(), number)
 
@@ -119,7 +115,7 @@ class G1828(Game):
 
     def action_processed(self, action: dict[str, Any]) -> None:
         systems.check_system_floats(self)
-        merger_rules.check_merging_floats(self)
+        merger.check_merging_floats(self)
         if action.get("type") != "message":
             self.last_action_id = int(action.get("id") or 0)
 
@@ -158,7 +154,7 @@ class G1828(Game):
         super().check_presidency(corp, previous, seller)
 
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
-        return [*super()._holders(corp), *merger_rules.merger_boxes(self)]
+        return [*super()._holders(corp), *merger.merger_boxes(self)]
 
     def describe(self, entity: Any) -> str:
         name = getattr(entity, "name", None)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.entities import Corporation, CorporationKind, Share
 from ...core.market import Cell, StockMarket
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
 class Market1828(StockMarket):
@@ -52,16 +50,16 @@ class Market1828(StockMarket):
             self.down(corp)
 
 
-def share_price_of(game: G1828, corp: Corporation) -> int:
+def share_price_of(game: Game1828, corp: Corporation) -> int:
     return game.market.location[corp.sym].price
 
 
-def share_value(game: G1828, share: Share) -> int:
+def share_value(game: Game1828, share: Share) -> int:
     corp = game.corporations[share.corp]
     return share_price_of(game, corp) * share.percent // corp.share_percent
 
 
-def sold_out_rise(game: G1828) -> None:
+def sold_out_rise(game: Game1828) -> None:
     """Sold-out companies rise (rules 12.2): one row, two from the gray zone, one more when the president
     holds 80% or more. A system's treasury share does not count against being sold out."""
     for corp in game.operating_order():
@@ -80,7 +78,7 @@ def sold_out_rise(game: G1828) -> None:
         game.log(f"{corp.sym} is sold out and rises to {game.format_money(price)}")
 
 
-def system_market_price(game: G1828, cells: list[Cell]) -> Cell:
+def system_market_price(game: Game1828, cells: list[Cell]) -> Cell:
     """A new system's price (rules 7.5.3): the higher price plus half the lower, on the row of the leftmost
     marker's column, or along the top row when even its top cell is lower."""
     values = sorted(c.price for c in cells)

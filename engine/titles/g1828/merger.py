@@ -13,7 +13,7 @@ for trading up (a company's name), whom to trade with (a player's name), and "Ex
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Corporation, Holder, Player, Share
@@ -22,16 +22,13 @@ from ...core.round import InterruptStep
 from . import merger_exchange as exchange
 from .merger_exchange import PlayerChoice, ShareBox, num_shares
 from .merger_rules import finishable_merges, merge_candidates, trial_copy
+from .state import Game1828
 from .stations import shared_hexes
-from .systems import create_system, finish_system
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .systems import check_system_floats, create_system, finish_system
 
 
-class Merger(InterruptStep):
+class Merger(InterruptStep[Any]):
     """The merger in progress, started by a ``choose`` in BuySellParShares1828."""
-    game: G1828
 
     name = "Merger"
 
@@ -291,7 +288,35 @@ class Merger(InterruptStep):
         exchange.move_share(self, share, system.treasury)
         self.game.check_presidency(system, previous=owner)  # the donation may leave another player ahead
         self.game.log(f"President ({owner.name}) contributes 1 system share to the {system.sym} treasury")
+        check_system_floats(self.game)
+        check_merging_floats(self.game)
         finish_system(self.game, system, merger, target)
         self.round.merge_initiator = None  # type: ignore[attr-defined]
         self.round.acting_player = None  # type: ignore[attr-defined]
         self._reset()
+
+
+def merger_step(game: Game1828) -> Merger | None:
+    """The current round's merger step (a stock round's), or None; looked for once per round, whose steps
+    never change, since every action asks (check_merging_floats)."""
+    rnd = game.round
+    known = game.merger_of
+    if known[0] is not rnd:
+        known = game.merger_of = (rnd, next((s for s in getattr(rnd, "steps", ()) if isinstance(s, Merger)), None))
+    step: Merger | None = known[1]
+    return step
+
+
+def check_merging_floats(game: Game1828) -> None:
+    """18xx.games counts a company as floated once at most 40% is left in its IPO, whenever it looks; in a
+    merger the two companies' IPOs drain, so they count as floated from then on (no money comes with it)."""
+    step = merger_step(game)
+    for corp in (step.merger, step.target) if step is not None else ():
+        if corp is not None and not corp.floated and corp.percent_of(corp.sym) <= 100 - corp.float_percent:
+            corp.floated = True
+
+
+def merger_boxes(game: Game1828) -> list[Holder]:
+    """During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO)."""
+    step = merger_step(game)
+    return [step.discard, step.used, step.ipo] if step is not None else []

@@ -6,15 +6,33 @@ waiting) they read and change."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...core import events as ev
 from ...core.entities import Corporation, Holder, Player, Share, pay
 from .market import share_price_of, share_value
 from .merger_rules import stock_step_sold
+from .state import Game1828
 
-if TYPE_CHECKING:
-    from .merger import Merger
+
+class MergerInProgress(Protocol):
+    """What the share exchange reads and changes of the merger step in progress (merger.Merger)."""
+
+    game: Game1828
+    round: Any
+    merger: Corporation | None
+    target: Corporation | None
+    system: Corporation | None
+    discard: ShareBox
+    used: ShareBox
+    ipo: ShareBox
+    trade_order: list[Any]
+    player_choice: PlayerChoice | None
+    player_selection: str | None
+    exchange_selection: str | None
+    odd_share: Share | None
+
+    def run_short(self, holder: Holder) -> None: ...
 
 
 class ShareBox(Holder):
@@ -40,20 +58,20 @@ def num_shares(holder: Holder, corp: Corporation | None) -> int:
     return sum(s.percent for s in holder.shares if s.corp == corp.sym) // corp.share_percent
 
 
-def _shares(step: Merger, holder: Holder, corp: Corporation | None) -> list[Share]:
+def _shares(step: MergerInProgress, holder: Holder, corp: Corporation | None) -> list[Share]:
     return [] if corp is None else holder.shares_of(corp.sym)
 
 
-def move_share(step: Merger, share: Share, to: Holder) -> None:
+def move_share(step: MergerInProgress, share: Share, to: Holder) -> None:
     step.game.transfer_share(share, to)
 
 
-def system_shares(step: Merger) -> list[Share]:
+def system_shares(step: MergerInProgress) -> list[Share]:
     assert step.system is not None
     return step.system.shares_of(step.system.sym)
 
 
-def _give_system_shares(step: Merger, shares: list[Share], entity: Holder) -> None:
+def _give_system_shares(step: MergerInProgress, shares: list[Share], entity: Holder) -> None:
     if entity is step.ipo:
         return
     if not shares:
@@ -65,11 +83,11 @@ def _give_system_shares(step: Merger, shares: list[Share], entity: Holder) -> No
     step.game.check_presidency(step.system, previous=previous)
 
 
-def _price(step: Merger, share: Share) -> int:
+def _price(step: MergerInProgress, share: Share) -> int:
     return share_value(step.game, share)
 
 
-def exchange_pairs(step: Merger, entity: Holder) -> None:
+def exchange_pairs(step: MergerInProgress, entity: Holder) -> None:
     merger, target, system = step.merger, step.target, step.system
     assert merger is not None and target is not None and system is not None
     while True:
@@ -123,14 +141,14 @@ def exchange_pairs(step: Merger, entity: Holder) -> None:
             return
 
 
-def hide_odd_share(step: Merger, entity: Any) -> None:
+def hide_odd_share(step: MergerInProgress, entity: Any) -> None:
     if step.odd_share is None:
         _identify_odd_share(step, entity)
     if step.odd_share is not None:
         move_share(step, step.odd_share, step.used)
 
 
-def _identify_odd_share(step: Merger, entity: Any) -> None:
+def _identify_odd_share(step: MergerInProgress, entity: Any) -> None:
     merger, target = step.merger, step.target
     assert merger is not None and target is not None
     if (num_shares(entity, merger) + num_shares(entity, target)) % 2 == 0:
@@ -151,12 +169,12 @@ def _identify_odd_share(step: Merger, entity: Any) -> None:
         step.odd_share = merger_share or target_share
 
 
-def restore_odd_share(step: Merger, entity: Any) -> None:
+def restore_odd_share(step: MergerInProgress, entity: Any) -> None:
     if step.odd_share is not None and step.odd_share.owner is step.used:
         move_share(step, step.odd_share, entity)
 
 
-def exchange_singles(step: Merger, entity: Holder) -> None:
+def exchange_singles(step: MergerInProgress, entity: Holder) -> None:
     merger, target, system = step.merger, step.target, step.system
     assert merger is not None and target is not None and system is not None
     if not num_shares(entity, merger) and not num_shares(entity, target):
@@ -211,7 +229,7 @@ def exchange_singles(step: Merger, entity: Holder) -> None:
         step.exchange_selection = None
 
 
-def _pool_out_of_system_shares(step: Merger, entity: Holder) -> bool:
+def _pool_out_of_system_shares(step: MergerInProgress, entity: Holder) -> bool:
     """Rules 7.5.2.1: once no system share is left, the market's shares still to trade are discarded.
     With shares of the surviving company among them, the system ran short only because a trade worth one share
     took the director's certificate; 18xx.games then stops with an error (docs/conformance.md)."""
@@ -226,7 +244,7 @@ def _pool_out_of_system_shares(step: Merger, entity: Holder) -> bool:
     return True
 
 
-def _exchange_source(step: Merger, entity: Holder, needed: int = 1) -> Holder | None:
+def _exchange_source(step: MergerInProgress, entity: Holder, needed: int = 1) -> Holder | None:
     merger, target = step.merger, step.target
     assert merger is not None and target is not None
     if step.player_selection is not None:
@@ -252,13 +270,13 @@ def _exchange_source(step: Merger, entity: Holder, needed: int = 1) -> Holder | 
     return sources[0] if sources else None
 
 
-def _discard_shares(step: Merger, entity: Holder) -> None:
+def _discard_shares(step: MergerInProgress, entity: Holder) -> None:
     for share in list(_shares(step, entity, step.target)):
         move_share(step, share, step.discard)
     step.game.log(f"{step.game.describe(entity)} discards its {step.target.sym if step.target else ''} shares")
 
 
-def _trade(step: Merger, a: Holder, shares_a: list[Share], b: Holder, shares_b: list[Share]) -> None:
+def _trade(step: MergerInProgress, a: Holder, shares_a: list[Share], b: Holder, shares_b: list[Share]) -> None:
     merger, target = step.merger, step.target
     for s in shares_a:
         move_share(step, s, b)
@@ -284,14 +302,14 @@ def _trade(step: Merger, a: Holder, shares_a: list[Share], b: Holder, shares_b: 
             step.game.bank.spend(_price(step, discard), b, ev.Why.SHARE_SALE)
 
 
-def combine_ipo_shares(step: Merger) -> None:
+def combine_ipo_shares(step: MergerInProgress) -> None:
     for corp in (step.merger, step.target):
         assert corp is not None
         for share in list(corp.shares):  # every certificate it holds, the other's traded to it too
             move_share(step, share, step.ipo)
 
 
-def exchange_discarded(step: Merger) -> None:
+def exchange_discarded(step: MergerInProgress) -> None:
     total = num_shares(step.discard, step.merger)
     if total and not system_shares(step):
         step.run_short(step.game.pool)
@@ -301,9 +319,9 @@ def exchange_discarded(step: Merger) -> None:
         step.game.log(f"{total} discarded system shares placed in the market")
 
 
-def has_sold(step: Merger, player: Player, corp: Corporation) -> bool:
+def has_sold(step: MergerInProgress, player: Player, corp: Corporation) -> bool:
     return bool(stock_step_sold(step.round).get(player.id, {}).get(corp.sym))
 
 
-def mark_sold(step: Merger, player: Player, corp: Corporation) -> None:
+def mark_sold(step: MergerInProgress, player: Player, corp: Corporation) -> None:
     stock_step_sold(step.round).setdefault(player.id, {})[corp.sym] = True

@@ -4,7 +4,7 @@ the privates close."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.entities import Company, Corporation, pay
@@ -12,14 +12,12 @@ from ...core.errors import illegal
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
 from . import stations
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 CP = "C&P"
 
 
-def setup_minor(game: G1828) -> None:
+def setup_minor(game: Game1828) -> None:
     """The C&P runs the second 2-train, which never rusts and is never for sale, from its Peterborough station
     (18xx.games' reading of rules 13.2's half of a 2-train route)."""
     minor = game.corporations[CP]
@@ -32,7 +30,7 @@ def setup_minor(game: G1828) -> None:
     game.place_token(minor, minor.tokens[0], hx, hx.tile.tdef.cities[0], free=True)
 
 
-def remove_minor(game: G1828, minor: Corporation, *, block: bool = False) -> None:
+def remove_minor(game: Game1828, minor: Corporation, *, block: bool = False) -> None:
     """The minor leaves the game: its cash to the bank, its station gone (or a blocking marker with ``block``),
     its train with it."""
     if minor.cash:
@@ -59,21 +57,21 @@ def remove_minor(game: G1828, minor: Corporation, *, block: bool = False) -> Non
     game.board_changed()
 
 
-def close_with_privates(game: G1828) -> None:
+def close_with_privates(game: Game1828) -> None:
     """When the privates close, the C&P leaves a blocking marker in Peterborough."""
     minor = game.corporations.get(CP)
     if minor is not None and not minor.closed:
         remove_minor(game, minor, block=True)
 
 
-def end_auction_revenue(game: G1828) -> None:
+def end_auction_revenue(game: Game1828) -> None:
     """The C&P earns its special revenue only during the auction (rules 6.1)."""
     for company in game.companies.values():
         if company.data.get("minor") and company.owner is not None:
             company.revenue = 0
 
 
-def half_pay(game: G1828, minor: Corporation, revenue: int) -> None:
+def half_pay(game: Game1828, minor: Corporation, revenue: int) -> None:
     """The C&P pays half its run to its owner and keeps half (rules 13.2)."""
     game.operated_once.add(minor.sym)
     minor.last_revenue = revenue
@@ -89,7 +87,7 @@ def half_pay(game: G1828, minor: Corporation, revenue: int) -> None:
              f"{game.format_money(kept)}")
 
 
-def bought_by_company(game: G1828, corp: Corporation, company: Company, minor_sym: str) -> None:
+def bought_by_company(game: Game1828, corp: Corporation, company: Company, minor_sym: str) -> None:
     """A company that buys the C&P's private takes its treasury, earns $15 from it and is owed a free station in
     Peterborough; the minor leaves the game."""
     minor = game.corporations[minor_sym]
@@ -101,11 +99,11 @@ def bought_by_company(game: G1828, corp: Corporation, company: Company, minor_sy
     remove_minor(game, minor)
 
 
-def cp_hex(game: G1828) -> str:
+def cp_hex(game: Game1828) -> str:
     return str(game.corporations[CP].home)
 
 
-def token_pending(game: G1828, company: Company) -> bool:
+def token_pending(game: Game1828, company: Company) -> bool:
     """Whether the company that bought ``company`` still places its Peterborough station; when it cannot, a
     blocking marker takes the space."""
     if company.sym not in game.cp_token_owed:
@@ -119,7 +117,7 @@ def token_pending(game: G1828, company: Company) -> bool:
     return True
 
 
-def place_token(game: G1828, company: Company, action: dict[str, Any]) -> None:
+def place_token(game: Game1828, company: Company, action: dict[str, Any]) -> None:
     corp = company.owner
     assert isinstance(corp, Corporation)
     hx, node = game.city_by_id(action["city"])
@@ -131,7 +129,7 @@ def place_token(game: G1828, company: Company, action: dict[str, Any]) -> None:
     game.tokened_this_round.add(corp.sym)
 
 
-def pass_token(game: G1828, company: Company) -> None:
+def pass_token(game: Game1828, company: Company) -> None:
     game.log(f"{game.describe(company.owner)} passes placing a token on {cp_hex(game)}")
     stations.place_blocking_token(game, cp_hex(game))
     game.cp_token_owed.discard(company.sym)

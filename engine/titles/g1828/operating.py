@@ -3,14 +3,13 @@ privates give, one station a turn, a system's two shells of trains, and the orde
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, CorporationKind, Player
 from ...core.errors import illegal
 from ...core.round import InterruptStep, Step
 from ...core.steps.operating import (
-    Bankrupt,
     BlockingBuyCompany,
     BuyCompany,
     BuyTrain,
@@ -20,16 +19,12 @@ from ...core.steps.operating import (
     TokenStep,
 )
 from . import coal, minor, privates, routes, shells
-from .special_track import SpecialTrack1828
-from .track import Track1828, current, turn_lay_waits
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
+from .track import current, turn_lay_waits
 
 
-class DiscardTrain1828(DiscardTrain):
+class DiscardTrain1828(DiscardTrain[Game1828]):
     """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
-    game: G1828
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
@@ -44,9 +39,8 @@ class DiscardTrain1828(DiscardTrain):
         self.game.discard_train(entity, train)
 
 
-class Dividend1828(Dividend):
+class Dividend1828(Dividend[Game1828]):
     """The C&P pays half its run to its owner and keeps half, without a decision (rules 13.2)."""
-    game: G1828
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR:
@@ -63,9 +57,8 @@ class Dividend1828(Dividend):
         super().skip()
 
 
-class RouteStep1828(RouteStep):
+class RouteStep1828(RouteStep[Game1828]):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
-    game: G1828
 
     def actions(self, entity: Any) -> list[str]:
         if _minor(entity) and not getattr(self.round, "laid_hexes", None):
@@ -82,10 +75,9 @@ class RouteStep1828(RouteStep):
         super().process_run_routes(action, entity)
 
 
-class TokenStep1828(TokenStep):
+class TokenStep1828(TokenStep[Game1828]):
     """No station in the Virginia Coalfields (rules 16); a company places one station a turn, the C&P's
     included."""
-    game: G1828
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Corporation) and entity.sym in self.game.tokened_this_round:
@@ -108,10 +100,9 @@ def _minor(entity: Any) -> bool:
     return isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR
 
 
-class BuyTrain1828(BuyTrain):
+class BuyTrain1828(BuyTrain[Game1828]):
     """The C&P never buys trains; a system keeps its trains in two shells, each within the limit, and names the
     shell a new train goes to (rules 7.5.4)."""
-    game: G1828
 
     def setup(self) -> None:
         super().setup()
@@ -204,15 +195,14 @@ class BuyTrain1828(BuyTrain):
             self.pass_()
 
 
-class BuyCompany1828(BuyCompany):
+class BuyCompany1828(BuyCompany[Game1828]):
     def actions(self, entity: Any) -> list[str]:
         return [] if _minor(entity) else super().actions(entity)
 
 
-class BlockingBuyCompany1828(BlockingBuyCompany):
+class BlockingBuyCompany1828(BlockingBuyCompany[Game1828]):
     """The last chance of the turn to buy privates, or to use a private's lay that may come any time in the
     company's turn (the C&StL's): the company passes it explicitly (18xx.games)."""
-    game: G1828
 
     def actions(self, entity: Any) -> list[str]:
         if _minor(entity):
@@ -224,11 +214,10 @@ class BlockingBuyCompany1828(BlockingBuyCompany):
         return out
 
 
-class SpecialToken1828(InterruptStep):
+class SpecialToken1828(InterruptStep[Game1828]):
     """A company that buys the C&P places a station in Peterborough for free, or the space gets a blocking
     marker (rules 13.2); after the D&H's lay in Scranton its company may place a station there for free (rules
     13.2.2.4)."""
-    game: G1828
 
     name = "Place a private's station"
 
@@ -294,9 +283,8 @@ class SpecialToken1828(InterruptStep):
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
 
-class SpecialBuy1828(InterruptStep):
+class SpecialBuy1828(InterruptStep[Game1828]):
     """A company connected to the Virginia Coalfields buys one of its coal markers for $120 (rules 16)."""
-    game: G1828
 
     name = "Buy a coal marker"
     blocks = False
@@ -321,9 +309,8 @@ class SpecialBuy1828(InterruptStep):
         coal.buy_marker(self.game, entity)
 
 
-class SwapTrain(Step):
+class SwapTrain(Step[Game1828]):
     """A system moves trains between its two shells, each within the train limit (rules 7.5.4)."""
-    game: G1828
 
     name = "Arrange trains between shells"
 
@@ -355,11 +342,3 @@ class SwapTrain(Step):
             raise illegal(f"{system.sym} does not own train {action['train']}")
         shells.swap_train(self.game, system, train)
         self.round.ignore_train_limit = True  # type: ignore[attr-defined]
-
-
-def operating_steps() -> list[type[Step]]:
-    # The order of 18xx.games' 1828 operating round.
-    from .stock import Exchange1828, HomeToken1828
-    return [Bankrupt, Exchange1828, DiscardTrain1828, HomeToken1828, BuyCompany1828, SpecialTrack1828,
-            SpecialToken1828, SpecialBuy1828, Track1828, TokenStep1828, RouteStep1828, Dividend1828, SwapTrain,
-            BuyTrain1828, BlockingBuyCompany1828]

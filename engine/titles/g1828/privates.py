@@ -3,18 +3,16 @@ twice face value, the M&H's exchange for a share, and the D&H's free station aft
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share, pay
 from ...core.errors import illegal, insufficient
 from . import minor as cp
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
-def remove_extra_privates(game: G1828) -> None:
+def remove_extra_privates(game: Game1828) -> None:
     big = [c for c in game.companies.values() if c.value == 250]
     for company in game.rng.shuffled(big)[: 7 - len(game.players)]:
         company.closed = True
@@ -22,7 +20,7 @@ def remove_extra_privates(game: G1828) -> None:
         game.log(f"The ${company.value} private {company.sym} ({company.name}) is removed")
 
 
-def bought_by_player(game: G1828, player: Player, company: Company) -> None:
+def bought_by_player(game: Game1828, player: Player, company: Company) -> None:
     """The C&P's private makes its buyer the minor's owner."""
     minor_sym = company.data.get("minor")
     if minor_sym:
@@ -32,13 +30,13 @@ def bought_by_player(game: G1828, player: Player, company: Company) -> None:
         minor.ipoed = True
 
 
-def can_buy_company(game: G1828, corp: Corporation) -> bool:
+def can_buy_company(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR:
         return False
     return corp.cash >= 1 and any(game.company_for_sale(c) for c in game.companies.values())
 
 
-def buy_company(game: G1828, corp: Corporation, company: Company, price: int) -> None:
+def buy_company(game: Game1828, corp: Corporation, company: Company, price: int) -> None:
     """For $1 to twice face value (rules 13.2). A bought C&P brings its treasury, earns $15 and gives the
     buyer a free station in Peterborough; a bought StCT earns $10."""
     if not game.phase.get("can_buy_companies"):
@@ -67,7 +65,7 @@ def buy_company(game: G1828, corp: Corporation, company: Company, price: int) ->
         cp.bought_by_company(game, corp, company, str(minor_sym))
 
 
-def exchange_shares(game: G1828, company: Company) -> list[Share]:
+def exchange_shares(game: Game1828, company: Company) -> list[Share]:
     """The shares the M&H may be exchanged for: the first ordinary share in each company's IPO and in the
     market (18xx.games offers any company, started or not)."""
     if company.closed or not company.data.get("exchange_any") or not isinstance(company.owner, Player):
@@ -82,7 +80,7 @@ def exchange_shares(game: G1828, company: Company) -> list[Share]:
     return out
 
 
-def exchange_company(game: G1828, company: Company, share: Share) -> None:
+def exchange_company(game: Game1828, company: Company, share: Share) -> None:
     owner = company.owner
     assert isinstance(owner, Player)
     corp = game.corporations[share.corp]
@@ -97,7 +95,7 @@ def exchange_company(game: G1828, company: Company, share: Share) -> None:
         take_unparred_directorship(game, owner, corp)
 
 
-def take_unparred_directorship(game: G1828, player: Player, corp: Corporation) -> None:
+def take_unparred_directorship(game: Game1828, player: Player, corp: Corporation) -> None:
     """A player whom the exchange brings to the director's share of a company nobody has parred (the C&A's 10%
     of the PRR and the M&H) swaps two certificates for the director's certificate and presides it unparred;
     whoever pars it later buys an ordinary certificate (18xx.games; rule 13.3.3 read to the letter)."""
@@ -112,7 +110,7 @@ def take_unparred_directorship(game: G1828, player: Player, corp: Corporation) -
     game.log(f"{player.name} becomes the president of {corp.sym}")
 
 
-def lay_station_offer(game: G1828, company: Company, hex_id: str) -> None:
+def lay_station_offer(game: Game1828, company: Company, hex_id: str) -> None:
     """After the D&H's lay in Scranton its company may place a station there for free, off its network and
     past the usual limits, when it has a station left, has placed none this round and a space is free (rules
     8.3.2, 13.2.2.4)."""
@@ -127,7 +125,7 @@ def lay_station_offer(game: G1828, company: Company, hex_id: str) -> None:
     game.log(f"{corp.sym} {reason}, so {company.sym} places no station")
 
 
-def lay_station_cities(game: G1828, corp: Corporation, hex_id: str) -> list[int]:
+def lay_station_cities(game: Game1828, corp: Corporation, hex_id: str) -> list[int]:
     token = next(iter(corp.unused_tokens()), None)
     if token is None or corp.sym in game.tokened_this_round:
         return []
@@ -135,7 +133,7 @@ def lay_station_cities(game: G1828, corp: Corporation, hex_id: str) -> list[int]
     return [node for node in hx.tile.tdef.cities if game.can_token_city(corp, hx, node, token)]
 
 
-def lay_station_place(game: G1828, company: Company, action: dict[str, Any]) -> None:
+def lay_station_place(game: Game1828, company: Company, action: dict[str, Any]) -> None:
     corp = company.owner
     hex_id = game.lay_station_owed.get(company.sym)
     assert isinstance(corp, Corporation) and hex_id is not None
@@ -152,6 +150,6 @@ def lay_station_place(game: G1828, company: Company, action: dict[str, Any]) -> 
     game.tokened_this_round.add(corp.sym)
 
 
-def lay_station_pass(game: G1828, company: Company) -> None:
+def lay_station_pass(game: Game1828, company: Company) -> None:
     hex_id = game.lay_station_owed.pop(company.sym)
     game.log(f"{game.describe(company.owner)} places no station in {hex_id} with {company.sym}")

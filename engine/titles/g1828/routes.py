@@ -3,16 +3,14 @@ the C&P's run over the tile it laid this turn instead of from a station."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.autoroute import TrainSpec
 from ...core.entities import Corporation, CorporationKind, Train
 from ...core.errors import illegal
 from ...core.tiles import NODE_BASE
 from . import coal
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
 def train_spec(train: Train) -> TrainSpec:
@@ -25,7 +23,7 @@ def train_spec(train: Train) -> TrainSpec:
     return TrainSpec(train.name, None if train.distance >= 99 else train.distance)
 
 
-def with_revenue(game: G1828, corp: Corporation, routes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_revenue(game: Game1828, corp: Corporation, routes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The optimal routes, each with its revenue, as 18xx.games' own client writes them (its 1828 cannot
     check a route that comes without one)."""
     from ...core.autoroute import validate_route
@@ -39,7 +37,7 @@ def with_revenue(game: G1828, corp: Corporation, routes: list[dict[str, Any]]) -
     return routes
 
 
-def check_route(game: G1828, corp: Corporation, hexes: set[str], stops: set[str], laid: list[str]) -> None:
+def check_route(game: Game1828, corp: Corporation, hexes: set[str], stops: set[str], laid: list[str]) -> None:
     """Rules 16: a route into the Virginia Coalfields needs a coal marker; rules 13.2: the C&P's run uses
     the tile it laid this turn."""
     coal.check_route(game, corp, hexes)
@@ -48,7 +46,7 @@ def check_route(game: G1828, corp: Corporation, hexes: set[str], stops: set[str]
         raise illegal(f"the {corp.sym}'s route must use the tile it laid this turn")
 
 
-def check_run(game: G1828, corp: Corporation, action: dict[str, Any], laid: list[str]) -> None:
+def check_run(game: Game1828, corp: Corporation, action: dict[str, Any], laid: list[str]) -> None:
     """Each route of a typed run against 1828's rules (check_route)."""
     for data in action["routes"]:
         hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
@@ -56,7 +54,7 @@ def check_run(game: G1828, corp: Corporation, action: dict[str, Any], laid: list
         check_route(game, corp, hexes, stops, laid)
 
 
-def minor_anchors(game: G1828, corp: Corporation) -> list[tuple[str, int]] | None:
+def minor_anchors(game: Game1828, corp: Corporation) -> list[tuple[str, int]] | None:
     """The C&P's run starts from the stops of the tile it laid this turn (rules 13.2)."""
     if corp.kind is not CorporationKind.MINOR:
         return None
@@ -64,7 +62,7 @@ def minor_anchors(game: G1828, corp: Corporation) -> list[tuple[str, int]] | Non
     return sorted(stops_touching(game, laid[0])) if laid else []
 
 
-def stops_touching(game: G1828, hex_id: str) -> set[tuple[str, int]]:
+def stops_touching(game: Game1828, hex_id: str) -> set[tuple[str, int]]:
     """Hexes of the stops the tile in ``hex_id`` holds, or else that its track reaches without passing a
     stop (18xx.games: a route uses a laid tile when it stops there or on the track walked from it)."""
     hx = game.board.hexes[hex_id]

@@ -3,7 +3,7 @@ tiles, fees and terrain, and the step that carries them out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action, entity_action
 from ...core.board import Hex
@@ -12,13 +12,11 @@ from ...core.errors import illegal, insufficient
 from ...core.round import InterruptStep
 from ...core.tiles import Tile
 from . import coal, privates
+from .state import Game1828
 from .track import Track1828, current, in_track_step, round_laid, special_lay_used
 
-if TYPE_CHECKING:
-    from .game import G1828
 
-
-def lay_rotations(game: G1828, corp: Corporation, lay: dict[str, Any], hx: Hex, tile: Tile) -> list[int]:
+def lay_rotations(game: Game1828, corp: Corporation, lay: dict[str, Any], hx: Hex, tile: Tile) -> list[int]:
     from ...core.track import legal_rotations
     if not coal.lay_allowed(game, hx.id, tile.id):
         return []
@@ -28,7 +26,7 @@ def lay_rotations(game: G1828, corp: Corporation, lay: dict[str, Any], hx: Hex, 
     return legal_rotations(game, hx, tile.tdef, edges)
 
 
-def lay_cost(game: G1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation: int) -> int:
+def lay_cost(game: Game1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation: int) -> int:
     from ...core.track import crossing_cost
     free = bool(lay.get("free") or lay.get("teleport"))
     terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
@@ -36,18 +34,17 @@ def lay_cost(game: G1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation: in
     return int(lay.get("cost", 0)) + terrain + int(crossing_cost(game, hx, exits))
 
 
-def special_lay(game: G1828, corp: Corporation, action: dict[str, Any], lay: dict[str, Any]) -> None:
+def special_lay(game: Game1828, corp: Corporation, action: dict[str, Any], lay: dict[str, Any]) -> None:
     coal.check_lay_allowed(game, action["hex"], str(action["tile"]))
     game.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
                   free_terrain=bool(lay.get("free") or lay.get("teleport")))
 
 
-class SpecialTrack1828(InterruptStep):
+class SpecialTrack1828(InterruptStep[Game1828]):
     """Lays a private gives its owning company (the ``special_lays`` of game.toml): C&StL at Burlington, any time
     in the company's turn; E&K at Adrian & Ann Arbor at once when bought, then one more yellow tile for $20 in
     the track step; D&H in Scranton for $120 as one of the company's own lays or upgrades (then SpecialToken1828
     offers its station)."""
-    game: G1828
 
     name = "Lay track for a private"
     blocks = False

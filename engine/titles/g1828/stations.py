@@ -3,19 +3,15 @@ second station in one city), home reservations a system keeps for its members, a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Corporation, CorporationKind, Token
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
-def place_blocking_token(game: G1828, hex_id: str, node: int | None = None) -> None:
+def place_blocking_token(game: Game1828, hex_id: str, node: int | None = None) -> None:
     hx = game.board[hex_id]
     city = node if node is not None else hx.tile.tdef.cities[0]
     slots = hx.tile.tokens[city]
@@ -29,7 +25,7 @@ def place_blocking_token(game: G1828, hex_id: str, node: int | None = None) -> N
     game.board_changed()
 
 
-def remove_unparred_corporations(game: G1828) -> None:
+def remove_unparred_corporations(game: Game1828) -> None:
     """From the first purple stock round, companies never started leave the game and blocking markers take
     their home spaces (rules 7.1, 17.7)."""
     for corp in game.corporations.values():
@@ -46,7 +42,7 @@ def remove_unparred_corporations(game: G1828) -> None:
         corp.closed = True
 
 
-def place_system_homes(game: G1828, system: Corporation) -> None:
+def place_system_homes(game: Game1828, system: Corporation) -> None:
     """A system whose members never operated places both members' home stations when it first operates."""
     if not system.tokens or system.tokens[0].used:
         return
@@ -69,7 +65,7 @@ def place_system_homes(game: G1828, system: Corporation) -> None:
         system.tokens.sort(key=lambda t: not t.used)
 
 
-def unplaced_system_homes(game: G1828, hex_id: str) -> list[tuple[Corporation, Corporation]]:
+def unplaced_system_homes(game: Game1828, hex_id: str) -> list[tuple[Corporation, Corporation]]:
     """(system, member) for each member whose home is ``hex_id`` and which the system has yet to place: the
     member's reservation outlives it until the system first operates (18xx.games keeps it on the city)."""
     out = []
@@ -84,7 +80,7 @@ def unplaced_system_homes(game: G1828, hex_id: str) -> list[tuple[Corporation, C
     return out
 
 
-def home_holders(game: G1828, hx: Hex) -> list[tuple[Corporation, Corporation]]:
+def home_holders(game: Game1828, hx: Hex) -> list[tuple[Corporation, Corporation]]:
     """(holder, company whose home it is) for each home in ``hx`` still to be placed: a company's own, or a
     system's for its member (a system's ``home`` is only its first member's, so systems count by member)."""
     own = [(c, c) for c in game.corporations.values()
@@ -93,7 +89,7 @@ def home_holders(game: G1828, hx: Hex) -> list[tuple[Corporation, Corporation]]:
     return own + unplaced_system_homes(game, hx.id)
 
 
-def reserved_slots(game: G1828, hx: Hex, node: int) -> dict[int, str]:
+def reserved_slots(game: Game1828, hx: Hex, node: int) -> dict[int, str]:
     out: dict[int, str] = {}
     cities = hx.tile.tdef.cities
     for holder, member in home_holders(game, hx):
@@ -107,7 +103,7 @@ def reserved_slots(game: G1828, hx: Hex, node: int) -> dict[int, str]:
     return out
 
 
-def blocked_by_reservation(game: G1828, hx: Hex, corp: str) -> bool:
+def blocked_by_reservation(game: Game1828, hx: Hex, corp: str) -> bool:
     """A home held somewhere in a multi-city hex (Dunkirk & Buffalo) closes the whole hex to other companies'
     stations until it is placed, however many spaces are free (18xx.games; the rules are silent)."""
     return any(holder.sym != corp and game.home_reserved_on_tile(member, hx)
@@ -123,7 +119,7 @@ def shared_hexes(system: Corporation) -> list[str]:
     return [h for h, n in counts.items() if n > 1]
 
 
-def block_shared_cities(game: G1828, system: Corporation) -> None:
+def block_shared_cities(game: Game1828, system: Corporation) -> None:
     """Where both members had a station in one city, the second becomes a blocking marker (rules 7.5.2)."""
     seen: dict[tuple[str, int], Token] = {}
     for token in [t for t in system.tokens if t.used]:

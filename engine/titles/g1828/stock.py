@@ -3,24 +3,21 @@ new system's second station in one hex removed, the M&H's exchange, and the next
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Round, Step, StockRound
+from ...core.round import InterruptStep, Step, StockRound
 from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
 from .market import share_value
 from .merger import Merger
 from .merger_rules import can_merge_any, merge_candidates, undone_failed_merge, undone_unfinishable_merge
-from .operating import DiscardTrain1828
 from .privates import exchange_company, exchange_shares
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 register_action("failed_merge", "corporations")
 
@@ -28,15 +25,14 @@ register_action("failed_merge", "corporations")
 class StockRound1828(StockRound):
     """Players' order in the next stock round is the order in which they passed (rules 7.1)."""
 
-    def __init__(self, game: Any, step_classes: list[type[Step]], number: int = 1) -> None:
+    def __init__(self, game: Any, step_classes: list[type[Step[Any]]], number: int = 1) -> None:
         super().__init__(game, step_classes, number)
         self.pass_order: list[Player] = []
 
 
-class BuySellParShares1828(BuySellParShares):
+class BuySellParShares1828(BuySellParShares[Game1828]):
     """No certificate limit; in the gray zone shares may be held above 60% and the president may buy two at a
     time (rules 12.1); a par needs cash for the president's certificate (twice the par)."""
-    game: G1828
 
     GRAY = "gray"
 
@@ -131,7 +127,7 @@ class BuySellParShares1828(BuySellParShares):
             order.append(player)
 
 
-class RemoveTokens(InterruptStep):
+class RemoveTokens(InterruptStep[Game1828]):
     """A new system with two stations in one hex (in different cities) removes one; a blocking marker takes
     its place (rules 7.5.2)."""
 
@@ -184,10 +180,9 @@ class RemoveTokens(InterruptStep):
             merger.resume_after_token_removal()
 
 
-class Exchange1828(InterruptStep):
+class Exchange1828(InterruptStep[Game1828]):
     """The M&H's owner exchanges it for a 10% share of any company from the IPO or the market (rules 13.2): in
     a stock round on their turn, instead of buying; in an operating round at any time."""
-    game: G1828
 
     name = "Exchange a private for a share"
     blocks = False
@@ -220,7 +215,7 @@ class Exchange1828(InterruptStep):
             stock.current.append(action)
 
 
-class HomeToken1828(HomeToken):
+class HomeToken1828(HomeToken[Game1828]):
     """A station on Dunkirk & Buffalo's trackless printed tile is re-placed by its own company when track
     arrives (18xx.games: the token's owner decides), not by the company that laid the tile."""
 
@@ -233,8 +228,3 @@ class HomeToken1828(HomeToken):
 
     def active_entities(self) -> list[Any]:
         return [self._chooser()] if self.pending() else []
-
-
-def stock_round(game: G1828) -> Round:
-    return StockRound1828(game, [DiscardTrain1828, RemoveTokens, Merger, Exchange1828, HomeToken1828,
-                                 BuySellParShares1828])

@@ -4,19 +4,15 @@ closing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.entities import Corporation, Token, pay
 from . import stations
 from .market import share_price_of, system_market_price
 from .shells import Shell
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
-def create_system(game: G1828, corps: list[Corporation]) -> Corporation:
+def create_system(game: Game1828, corps: list[Corporation]) -> Corporation:
     """The system of two companies (rules 7.5.2): their cash, trains (each company's in its own shell),
     stations, privates and coal marker; where both had a station in one city, a blocking marker."""
     merger, target = corps
@@ -57,7 +53,7 @@ def create_system(game: G1828, corps: list[Corporation]) -> Corporation:
     return system
 
 
-def _transfer_to_system(game: G1828, corp: Corporation, system: Corporation, used: list[Token],
+def _transfer_to_system(game: Game1828, corp: Corporation, system: Corporation, used: list[Token],
                         unused: list[Token]) -> None:
     if corp.cash:
         pay(corp, system, corp.cash, ev.Why.MERGER)
@@ -90,7 +86,7 @@ def _transfer_to_system(game: G1828, corp: Corporation, system: Corporation, use
     game.shells[system.sym].append(shell)
 
 
-def check_system_floats(game: G1828) -> None:
+def check_system_floats(game: Game1828) -> None:
     """A system has floated once at most four of its shares are left in its IPO (its treasury share aside);
     it never unfloats (18xx.games)."""
     for sym in game.shells:  # every system has its shells from its creation on
@@ -99,10 +95,9 @@ def check_system_floats(game: G1828) -> None:
             corp.floated = True
 
 
-def finish_system(game: G1828, system: Corporation, merger: Corporation, target: Corporation) -> None:
-    from .merger_rules import check_merging_floats
-    check_system_floats(game)
-    check_merging_floats(game)
+def finish_system(game: Game1828, system: Corporation, merger: Corporation, target: Corporation) -> None:
+    """Closes the merger: its treasury (see below) and its two companies; the system's and the merging companies'
+    floats are settled before (merger.check_merging_floats)."""
     # 18xx.games resets the treasury of a system whose members had not both floated, but by then it has moved
     # their whole IPOs into the exchange, so it counts both as floated and the reset never happens.
     if not merger.floated or not target.floated:
@@ -117,7 +112,7 @@ def finish_system(game: G1828, system: Corporation, merger: Corporation, target:
         close_member(game, corp)
 
 
-def close_member(game: G1828, corp: Corporation) -> None:
+def close_member(game: Game1828, corp: Corporation) -> None:
     """A merged company closes: its certificates go back to it, its market marker leaves."""
     for holder in game._holders():
         for share in [s for s in holder.shares if s.corp == corp.sym]:

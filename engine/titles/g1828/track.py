@@ -4,7 +4,7 @@ the track step open."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.actions import Action
 from ...core.entities import Company, Corporation, CorporationKind
@@ -13,16 +13,14 @@ from ...core.flow import RoundState
 from ...core.round import Step
 from ...core.steps.operating import Track, tile_lay_choices
 from . import coal
-
-if TYPE_CHECKING:
-    from .game import G1828
+from .state import Game1828
 
 
-def current(step: Step) -> Any:
+def current(step: Step[Any]) -> Any:
     return step.round.entity()
 
 
-def round_laid(step: Step) -> list[str]:
+def round_laid(step: Step[Any]) -> list[str]:
     """The hexes laid in this operating turn (no second lay in one hex)."""
     laid: list[str] | None = getattr(step.round, "laid_hexes", None)
     if laid is None:
@@ -31,7 +29,7 @@ def round_laid(step: Step) -> list[str]:
     return laid
 
 
-def tile_lays_for(game: G1828, corp: Corporation) -> list[dict[str, Any]]:
+def tile_lays_for(game: Game1828, corp: Corporation) -> list[dict[str, Any]]:
     """One lay or upgrade; a system a second; B&M and NYH (or a system holding one) a yellow lay for $40
     when nothing was upgraded, each (rules 8.1, 13.3)."""
     lays: list[dict[str, Any]] = [{"lay": True, "upgrade": "not_if_upgraded"}]
@@ -46,11 +44,11 @@ def tile_lays_for(game: G1828, corp: Corporation) -> list[dict[str, Any]]:
     return lays
 
 
-def special_lay_used(game: G1828, company: Company, index: int) -> bool:
+def special_lay_used(game: Game1828, company: Company, index: int) -> bool:
     return (company.sym, index) in game.special_lays_used
 
 
-def track_ability_waits(game: G1828, corp: Corporation) -> bool:
+def track_ability_waits(game: Game1828, corp: Corporation) -> bool:
     """A private's extra lay for the track step (the E&K's) keeps the step open until used or passed; one that
     is one of the company's own lays (the D&H's) does not."""
     return any(lay.get("when") == "track" and not lay.get("normal") and not special_lay_used(game, company, i)
@@ -58,13 +56,13 @@ def track_ability_waits(game: G1828, corp: Corporation) -> bool:
                for i, lay in enumerate(company.data.get("special_lays", ())))
 
 
-def turn_lay_waits(game: G1828, corp: Corporation) -> bool:
+def turn_lay_waits(game: Game1828, corp: Corporation) -> bool:
     return any(lay.get("when") == "turn" and not special_lay_used(game, company, i)
                for company in corp.companies if not company.closed
                for i, lay in enumerate(company.data.get("special_lays", ())))
 
 
-def track_company_buyable(game: G1828, corp: Corporation) -> bool:
+def track_company_buyable(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
         return False
     return any(game.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
@@ -77,11 +75,10 @@ def in_track_step(rnd: RoundState, corp: Corporation) -> bool:
     return step is not None and step.active() and not step.passed and rnd.entity() is corp
 
 
-class Track1828(Track):
+class Track1828(Track[Game1828]):
     """One lay or upgrade (rules 8.1); a system has two; B&M and NYH, and systems holding them, one more yellow
     lay for $40 when nothing was upgraded. A hex laid this turn is not upgraded again. A company owning the
     E&K keeps its track step open for that private's extra lay."""
-    game: G1828
 
     def setup(self) -> None:
         super().setup()

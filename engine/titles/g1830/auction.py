@@ -5,10 +5,11 @@ revenue instead, however many privates were sold since (18xx.games' base auction
 from __future__ import annotations
 
 from ...core.entities import Company, Player
+from ...core.game import Game
 from ...core.steps.auction import WaterfallAuction
 
 
-class WaterfallAuction1830(WaterfallAuction):
+class WaterfallAuction1830(WaterfallAuction[Game]):
     def _buy(self, player: Player, company: Company, price: int) -> None:
         first = self.cheapest
         super()._buy(player, company, price)

@@ -15,13 +15,14 @@ from typing import Any
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Corporation, Player, Share
 from ...core.errors import illegal
+from ...core.game import Game
 from ...core.round import InterruptStep
 from ...core.steps.operating import TokenStep, Track
 from .abilities import ExtraLay, ShareExchange, Teleport
 from .rules import Rules1830
 
 
-def _operating_owner(step: InterruptStep, company: Any) -> Corporation | None:
+def _operating_owner(step: InterruptStep[Any], company: Any) -> Corporation | None:
     """The corporation owning ``company`` when it is the one operating now."""
     if not isinstance(company, Company) or company.closed or step.round.kind != "operating":
         return None
@@ -31,14 +32,14 @@ def _operating_owner(step: InterruptStep, company: Any) -> Corporation | None:
     return corp
 
 
-class SpecialTrack1830(InterruptStep):
+class SpecialTrack1830(InterruptStep[Game]):
     """The C&StL's extra lay and the D&H's lay in Scranton, made by the private for its owning corporation."""
     game: Rules1830
 
     name = "Lay track for a private"
     blocks = False
 
-    def _track(self) -> Track | None:
+    def _track(self) -> Track[Any] | None:
         return next((s for s in self.round.steps if isinstance(s, Track)), None)
 
     def power(self, company: Any) -> ExtraLay | Teleport | None:
@@ -100,7 +101,7 @@ class SpecialTrack1830(InterruptStep):
                 self.game.teleported = (entity, str(action["hex"]))
 
 
-class SpecialToken1830(InterruptStep):
+class SpecialToken1830(InterruptStep[Game]):
     """After the D&H's lay, its corporation may place a station in Scranton at no cost, off its network, as its
     station of the turn; or pass."""
     game: Rules1830
@@ -166,7 +167,7 @@ class SpecialToken1830(InterruptStep):
         self.game.teleported = None
 
 
-class Exchange1830(InterruptStep):
+class Exchange1830(InterruptStep[Game]):
     """The M&H's owner exchanges it for an NYC share from the IPO or the market."""
     game: Rules1830
 

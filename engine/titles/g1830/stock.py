@@ -11,11 +11,12 @@ from ...core.abilities import NoBuy, Shares
 from ...core.actions import Action, entity_action
 from ...core.entities import Company, Player, Share, pay
 from ...core.errors import illegal, insufficient
+from ...core.game import Game
 from ...core.steps.stock import BuySellParShares
 from .rules import Rules1830
 
 
-class BuySellParShares1830(BuySellParShares):
+class BuySellParShares1830(BuySellParShares[Game]):
     game: Rules1830
 
     def setup(self) -> None:

@@ -7,10 +7,11 @@ from typing import Any
 
 from ...core.actions import Action
 from ...core.errors import illegal
+from ...core.game import Game
 from ...core.steps.operating import BuyTrain
 
 
-class BuyTrain1830(BuyTrain):
+class BuyTrain1830(BuyTrain[Game]):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
         if kind != "buy_train":

@@ -4,26 +4,23 @@ play, markers blank); a bankrupt player sells what he may, pays what he has and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.entities import Corporation, Player, pay
 from ...core.tiles import TokenKind
-from . import forced_purchase, privates, shares
+from . import certificates as shares
+from . import forced_purchase, privates
+from .state import Game1862
 from .switches import PRICE_ZERO_MARKERS_REMOVED
 
-if TYPE_CHECKING:
-    from .game import G1862
 
-
-def check_price_zero(game: G1862, corp: Corporation) -> None:
+def check_price_zero(game: Game1862, corp: Corporation) -> None:
     cell = game.market.location.get(corp.sym)
     if cell is not None and cell.price == 0:
         game.log(f"{corp.sym}'s share price falls to $0: it leaves the game")
         remove_corporation(game, corp, compensate=False, markers_stay=not game.switch(PRICE_ZERO_MARKERS_REMOVED))
 
 
-def remove_corporation(game: G1862, corp: Corporation, *, compensate: bool, bankrupt: Player | None = None,
+def remove_corporation(game: Game1862, corp: Corporation, *, compensate: bool, bankrupt: Player | None = None,
                        markers_stay: bool = True) -> None:
     """A company leaves the game (§4.4, §10.1): trains gone, treasury to the bank, debt cancelled,
     certificates out of play (other holders compensated at the current price after a bankruptcy), markers
@@ -64,7 +61,7 @@ def remove_corporation(game: G1862, corp: Corporation, *, compensate: bool, bank
     ev.emit(ev.CompanyClosed(corp.sym, "bankruptcy" if bankrupt is not None else "price"))
 
 
-def go_bankrupt(game: G1862, corp: Corporation) -> None:
+def go_bankrupt(game: Game1862, corp: Corporation) -> None:
     """Bankruptcy that continues the game (§10.1)."""
     player = corp.owner
     assert isinstance(player, Player)

@@ -4,17 +4,13 @@ cannot pay is deducted from his score."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.entities import Corporation, Player, pay
 from . import rules
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Game1862
 
 
-def take_debt(game: G1862, corp: Corporation, needed: int) -> None:
+def take_debt(game: Game1862, corp: Corporation, needed: int) -> None:
     """A debt certificate whose price at the phase's rate pays ``needed``."""
     rate = int(game.phase["debt_rate"])
     face = rules.debt_face(needed, rate)
@@ -26,7 +22,7 @@ def take_debt(game: G1862, corp: Corporation, needed: int) -> None:
              f"{game.format_money(cash)}")
 
 
-def repay_debts(game: G1862) -> None:
+def repay_debts(game: Game1862) -> None:
     """After the last operating round every company repays its debt; its president covers a shortfall
     from his cash, and what he cannot pay is deducted from his score (§9.6). No price moves."""
     for corp in [c for c in game.corporations.values() if c.debt and not c.closed]:

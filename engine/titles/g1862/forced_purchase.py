@@ -5,23 +5,19 @@ the price after the drop."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core.entities import Corporation, Player, Share
 from . import rules
+from .state import Game1862
 from .switches import FORCED_PURCHASE_ALWAYS
 
-if TYPE_CHECKING:
-    from .game import G1862
 
-
-def must_buy_train(game: G1862, corp: Corporation) -> bool:
+def must_buy_train(game: Game1862, corp: Corporation) -> bool:
     if corp.closed or corp.trains or not (game.available_depot_trains() or game.pool_trains):
         return False
     return game.switch(FORCED_PURCHASE_ALWAYS) or game.network(corp).route_possible
 
 
-def president_may_contribute(game: G1862, corp: Corporation) -> bool:
+def president_may_contribute(game: Game1862, corp: Corporation) -> bool:
     """Only when the treasury cannot pay for any train of the bank or the pool (§8.7.4.1, SC-27)."""
     if not game.must_buy_train(corp):
         return False
@@ -29,12 +25,12 @@ def president_may_contribute(game: G1862, corp: Corporation) -> bool:
     return game.rules_edition < 2 or cheapest is None or corp.cash < cheapest
 
 
-def edition_1_min_depot_price(game: G1862) -> int | None:
+def edition_1_min_depot_price(game: Game1862) -> int | None:
     prices = [t.price for t in game.available_depot_trains()]  # edition 1: the bank's only
     return min(prices) if prices else None
 
 
-def sale_proceeds(game: G1862, corp: Corporation, sold: list[Share]) -> int:
+def sale_proceeds(game: Game1862, corp: Corporation, sold: list[Share]) -> int:
     """What selling ``sold`` in one action pays: at the price before the drop for a floated company, after it
     for an unfloated one (§4.3, §8.5); edition 1 counted both at the price before it."""
     cell = game.market.location.get(corp.sym)
@@ -45,7 +41,7 @@ def sale_proceeds(game: G1862, corp: Corporation, sold: list[Share]) -> int:
     return sum(rules.cert_value(cell.price, s.percent) for s in sold)
 
 
-def bundle_needed(game: G1862, corp: Corporation, sold: list[Share]) -> bool:
+def bundle_needed(game: Game1862, corp: Corporation, sold: list[Share]) -> bool:
     """No more than needed (§8.7.4.3): without its smallest certificate the sale must fall short."""
     target = game.corporations[sold[0].corp]
     smallest = min(sold, key=lambda s: s.percent)
@@ -54,7 +50,7 @@ def bundle_needed(game: G1862, corp: Corporation, sold: list[Share]) -> bool:
     return sale_proceeds(game, target, rest) < game.emergency_need(corp)
 
 
-def bundle_legal(game: G1862, player: Player, sold: list[Share], percent: int) -> bool:
+def bundle_legal(game: Game1862, player: Player, sold: list[Share], percent: int) -> bool:
     """A forced sale never sells a president's certificate nor changes any presidency (§5.6, §8.7)."""
     sym = sold[0].corp
     if sym not in game.market.location or any(s.owner is not player or s.corp != sym for s in sold):
@@ -71,7 +67,7 @@ def bundle_legal(game: G1862, player: Player, sold: list[Share], percent: int) -
     return True
 
 
-def liquidity(game: G1862, player: Player) -> int:
+def liquidity(game: Game1862, player: Player) -> int:
     """What the president can raise by the forced sales he may make."""
     total = 0
     for sym in {s.corp for s in player.shares}:

@@ -18,20 +18,20 @@ from ...core import events as ev
 from ...core.autoroute import Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex
 from ...core.entities import Corporation, Player, Share, Token, Train
-from ...core.game import Game
 from ...core.game_end import EndCheck
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.steps.operating import Bankrupt, BuyTrain, DiscardTrain, Dividend, TokenStep, Track
 from ...core.steps.stock import HomeToken
 from ...core.tiles import Tile
-from . import bankruptcy, debt, forced_purchase, privates, redemption, routes, stations
+from . import bankruptcy, certificates, debt, forced_purchase, privates, redemption, routes, stations
 from . import shares as share_rules
-from .private_sale import PrivateAuction, PrivateSale, unsold_privates
+from .private_sale import PrivateAuction, unsold_privates
 from .privates import ClosePrivate, ErieTile, NyhPar, RockyMountainTile
 from .redemption import Redeem
 from .routes import Routes1862
 from .shares import InitialShares, Shares1862
+from .state import Game1862, PrivateSale
 from .switches import NO_BONUS_HEXES, PRIVATES_CLOSE_ON_5, RMC_REVENUE_20, SWITCHES
 
 INITIAL = "initial"
@@ -46,14 +46,13 @@ class InitialStockRound(StockRound):
         return f"Initial Stock Round {self.game.turn}"
 
 
-class G1862(Game):
+class G1862(Game1862):
     TITLE = "1862"
     DATA_PACKAGE = "engine.titles.g1862"
     EDITION = "reconstructed"
     SELL_AFTER_FIRST_SR = False  # the initial stock rounds forbid sales themselves (InitialShares)
     # The order is fixed when each operating round starts (§4.6), so companies leaving mid-round need no price.
     dynamic_operating_order = False
-    RMC_DISCOUNT = 160
     OPTIONAL_RULES = SWITCHES
     # A long game (13 companies, 42 trains, a $22,000 bank): snapshots of its state are kept less often.
     CHECKPOINT_EVERY: ClassVar[int] = 100
@@ -82,16 +81,12 @@ class G1862(Game):
         self.bankruptcies = 0
         for number, company in enumerate(sorted(self.companies.values(), key=lambda c: int(c.data["number"]))):
             company.data["order"] = number
-        share_rules.update_cert_limit(self)
+        certificates.update_cert_limit(self)
         if self.switch(RMC_REVENUE_20):
             self.companies["RMC"].revenue = 20
         if self.switch(NO_BONUS_HEXES):
             for hx in self.board.hexes.values():
                 hx.bonus = {}
-
-    def switch(self, name: str) -> bool:
-        """Whether the game was set up with this §14.2 switch in its alternative position."""
-        return name in (self.options.get("optional_rules") or [])
 
     @classmethod
     def edition_label(cls) -> str:
@@ -118,8 +113,8 @@ class G1862(Game):
     def end_checks(self) -> dict[str, EndCheck]:
         return {
             **super().end_checks(),
-            "companies_out": lambda: share_rules.companies_out(self) >= 8,
-            "players_out": lambda: share_rules.players_in_game(self) < 3,
+            "companies_out": lambda: certificates.companies_out(self) >= 8,
+            "players_out": lambda: certificates.players_in_game(self) < 3,
         }
 
     def end_game(self, reason: str) -> None:

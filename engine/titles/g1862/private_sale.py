@@ -10,8 +10,7 @@ auctions live on the game, so that standing bids survive into the next initial s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action
@@ -19,20 +18,18 @@ from ...core.entities import Company, Player, pay
 from ...core.errors import illegal, insufficient, malformed
 from ...core.round import Step
 from . import privates
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Auction, Game1862, PrivateSale
 
 KEEP = "keep"
 WITHDRAW = "withdraw"
 
 
-def unsold_privates(game: G1862) -> list[Company]:
+def unsold_privates(game: Game1862) -> list[Company]:
     return sorted((c for c in game.companies.values() if c.owner is None and not c.closed),
                   key=lambda c: int(c.data["order"]))
 
 
-def sell_private(game: G1862, player: Player, company: Company, price: int) -> None:
+def sell_private(game: Game1862, player: Player, company: Company, price: int) -> None:
     company.owner = player
     player.companies.append(company)
     if price > 0:
@@ -45,32 +42,11 @@ def sell_private(game: G1862, player: Player, company: Company, price: int) -> N
         privates.place_bo_marker(game)
 
 
-@dataclass
-class Auction:
-    """An auction among a private's bidders (spec §8.2.4)."""
-
-    company: str
-    order: list[Player]  # bidders still in, clockwise from the one left of the highest bidder
-    high: Player
-    price: int
-    turn: int = 0
-
-
-@dataclass
-class PrivateSale:
-    """What the private sale keeps between actions and initial stock rounds."""
-
-    bids: dict[str, list[tuple[Player, int]]] = field(default_factory=dict)
-    decisions: list[tuple[Player, str]] = field(default_factory=list)  # outbid players to choose keep/withdraw
-    auction: Auction | None = None
-
-
-class PrivateAuction(Step):
+class PrivateAuction(Step[Game1862]):
     """Buy the lowest private, bid on another, or pass; keep-or-withdraw choices; auctions among bidders."""
 
     name = "Buy or bid on private companies"
 
-    game: G1862
 
     @property
     def sale(self) -> PrivateSale:

@@ -4,7 +4,7 @@ company's float or first dividend closes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.abilities import Shares
@@ -17,9 +17,7 @@ from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.tiles import Tile, TokenKind
 from ...core.track import move_tokens
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Game1862
 
 CLOSE = "close_company"
 register_action(CLOSE, "company")
@@ -35,7 +33,7 @@ def granted_certificates(company: Company) -> int:
     return sum(len(a.certificates) for a in company.abilities_of(Shares))
 
 
-def place_bo_marker(game: G1862) -> None:
+def place_bo_marker(game: Game1862) -> None:
     """The B&O's buyer puts its station marker in Baltimore."""
     hx = game.board[BALTIMORE]
     node = hx.tile.tdef.cities[0]
@@ -48,7 +46,7 @@ def place_bo_marker(game: G1862) -> None:
         game.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
 
-def close_voluntarily(game: G1862, company: Company) -> None:
+def close_voluntarily(game: Game1862, company: Company) -> None:
     """A private its owner closes; closing the B&O takes its marker off Baltimore."""
     if company.sym == BO_MARKER:
         for hx in game.board.hexes.values():
@@ -62,11 +60,11 @@ def close_voluntarily(game: G1862, company: Company) -> None:
     game.close_company(company)
 
 
-def erie_placed(game: G1862) -> bool:
+def erie_placed(game: Game1862) -> bool:
     return game.board[ERIE_HEX].tile.name == "ERIE"
 
 
-def place_erie_tile(game: G1862) -> None:
+def place_erie_tile(game: Game1862) -> None:
     hx = game.board[ERIE_HEX]
     tile = Tile("ERIE-0", game.tile_defs["ERIE"], 0, preprinted=True)
     move_tokens(hx.tile, tile)
@@ -81,7 +79,7 @@ def place_erie_tile(game: G1862) -> None:
     game.log("The special Erie tile is placed on E28")
 
 
-def close_all(game: G1862, companies: list[Company]) -> None:
+def close_all(game: Game1862, companies: list[Company]) -> None:
     """Every private still open closes (the first 5-train with its switch): the Erie tile is placed first, the
     B&O marker stays (D-13)."""
     for company in companies:
@@ -92,7 +90,7 @@ def close_all(game: G1862, companies: list[Company]) -> None:
         game.close_company(company)
 
 
-def after_float(game: G1862, corp: Corporation) -> None:
+def after_float(game: Game1862, corp: Corporation) -> None:
     """NYH's float closes the NYSH; the SOC closes once CPR and UP have both floated, its revenue falls to $15
     when one has."""
     if corp.sym == "NYH":
@@ -106,20 +104,19 @@ def after_float(game: G1862, corp: Corporation) -> None:
             game.log("SOC's revenue falls to $15")
 
 
-def after_payout(game: G1862, corp: Corporation) -> None:
+def after_payout(game: Game1862, corp: Corporation) -> None:
     first = CLOSED_BY_FIRST_DIVIDEND.get(corp.sym)
     if first is not None:
         game.close_company(game.companies[first])
 
 
-class ErieTile(InterruptStep):
+class ErieTile(InterruptStep[Game1862]):
     """The Erie Steamship Company's owner places the special Erie tile on E28, at any decision point of a stock
     or operating round, out of turn too (§3.5); this closes the private. It never blocks."""
 
     name = "Erie tile"
     blocks = False
 
-    game: G1862
 
     def blocking(self) -> bool:
         return False
@@ -152,14 +149,13 @@ class ErieTile(InterruptStep):
         self.game.close_company(entity)
 
 
-class RockyMountainTile(Step):
+class RockyMountainTile(Step[Game1862]):
     """The Rocky Mountain Company's extra yellow tile for a company its owner presides, terrain up to $160 free
     (§6); using it closes the private. It may be used at any point of the company's track or token steps."""
 
     name = "Rocky Mountain Company tile"
     blocks = False
 
-    game: G1862
 
     def setup(self) -> None:
         self.passed = False
@@ -211,10 +207,9 @@ class RockyMountainTile(Step):
         self.game.close_company(entity)
 
 
-class ClosePrivate(InterruptStep):
+class ClosePrivate(InterruptStep[Game1862]):
     """A player closes one of his privates (all but ERIE) in his stock turn or a turn of a company he presides
     (§6); closing B&O takes its marker off Baltimore. Never blocks."""
-    game: G1862
 
     name = "Close a private"
     blocks = False
@@ -249,7 +244,7 @@ class ClosePrivate(InterruptStep):
         close_voluntarily(self.game, company)
 
 
-class NyhPar(CompanyPendingPar):
+class NyhPar(CompanyPendingPar[Game1862]):
     """The NYSH buyer pars NYH at once (D-01); with the §14.2 switch ``nyh_par_locked`` only at $100."""
 
     def _locked(self) -> bool:

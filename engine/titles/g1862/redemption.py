@@ -4,7 +4,7 @@ by 5% units and keeps its own 50%."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action
@@ -12,16 +12,14 @@ from ...core.entities import Corporation, Holder, Player, Share, pay
 from ...core.errors import illegal, insufficient, malformed
 from ...core.round import Step
 from . import debt, rules
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Game1862
 
 REDEEM = "redeem_shares"
 register_action(REDEEM, "kind")
 REDEEM_KINDS = ("treasury", "debt")
 
 
-def may_redeem(game: G1862, corp: Corporation) -> bool:
+def may_redeem(game: Game1862, corp: Corporation) -> bool:
     return (corp.floated and not corp.closed and corp.sym not in game.redeemed
             and int(game.phase.get("debt_rate", 0)) > 0)
 
@@ -30,14 +28,14 @@ def _redeemable(corp: Corporation, holders: tuple[Holder, ...]) -> list[Share]:
     return [s for h in holders for s in h.shares if s.corp == corp.sym]
 
 
-def payment(game: G1862, corp: Corporation) -> int:
+def payment(game: Game1862, corp: Corporation) -> int:
     """What redeeming half of every certificate costs the company."""
     price = game.market.location[corp.sym].price
     return sum(rules.redemption_cash(price, s.percent, s.president)
                for s in _redeemable(corp, (*game.players, game.pool, corp)))
 
 
-def redeem(game: G1862, corp: Corporation, kind: str) -> None:
+def redeem(game: Game1862, corp: Corporation, kind: str) -> None:
     """Buy back half of every certificate (§9.2): 10% -> 5%, 30% president -> 10% president + 5%,
     20% president -> 10% president; the company takes its 50% certificate."""
     if not may_redeem(game, corp):
@@ -74,7 +72,7 @@ def redeem(game: G1862, corp: Corporation, kind: str) -> None:
              f"it holds its own 50% certificate")
 
 
-def payout_parts(game: G1862, corp: Corporation, revenue: int) -> tuple[list[ev.HolderPart], int]:
+def payout_parts(game: Game1862, corp: Corporation, revenue: int) -> tuple[list[ev.HolderPart], int]:
     """A payout's parts for the players, and what the company keeps: by 5% units once redeemed, its own 50%
     kept (§9.4); else by percent, nothing kept."""
     parts: list[ev.HolderPart] = []
@@ -94,11 +92,10 @@ def payout_parts(game: G1862, corp: Corporation, revenue: int) -> tuple[list[ev.
     return parts, 0
 
 
-class Redeem(Step):
+class Redeem(Step[Game1862]):
     """Share redemption at the end of the company's turn, from phase 3, once per company (§9.1)."""
 
     name = "Redeem shares"
-    game: G1862
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.round.entity() or not isinstance(entity, Corporation):

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
 from ...core.entities import Train
 from ...core.errors import illegal
 from ...core.steps.operating import RouteStep
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Game1862
 
 NEW_YORK = "F31"
 MEXICO = ("K12", "K14")
@@ -32,14 +30,14 @@ def pricing(graph: RouteGraph) -> Pricing:
     return Pricing()
 
 
-def tile_once_exempt(game: G1862) -> frozenset[str]:
+def tile_once_exempt(game: Game1862) -> frozenset[str]:
     # A route includes each tile once, except New York while its two stations are separate (§7.4); the
     # exemption is the one route_problem makes.
     hx = game.board.hexes[NEW_YORK]
     return frozenset({NEW_YORK}) if len(hx.tile.tdef.cities) == 2 else frozenset()
 
 
-def route_problem(game: G1862, data: dict[str, Any]) -> str | None:
+def route_problem(game: Game1862, data: dict[str, Any]) -> str | None:
     """Why a route breaks 1862's own rules (the same tile twice, both Mexico hexes), or None (§7.4)."""
     legs = [[str(h) for h in leg] for leg in data.get("connections") or [] if isinstance(leg, list)]
     count: Counter[str] = Counter(h for leg in legs for h in leg)
@@ -58,10 +56,9 @@ def route_problem(game: G1862, data: dict[str, Any]) -> str | None:
     return None
 
 
-class Routes1862(RouteStep):
+class Routes1862(RouteStep[Game1862]):
     """Routes may not include the same tile twice, except New York's two separate stations, and include at most
     one of the two Mexico hexes (§7.4)."""
-    game: G1862
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         for data in action["routes"]:

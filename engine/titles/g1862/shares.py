@@ -4,37 +4,24 @@ the certificate limit by players and companies left, and a player's value."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core import events as ev
 from ...core.entities import Corporation, Player, Share
 from ...core.steps.stock import BuySellParShares
 from . import rules
+from .bankruptcy import check_price_zero
+from .certificates import cert_price, players_in_game
 from .private_sale import unsold_privates
+from .state import Game1862
 from .switches import GROUP2_AFTER_FLOATS
-
-if TYPE_CHECKING:
-    from .game import G1862
-
-
-def players_in_game(game: G1862) -> int:
-    return sum(1 for p in game.players if not p.bankrupt)
-
-
-def companies_out(game: G1862) -> int:
-    return sum(1 for c in game.corporations.values() if c.closed)
 
 
 def bankrupt_or_out(entity: Any) -> bool:
     return isinstance(entity, Player) and entity.bankrupt
 
 
-def update_cert_limit(game: G1862) -> None:
-    table = game.data()["game"]["cert_limit_table"]
-    game.cert_limit = rules.cert_limit(table, players_in_game(game), 13 - companies_out(game))
-
-
-def group_open(game: G1862, group: int) -> bool:
+def group_open(game: Game1862, group: int) -> bool:
     """Whether a company group is on sale (§5.3); companies out of the game are ignored."""
     if any(c.owner is None and not c.closed for c in game.companies.values()):
         return False
@@ -46,15 +33,9 @@ def group_open(game: G1862, group: int) -> bool:
     return group < 3 or all(c.floated for c in game.groups[2] if not c.closed)
 
 
-def cert_price(game: G1862, corp: Corporation, share: Share) -> int:
-    cell = game.market.location.get(corp.sym)
-    return rules.cert_value(cell.price, share.percent) if cell is not None else 0
-
-
-def sell_shares(game: G1862, seller: Player, sold: list[Share]) -> int:
+def sell_shares(game: Game1862, seller: Player, sold: list[Share]) -> int:
     """One selling action: the price moves one row down; a floated company pays the price before the drop,
     an unfloated one the price after it (§4.3, §8.5)."""
-    from .bankruptcy import check_price_zero
     corp = game.corporation(sold[0].corp)
     if not corp.floated:
         game.market.down(corp.sym)
@@ -72,7 +53,7 @@ def sell_shares(game: G1862, seller: Player, sold: list[Share]) -> int:
     return proceeds
 
 
-def sold_out_rise(game: G1862) -> None:
+def sold_out_rise(game: Game1862) -> None:
     """A company none of whose certificates is in the initial offering or the pool rises a row (§4.3)."""
     for corp in game.operating_order():
         if not corp.shares and not game.pool.shares_of(corp.sym):
@@ -81,7 +62,7 @@ def sold_out_rise(game: G1862) -> None:
             game.log(f"{corp.sym} is sold out and rises to {game.format_money(price)}")
 
 
-def player_value(game: G1862, player: Player) -> int:
+def player_value(game: Game1862, player: Player) -> int:
     """Cash and certificates at their price (5% ones rounded up), less debt charged to him; privates $0
     (§10.3). A player bankrupt during play keeps the score fixed when he left (§10.1)."""
     if player.bankrupt and player.id in game.fixed_scores:
@@ -92,14 +73,13 @@ def player_value(game: G1862, player: Player) -> int:
     return value
 
 
-class Shares1862(BuySellParShares):
+class Shares1862(BuySellParShares[Game1862]):
     """A stock turn: sell any number of shares, then buy one certificate; buying ends the turn (§8.3).
 
     Each company is sold at most once per turn (one selling action moves the price one row, §4.3); president's
     certificates are never sold (§5.6); a player over the certificate limit must sell first (§8.3).
     """
 
-    game: G1862
 
     def sales_allowed(self) -> bool:
         return True

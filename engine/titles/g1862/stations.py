@@ -3,30 +3,26 @@ much again; brown New York puts both its companies' homes in its one city."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Corporation, Token, pay
 from ...core.errors import insufficient
 from ...core.tiles import Tile
 from .routes import NEW_YORK
-
-if TYPE_CHECKING:
-    from .game import G1862
+from .state import Game1862
 
 
 def country(hx: Hex) -> str:
     return "CA" if "ca" in hx.tags else "MX" if "mx" in hx.tags else "US"
 
 
-def marker_cost(game: G1862, corp: Corporation, token: Token, hx: Hex) -> int:
+def marker_cost(game: Game1862, corp: Corporation, token: Token, hx: Hex) -> int:
     """A station marker's price, 1.5 times across the US/Canada border from the company's home (§5.5)."""
     home = game.board[corp.home] if corp.home else hx
     return token.price * 3 // 2 if country(hx) != country(home) else token.price
 
 
-def border_surcharge(game: G1862, corp: Corporation, token: Token, hx: Hex, free: bool) -> int:
+def border_surcharge(game: Game1862, corp: Corporation, token: Token, hx: Hex, free: bool) -> int:
     """What a station across the border costs over its printed price; refused when the treasury cannot pay."""
     extra = 0 if free else marker_cost(game, corp, token, hx) - token.price
     if extra and corp.cash < token.price + extra:
@@ -35,12 +31,12 @@ def border_surcharge(game: G1862, corp: Corporation, token: Token, hx: Hex, free
     return extra
 
 
-def pay_surcharge(game: G1862, corp: Corporation, extra: int) -> None:
+def pay_surcharge(game: Game1862, corp: Corporation, extra: int) -> None:
     if extra:
         pay(corp, game.bank, extra, ev.Why.STATION)
 
 
-def new_york_merged(game: G1862, hx: Hex, tile: Tile) -> None:
+def new_york_merged(game: Game1862, hx: Hex, tile: Tile) -> None:
     if hx.id == NEW_YORK and len(tile.tdef.cities) == 1:
         # Brown New York merges the two stations (§3.4.6): both homes are in its one city.
         for c in game.corporations.values():

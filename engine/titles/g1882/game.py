@@ -6,7 +6,6 @@ from typing import Any
 
 from ...core.board import Hex
 from ...core.entities import Corporation, Player, Token, Train
-from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
@@ -26,11 +25,12 @@ from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import Tile, TokenKind
 from . import rebellion, saskatchewan
 from .nwr_private import SpecialNWR
+from .state import Game1882
 
 NWR_CITIES = ("C3", "D4", "D6", "E5")
 
 
-class G1882(Game):
+class G1882(Game1882):
     TITLE = "1882"
     DATA_PACKAGE = "engine.titles.g1882"
     RULES_EDITION = 2  # 2: the memory of routes (remembers_routes)

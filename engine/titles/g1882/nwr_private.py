@@ -11,13 +11,15 @@ from typing import Any
 from ...core import events as ev
 from ...core.abilities import TileLay, TokenAbility
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation
+from ...core.entities import Company, Corporation, Token
 from ...core.errors import illegal
+from ...core.game import Game
 from ...core.round import InterruptStep
 from ...core.steps.operating import tile_lay_choices
+from ...core.tiles import TokenKind
 
 
-class SpecialNWR(InterruptStep):
+class SpecialNWR(InterruptStep[Game]):
     """NWR (P3): remove one of the owner's stations outside the NWR hexes, place it in an open
     NWR city, then optionally lay or upgrade a tile there (rules §7.1)."""
 
@@ -99,9 +101,12 @@ class SpecialNWR(InterruptStep):
         token.used, token.hex, token.node, token.slot = False, None, -1, -1
         ev.emit(ev.StationChanged(hx.id, node, slot, owner.sym, "CN" if home else None))
         if home:
-            # The home station is replaced by a neutral station (it belongs to CN).
+            # The home station is replaced by a neutral station (it belongs to CN): a marker of CN's own, so that
+            # track arriving on a trackless two-city hex can ask where it goes (PlayTrack._rechoose_city).
             slots[slot] = "CN"
             hx.tile.neutral[node][slot] = True
+            self.game.corporations["CN"].tokens.append(
+                Token("CN", 0, kind=TokenKind.NEUTRAL, used=True, hex=hx.id, node=node, slot=slot))
 
             self.game.log(f"{owner.sym} moves its home station from {hx.id}; a neutral station replaces it")
         else:

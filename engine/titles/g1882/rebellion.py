@@ -4,18 +4,14 @@ company laying a yellow tile there gains a bonus."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Corporation
 from ...core.tiles import Tile
-
-if TYPE_CHECKING:
-    from .game import G1882
+from .state import Game1882
 
 
-def draw_train(game: G1882) -> None:
+def draw_train(game: Game1882) -> None:
     """The rebellion fires with the first train of a randomly drawn type."""
     candidates = game.data()["game"]["nwr_event"]["train_candidates"]
     nwr = candidates[game.rng.next() % len(candidates)]
@@ -23,14 +19,14 @@ def draw_train(game: G1882) -> None:
     game.log(f"NWR Rebellion occurs on purchase of the first {nwr} train")
 
 
-def yellow_bonus(game: G1882, corp: Corporation, hx: Hex, tile: Tile) -> None:
+def yellow_bonus(game: Game1882, corp: Corporation, hx: Hex, tile: Tile) -> None:
     if "nwr" in hx.tags and tile.colour == "yellow":
         bonus = int(game.data()["game"]["track"]["nwr_yellow_bonus"])
         game.bank.spend(bonus, corp, ev.Why.TILE)
         game.log(f"{corp.sym} gains {game.format_money(bonus)} for laying a yellow tile in the NWR area")
 
 
-def strike(game: G1882) -> None:
+def strike(game: Game1882) -> None:
     game.log("-- Event: North West Rebellion! --")
     for hx in game.board.hexes.values():
         if "nwr" not in hx.tags or hx.tile.colour != "yellow" or hx.tile is hx.original:

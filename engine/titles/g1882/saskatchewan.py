@@ -4,15 +4,11 @@ once the private has closed or a company owns it, SC can no longer be converted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core.entities import Corporation, Train
-
-if TYPE_CHECKING:
-    from .game import G1882
+from .state import Game1882
 
 
-def set_aside_trains(game: G1882) -> dict[str, Train]:
+def set_aside_trains(game: Game1882) -> dict[str, Train]:
     """One train of each of 3, 4, 5, 6 is set aside for SC; the last of each type."""
     reserve: dict[str, Train] = {}
     for name in game.data()["game"]["sc_extra_trains"]["types"]:
@@ -23,7 +19,7 @@ def set_aside_trains(game: G1882) -> dict[str, Train]:
     return reserve
 
 
-def converted(game: G1882, corp: Corporation) -> None:
+def converted(game: Game1882, corp: Corporation) -> None:
     """SC, just parred: its extra train, and its home station anywhere."""
     if not corp.data.get("home_anywhere"):
         return
@@ -31,7 +27,7 @@ def converted(game: G1882, corp: Corporation) -> None:
     game.pending_tokens.append((corp, home_hexes(game, corp), corp.tokens[0]))
 
 
-def _add_sc_train(game: G1882, corp: Corporation) -> None:
+def _add_sc_train(game: Game1882, corp: Corporation) -> None:
     game.sc_convertible = False
     first = game.available_depot_trains()[0]
     extra = game.sc_reserve.pop(first.name, None)
@@ -42,7 +38,7 @@ def _add_sc_train(game: G1882, corp: Corporation) -> None:
     game.log(f"{corp.sym} adds an extra {extra.name} train to the depot")
 
 
-def home_hexes(game: G1882, corp: Corporation) -> list[str]:
+def home_hexes(game: Game1882, corp: Corporation) -> list[str]:
     out = []
     for hx in game.board.hexes.values():
         for node, slots in hx.tile.tokens.items():
@@ -52,7 +48,7 @@ def home_hexes(game: G1882, corp: Corporation) -> list[str]:
     return out
 
 
-def check_convertible(game: G1882) -> None:
+def check_convertible(game: Game1882) -> None:
     sc_company = game.companies["SC"]
     sc = game.corporations.get("SC")
     if sc is not None and not sc.ipoed and game.sc_convertible and (

@@ -160,3 +160,21 @@ def test_title_moves_sit_in_the_special_group_and_autocomplete() -> None:
         found = {o["name"]: o for o in _options(path)}
         assert found[option]["autocomplete"] and found[option]["required"], path
     assert {o["name"] for o in _options("special")} >= {"merge", "swap", "redeem", "close"}
+
+
+def test_the_common_moves_are_one_level_deep_and_the_rest_grouped_within_limits() -> None:
+    """Issue 27: the schema is generated from the moves' declarations; the moves every title has sit directly
+    under /18xx (one level deep), the titles' own moves in a group, and /18xx keeps within Discord's 25 entries."""
+    from bot.core.grammar import MOVES
+
+    [root] = schema()
+    top = {o["name"]: o for o in root["options"]}
+    assert len(top) <= 25
+    common = [m.verb for m in MOVES if m.own_verb and m.group is None]
+    assert {"bid", "buy", "sell", "par", "pass", "lay", "token", "run", "pay", "withhold", "train", "choose"} \
+        <= set(common)
+    for verb in common:
+        assert top[verb]["type"] == SUBCOMMAND, verb
+    grouped = {o["name"] for o in top["special"]["options"]}
+    assert {m.verb for m in MOVES if m.own_verb and m.group == "special"} == grouped
+    assert all(m.titles for m in MOVES if m.group == "special")  # only some titles have them

@@ -1,42 +1,54 @@
-"""1822's own rounds and steps: the stock round with its bid boxes, the choices round (P9's double cash), and
-the operating steps that differ from the core's (a minor's first L train, track lays, dividends, train buys)."""
+"""1822's stock round: bids into the bid boxes, buying, selling and starting majors, P16's purchase and
+repaying loans; then P9's choices round.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core import shares as units
-from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share
-from ...core.errors import illegal, insufficient, malformed
-from ...core.loans import repay_debt
-from ...core.round import Round, Step, StockRound
-from ...core.steps.stock import BuySellParShares
-
-# The steps reach the title's rules through ``self.game`` (its G1822); they never import the game module, which
-# builds their rounds.
+from ....core import shares as units
+from ....core.actions import Action, entity_action, register_action
+from ....core.entities import Company, Corporation, CorporationKind, Player, Share
+from ....core.errors import illegal, insufficient, malformed
+from ....core.loans import repay_debt
+from ....core.round import Round, Step, StockRound
+from ....core.steps.stock import BuySellParShares
+from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
+from ..holdings import splits_anothers_directors_certificate
+from ..majors import concession_of, start_major
+from ..tax_haven import (
+    TAX_HAVEN,
+    sale_ties_tax_haven_for_presidency,
+    tax_haven_buy,
+    tax_haven_choices,
+    tax_haven_share,
+    tax_haven_spender,
+)
 
 # A player repays an emergency loan in a stock turn, all of it that their cash allows or a part.
 register_action("payoff_player_debt")
 register_action("payoff_player_debt_partial", "amount")
 
+if TYPE_CHECKING:
+    from ..state import Game1822
+
 
 class BidBoxStockRound(StockRound):
     """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
 
-    game: Any
+    game: Game1822
 
     def start(self) -> None:
-        self.game.setup_bidboxes()
+        setup_bidboxes(self.game)
         super().start()
 
 
-class BidSellParShares(BuySellParShares):
+class BidSellParShares(BuySellParShares[Any]):
     """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
-    game: Any
+    game: Game1822
 
     def round_setup(self) -> None:
         super().round_setup()
@@ -88,7 +100,7 @@ class BidSellParShares(BuySellParShares):
             pool = self.game.pool.shares_of(sym)
             for shares, percent in self.game.sell_bundles(player, corp):
                 if units.pool_accepts(self.game.config.shares, corp, pool, shares, percent) and \
-                        self.game.sale_ties_tax_haven_for_presidency(player, shares, percent):
+                        sale_ties_tax_haven_for_presidency(self.game, player, shares, percent):
                     return True
         return False
 
@@ -96,10 +108,10 @@ class BidSellParShares(BuySellParShares):
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
 
     def available_cash(self, player: Player) -> int:
-        return player.cash - int(self.game.committed_cash(player))
+        return player.cash - committed_cash(self.game, player)
 
     def certs_with_bids(self, player: Player) -> float:
-        return float(self.game.num_certs(player) + self.game.winning_bids(player))
+        return float(self.game.num_certs(player) + winning_bids(self.game, player))
 
     def share_cost(self, share: Share) -> int:
         corp = self.game.corporation(share.corp)
@@ -131,7 +143,7 @@ class BidSellParShares(BuySellParShares):
         if self.bought():
             return False  # sell, then buy
         sold = sum(s.percent for s in shares) if percent is None else percent
-        if self.game.sale_ties_tax_haven_for_presidency(player, shares, sold):
+        if sale_ties_tax_haven_for_presidency(self.game, player, shares, sold):
             return False
         return super().can_sell(player, shares, percent)
 
@@ -145,7 +157,7 @@ class BidSellParShares(BuySellParShares):
             affordable = any(self.par_cost(player, corp, cell) <= self.available_cash(player)
                              for cell in self.major_pars())
             if affordable and self.can_gain(player, [corp.shares[0]],
-                                            exchange=self.game.concession_of(corp) is not None):
+                                            exchange=concession_of(self.game, corp) is not None):
                 out.append(corp)
         return out
 
@@ -155,7 +167,7 @@ class BidSellParShares(BuySellParShares):
     def par_cost(self, player: Player, corp: Corporation, cell: Any) -> int:
         """What the player pays to start ``corp`` at ``cell``: the director's certificate, less the concession."""
         price = units.value(corp, cell.price, corp.shares[0].percent)
-        concession = self.game.concession_of(corp)
+        concession = concession_of(self.game, corp)
         if concession is not None:
             price = max(price - concession.value, 0)
         return price
@@ -164,16 +176,18 @@ class BidSellParShares(BuySellParShares):
         """P16's purchases open to its owner in their turn, before any bid and free of loans: not of a company
         the owner sold this round, and once a round."""
         player = company.owner
-        if company.sym != self.game.TAX_HAVEN or company.closed or player is not self.round.entity():
+        if company.sym != TAX_HAVEN or company.closed or player is not self.round.entity():
             return []
         if not isinstance(player, Player) or self.tax_haven_bought or self.bid_actions or player.debt:
             return []
         if self.bought() or self.must_sell(player):
             return []
-        spender = self.game.tax_haven_spender()
+        spender = tax_haven_spender(self.game)
+        if spender is None:
+            return []  # not reached: the owner in turn is the spender or their tax haven
         available = self.available_cash(player) if spender is player else int(spender.cash)
         sold = self.sold.get(player.id, {})
-        return [c for c in self.game.tax_haven_choices(available) if not sold.get(c.rpartition("_")[0])]
+        return [c for c in tax_haven_choices(self.game, available) if not sold.get(c.rpartition("_")[0])]
 
     def offered_by_reference(self, entity: Any, action: Action) -> bool:
         """Oracle playouts leave out the tax haven buying into a company whose director's certificate is one share
@@ -182,9 +196,9 @@ class BidSellParShares(BuySellParShares):
         it cannot process (docs/conformance.md), so about one random game in fifty could never be finished
         there. Players may still make the purchase. Nor do they sell half of a director's certificate whose
         holder does not direct the company, which 18xx.games settles differently (docs/conformance.md)."""
-        if self.game.splits_anothers_directors_certificate(action):
+        if splits_anothers_directors_certificate(self.game, action):
             return False
-        share = self.game.tax_haven_share(str(action.get("choice"))) if action.get("type") == "choose_ability" \
+        share = tax_haven_share(self.game, str(action.get("choice"))) if action.get("type") == "choose_ability" \
             else None
         if share is None:
             return True
@@ -193,7 +207,7 @@ class BidSellParShares(BuySellParShares):
 
     def choice_label(self, entity: Any, action: Action) -> str | None:
         choice = str(action.get("choice"))
-        share = self.game.tax_haven_share(choice) if action.get("type") == "choose_ability" else None
+        share = tax_haven_share(self.game, choice) if action.get("type") == "choose_ability" else None
         if share is None:
             return None
         price = self.game.market.location[share.corp].price
@@ -207,10 +221,10 @@ class BidSellParShares(BuySellParShares):
             return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
         if kind == "bid":
             out = []
-            for comp in self.game.bidbox_companies():
+            for comp in bidbox_companies(self.game):
                 if self.can_bid(entity, comp):
                     out.append({**entity_action(entity, "bid"), "company": comp.sym,
-                                "price": self.game.min_bid(comp)})
+                                "price": min_bid(self.game, comp)})
             return out
         if kind == "par":
             return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
@@ -226,13 +240,13 @@ class BidSellParShares(BuySellParShares):
     def can_bid(self, player: Player, comp: Company) -> bool:
         if self.certs_with_bids(player) >= self.game.cert_limit:
             return False
-        best = self.game.highest_bid(comp)
+        best = highest_bid(self.game, comp)
         if best is not None and best[0] is player:
             return False
-        if self.available_cash(player) < self.game.min_bid(comp):
+        if self.available_cash(player) < min_bid(self.game, comp):
             return False
         mine = any(who is player for who, _ in self.game.bids.get(comp.sym, ()))
-        return mine or self.game.bids_placed(player) < self.game.bid_tokens
+        return mine or bids_placed(self.game, player) < self.game.bid_tokens
 
     def repayment(self, player: Player, amount: int | None) -> int:
         """What a repayment of ``amount`` (None: as much as possible) takes: never more than the player's cash or
@@ -272,10 +286,10 @@ class BidSellParShares(BuySellParShares):
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         game = self.game
         comp = game.company(action["company"])
-        if comp not in game.bidbox_companies():
+        if comp not in bidbox_companies(game):
             raise illegal(f"{comp.sym} is not in a bid box")
         price = int(action["price"])
-        least = game.min_bid(comp)
+        least = min_bid(game, comp)
         money = game.format_money
         if price < least:
             raise illegal(f"the minimum bid for {comp.sym} is {money(least)}")
@@ -285,7 +299,7 @@ class BidSellParShares(BuySellParShares):
             raise insufficient(f"{entity.name} can bid at most {money(self.available_cash(entity))}")
         bids = game.bids.setdefault(comp.sym, [])
         mine = any(who is entity for who, _ in bids)
-        if not mine and game.bids_placed(entity) >= game.bid_tokens:
+        if not mine and bids_placed(game, entity) >= game.bid_tokens:
             raise illegal(f"{entity.name} has no bid tokens left; move a bid instead")
         game.nothing_sold = False
         entity.passed = False
@@ -303,11 +317,11 @@ class BidSellParShares(BuySellParShares):
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
         choice = str(action["choice"])
         if choice not in self.tax_haven_choices(entity):
-            share = self.game.tax_haven_share(choice)
+            share = tax_haven_share(self.game, choice)
             what = f"a share of {share.corp}" if share is not None else repr(choice)
             raise illegal(f"the tax haven cannot buy {what} now")
         player = entity.owner
-        self.game.tax_haven_buy(choice)
+        tax_haven_buy(self.game, choice)
         self.tax_haven_bought = True
         self.current.append(action)
         self.round.last_to_act = player
@@ -333,7 +347,7 @@ class BidSellParShares(BuySellParShares):
         if cost > self.available_cash(entity):
             raise insufficient(f"{entity.name} cannot afford to start {corp.sym} at "
                                f"{self.game.format_money(cell.price)}")
-        self.game.start_major(entity, corp, cell, cost)
+        start_major(self.game, entity, corp, cell, cost)
         self.current.append(action)
         self.round.last_to_act = entity
         self.pass_()
@@ -357,9 +371,9 @@ class ChoicesRound(Round):
         return "Choices"
 
 
-class DoubleCash(Step):
+class DoubleCash(Step[Any]):
     name = "Choose"
-    game: Any
+    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if self.passed or entity is not self.round.entity():
@@ -377,8 +391,3 @@ class DoubleCash(Step):
         self.game.double_cash_choice = entity
         self.game.log(f"{entity.name} chooses to double actual cash holding when determining player turn order")
         self.pass_()
-
-
-def operating_round(game: Any, number: int) -> Any:
-    from .operating import operating_round as build
-    return build(game, number)

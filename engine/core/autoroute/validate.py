@@ -1,0 +1,220 @@
+"""Routes entered by players: traced over the track, checked against the rules, and priced."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import illegal, malformed
+from ..graph import city_blocks
+from ..tiles import NODE_BASE
+from .graph import hexside_unit, junction_unit, node_is_token
+from .trains import ORDINARY, NodeRef, RouteRules, TrainSpec, Unit, train_spec
+
+if TYPE_CHECKING:
+    from ..board import Board, Hex
+    from ..entities import Corporation, Train
+    from ..routes import Route
+
+
+@dataclass(slots=True)
+class TracedRoute:
+    """A route as entered, followed over the track: every node visited in order and every unit used."""
+
+    train: Train
+    stops: list[NodeRef]  # every revenue centre visited, in route order (towns passed mid-chain included)
+    units: list[Unit]  # hexsides and node-to-node paths, in order
+    pieces: list[tuple[str, int]]  # (hex, path index)
+
+
+def trace_route(game: RouteRules, train: Train, data: dict[str, Any]) -> TracedRoute:
+    """Follow ``data['connections']`` (hex chains from stop to stop, each in either direction)."""
+    board = game.board
+    connections = data.get("connections") or []
+    if not connections:
+        raise illegal("a route needs at least one leg")
+    legs: list[tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]] = []
+    for chain in connections:
+        if not isinstance(chain, list) or len(chain) < 2:
+            raise malformed("each leg of a route needs at least two hexes")
+        legs.append(_trace_chain(board, [str(h) for h in chain]))
+    # Orient the legs: consecutive legs share one end node.
+    order: list[NodeRef] = []
+    units: list[Unit] = []
+    pieces: list[tuple[str, int]] = []
+    for k, (nodes, lu, lp) in enumerate(legs):
+        if k == 0:
+            if len(legs) > 1:
+                nxt = legs[1][0]
+                shared = {nodes[0], nodes[-1]} & {nxt[0], nxt[-1]}
+                if not shared:
+                    first, second = ("-".join(c) for c in connections[:2])
+                    raise illegal(f"legs {first} and {second} do not meet")
+                if nodes[0] in shared and nodes[-1] not in shared:
+                    nodes, lu, lp = nodes[::-1], lu[::-1], lp[::-1]
+            order.extend(nodes)
+        else:
+            if nodes[0] == order[-1]:
+                pass
+            elif nodes[-1] == order[-1]:
+                nodes, lu, lp = nodes[::-1], lu[::-1], lp[::-1]
+            else:
+                raise illegal(f"leg {'-'.join(connections[k])} does not continue from {order[-1][0]}")
+            order.extend(nodes[1:])
+        units.extend(lu)
+        pieces.extend(lp)
+    return TracedRoute(train, order, units, pieces)
+
+
+def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]:
+    hexes = [board[h] for h in chain]
+    outs: list[int] = []
+    for a, b in itertools.pairwise(hexes):
+        edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
+        if edge is None:
+            raise illegal(f"{a.id} and {b.id} are not neighbours")
+        if board.neighbor(a, edge) is None:
+            raise illegal(f"track cannot cross between {a.id} and {b.id}")
+        outs.append(edge)
+    nodes: list[NodeRef] = []
+    units: list[Unit] = []
+    pieces: list[tuple[str, int]] = []
+    text = "-".join(chain)
+    first = hexes[0]
+    found = _node_at_edge(first, outs[0])
+    if found is None:
+        raise illegal(f"there is no track along {text}")
+    nodes.append((first.id, found[0]))
+    pieces.append((first.id, found[1]))
+    for k in range(1, len(hexes)):
+        units.append(hexside_unit(board, hexes[k - 1], outs[k - 1]))
+        hx = hexes[k]
+        entry = (outs[k - 1] + 3) % 6
+        if k == len(hexes) - 1:
+            found = _node_at_edge(hx, entry)
+            if found is None:
+                raise illegal(f"there is no track along {text}")
+            nodes.append((hx.id, found[0]))
+            pieces.append((hx.id, found[1]))
+            break
+        through = _through_hex(hx, entry, outs[k])
+        if through is None:
+            raise illegal(f"there is no track along {text}")
+        passed, used = through
+        for node in passed:
+            if hx.tile.tdef.nodes[node].kind != "junction":
+                nodes.append((hx.id, node))
+            else:
+                units.append(junction_unit(hx.id, node))
+        pieces.extend((hx.id, p) for p in used)
+    return nodes, units, pieces
+
+
+def _node_at_edge(hx: Hex, edge: int) -> tuple[int, int] | None:
+    for i, (a, b) in enumerate(hx.tile.abs_paths()):
+        if a == edge and b >= NODE_BASE:
+            return b - NODE_BASE, i
+        if b == edge and a >= NODE_BASE:
+            return a - NODE_BASE, i
+    return None
+
+
+def _through_hex(hx: Hex, entry: int, exit_: int) -> tuple[list[int], list[int]] | None:
+    """(nodes passed, path indexes) from edge ``entry`` to edge ``exit_`` inside one hex."""
+    paths = hx.tile.abs_paths()
+    for i, (a, b) in enumerate(paths):
+        if {a, b} == {entry, exit_}:
+            return [], [i]
+    for i, (a, b) in enumerate(paths):
+        if entry not in (a, b):
+            continue
+        node = b if a == entry else a
+        if node < NODE_BASE:
+            continue
+        for j, (c, d) in enumerate(paths):
+            if j != i and node in (c, d) and exit_ in (c, d):
+                return [node - NODE_BASE], [i, j]
+    return None
+
+
+def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict[str, Any]) -> TracedRoute:
+    """Raise GameError (illegal) unless the route is legal for ``train`` on its own; return it traced.
+
+    ``traced.stops`` lists every stop in route order, towns passed in the middle of a leg included.
+    """
+    traced = trace_route(game, train, data)
+    board = game.board
+    stops = traced.stops
+    spec = train_spec(game, train)
+    if len(stops) < 2:
+        raise illegal("a route needs at least two stops")
+    seen: set[NodeRef] = set()
+    for stop in stops:
+        if stop in seen:
+            raise illegal(f"a route may not visit {stop[0]} twice")
+        seen.add(stop)
+    seen_units: set[Unit] = set()
+    for unit in traced.units:
+        if unit in seen_units:
+            raise illegal(f"a route may not use the same track twice (at {unit[0]})")
+        seen_units.add(unit)
+    if len(set(traced.pieces)) != len(traced.pieces):
+        raise illegal("a route may not use the same track twice")
+    for k, (hex_id, node) in enumerate(stops):
+        hx = board.hexes[hex_id]
+        kind = hx.tile.tdef.nodes[node].kind
+        if 0 < k < len(stops) - 1:
+            if kind == "offboard":
+                raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
+            if kind == "city" and city_blocks(hx, node, corp.sym):
+                raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
+    if game.route_needs_station(corp) and not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
+        who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
+        raise illegal(f"a route must include {who}")
+    if spec.limit is not None and not spec.express:
+        counted = sum(1 for h, n in stops
+                      if spec.counts(board.hexes[h].tile.tdef.nodes[n].kind, board.hexes[h].optional_node))
+        if counted > spec.limit:
+            raise illegal(f"a {train.name} train counts at most {spec.limit} stops; this route has {counted}")
+    return traced
+
+
+def validate_routes(game: RouteRules, corp: Corporation, routes: Sequence[TracedRoute]) -> None:
+    """Raise GameError unless the company's routes share no track (trains of one group)."""
+    owner: dict[tuple[str, Unit], str] = {}
+    pieces: dict[tuple[str, tuple[str, int]], str] = {}
+    for traced in routes:
+        group = train_spec(game, traced.train).group
+        for unit in set(traced.units):
+            if unit[2] == "junction":
+                continue  # each route passes a junction on track of its own (RouteGraph.exclusive)
+            other = owner.setdefault((group, unit), traced.train.id)
+            if other != traced.train.id:
+                raise illegal(f"trains {other} and {traced.train.id} may not share track at {unit[0]}")
+        for piece in set(traced.pieces):
+            other = pieces.setdefault((group, piece), traced.train.id)
+            if other != traced.train.id:
+                raise illegal(f"trains {other} and {traced.train.id} may not share track at {piece[0]}")
+
+
+def stop_earnings(game: RouteRules, stops: Sequence[NodeRef], spec: TrainSpec) -> int:
+    """What a train of ``spec`` earns from these stops, before bonuses."""
+    colour = game.phase_colour()
+    board = game.board
+    return spec.earnings([(board.hexes[h].tile.tdef.nodes[n].kind, board.node_revenue(board.hexes[h], n, colour),
+                           board.hexes[h].optional_node) for h, n in stops])
+
+
+def route_price(game: RouteRules, route: Route, spec: TrainSpec) -> int:
+    """Revenue of a route for a train of ``spec``: its earnings from the stops plus the title's bonus, times
+    the train's multiplier. Routes typed by hand (``PlayRules.route_revenue``) and found here both use it."""
+    return (stop_earnings(game, route.stops, spec) + int(game.route_bonus(route))) * spec.multiplier
+
+
+def route_value(game: RouteRules, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
+    """Revenue of a route through these stops (for a train of ``spec``), priced as the engine does."""
+    from ..routes import Route
+
+    return route_price(game, Route(train=None, stops=list(stops)), spec)  # type: ignore[arg-type]

@@ -1,0 +1,293 @@
+"""Every legal route of a company's train kinds, walked over the route graph (the candidates)."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .candidates import Candidate, Deadline, Pricing
+from .graph import RouteGraph
+from .pairing import _alone, _TooManyArms
+from .trains import UNLIMITED, NodeRef, TrainSpec
+
+if TYPE_CHECKING:
+    from ..entities import Train
+
+
+def enumerate_candidates(graph: RouteGraph, spec: TrainSpec, pricing: Pricing,
+                         deadline: Deadline | None = None,
+                         train: Train | None = None) -> tuple[list[Candidate], bool]:
+    """Every legal route for one kind of train, best per track mask, sorted by value (best first).
+
+    ``train`` (one train of this kind) is handed to the pricing hook.
+    Returns (candidates, complete): complete is False when the deadline cut the enumeration short.
+    """
+    lists, complete = enumerate_shared(graph, [spec], pricing, deadline, [train])
+    return lists[0], complete
+
+
+def _dead_ends(graph: RouteGraph) -> set[int]:
+    """Nodes without a station that a route from station to station can never visit: those with one
+    neighbour left once such nodes are taken away (a simple route would have to turn back there)."""
+    near = [{j for j, _m, _l in graph.adj[i]} for i in range(len(graph.nodes))]
+    dead: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, node in enumerate(graph.nodes):
+            if i not in dead and not node.token and len(near[i] - dead) <= 1:
+                dead.add(i)
+                changed = True
+    return dead
+
+
+def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
+    """Train kinds with the same key weigh and pay stops alike, so one walk over the track serves them all."""
+    return spec.free_kinds, spec.unpaid_kinds, spec.stations_only
+
+
+def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
+                     deadline: Deadline | None = None, trains: Sequence[Train | None] | None = None,
+                     trim: bool | None = None, alone: bool = False) -> tuple[list[list[Candidate]], bool]:
+    """:func:`enumerate_candidates` for several train kinds of one :func:`walk_key`, in one walk.
+
+    ``alone``: the train runs alone, so only routes that may beat the best found so far are wanted; a
+    path is not extended when even its best possible stops (the most valuable ones not yet visited) cannot.
+
+    The walk goes as far as the longest-running kind; each path found is priced for every kind it suits.
+    With ``trim`` (the default when no title hook or set-level effect prices the routes), a route is dropped
+    when the route without its first or last stop is legal and pays at least as much: that shorter route
+    uses a subset of its track, so any set of routes with the longer one stays legal and pays no less with
+    the shorter one instead. Express trains make most of their long routes this way redundant.
+    """
+    nodes = graph.nodes
+    n = len(nodes)
+    key = walk_key(specs[0])
+    if any(walk_key(s) != key for s in specs):
+        raise ValueError("enumerate_shared needs train kinds that weigh stops alike")
+    trains = list(trains) if trains is not None else [None] * len(specs)
+    hook = pricing.route_hook
+    if trim is None:
+        trim = hook is None and (pricing.set_bonus is None or pricing.set_nodes is not None)
+    # Stops a set-level bonus reads are never trimmed off a route.
+    keep = pricing.set_nodes or 0
+    caps = [[(sum(1 << i for i, nd in enumerate(nodes) if nd.kind in kinds), most) for kinds, most in s.caps]
+            for s in specs]
+    limits = [UNLIMITED if s.limit is None or s.express else s.limit for s in specs]
+    limit = max(limits)
+    # An express train may visit any number of stops; it earns its ``limit`` best counted ones.
+    tops = [s.limit if s.express and s.limit is not None else -1 for s in specs]
+    ranked = any(t >= 0 for t in tops)  # only express trains read the counted stops' values
+    weight = [1 if specs[0].counts(nd.kind, nd.free) else 0 for nd in nodes]
+    stations_only = specs[0].stations_only
+    value = [0 if nd.kind in specs[0].unpaid_kinds or (stations_only and not nd.token) else nd.value
+             for nd in nodes]
+    token = [1 if nd.token else 0 for nd in nodes]
+    passable = [nd.passable for nd in nodes]
+    hexbit = [nd.hexbit for nd in nodes]
+    inner = [lk.inner for lk in graph.links]
+    adj = graph.adj
+    rules = [(r.groups, r.amount) for r in pricing.route_rules]
+    nspec = len(specs)
+    best: list[dict[int, tuple[int, int, tuple[int, ...]]]] = [{} for _ in specs]  # mask -> (value, start, links)
+    # A route is walked once, from the first of its stations (lowest node index, ``anchor``): the first arm
+    # runs from the anchor to the route's start, the second from the anchor to its end. The second arm's
+    # first link has a higher index than the first arm's, so each route is met in one orientation only.
+    arm1: list[int] = []  # links from the anchor outwards (the route's start is its far end)
+    ends1: list[int] = []  # the nodes reached along arm1
+    arm2: list[int] = []
+    ends2: list[int] = []
+    cvals: list[int] = []  # values of the counted stops on the route, in increasing order
+    steps = [0]
+    dl = deadline if deadline is not None and deadline.at is not None else None
+    stopped = [False]
+    # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
+    # passable), so the walk reads one tuple per step.
+    dead = _dead_ends(graph) if stations_only else set()
+    steps_from = [[(j, m, li, inner[li], hexbit[j], weight[j], token[j], value[j], passable[j])
+                   for j, m, li in adj[i] if j not in dead] for i in range(n)]
+
+    rule_nodes = 0
+    for groups, _amount in rules:
+        for g in groups:
+            rule_nodes |= g
+
+    def rule_bonus(visited: int) -> int:
+        if not visited & rule_nodes:
+            return 0
+        return sum(amount for groups, amount in rules if all(visited & g for g in groups))
+
+    def removable(end: int, rest_tokens: int, cut: int, visited: int, bonus: int) -> bool:
+        # Whether the route without stop ``end`` is legal and pays at least as much (see ``trim``); ``cut``
+        # is the best counted stop an express train leaves out (-1: none), which replaces ``end`` if it is
+        # worth no more.
+        if not rest_tokens or keep >> end & 1:
+            return False
+        x = value[end]
+        if x > 0 and not (weight[end] and x <= cut):
+            return False
+        return not visited & rule_nodes or rule_bonus(visited & ~(1 << end)) >= bonus
+
+    def record(anchor: int, visited: int, mask: int, val: int, counted: int, tokens: int) -> None:
+        start = ends1[-1] if ends1 else anchor
+        end = ends2[-1]
+        bonus = rule_bonus(visited) if visited & rule_nodes else 0
+        # Only an express train's unpaid stop or an end worth nothing can come off.
+        longer = len(arm1) + len(arm2) > 1 and (ranked or bool(worthless & ((1 << start) | (1 << end))))
+        refs: list[NodeRef] | None = None
+        if stations_only and not (token[start] and token[end]):
+            return
+        for s in range(nspec):
+            if counted > limits[s]:
+                continue
+            if caps[s] and any((visited & kinds).bit_count() > most for kinds, most in caps[s]):
+                continue
+            top = tops[s]
+            over = top >= 0 and len(cvals) > top  # an express train leaves some counted stops out
+            cut = cvals[-top - 1] if over else -1
+            if trim and longer and (removable(end, tokens - token[end], cut, visited, bonus)
+                                    or removable(start, tokens - token[start], cut, visited, bonus)):
+                continue
+            v = (val - sum(cvals[:-top]) if over else val) + bonus
+            if hook is not None:
+                if refs is None:
+                    refs = [nodes[k].ref for k in route_nodes(anchor)]
+                v += hook(trains[s], refs)
+            got = best[s].get(mask)
+            if got is None or got[0] < v:
+                best[s][mask] = (v, start, (*reversed(arm1), *arm2))
+                if bounding and v > floor[0]:
+                    floor[0] = v
+
+    bounding = alone and hook is None and nspec == 1 and limit < UNLIMITED and tops[0] < 0
+    floor = [-UNLIMITED]
+    slack = pricing.set_bound + sum(amount for _groups, amount in rules if amount > 0)
+    by_value = sorted(((value[k], 1 << k) for k in range(n) if weight[k] and value[k] > 0), reverse=True)
+    free_total = sum(value[k] for k in range(n) if not weight[k] and value[k] > 0)
+
+    def hopeless(val: int, counted: int, visited: int) -> bool:
+        room = limit - counted
+        extra = free_total
+        for v, b in by_value:
+            if not room:
+                break
+            if not visited & b:
+                extra += v
+                room -= 1
+        return val + extra + slack <= floor[0]
+
+    worthless = sum(1 << k for k in range(n) if value[k] <= 0)
+    # The common case (one kind, priced by its stops alone, nothing to trim) is recorded inline.
+    fast = (nspec == 1 and not caps[0] and hook is None and not rules and not stations_only and tops[0] < 0
+            and not (trim and any(v <= 0 for v in value)))
+    best0 = best[0]
+
+    def route_nodes(anchor: int) -> list[int]:
+        return [*reversed(ends1), anchor, *ends2] if ends1 else [anchor, *ends2]
+
+    def walk2(anchor: int, i: int, after: int, visited: int, used: int, hexes: int, val: int, counted: int,
+              tokens: int) -> None:
+        if dl is not None:
+            steps[0] += 1
+            if steps[0] & 1023 == 0 and dl.check():
+                stopped[0] = True
+            if stopped[0]:
+                return
+        for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
+            if visited >> j & 1 or used & m or li <= after or (tk and j < anchor):
+                continue
+            if hb & hexes:
+                continue
+            hb |= hexes
+            if hj & hb:
+                continue
+            c = counted + w
+            if c > limit:
+                continue
+            arm2.append(li)
+            ends2.append(j)
+            if w and ranked:
+                insort(cvals, vj)
+            if fast:
+                got = best0.get(used | m)
+                if got is None or got[0] < val + vj:
+                    best0[used | m] = (val + vj, ends1[-1] if ends1 else anchor, (*reversed(arm1), *arm2))
+                    if bounding and val + vj > floor[0]:
+                        floor[0] = val + vj
+            else:
+                record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
+                walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if w and ranked:
+                del cvals[bisect_left(cvals, vj)]
+            ends2.pop()
+            arm2.pop()
+
+    def walk1(anchor: int, i: int, visited: int, used: int, hexes: int, val: int, counted: int,
+              tokens: int) -> None:
+        if stopped[0]:
+            return
+        for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
+            if visited >> j & 1 or used & m or (tk and j < anchor):
+                continue
+            if hb & hexes:
+                continue
+            hb |= hexes
+            if hj & hb:
+                continue
+            c = counted + w
+            if c > limit:
+                continue
+            arm1.append(li)
+            ends1.append(j)
+            if w and ranked:
+                insort(cvals, vj)
+            # The anchor is now inside the route: the second arm leaves it (a stations-only route starts at a
+            # station).
+            if bounding and hopeless(val + vj, c, visited | (1 << j)):
+                pass
+            elif tk or not stations_only:
+                walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
+                walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
+            if w and ranked:
+                del cvals[bisect_left(cvals, vj)]
+            ends1.pop()
+            arm1.pop()
+
+    # A train alone that earns the sum of its stops pairs arms instead of walking every route.
+    paired = (bounding and not caps[0] and not rules and not specs[0].local) or (
+        alone and nspec == 1 and hook is None and not rules and not caps[0] and tops[0] < 0 and limit >= UNLIMITED)
+    alone_cands: list[Candidate] = []
+    if paired:
+        try:
+            alone_cands = _alone(graph, specs[0], pricing, value, weight, steps_from)
+        except _TooManyArms:
+            paired = False
+    for s in range(n if not paired else 0):
+        if not token[s] or weight[s] > limit:
+            continue
+        if weight[s] and ranked:
+            cvals.append(value[s])
+        walk2(s, s, -1, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
+        if passable[s]:
+            walk1(s, s, 1 << s, 0, hexbit[s], value[s], weight[s], 1)
+        cvals.clear()
+        if stopped[0]:
+            break
+    out: list[list[Candidate]] = []
+    keep_all = pricing.set_bonus is not None
+    for s, spec in enumerate(specs):
+        mult = spec.multiplier
+        # A route that pays nothing is never better than running no train (unless a set-level effect pays it).
+        cands = [Candidate(v * mult, m, st, links, spec.name) for m, (v, st, links) in best[s].items()
+                 if keep_all or v > 0]
+        if paired:
+            cands = alone_cands
+        if spec.local:
+            cands.extend(Candidate(value[t] * mult, graph.links[li].mask, t, (li,), spec.name, True)
+                         for t, li in graph.locals.items())
+        cands.sort(key=lambda c: -c.value)
+        out.append(cands)
+    return out, not stopped[0]
