@@ -81,6 +81,24 @@ class Step(Generic[G]):
         of half a director's certificate by a holder who does not direct). Each is listed in docs/conformance.md."""
         return True
 
+    def next_lay(self) -> dict[str, Any] | None:
+        """The tile lay this step makes next (one of ``game.tile_lays()``, with its ``cost``), or None."""
+        return None
+
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+        """(terrain, river, fee) of one of this step's ``lay_tile`` choices when the step prices its lays
+        itself (1828's privates); None: the core prices it (``query.lay_cost``)."""
+        return None
+
+    def token_price(self, entity: Any, action: Action) -> int | None:
+        """What one of this step's ``place_token`` choices costs when the step prices it itself (free private
+        stations); None: the price of the station it uses."""
+        return None
+
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        """The standing bids this step holds, per company: (bidder, price)."""
+        return {}
+
     # --- lifecycle
     def setup(self) -> None:
         """Called when a new entity starts its turn."""

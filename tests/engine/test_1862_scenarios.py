@@ -667,7 +667,8 @@ def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
     assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
     p1 = player(g, 1)
     assert nyc.debt == 0  # repaid from the treasury, the president covering what it lacks (§9.6)
-    assert g.player_value(p1) == p1.cash - p1.debt + sum(certificates.cert_price(g, nyc, s) for s in p1.shares_of("NYC"))
+    held = sum(certificates.cert_price(g, nyc, s) for s in p1.shares_of("NYC"))
+    assert g.player_value(p1) == p1.cash - p1.debt + held
     assert g.result()[str(p1.id)] == g.player_value(p1)
 
 

@@ -17,6 +17,7 @@ from ...core.board import Hex
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Train
 from ...core.errors import illegal
 from ...core.game_end import EndCheck
+from ...core.graph import Network
 from ...core.market import Cell
 from ...core.round import AuctionRound, OperatingRound, Round
 from ...core.routes import Route
@@ -153,8 +154,9 @@ class G1828(Game1828):
             return
         super().check_presidency(corp, previous, seller)
 
-    def _holders(self, corp: Corporation | None = None) -> list[Holder]:
-        return [*super()._holders(corp), *merger.merger_boxes(self)]
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
+        return merger.merger_boxes(self)
 
     def describe(self, entity: Any) -> str:
         name = getattr(entity, "name", None)
@@ -191,8 +193,8 @@ class G1828(Game1828):
     def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
         return 1, company.value * 2  # rules 13.2: from $1 to twice face value
 
-    def corporation_buys_company(self, corp: Corporation, company: Company, price: int) -> None:
-        privates.buy_company(self, corp, company, price)
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        privates.after_bought_by_company(self, corp, company)
 
     # ------------------------------------------------------------------ trains (rules 7.5.4)
     def train_limit(self, corp: Corporation) -> int:
@@ -201,21 +203,12 @@ class G1828(Game1828):
     def crowded_corporations(self) -> list[Corporation]:
         return shells.crowded_corporations(self)
 
-    def buy_train(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None = None) -> None:
-        source = train.owner
-        super().buy_train(corp, train, price, exchange=exchange)
-        if isinstance(source, Corporation):
-            shells.prune(self, source)
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        shells.prune(self, corp)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         super().discard_train(corp, train)
         shells.prune(self, corp)
-
-    def rust_train(self, train: Train) -> None:
-        owner = train.owner
-        super().rust_train(train)
-        if isinstance(owner, Corporation):
-            shells.prune(self, owner)
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
@@ -253,6 +246,10 @@ class G1828(Game1828):
     def board_refreshed(self) -> None:
         coal.close_coalfields(self)
 
+    def train_groups(self, corp: Corporation) -> list[tuple[str, tuple[str, ...]]]:
+        """A system's trains by shell, for the status."""
+        return [(str(sh.name), tuple(t.name for t in sh.trains)) for sh in self.shells.get(corp.sym, [])]
+
     def hex_markers(self, hex_id: str) -> tuple[str, ...]:
         return coal.hex_markers(self, hex_id)
 
@@ -273,17 +270,15 @@ class G1828(Game1828):
         return [self.pay_holder(corp, self.holder_payout(revenue, treasury))]
 
     # ------------------------------------------------------------------ routes
-    def network(self, corp: Corporation) -> Any:
+    def network_read(self, corp: Corporation, net: Network) -> None:
         # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
         # follow it (TrainRules.route_available), recording whenever it walks the company's track.
-        net = super().network(corp)
         if net.route_possible:
             self.routes_seen.add(corp.sym)
-        return net
 
     def remembers_routes(self) -> bool:
-        return True  # see network()
+        return True  # see network_read()
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         return list(corp.trains)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import events as ev
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, pay
-from ...core.errors import illegal, insufficient
+from ...core.entities import Company, Corporation, CorporationKind, Player, Share
+from ...core.errors import illegal
 from . import minor as cp
 from .state import Game1828
 
@@ -36,27 +35,9 @@ def can_buy_company(game: Game1828, corp: Corporation) -> bool:
     return corp.cash >= 1 and any(game.company_for_sale(c) for c in game.companies.values())
 
 
-def buy_company(game: Game1828, corp: Corporation, company: Company, price: int) -> None:
-    """For $1 to twice face value (rules 13.2). A bought C&P brings its treasury, earns $15 and gives the
-    buyer a free station in Peterborough; a bought StCT earns $10."""
-    if not game.phase.get("can_buy_companies"):
-        raise illegal(f"companies cannot buy privates in phase {game.phase['name']}")
-    if not game.company_for_sale(company):
-        raise illegal(f"{company.sym} cannot be bought by a company")
-    if not 1 <= price <= company.value * 2:
-        raise illegal(f"{company.sym} may be bought for {game.format_money(1)} to "
-                      f"{game.format_money(company.value * 2)}")
-    if price > corp.cash:
-        raise insufficient(f"{corp.sym} cannot pay {game.format_money(price)}: "
-                           f"treasury {game.format_money(corp.cash)}")
-    seller = company.owner
-    assert isinstance(seller, Player)
-    pay(corp, seller, price, ev.Why.PRIVATE)
-    seller.companies.remove(company)
-    company.owner = corp
-    corp.companies.append(company)
-    ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
-    game.log(f"{corp.sym} buys {company.sym} from {seller.name} for {game.format_money(price)}")
+def after_bought_by_company(game: Game1828, corp: Corporation, company: Company) -> None:
+    """Bought for $1 to twice face value (rules 13.2, ``company_price_range``). A bought C&P brings its
+    treasury, earns $15 and gives the buyer a free station in Peterborough; a bought StCT earns $10."""
     game.round.just_sold_company = company  # type: ignore[attr-defined]
     if company.data.get("revenue_when_sold"):
         company.revenue = int(company.data["revenue_when_sold"])

@@ -5,6 +5,7 @@ cannot pay is deducted from his score."""
 from __future__ import annotations
 
 from ...core import events as ev
+from ...core import loans
 from ...core.entities import Corporation, Player, pay
 from . import rules
 from .state import Game1862
@@ -15,9 +16,7 @@ def take_debt(game: Game1862, corp: Corporation, needed: int) -> None:
     rate = int(game.phase["debt_rate"])
     face = rules.debt_face(needed, rate)
     cash = face * rate // 100
-    game.bank.spend(cash, corp, ev.Why.LOAN)
-    corp.debt += face
-    ev.emit(ev.LoanChanged(corp.party, face, "debt"))
+    loans.lend(game.bank, corp, cash, owed=face)
     game.log(f"{corp.sym} takes a debt certificate of {game.format_money(face)} for "
              f"{game.format_money(cash)}")
 

@@ -117,10 +117,9 @@ class G1862(Game1862):
             "players_out": lambda: certificates.players_in_game(self) < 3,
         }
 
-    def end_game(self, reason: str) -> None:
+    def before_game_end(self, reason: str) -> None:
         if reason != "manually_ended":
             debt.repay_debts(self)
-        super().end_game(reason)
 
     def phase_changed(self) -> None:
         super().phase_changed()
@@ -227,11 +226,8 @@ class G1862(Game1862):
     def can_place_token(self, corp: Corporation) -> bool:
         return not corp.closed and super().can_place_token(corp)
 
-    def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
-                    slot: int | None = None) -> None:
-        extra = stations.border_surcharge(self, corp, token, hx, free)
-        super().place_token(corp, token, hx, node, free=free, slot=slot)
-        stations.pay_surcharge(self, corp, extra)
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        return stations.border_surcharge(self, corp, token, hx)
 
     # ------------------------------------------------------------------ routes (§7.4)
     def autoroute_train_spec(self, train: Train) -> TrainSpec:

@@ -3,9 +3,8 @@ much again; brown New York puts both its companies' homes in its one city."""
 
 from __future__ import annotations
 
-from ...core import events as ev
 from ...core.board import Hex
-from ...core.entities import Corporation, Token, pay
+from ...core.entities import Corporation, Token
 from ...core.errors import insufficient
 from ...core.tiles import Tile
 from .routes import NEW_YORK
@@ -22,18 +21,13 @@ def marker_cost(game: Game1862, corp: Corporation, token: Token, hx: Hex) -> int
     return token.price * 3 // 2 if country(hx) != country(home) else token.price
 
 
-def border_surcharge(game: Game1862, corp: Corporation, token: Token, hx: Hex, free: bool) -> int:
+def border_surcharge(game: Game1862, corp: Corporation, token: Token, hx: Hex) -> int:
     """What a station across the border costs over its printed price; refused when the treasury cannot pay."""
-    extra = 0 if free else marker_cost(game, corp, token, hx) - token.price
+    extra = marker_cost(game, corp, token, hx) - token.price
     if extra and corp.cash < token.price + extra:
         raise insufficient(f"{corp.sym} cannot afford a station across the border: treasury "
                            f"{game.format_money(corp.cash)}, price {game.format_money(token.price + extra)}")
     return extra
-
-
-def pay_surcharge(game: Game1862, corp: Corporation, extra: int) -> None:
-    if extra:
-        pay(corp, game.bank, extra, ev.Why.STATION)
 
 
 def new_york_merged(game: Game1862, hx: Hex, tile: Tile) -> None:

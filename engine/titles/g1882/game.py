@@ -75,8 +75,8 @@ class G1882(Game1882):
             return self._neutral_on_board()
         return super().can_par(corp, player)
 
-    def par_corporation(self, player: Player, corp: Corporation, cell: Any) -> None:
-        super().par_corporation(player, corp, cell)  # closes the SC private, exchanged for the certificate
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        # The SC private, exchanged for the certificate, is closed by now.
         saskatchewan.converted(self, corp)
 
     def action_processed(self, action: dict[str, Any]) -> None:
