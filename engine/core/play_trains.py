@@ -155,9 +155,10 @@ class TrainRules(TrackRules):
             self.close_company(comp)
 
     def crowded_corporations(self) -> list[Corporation]:
-        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action.
+        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action (a company
+        # without trains is passed over before its limit is looked up).
         return [c for c in self.corporations.values()
-                if len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
+                if c.trains and len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)

@@ -43,6 +43,11 @@ class Step(Generic[G]):
     def active(self) -> bool:
         return not self.passed
 
+    def offers(self, entity: Any, kind: str) -> bool:
+        """Whether ``actions(entity)`` lists ``kind``, where the list itself is not needed. A step that can answer
+        without listing everything (``Bankrupt``, ``BuySellParShares``) says so sooner."""
+        return kind in self.actions(entity)
+
     def blocking(self) -> bool:
         return self.blocks and any(self.actions(e) for e in self.active_entities())
 
@@ -230,12 +235,18 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
+            if not step.blocks and type(step).blocking is Step.blocking:
+                # It never blocks, so nothing but whether it takes the action is asked of it.
+                if step.offers(entity, kind):
+                    self._take(step, action, entity)
+                    break
+                continue
+            if type(step).offers is not Step.offers and step.offers(entity, kind):
+                self._take(step, action, entity)
+                break
             offered = step.actions(entity)
             if kind in offered:
-                if kind == "pass":
-                    ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
-                        getattr(entity, "sym", entity))), step.name))
-                step.process(action, entity)
+                self._take(step, action, entity)
                 break
             if self._blocks_given(step, entity, offered):
                 self._refuse(kind, entity, step)
@@ -246,6 +257,13 @@ class Round:
             self.after_process(action, entity)
         finally:
             self._settled = _UNSETTLED
+
+    @staticmethod
+    def _take(step: Step[Any], action: dict[str, Any], entity: Any) -> None:
+        if action["type"] == "pass":
+            ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
+                getattr(entity, "sym", entity))), step.name))
+        step.process(action, entity)
 
     def _active_after_process(self) -> Step[Any] | None:
         """``active_step()`` for ``after_process``, which runs straight after ``settle`` changed nothing more."""

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core import events as ev
+from engine.core.entities import pay
 from engine.core.errors import GameError
 from engine.core.routes import build_route
 from engine.core.tiles import NODE_BASE
+from engine.core.transfer import BLOCKING_OWNER
 from engine.titles import title_class
 from engine.titles.g1828.game import G1828
 
@@ -28,6 +31,10 @@ def test_a_par_price_that_is_not_open_is_refused_naming_the_open_ones() -> None:
     with pytest.raises(GameError, match=rf"\${cell.price} is not an open par price; par prices: \$67, \$71, \$79"):
         game.parse_price(f"{cell.price},{cell.row},{cell.col}", par=True)
     assert game.parse_price(f"{pars[0].price},{pars[0].row},{pars[0].col}", par=True) is pars[0]
+    plain = game.market.rows[0][0]  # no par price at all
+    assert plain is not None and (0, 0) not in game.market.par_colours
+    with pytest.raises(GameError, match=rf"\${plain.price} is not a par price; par prices: \$67, \$71, \$79"):
+        game.parse_price(f"{plain.price},0,0", par=True)
 
 
 def test_the_virginia_tunnel_takes_only_tile_4() -> None:
@@ -88,3 +95,48 @@ def test_routes_entered_off_the_track_are_refused_with_the_reason() -> None:
         _route(game, ["A7", "B8", beyond])  # no track across B8
     with pytest.raises(GameError, match="a route may not use the same track twice"):
         _route(game, ["A3", "A5"], ["A5", "A3"])
+
+
+def test_companies_never_started_leave_and_erie_blocks_both_its_possible_homes() -> None:
+    """Rules 7.1, 17.7: from the first purple stock round, unstarted companies leave; ERIE, whose home is either
+    city of E15 (its president's choice), blocks both."""
+    game = _fresh_game()
+    erie = game.corporations["ERIE"]
+    assert erie.home == "E15" and erie.home_city is None
+    game.remove_unparred_corporations()
+    hx = game.board["E15"]
+    assert [hx.tile.tokens[n] for n in hx.tile.tdef.cities] == [[BLOCKING_OWNER], [BLOCKING_OWNER]]
+    assert erie.closed and "Removing ERIE" in game.log_lines
+    game.place_blocking_token("E15", hx.tile.tdef.cities[0])  # a full city takes no second marker
+    assert hx.tile.tokens[hx.tile.tdef.cities[0]] == [BLOCKING_OWNER]
+
+
+def test_the_c_and_p_closing_at_the_phase_change_pays_its_cash_to_the_bank_and_leaves_a_blocking_marker() -> None:
+    game = _fresh_game()
+    cp = game.corporations["C&P"]
+    hx = game.board[game.cp_hex()]
+    [token] = cp.tokens
+    assert token.used and token.hex == hx.id
+    pay(game.bank, cp, 40, ev.Why.OTHER)
+    bank = game.bank.cash
+    game.event_close_companies()
+    assert cp.closed and cp.cash == 0 and game.bank.cash == bank + 40
+    assert hx.tile.tokens[hx.tile.tdef.cities[0]] == [BLOCKING_OWNER]
+    assert not token.used and f"Placing a blocking token on {hx.id}" in game.log_lines
+
+
+def test_a_system_of_two_companies_with_coal_keeps_one_marker_and_returns_the_other() -> None:
+    """Rules 16: a company holds at most one coal marker; a system formed from two holders returns one to the
+    Virginia Coalfields."""
+    game = _fresh_game()
+    nw, wab = game.corporations["NW"], game.corporations["WAB"]
+    for corp in (nw, wab):
+        game.set_par(corp, game.market.par_cells()[0])
+        corp.ipoed = True
+        corp.markers.append("coal")
+    on_fields = game.coal_on_fields
+    system = game.create_system([nw, wab])
+    assert system.markers == ["coal"]
+    assert game.coal_on_fields == on_fields + 1
+    assert game.hex_markers(game.coal["coalfields"]) == ("coal",) * (on_fields + 1)
+    assert f"{system.sym} cannot have two coal markers, returning one to Virginia Coalfields" in game.log_lines

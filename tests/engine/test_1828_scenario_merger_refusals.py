@@ -17,6 +17,8 @@ def test_a_player_cannot_start_a_merger_with_a_company_that_has_no_partner() -> 
     player = game.player_by_id(5518)
     offered = {c["choice"] for c in query.choices(game, player, "choose")}
     assert offered == {"CPR", "GT", "IC", "MC", "MP"}
+    assert query.step_for(game, player, "lay_tile") is None  # a stock round's turn: no step lays track
+    assert query.step_for(game, player, "choose") is not None
     for name in ("NYC", "B&O", "C&P", "ZZZ"):  # another's company, one with no partner, the C&P minor, no company
         with pytest.raises(GameError, match=f"{name} has no company to merge with"):
             game.process({"type": "choose", "entity": 5518, "entity_type": "player", "choice": name})
@@ -43,3 +45,14 @@ def test_the_odd_share_decision_names_one_of_the_two_companies() -> None:
     assert not game.corporations["GT"].closed
     game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "IC"})
     assert game.corporations["GT"].closed and game.corporations["IC"].closed
+
+
+def test_no_move_is_taken_after_the_game_has_ended() -> None:
+    game = before(GAME_B, 10**9)  # the whole recorded game: it ends when a share price reaches the market's end
+    assert game.finished
+    with pytest.raises(GameError, match="the game is over") as caught:
+        game.process({"type": "pass", "entity": 1, "entity_type": "player"})
+    assert caught.value.code.value == "game_over"
+    # and nothing is offered: no choices, no step to take one
+    assert query.choices(game, game.players[0], "pass") == []
+    assert query.step_for(game, game.players[0], "pass") is None

@@ -94,3 +94,14 @@ def test_a_player_sells_only_shares_held_and_cannot_buy_back_what_was_sold() -> 
     with pytest.raises(GameError, match="Player 3 sold MP this round and cannot buy it back"):
         game.process({"type": "buy_shares", "entity": 2051, "entity_type": "player", "shares": [mp.id], "percent": 10})
     assert len(game.pool.shares_of("MP")) == 4  # still in the market: the state was rolled back
+
+
+def test_a_system_buys_a_train_that_exists_into_a_named_shell() -> None:
+    buy = {"type": "buy_train", "entity": "CPR-MC", "entity_type": "system", "train": "3+D-1", "price": 350,
+           "variant": "3+D", "shell": "CPR"}  # id 324
+    game = before(GAME_A, 324)
+    with pytest.raises(GameError, match="there is no train ZZ"):
+        game.process({**buy, "train": "ZZ"})
+    game.process(buy)
+    assert game.all_trains["3+D-1"].owner is game.corporations["CPR-MC"]
+    assert game.shell_of(game.corporations["CPR-MC"], game.all_trains["3+D-1"]).name == "CPR"
