@@ -20,3 +20,17 @@ def check_ended_game_takes_no_move(game: Game) -> None:
     assert caught.value.code is ErrorCode.GAME_OVER
     assert query.choices(game, player, "pass") == []
     assert query.step_for(game, player, "pass") is None
+
+
+def check_messages_name_entities_and_unknown_tiles(game: Game) -> None:
+    """Messages name a player by name, a company or private by its symbol, anything else as it prints; a tile
+    the supply never held is refused by name."""
+    player = game.players[0]
+    corp = next(iter(game.corporations.values()))
+    company = next(iter(game.companies.values()))
+    assert game.describe(player) == player.name
+    assert game.describe(corp) == corp.sym
+    assert game.describe(company) == company.sym
+    assert game.describe(game.bank) == str(game.bank)
+    with pytest.raises(GameError, match="tile 9999-0 is not available"):
+        game.tile_from_supply("9999-0")

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from engine.titles import title_class
-from tests.engine.game_end_checks import check_ended_game_takes_no_move
+from tests.engine.game_end_checks import (
+    check_ended_game_takes_no_move,
+    check_messages_name_entities_and_unknown_tiles,
+)
 
 
 def test_a_game_ended_by_agreement_takes_no_further_move() -> None:
     check_ended_game_takes_no_move(title_class("1882")([(i, chr(96 + i)) for i in range(1, 3 + 1)], 5, {}))
+
+
+def test_messages_name_entities_and_refuse_an_unknown_tile() -> None:
+    game = title_class("1882")([(i, chr(96 + i)) for i in range(1, 3 + 1)], 5, {})
+    check_messages_name_entities_and_unknown_tiles(game)
