@@ -6,7 +6,8 @@ companies leaving; 1822 with its E trains). Each position is solved from scratch
 combination) with a generous budget, best of ``--runs`` (wall time; CPU time too, which grows much less with the
 other processes' load on a shared machine). Per title: positions, p50, p95, max, the share proven, and for the
 recorded games a check that every answer is at least what the players ran. The last line sets every title against
-the targets: every optimum proven, p95 <= 0.1 s and max <= 1 s.
+the targets: every optimum proven, p95 <= 0.1 s and max <= 1 s, judged on CPU time (the wall times are printed
+too).
 
     python benchmarks/routes.py [--runs N] [--late N] [--title T] [--stress]
 
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         proven = sum(r.proven for r in rows)
         share = proven / len(rows) if rows else 0.0
         p95, top = percentile(times, 0.95), max(times)
+        cpu95, cputop = percentile(cpus, 0.95), max(cpus)
         print(f"{bench.name}: {len(rows)} positions, p50 {percentile(times, 0.5):.4f} s, p95 {p95:.4f} s, "
               f"max {top:.4f} s, mean {statistics.mean(times):.4f} s, proven {100 * share:.1f}% "
               f"(CPU p95 {percentile(cpus, 0.95):.4f} s, max {max(cpus):.4f} s)")
@@ -122,13 +124,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {express} positions with E trains")
         if low:
             print(f"  {low} positions below what the players ran")
-        ok = share == 1.0 and p95 <= P95_TARGET and top <= MAX_TARGET and not low
+        # Judged on the process's CPU time: on a shared machine the wall time measures the other processes too.
+        ok = share == 1.0 and cpu95 <= P95_TARGET and cputop <= MAX_TARGET and not low
         failed += 0 if ok else 1
-        verdicts.append(f"{bench.name} {'ok' if ok else 'MISSED'} (n {len(rows)}, p95 {p95:.3f}, max {top:.3f}, "
-                        f"proven {100 * share:.0f}%)")
+        verdicts.append(f"{bench.name} {'ok' if ok else 'MISSED'} (n {len(rows)}, CPU p95 {cpu95:.3f} max "
+                        f"{cputop:.3f}, wall p95 {p95:.3f} max {top:.3f}, proven {100 * share:.1f}%)")
         if args.stress and bench.fixtures is not None:
             stress(sorted((SHARED / bench.fixtures).glob("*.json")))
-    print(f"targets p95 <= {P95_TARGET} s, max <= {MAX_TARGET} s, 100% proven: " + "; ".join(verdicts), flush=True)
+    print(f"targets (CPU) p95 <= {P95_TARGET} s, max <= {MAX_TARGET} s, 100% proven: " + "; ".join(verdicts),
+          flush=True)
     return 1 if failed else 0
 
 

@@ -79,9 +79,9 @@ def claimed_revenue(game: Game, corp: Corporation, action: dict[str, Any]) -> in
 
     A title whose routes are traced and priced by its own step (1822) prices them with ``run_revenue``.
     """
-    hook = getattr(game, "run_revenue", None)
-    if callable(hook):
-        return int(hook(corp, action.get("routes") or []))
+    own = game.run_revenue(corp, action.get("routes") or [])
+    if own is not None:
+        return own
     total = 0
     for data in action.get("routes") or []:
         train = game.all_trains[str(data["train"])]
@@ -100,9 +100,7 @@ def recorded_revenue(action: dict[str, Any]) -> int | None:
 def check_legal(game: Game, corp: Corporation, routes: list[dict[str, Any]]) -> None:
     """Raise GameError unless these run_routes routes pass the autoroute validation (and the title's own
     tracing, for a title that prices runs itself)."""
-    hook = getattr(game, "run_revenue", None)
-    if callable(hook):
-        hook(corp, routes)
+    if game.run_revenue(corp, routes) is not None:
         # Local runs and runs inside one hex ([HEX]) have no hexside to follow: the title traced them.
         routes = [r for r in routes if all(len(leg) > 1 and leg[0] != "local" for leg in r.get("connections") or [])]
     traced = [validate_route(game, corp, game.all_trains[str(r["train"])], r) for r in routes]

@@ -21,6 +21,8 @@ class StepState(Protocol):
 
     def blocking(self) -> bool: ...
 
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]: ...
+
 
 class RoundState(Protocol):
     kind: str

@@ -364,11 +364,15 @@ class Game(PlayRules):
         }
 
     def end_game(self, reason: str) -> None:
+        self.before_game_end(reason)
         self.finished = True
         self.game_end_reason = reason
         self.log(f"-- Game over: {reason} --")
         if ev.recording_now():
             ev.emit(ev.GameEnded(reason, end_reason_text(reason), tuple(self.player_score(p) for p in self.players)))
+
+    def before_game_end(self, reason: str) -> None:
+        """Title hook: what happens as the game ends for ``reason``, before the scores (1862 repays debts)."""
 
     def next_round(self) -> None:
         next_round(self)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .autoroute import Pricing, RouteGraph, TrainSpec
     from .board import Hex
-    from .entities import Company, Corporation, Player, Share, Train
+    from .entities import Company, Corporation, Holder, Player, Share, Train
     from .flow import RoundState
     from .game_end import EndCheck, EndTrigger
     from .market import Cell
@@ -101,6 +101,9 @@ class EndHooks(Protocol):
     def game_end_timing(self) -> EndTrigger | None:
         """The met end condition that ends the game soonest: (reason, timing), or None."""
 
+    def before_game_end(self, reason: str) -> None:
+        """What happens as the game ends for ``reason``, before the scores (1862 repays debts)."""
+
 
 class ShareHooks(Protocol):
     """Par, floating, presidency, certificates and what players are worth."""
@@ -110,6 +113,17 @@ class ShareHooks(Protocol):
 
     def par_cost(self, corp: Corporation, price: int) -> int:
         """What starting ``corp`` at ``price`` costs its president."""
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        """After ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
+
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        """Holders of certificates or money the core does not know (1822's tax haven, 1828's merger boxes)."""
+
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        """Who is paid for certificates of ``corp`` bought with ``receiver`` named by the step (None: the
+        company for its IPO shares when the capitalization says so, else the bank; 1822: the bank for a
+        fully capitalised major)."""
 
     def float_corporation(self, corp: Corporation) -> None:
         """``corp`` floats: its capital reaches it (full, incremental, or the title's own way)."""
@@ -122,6 +136,10 @@ class ShareHooks(Protocol):
 
     def parse_price(self, text: str, *, par: bool = False) -> Cell:
         """The market cell a player's price names (a par price when ``par``)."""
+
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        """The sale rule: ``seller`` sells ``shares`` (``percent`` of them) to the pool; the proceeds, the
+        presidency and the price drops; returns the proceeds."""
 
     def payout_companies(self) -> None:
         """The privates pay their owners (at the start of an operating round)."""
@@ -175,11 +193,21 @@ class TrackHooks(Protocol):
     def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
         """Whether a reservation on ``hx`` keeps company ``corp`` from placing a station there."""
 
+    def after_home_token(self, corp: Corporation) -> None:
+        """After ``corp``'s home station was placed by the core (1822's LNWR: its destination station too)."""
+
     def can_place_token(self, corp: Corporation) -> bool:
         """Whether ``corp`` may place a station now."""
 
     def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Any = None) -> bool:
         """Whether ``corp`` may place ``token`` in city ``node`` of ``hx``."""
+
+    def station_surcharge(self, corp: Corporation, token: Any, hx: Hex) -> int:
+        """What ``corp`` pays beyond a station's price to place ``token`` on ``hx`` (1862: half again across the
+        border), paid after it; raises GameError when ``corp`` cannot pay both."""
+
+    def network_read(self, corp: Corporation, net: Any) -> None:
+        """Each time a company's network is read (1828 remembers then that it once had a route)."""
 
     def remembers_routes(self) -> bool:
         """Whether the title follows 18xx.games' memory that a company once had a route (``routes_seen``)."""
@@ -213,8 +241,16 @@ class TrainHooks(Protocol):
     def on_new_train(self, corp: Corporation, train: Train) -> None:
         """After ``corp`` got a new train."""
 
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        """After ``train`` left ``corp`` (sold to another company or rusted; 1828 empties a shell)."""
+
     def phase_changed(self) -> None:
         """After the phase changed."""
+
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        """Before a company's train purchase is checked (1822: the director borrows what a forced purchase
+        needs when he has nothing left to sell)."""
 
     def close_on_train_bought(self, corp: Corporation) -> None:
         """Privates that close when ``corp`` buys a train."""
@@ -232,6 +268,9 @@ class TrainHooks(Protocol):
 
 class RouteHooks(Protocol):
     """Which trains run, what a route earns, and how the route finder reads trains and bonuses."""
+
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """The routes the engine suggests ``corp`` runs (the route finder's, as run_routes data)."""
 
     def route_trains(self, corp: Corporation) -> list[Train]:
         """The trains of ``corp`` that run."""
@@ -263,6 +302,10 @@ class RouteHooks(Protocol):
 
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         """The hexes where a route stops once whatever their cities (1822's London)."""
+
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        """For a title that traces and prices runs itself (1822): the revenue of a run's routes, raising
+        GameError for an illegal one; None: the core traces and prices them."""
 
 
 class DividendHooks(Protocol):
@@ -306,12 +349,18 @@ class PrivateHooks(Protocol):
     def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
         """What ``corp`` may pay for ``company``."""
 
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """After ``corp`` bought ``company`` from a player (what the private brings with it: 1828's C&P)."""
+
     def has_turn_ability(self, corp: Corporation) -> bool:
         """Whether a private of ``corp`` has a power usable in its turn (keeps the turn open for it)."""
 
 
 class ViewHooks(Protocol):
     """What the views show of the title's own concepts (engine/core/viewbuild.py)."""
+
+    def describe(self, entity: Any) -> str:
+        """How the log names ``entity`` (a player, a company, or a title's own holder)."""
 
     def cash_aside(self) -> dict[ev.Party, int]:
         """Money the title holds outside any holder (1822's P15/P20 charters), by who holds it."""
@@ -404,6 +453,18 @@ class StepHooks(Protocol):
     def pass_(self) -> None:
         """The entity passes the step."""
 
+    def next_lay(self) -> dict[str, Any] | None:
+        """The tile lay this step makes next (one of ``tile_lays``, with its ``cost``), or None."""
+
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+        """(terrain, river, fee) of a ``lay_tile`` choice the step prices itself; None: the core prices it."""
+
+    def token_price(self, entity: Any, action: Action) -> int | None:
+        """The price of a ``place_token`` choice the step sets itself; None: the station's price."""
+
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        """The standing bids this step holds, per company: (bidder, price)."""
+
 
 class StockStepHooks(Protocol):
     """engine/core/steps/stock.py ``BuySellParShares``: what a player may buy, sell and start."""
@@ -429,18 +490,23 @@ class BuyTrainStepHooks(Protocol):
     def needs_emergency_sale(self, corp: Corporation) -> bool: ...
 
 
-class TrackStepHooks(Protocol):
-    """engine/core/steps/operating.py ``Track``."""
-
-    def next_lay(self) -> dict[str, Any] | None:
-        """The lay the company makes next (one of ``tile_lays``), or None when it has made them all."""
-
-
 class AuctionStepHooks(Protocol):
     """engine/core/steps/auction.py ``WaterfallAuction``."""
 
     def may_purchase(self, company: Company) -> bool:
         """Whether ``company`` may be bought outright now."""
+
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
+        """``player`` bids ``price`` on ``company`` (checked against the minimum and his money)."""
+
+    def resolve_bids(self) -> None:
+        """Settle the bids on the cheapest companies left, as far as they can be settled now."""
+
+    def award(self, player: Player, company: Company, price: int) -> None:
+        """``player`` gets ``company`` for ``price`` (the certificate that comes with it included)."""
+
+    def all_passed(self) -> None:
+        """Every player passed in a row (the cheapest private's price drops, or it is given away)."""
 
 
 # ---------------------------------------------------------------------------------------------- market and abilities
@@ -474,7 +540,6 @@ DECLARED: dict[str, tuple[type[Any], ...]] = {
     "Step": (StepHooks,),
     "BuySellParShares": (StockStepHooks,),
     "BuyTrain": (BuyTrainStepHooks,),
-    "Track": (TrackStepHooks,),
     "WaterfallAuction": (AuctionStepHooks,),
     "StockMarket": (MarketHooks,),
     "Ability": (AbilityHooks,),

@@ -93,6 +93,11 @@ class PlayRules(TrainRules):
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         return frozenset()
 
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        """Title hook: for a title whose run step traces and prices runs itself (1822), the revenue of these
+        run_routes routes, raising GameError for an illegal one; None: the core traces and prices them."""
+        return None
+
     # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
     DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
@@ -248,6 +253,10 @@ class PlayRules(TrainRules):
         corp.companies.append(company)
         ev.emit(ev.PrivateMoved(company.sym, seller.party, corp.party, price))
         self.log(f"{corp.sym} buys {company.sym} from {seller.name} for {self.format_money(price)}")
+        self.after_company_bought(corp, company, price)
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        """Title hook: after ``corp`` bought ``company`` from a player (what the private brings with it)."""
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
         """Bankruptcy is declared when even selling every sellable share cannot pay for a train."""

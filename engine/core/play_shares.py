@@ -67,6 +67,7 @@ class ShareRules(GameState):
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         corp = self.corporation(shares[0].corp)
+        receiver = self.share_payee(corp, receiver)
         if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
             receiver = corp
         if price:
@@ -75,6 +76,11 @@ class ShareRules(GameState):
             self.transfer_share(s, buyer)
         self._check_float(corp)
         self.check_presidency(corp, previous=corp.owner)
+
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        """Title hook: who is paid for certificates of ``corp`` bought with ``receiver`` named by the step (None:
+        the company for its IPO shares when the title's capitalization says so, else the bank)."""
+        return receiver
 
     def _check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
@@ -184,6 +190,10 @@ class ShareRules(GameState):
         source = self.par_exchange(corp)
         if source is not None:
             self.close_company(source)  # exchanged for the president's certificate
+        self.after_par(player, corp)
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        """Title hook: after ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""

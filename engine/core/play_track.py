@@ -216,7 +216,11 @@ class TrackRules(ShareRules):
         if net is None or net.stale:
             net = company_network(self.board, corp.sym, optional_stops=self.optional_stops(), stale=net)
             self.networks[corp.sym] = net
+        self.network_read(corp, net)
         return net
+
+    def network_read(self, corp: Corporation, net: Network) -> None:
+        """Title hook: each time a company's network is read (1828 remembers then that it once had a route)."""
 
     def remembers_routes(self) -> bool:
         """Title hook: whether a company that once had a route keeps running and must own a train after its
@@ -306,9 +310,14 @@ class TrackRules(ShareRules):
                 self.pending_tokens.append((corp, [hx.id], corp.tokens[0]))
             return
         self.place_token(corp, corp.tokens[0], hx, self.home_node(corp, hx), free=True)
+        self.after_home_token(corp)
+
+    def after_home_token(self, corp: Corporation) -> None:
+        """Title hook: after ``corp``'s home station was placed by the core (not chosen in the home-token step)."""
 
     def place_token(self, corp: Corporation, token: Token, hx: Hex, node: int, *, free: bool = False,
                     slot: int | None = None) -> None:
+        extra = 0 if free else self.station_surcharge(corp, token, hx)
         slots = hx.tile.tokens[node]
         if slot is None or slots[slot] is not None:
             slot = self.free_slot(hx, node, corp.sym)
@@ -328,6 +337,13 @@ class TrackRules(ShareRules):
         self.reservations_release(corp.sym, hx)
         self.hex_changed(hx, corp)
         self.log(f"{corp.sym} places a token on {hx.id}")
+        if extra:
+            pay(corp, self.bank, extra, ev.Why.STATION)
+
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        """Title hook: what ``corp`` pays beyond the station's price to place ``token`` on ``hx`` (1862: half again
+        across the border), paid after it; raises GameError when ``corp`` cannot pay both."""
+        return 0
 
     def free_slot(self, hx: Hex, node: int, corp: str) -> int | None:
         slots = hx.tile.tokens[node]

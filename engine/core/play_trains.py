@@ -57,6 +57,8 @@ class TrainRules(TrackRules):
         self.log(f"{corp.sym} buys a {train.name} train for {self.format_money(price)}")
         if source is None:
             self.on_new_train(corp, train)
+        elif isinstance(source, Corporation):
+            self.train_left(source, train)
 
     def trade_in(self, train: Train) -> None:
         train.owner = None
@@ -122,6 +124,11 @@ class TrainRules(TrackRules):
         self.log(f"A {train.name}-train of {owner.name if owner is not None else 'the depot'} rusts")
         ev.emit(ev.TrainMoved(train.id, train.name, owner.party if owner else ev.DEPOT, ev.NOBODY,
                               ev.TrainHow.RUSTED))
+        if isinstance(owner, Corporation):
+            self.train_left(owner, train)
+
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        """Title hook: after ``train`` left ``corp`` (sold to another company or rusted)."""
 
     def phase_changed(self) -> None:
         self.log(f"-- Phase {self.phase['name']} --")
@@ -148,9 +155,10 @@ class TrainRules(TrackRules):
             self.close_company(comp)
 
     def crowded_corporations(self) -> list[Corporation]:
-        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action.
+        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action (a company
+        # without trains is passed over before its limit is looked up).
         return [c for c in self.corporations.values()
-                if len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
+                if c.trains and len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)
@@ -226,6 +234,7 @@ class TrainRules(TrackRules):
 
     def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
                          must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
+        self.before_train_purchase(corp, train, price, exchange=exchange, must_buy=must_buy)
         source = train.owner
         if variant is not None and variant != train.name:
             if source is not None:
@@ -287,6 +296,11 @@ class TrainRules(TrackRules):
         self.buy_train(corp, train, price, exchange=exchange)
         self.close_on_train_bought(corp)
         self.after_train_bought(corp, train)
+
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        """Title hook: before a company's train purchase is checked (1822: a director who cannot raise the
+        money for a forced purchase borrows it)."""
 
     def close_on_train_bought(self, corp: Corporation) -> None:
         """Close the privates whose close ability waits for ``corp`` to buy a train (1882's CP and the CPR)."""

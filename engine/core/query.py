@@ -144,16 +144,15 @@ def lay_cost(game: Game, entity: Any, action: Action) -> LayCost:
     if tile is None:
         return LayCost()
     step = step_for(game, entity, "lay_tile")
-    own = getattr(step, "lay_cost", None)  # a step that prices its lays itself (1828's privates)
-    if callable(own):
-        terrain, river, fee = own(entity, action)
+    own = step.lay_cost(entity, action) if step is not None else None
+    if own is not None:
+        terrain, river, fee = own
         return LayCost(int(terrain), int(river), int(fee))
     rotation = int(action["rotation"])
     terrain = hx.terrain_cost if hx.tile is hx.original else 0
     exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
     river = crossing_cost(game, hx, exits)
-    next_lay = getattr(step, "next_lay", None)
-    spec = next_lay() if callable(next_lay) else None
+    spec = step.next_lay() if step is not None else None
     fee = int(spec.get("cost", 0)) if isinstance(spec, dict) else 0
     return LayCost(terrain, river, fee)
 
@@ -162,9 +161,9 @@ def token_price(game: Game, entity: Any, action: Action) -> int | None:
     """What one of ``entity``'s ``place_token`` choices costs: the price of the station it uses, unless the step
     prices it itself (1828's free private stations); None when no station would be used."""
     step = step_for(game, entity, "place_token")
-    own = getattr(step, "token_price", None)
-    if callable(own):
-        return int(own(entity, action))
+    own = step.token_price(entity, action) if step is not None else None
+    if own is not None:
+        return int(own)
     corp = entity if isinstance(entity, Corporation) else getattr(entity, "owner", None)
     token = game.token_for(corp, action.get("token_type")) if isinstance(corp, Corporation) else None
     return token.price if token is not None else None

@@ -43,6 +43,11 @@ class Step(Generic[G]):
     def active(self) -> bool:
         return not self.passed
 
+    def offers(self, entity: Any, kind: str) -> bool:
+        """Whether ``actions(entity)`` lists ``kind``, where the list itself is not needed. A step that can answer
+        without listing everything (``Bankrupt``, ``BuySellParShares``) says so sooner."""
+        return kind in self.actions(entity)
+
     def blocking(self) -> bool:
         return self.blocks and any(self.actions(e) for e in self.active_entities())
 
@@ -80,6 +85,24 @@ class Step(Generic[G]):
         which it may be unable to go on (1822's tax haven buying LNWR), or one it settles differently (1822's sale
         of half a director's certificate by a holder who does not direct). Each is listed in docs/conformance.md."""
         return True
+
+    def next_lay(self) -> dict[str, Any] | None:
+        """The tile lay this step makes next (one of ``game.tile_lays()``, with its ``cost``), or None."""
+        return None
+
+    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+        """(terrain, river, fee) of one of this step's ``lay_tile`` choices when the step prices its lays
+        itself (1828's privates); None: the core prices it (``query.lay_cost``)."""
+        return None
+
+    def token_price(self, entity: Any, action: Action) -> int | None:
+        """What one of this step's ``place_token`` choices costs when the step prices it itself (free private
+        stations); None: the price of the station it uses."""
+        return None
+
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        """The standing bids this step holds, per company: (bidder, price)."""
+        return {}
 
     # --- lifecycle
     def setup(self) -> None:
@@ -212,12 +235,18 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
+            if not step.blocks and type(step).blocking is Step.blocking:
+                # It never blocks, so nothing but whether it takes the action is asked of it.
+                if step.offers(entity, kind):
+                    self._take(step, action, entity)
+                    break
+                continue
+            if type(step).offers is not Step.offers and step.offers(entity, kind):
+                self._take(step, action, entity)
+                break
             offered = step.actions(entity)
             if kind in offered:
-                if kind == "pass":
-                    ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
-                        getattr(entity, "sym", entity))), step.name))
-                step.process(action, entity)
+                self._take(step, action, entity)
                 break
             if self._blocks_given(step, entity, offered):
                 self._refuse(kind, entity, step)
@@ -228,6 +257,13 @@ class Round:
             self.after_process(action, entity)
         finally:
             self._settled = _UNSETTLED
+
+    @staticmethod
+    def _take(step: Step[Any], action: dict[str, Any], entity: Any) -> None:
+        if action["type"] == "pass":
+            ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
+                getattr(entity, "sym", entity))), step.name))
+        step.process(action, entity)
 
     def _active_after_process(self) -> Step[Any] | None:
         """``active_step()`` for ``after_process``, which runs straight after ``settle`` changed nothing more."""

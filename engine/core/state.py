@@ -167,7 +167,12 @@ class GameState:
     def _holders(self, corp: Corporation | None = None) -> list[Holder]:
         out: list[Holder] = [*self.players, *self.corporations.values(), self.pool]
         out += [c.treasury for c in self.corporations.values() if c.treasury.shares]
-        return out
+        return out + self.extra_holders(corp)
+
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        """Title hook: holders of certificates or money the core does not know (1822's tax haven, the boxes of
+        1828's merger); ``corp``: the company whose certificates are looked for, None for all."""
+        return []
 
     @property
     def phase(self) -> dict[str, Any]:
@@ -193,5 +198,7 @@ class GameState:
         return self.market.location.get(corp.sym)
 
     def total_cash(self) -> int:
+        """All money in the game: the bank's, every holder's, and what the title holds aside (``cash_aside``)."""
         return (self.bank.cash + sum(p.cash for p in self.players)
-                + sum(c.cash for c in self.corporations.values()) + self.pool.cash)
+                + sum(c.cash for c in self.corporations.values()) + self.pool.cash
+                + sum(h.cash for h in self.extra_holders()) + sum(self.cash_aside().values()))

@@ -52,6 +52,19 @@ class TileDef:
     label: str | None = None
     # The printed cost of upgrading this tile (1822's London and English Channel tiles): ``cost:<n>``.
     upgrade_cost: int = 0
+    # Tile definitions key the memoised track rules (track.py), asked at every lay: the hash is worked out once.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.colour, self.nodes, self.paths, self.label,
+                                                self.upgrade_cost)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[TileDef], tuple[object, ...]]:
+        # Built again when unpickled: a string's hash differs from one process to the next.
+        return TileDef, (self.name, self.colour, self.nodes, self.paths, self.label, self.upgrade_cost)
 
     @property
     def cities(self) -> tuple[int, ...]:

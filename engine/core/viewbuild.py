@@ -139,8 +139,7 @@ def _destinations(game: Game) -> dict[str, tuple[str, ...]]:
 
 def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
     """Markers a title lays on hexes (``hex_markers``; 1828's coal), none for titles without."""
-    markers = getattr(game, "hex_markers", None)
-    return tuple(markers(hx.id)) if callable(markers) else ()
+    return tuple(game.hex_markers(hx.id))
 
 
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
@@ -339,7 +338,7 @@ def _player(game: Game, p: Player, acting: list[Any]) -> PlayerStatus:
         privates=tuple(c.sym for c in p.companies if not c.closed),
         certificates=round(game.num_certs(p)), certificate_limit=int(game.cert_limit),
         value=game.player_value(p), priority=p is game.players[0], acting=p in acting, debt=int(p.debt),
-        in_bids=int(committed(p)) if callable(committed := getattr(game, "committed_cash", None)) else 0,
+        in_bids=int(game.committed_cash(p)),
     )
 
 
@@ -360,8 +359,7 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
         token_hexes=tuple(str(t.hex) for t in own if t.used and t.hex is not None),
         token_prices=tuple(int(t.price) for t in own if not t.used),
         kind=corp.kind.value,
-        shells=tuple((str(sh.name), tuple(t.name for t in sh.trains))
-                     for sh in getattr(game, "shells", {}).get(corp.sym, [])),
+        shells=tuple(game.train_groups(corp)),
         loans=int(corp.loans),
         markers=tuple(str(m) for m in corp.markers),
         debt=corp.debt,
@@ -371,12 +369,9 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
 def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
     """Per private in an auction, the highest bid and its bidder (steps that keep ``bids`` per company)."""
     out: dict[str, tuple[int, str]] = {}
-    steps: list[Any] = list(getattr(game.round, "steps", ()))
+    steps = list(game.round.steps)
     # 1822 keeps the bids in its bid boxes on the game, from one stock round to the next.
-    for step in [*steps, game]:
-        bids = getattr(step, "bids", None)
-        if not isinstance(bids, dict):
-            continue
+    for bids in [*(step.company_bids() for step in steps), game.standing_bids()]:
         for sym, entries in bids.items():
             if entries:
                 who, price = max(entries, key=lambda e: e[1])
@@ -386,16 +381,14 @@ def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
 
 def _bid_boxes(game: Game) -> set[str]:
     """The companies in 1822's bid boxes now (titles without bid boxes have none)."""
-    boxes = getattr(game, "bidbox_companies", None)
-    return {str(c.sym) for c in boxes()} if callable(boxes) else set()
+    return {str(c.sym) for c in game.bidbox_companies()}
 
 
 def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set[str]) -> CompanyStatus:
     owner = comp.owner
     holder = owner.name if isinstance(owner, Player) else owner.sym if isinstance(owner, Corporation) else None
     bid = bids.get(comp.sym)
-    worth = getattr(game, "company_value", None)  # a title's own worth of a private (1822's P16: its tax haven)
-    value = int(worth(comp) if worth is not None else comp.value)
+    value = int(game.company_value(comp))
     return CompanyStatus(
         sym=comp.sym, name=comp.name, value=value, revenue=int(comp.revenue), description=comp.desc,
         owner=holder, high_bid=bid[0] if bid else None, high_bidder=bid[1] if bid else None, closed=comp.closed,

@@ -17,6 +17,7 @@ from engine.core.viewbuild import status_view
 from engine.importer import parse_game_json, replay
 from engine.playout import random_playout
 from engine.titles import title_class
+from engine.titles.g1862.bankruptcy import remove_corporation
 from rendering.status import status_text
 from tests.conftest import SHARED_FIXTURES
 
@@ -78,7 +79,7 @@ def test_1862_companies_leaving_the_game_take_their_trains_without_rusting() -> 
         corp.trains.append(train)
     with ev.recording() as events:
         for corp in corps:
-            game.remove_corporation(corp, compensate=False)  # type: ignore[attr-defined]
+            remove_corporation(game, corp, compensate=False)  # type: ignore[arg-type]
     text = "\n".join(line.text for line in narrate(events, _names(game)))
     assert "rust" not in text.replace("do not rust", ""), text
     for corp in corps:

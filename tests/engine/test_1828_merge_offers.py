@@ -13,6 +13,7 @@ from engine.core import actions as act
 from engine.core import query
 from engine.importer import read_game_file
 from engine.titles import title_class
+from engine.titles.g1828 import merger_rules
 from engine.titles.g1828.game import G1828
 
 GAME = Path(__file__).parent / "data" / "1828_merge_runs_short.json"
@@ -35,7 +36,7 @@ def test_a_merger_that_runs_short_before_any_decision_offers_only_its_undo() -> 
     ic, nkp = game.corporations["IC"], game.corporations["NKP"]
     assert game.merge_candidates(player, ic) == [nkp]  # the rules allow it (rules 7.5)
     game.process(choose_ic)
-    assert game.finishable_merges(player, ic) == []
+    assert merger_rules.finishable_merges(game, player, ic) == []
     [undo] = query.choices(game, ic, "merge")
     assert undo["type"] == "undo" and undo["action_id"] == game.round.merge_start_id  # type: ignore[attr-defined]
     game.process(undo)

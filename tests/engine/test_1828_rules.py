@@ -14,6 +14,7 @@ from engine.core.errors import GameError
 from engine.core.transfer import BLOCKING_OWNER
 from engine.importer import read_game_file
 from engine.titles import title_class
+from engine.titles.g1828 import coal, merger_exchange, privates, routes, shells, stations, systems
 from engine.titles.g1828.game import G1828
 from engine.titles.g1828.merger import Merger
 from tests.conftest import SHARED_FIXTURES
@@ -56,9 +57,9 @@ def test_system_moves_trains_between_shells_and_names_the_shell_of_a_new_train()
     game = before(GAME_A, 474)
     system = game.corporations["CPR-MC"]
     train = game.all_trains["6-0"]
-    old = game.shell_of(system, train)
+    old = shells.shell_of(game, system, train)
     game.process({"type": "swap_train", "entity": "CPR-MC", "entity_type": "system", "train": "6-0"})
-    new = game.shell_of(system, train)
+    new = shells.shell_of(game, system, train)
     assert old is not None and new is not None and new is not old
     assert sorted(s.name for s in game.shells["CPR-MC"]) == ["CPR", "MC"]
 
@@ -106,13 +107,13 @@ def test_coal_marker_opens_the_coalfields() -> None:
     coalfields = game.board["K11"]
     assert coalfields.passable_only_by is not None and "IC" not in coalfields.passable_only_by
     with pytest.raises(GameError, match="coal marker"):
-        game.check_route(ic, {"K11", "J10"}, {"K11"}, [])
+        routes.check_route(game, ic, {"K11", "J10"}, {"K11"}, [])
     on_fields = game.coal_on_fields
     game.process({"type": "special_buy", "entity": "IC", "entity_type": "corporation", "description": "Coal Marker",
                   "cost": 120})
-    assert game.has_coal(ic) and game.coal_on_fields == on_fields - 1
+    assert coal.has_coal(ic) and game.coal_on_fields == on_fields - 1
     assert coalfields.passable_only_by is not None and "IC" in coalfields.passable_only_by
-    game.check_route(ic, {"K11", "J10"}, {"K11"}, [])
+    routes.check_route(game, ic, {"K11", "J10"}, {"K11"}, [])
     with pytest.raises(GameError):
         game.process({"type": "special_buy", "entity": "IC", "entity_type": "corporation",
                       "description": "Coal Marker", "cost": 120})
@@ -138,14 +139,14 @@ def test_a_system_keeps_its_members_home_reservations_until_it_places_them() -> 
     for corp in (nw, wab):
         game.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
-    system = game.create_system([nw, wab])
+    system = systems.create_system(game, [nw, wab])
     for corp in (nw, wab):
-        game.close_corporation(corp)
+        systems.close_member(game, corp)
     h6 = game.board["H6"]
     city = h6.tile.tdef.cities[0]
     assert game.reserved_slots(h6, city) == {0: "NW-WAB"}
     assert not game.can_token_city(prr, h6, city)
-    game.place_system_homes(system)
+    stations.place_system_homes(game, system)
     assert h6.tile.tokens[city] == ["NW-WAB"]
     assert game.reserved_slots(h6, city) == {}
 
@@ -171,7 +172,7 @@ def test_a_second_station_in_one_city_goes_back_to_the_system_charter() -> None:
         corp.ipoed = True
         game.place_token(corp, corp.tokens[0], hx, node, free=True)
     total = len(nw.tokens) + len(wab.tokens)
-    system = game.create_system([nw, wab])
+    system = systems.create_system(game, [nw, wab])
     assert len(system.tokens) == total
     assert sum(1 for t in system.tokens if t.used) == 1
     assert system.sym in hx.tile.tokens[node] and BLOCKING_OWNER in hx.tile.tokens[node]
@@ -233,7 +234,7 @@ def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> 
     for corp in ("GT", "IC"):
         game.transfer_share(next(s for s in game.corporations[corp].shares if not s.president), player)
     waiting, step.player_choice = step.player_choice, None  # Player 1's odd share is still to choose
-    step._exchange_pairs(player)
+    merger_exchange.exchange_pairs(step, player)
     step.player_choice = waiting
     assert player.percent_of(system.sym) == 20  # two shares for one pair (Player 4, with more, stays director)
 
@@ -245,12 +246,12 @@ def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None
     step = next(s for s in game.round.steps if isinstance(s, Merger))
     assert step.system is not None
     keeper = game.players[0]
-    for share in list(step._system_shares()):
+    for share in list(merger_exchange.system_shares(step)):
         game.transfer_share(share, keeper)  # the trades have used every system share up
     gt_share = next(s for p in game.players for s in p.shares if s.corp == "GT" and not s.president)
     game.transfer_share(gt_share, game.pool)
-    step._exchange_pairs(game.pool)
-    step._exchange_singles(game.pool)
+    merger_exchange.exchange_pairs(step, game.pool)
+    merger_exchange.exchange_singles(step, game.pool)
     assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
     assert {"IC_5", gt_share.id} <= {s.id for s in step.discard.shares}
 
@@ -260,7 +261,7 @@ def _short_merger(left: int) -> G1828:
     as after a trade worth one share took the director's certificate; Player 1 picks an odd share."""
     game = before(GAME_A, 236)
     step = next(s for s in game.round.steps if isinstance(s, Merger))
-    for share in step._system_shares()[left:]:
+    for share in merger_exchange.system_shares(step)[left:]:
         game.transfer_share(share, game.players[1])
     return game
 
@@ -295,9 +296,9 @@ def test_a_system_holds_one_space_for_its_first_members_home() -> None:
     for corp in (wab, gt):
         game.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
-    game.create_system([wab, gt])
+    systems.create_system(game, [wab, gt])
     for corp in (wab, gt):
-        game.close_corporation(corp)
+        systems.close_member(game, corp)
     h6 = game.board["H6"]
     city = h6.tile.tdef.cities[0]
     h6.tile.tokens[city].append(None)  # two spaces, as a green city has
@@ -315,7 +316,7 @@ def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_
     game.transfer_share(game.share_by_id("PRR_1"), a)
     mh.owner = a
     a.companies.append(mh)
-    game.exchange_company(mh, game.share_by_id("PRR_2"))
+    privates.exchange_company(game, mh, game.share_by_id("PRR_2"))
     held = a.shares_of("PRR")
     assert [s.percent for s in held] == [20] and held[0].president and prr.owner is a and not prr.ipoed
     cash = b.cash
@@ -345,7 +346,7 @@ def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> 
     for c in (corp, other):
         game.set_par(c, game.market.par_cells()[0])
         c.ipoed = True
-    game.create_system([corp, other])
+    systems.create_system(game, [corp, other])
     assert private.closed and private not in game.players[0].companies
 
 

@@ -16,6 +16,7 @@ from engine.core.errors import ErrorCode, GameError
 from engine.core.game import Game
 from engine.core.routes import Route
 from engine.importer import read_game_file, replay
+from engine.titles.g1830 import routes
 from engine.titles.g1830.game import G1830
 from tests.conftest import SHARED_FIXTURES
 
@@ -289,8 +290,8 @@ def test_a_route_may_visit_one_offboard_of_canada_only() -> None:
     with pytest.raises(GameError) as err:
         g.route_revenue(corp, both)
     assert "Canada" in err.value.message
-    assert g.route_groups(["A9", "B10"]) is None  # type: ignore[attr-defined]
-    assert g.route_groups(["I1", "J2"]) is None  # type: ignore[attr-defined]  # only I1 is in the Gulf group
+    assert routes.route_group(g.board, ["A9", "B10"]) is None
+    assert routes.route_group(g.board, ["I1", "J2"]) is None  # only I1 is in the Gulf group
 
 
 def test_the_optional_sixth_train_rule_adds_a_third_six() -> None:

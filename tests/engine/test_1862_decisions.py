@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import GameError
+from engine.titles.g1862 import routes
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import (
@@ -103,10 +104,10 @@ def test_d08_the_rocky_mountain_tile_is_free_and_closes_the_private() -> None:
 
 def test_d11_routes_may_not_join_both_mexico_hexes_nor_take_a_tile_twice() -> None:
     g = new()
-    assert g.route_problem({"connections": [["K12", "J13"], ["J13", "K14"]]}) is not None
-    assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "G22", "H21"]]}) is not None
-    assert g.route_problem({"connections": [["G20", "G22", "F23"], ["F23", "E22"]]}) is None
-    assert g.route_problem({"connections": [["F29", "F31"], ["F31", "F33"]]}) is None  # NY's two stations
+    assert routes.route_problem(g, {"connections": [["K12", "J13"], ["J13", "K14"]]}) is not None
+    assert routes.route_problem(g, {"connections": [["G20", "G22", "F23"], ["F23", "G22", "H21"]]}) is not None
+    assert routes.route_problem(g, {"connections": [["G20", "G22", "F23"], ["F23", "E22"]]}) is None
+    assert routes.route_problem(g, {"connections": [["F29", "F31"], ["F31", "F33"]]}) is None  # NY's two stations
     # The route finder applies the same rule, with the same exemption (tests/engine/test_train_kinds.py).
     assert g.autoroute_tile_once() == frozenset({"F31"})
 
@@ -155,7 +156,7 @@ def test_d11_the_finder_lists_exactly_the_routes_the_tile_rule_allows() -> None:
             with_rule = listed(ruled, spec)
             sol = Solution(0, True, [], free)
             allowed = {k for k, c in listed(free, spec).items()
-                       if g.route_problem({"connections": sol.connections(c)}) is None}
+                       if routes.route_problem(g, {"connections": sol.connections(c)}) is None}
             assert set(with_rule) == allowed, (corp.sym, spec.name)
             checked += len(allowed)
             dropped += len(listed(free, spec)) - len(allowed)

@@ -9,6 +9,7 @@ import pytest
 from engine import new_game
 from engine.core.errors import GameError
 from engine.core.invariants import liveness_problems
+from engine.titles.g1862 import forced_purchase
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import (
@@ -169,7 +170,7 @@ def test_b6_unfloated_sale_counts_at_the_price_after_the_drop() -> None:
     g.transfer_share(share, player(g, 1))
     below = g.market.below("NP")
     assert below.price < cell.price
-    assert g.sale_proceeds(np_, [share]) == below.price
+    assert forced_purchase.sale_proceeds(g, np_, [share]) == below.price
     ats = start(g, "ATS", 1, cash=0, col=10)
     assert g.emergency_liquidity(player(g, 1), ats) >= below.price
     paid = g.sell_shares(player(g, 1), [share], share.percent)
@@ -181,7 +182,7 @@ def test_b6_edition_1_counts_the_price_before_the_drop() -> None:
     sell_privates(g)
     np_ = start(g, "NP", 2, floated=False, col=7)
     share = g.corporations["NP"].shares[0]
-    assert g.sale_proceeds(np_, [share]) == g.market.location["NP"].price
+    assert forced_purchase.sale_proceeds(g, np_, [share]) == g.market.location["NP"].price
 
 
 def test_b1_seven_player_seed_3_has_no_avoidable_bankruptcy() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from engine.core.errors import ErrorCode, GameError
 from engine.core.tiles import TokenKind
+from engine.titles.g1862 import certificates, debt, redemption, shares
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import (
@@ -266,7 +267,7 @@ def test_sc10_pool_limit_is_five_certificates_before_and_after_redemption() -> N
         act(g, "sell_shares", 2, shares=["NYC_1"], percent=10)
     assert err.value.code is ErrorCode.ILLEGAL
     g.phase_index = 1  # green
-    g.redeem(g.corporations["NYC"], "debt")
+    redemption.redeem(g, g.corporations["NYC"], "debt")
     assert [s.percent for s in g.pool.shares_of("NYC")] == [5] * 5
     assert [s.percent for s in shares_of(g, 2, "NYC")] == [5, 5]
     with pytest.raises(GameError):
@@ -297,7 +298,7 @@ def test_sc12_dividends_after_redemption_round_up_per_5_percent() -> None:
     to_pool(g, "NYC_4")
     nyc = g.corporations["NYC"]
     g.phase_index = 1
-    g.redeem(nyc, "debt")
+    redemption.redeem(g, nyc, "debt")
     before = {p.id: p.cash for p in g.players}
     treasury, bank = nyc.cash, g.bank.cash
     g.pay_dividend(nyc, 150, "payout")
@@ -320,8 +321,8 @@ def test_sc13_redemption_arithmetic_of_the_rules_example(phase: int, face: int, 
     g.phase_index = phase
     before = {p.id: p.cash for p in g.players}
     bank = g.bank.cash
-    assert g.redemption_payment(nyc) == 500
-    g.redeem(nyc, "debt")
+    assert redemption.payment(g, nyc) == 500
+    redemption.redeem(g, nyc, "debt")
     assert nyc.debt == face and nyc.cash == surplus
     assert bank - g.bank.cash == cash - 150  # the bank lends the cash and receives $150 for its 15%
     assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 200, 2: 100, 3: 50, 4: 0}
@@ -666,7 +667,8 @@ def test_sc19_played_the_set_is_completed_debts_repaid_no_stock_round() -> None:
     assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen
     p1 = player(g, 1)
     assert nyc.debt == 0  # repaid from the treasury, the president covering what it lacks (§9.6)
-    assert g.player_value(p1) == p1.cash - p1.debt + sum(g.cert_price(nyc, s) for s in p1.shares_of("NYC"))
+    held = sum(certificates.cert_price(g, nyc, s) for s in p1.shares_of("NYC"))
+    assert g.player_value(p1) == p1.cash - p1.debt + held
     assert g.result()[str(p1.id)] == g.player_value(p1)
 
 
@@ -700,7 +702,7 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     g.operating_rounds = 3
     g.players[3].bankrupt = True
     g.fixed_scores[4] = 0
-    g.update_cert_limit()
+    certificates.update_cert_limit(g)
     ats = start(g, "ATS", 3, cash=100, col=10)
     lay(g, "ATS", "G22", "4", 0)
     p3 = player(g, 3)
@@ -719,7 +721,7 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     assert ats.cash == 0 or ats.cash < 550
     p1 = player(g, 1)
     seen = play_to_the_end(g)
-    assert p3.bankrupt and g.game_end_reason == "players_out" and g.players_in_game() == 2
+    assert p3.bankrupt and g.game_end_reason == "players_out" and certificates.players_in_game(g) == 2
     assert seen == ["Operating Round 1.1", "Operating Round 1.2", "Operating Round 1.3"], seen  # no stock round
     assert nyc.debt == 0 and "NYC repays its debt" in g.log_lines
     assert any(line.startswith("P1 pays $") and "of NYC's debt" in line for line in g.log_lines)
@@ -744,7 +746,7 @@ def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
     assert all(g.corporations[s].closed for s in ("NYC", "CP", "CPR"))
     assert g.board.hexes["F31"].tile.kinds[0][0] is TokenKind.BLOCKING
     assert player(g, 2).cash - cash == 100  # CP 10% at $100
-    assert g.cert_limit == 16 and g.players_in_game() == 4
+    assert g.cert_limit == 16 and certificates.players_in_game(g) == 4
     assert g.player_value(player(g, 1)) == -100  # the 2-train the company could not buy
 
 
@@ -758,8 +760,8 @@ def test_sc21_redemption_at_an_odd_price_tie_transfer_and_dividends() -> None:
     to_pool(g, "CPR_7", "CPR_8")
     g.phase_index = 3
     before = {p.id: p.cash for p in g.players}
-    assert g.redemption_payment(z) == 429
-    g.redeem(z, "debt")
+    assert redemption.payment(g, z) == 429
+    redemption.redeem(g, z, "debt")
     assert {p.id: p.cash - before[p.id] for p in g.players} == {1: 128, 2: 129, 3: 86, 4: 0}
     assert z.debt == 600 and z.cash == 480 - 429 == 51
     assert g.market.location["CPR"].price == 85 and z.owner is player(g, 1)
@@ -784,7 +786,7 @@ def test_sc22_debt_repayment_at_game_end() -> None:
     give(g, 1, "NYC_3")
     nyc = g.corporations["NYC"]
     g.phase_index = 1
-    g.redeem(nyc, "debt")
+    redemption.redeem(g, nyc, "debt")
     nyc.debt = 600
     g.bank.cash += nyc.cash - 250
     nyc.cash = 250
@@ -798,7 +800,7 @@ def test_sc22_debt_repayment_at_game_end() -> None:
         g.transfer_share(s, g.corporations[s.corp])
     g.bank.cash += p1.cash - 200
     p1.cash = 200
-    g.repay_debts()
+    debt.repay_debts(g)
     assert nyc.cash == 0 and nyc.debt == 0 and p1.cash == 0 and p1.debt == 150
     assert g.player_value(p1) == 270
     assert g.market.location["NYC"].price == 60
@@ -828,7 +830,7 @@ def test_sc23_bankruptcy_that_continues_the_game() -> None:
     assert g.market.location["UP"].price == 85  # P3 sold W (UP) for $92, one row down
     assert player(g, 1).cash - cash == 210
     assert len(g.pool.shares_of("CP")) == 7 and g.market.location["CP"].price == 100
-    assert g.cert_limit == 20 and g.players_in_game() == 4
+    assert g.cert_limit == 20 and certificates.players_in_game(g) == 4
     assert g.player_value(p3) == 2 * 100 - 68 == 132
     # His cash (the $92 of the sale included) and Z's treasury go to the bank; the compensation comes out of it.
     assert g.bank.cash - bank == 100 + 40 - 210
@@ -840,7 +842,7 @@ def test_sc24_fewer_than_three_players_ends_after_the_current_set() -> None:
     g = new()
     g.players[3].bankrupt = True
     g.fixed_scores[4] = 0
-    g.update_cert_limit()
+    certificates.update_cert_limit(g)
     assert g.game_end_timing() is None
     start(g, "NYC", 3)
     g.go_bankrupt(g.corporations["NYC"])
@@ -877,7 +879,7 @@ def test_sc26_company_groups_open_in_turn() -> None:
         act(g, "par", 1, corporation="CPR", share_price="100,0,7")
     act(g, "pass", 1)
     act(g, "buy_shares", 2, shares=["CP_7"])
-    assert g.group_open(2) and not g.group_open(3)
+    assert shares.group_open(g, 2) and not shares.group_open(g, 3)
     act(g, "par", 3, corporation="CPR", share_price="100,0,7")
     assert not g.corporations["CPR"].floated  # P3: 20% + SOC's 10%
     give(g, 1, "CPR_2", "CPR_3")
@@ -888,13 +890,13 @@ def test_sc26_company_groups_open_in_turn() -> None:
         start(g, sym, 2)
     start(g, "SP", 2, floated=False)
     give(g, 1, "SP_1", "SP_2", "SP_3", "SP_4")
-    assert not g.group_open(3)
+    assert not shares.group_open(g, 3)
     assert "WP_1" in [s.id for s in player(g, 1).shares]  # PSC's WP share cannot be sold before WP has a par
     assert not [c for c in choices(g, player(g, 2), "sell_shares") if c["shares"][0].startswith("WP")]
     act(g, "pass", 2)
     act(g, "pass", 3)
     act(g, "buy_shares", 4, shares=["SP_5"])
-    assert g.corporations["SP"].floated and g.group_open(3)
+    assert g.corporations["SP"].floated and shares.group_open(g, 3)
 
 
 def test_sc27_forced_train_purchase() -> None:
@@ -1029,7 +1031,7 @@ def test_sc29_over_the_certificate_limit_after_redemption() -> None:
         give(g, 1, *(f"{sym}_{i}" for i in ids))
     assert g.num_certs(p1) == 15
     g.phase_index = 1
-    g.redeem(g.corporations["NYC"], "debt")
+    redemption.redeem(g, g.corporations["NYC"], "debt")
     assert g.num_certs(p1) == 16
     stock_round(g)
     assert set(g.actions_for(player(g, 1))) == {"sell_shares", "close_company"}  # no buying, no passing

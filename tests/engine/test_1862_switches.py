@@ -7,6 +7,7 @@ import pytest
 from engine import new_game
 from engine.core.errors import GameError
 from engine.core.tiles import TokenKind
+from engine.titles.g1862 import privates, shares
 from engine.titles.g1862.game import G1862
 
 from .g1862_helpers import act, choices, player, sell_privates, start
@@ -54,10 +55,10 @@ def test_group_2_waits_for_group_1_to_float() -> None:
     for corp in g.groups[1]:
         for share in list(corp.shares):
             g.transfer_share(share, player(g, 1))
-    assert not g.group_open(2)  # sold out, but not every group-1 company has floated
+    assert not shares.group_open(g, 2)  # sold out, but not every group-1 company has floated
     for corp in g.groups[1]:
         corp.floated = True
-    assert g.group_open(2)
+    assert shares.group_open(g, 2)
 
 
 def test_d20_privates_close_when_phase_5_starts() -> None:
@@ -66,7 +67,7 @@ def test_d20_privates_close_when_phase_5_starts() -> None:
     g.phase_index = 3  # phase 5, as the first 5 train starts it
     g.phase_changed()
     assert all(c.closed for c in g.companies.values())
-    assert g.erie_placed()
+    assert privates.erie_placed(g)
     assert g.board.hexes["G30"].tile.tokens[0] == ["B&O"]  # the marker stays as a blocker, as in D-13
 
 

@@ -6,6 +6,7 @@ import copy
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -315,6 +316,18 @@ def test_a_time_budget_returns_the_best_found_unproven() -> None:
     check_solution(game, corp, sol)
     small, corp = small_game(ring_map(), [("D", 999), ("D", 999)], tokens={"A3": ["CPR"]})
     assert solve(small, corp, time_budget=0.0).total <= 380
+
+
+def test_a_work_budget_stops_at_the_same_point_whatever_the_load() -> None:
+    """run auto and playouts search under a count of checks, not wall time: the same routes on any machine."""
+    game, corp = small_game(dense_map(5, 4), [("D", 999), ("D", 999)], tokens={"C3": ["CPR"]})
+    first = solve(game, corp, time_budget=None, work_budget=3)
+    time.sleep(0.01)
+    again = solve(game, corp, time_budget=None, work_budget=3)
+    assert not first.proven and first.total > 0
+    assert first.action_routes() == again.action_routes()
+    check_solution(game, corp, first)
+    assert solve(game, corp, time_budget=None, work_budget=None).total >= first.total
 
 
 # ---------------------------------------------------------------------------------------------- brute force

@@ -11,6 +11,7 @@ from engine.core import events as ev
 from engine.importer import parse_game_json, replay
 from engine.reconcile import check_action, ledger, main, reconcile_game
 from engine.titles import title_class
+from engine.titles.g1862.bankruptcy import remove_corporation
 from tests.conftest import SHARED_FIXTURES
 
 CONFIGS = [("1882", []), ("1828", []), ("1822", []), ("1822", ["plus_expansion"]), ("1862", []), ("1830", [])]
@@ -70,7 +71,7 @@ def test_1862_a_company_leaving_the_game_takes_its_trains_without_rusting() -> N
     train.owner = corp
     corp.trains.append(train)
     with ev.recording() as events:
-        game.remove_corporation(corp, compensate=False)  # type: ignore[attr-defined]
+        remove_corporation(game, corp, compensate=False)  # type: ignore[arg-type]
     moved = [e for e in events if isinstance(e, ev.TrainMoved)]
     assert [(m.train, m.how) for m in moved] == [(train.id, ev.TrainHow.LEFT)]
     assert any(isinstance(e, ev.CompanyClosed) and e.corp == corp.sym for e in events)

@@ -23,22 +23,13 @@ def game() -> G1882:
     return G1882([(1, "A"), (2, "B"), (3, "C")], seed=1)
 
 
-def test_loans_move_bank_cash_and_are_owed_not_lost() -> None:
+def test_a_company_loan_of_the_titles_size_is_a_liability() -> None:
     g = game()
     g.config = TitleConfig(loans=RULES)
     money = total_money(g)
     corp = g.corporations["CPR"]
-    loans.take_loan(g.bank, corp, RULES)
-    loans.take_loan(g.bank, corp, RULES)
-    assert (corp.loans, corp.cash, total_money(g)) == (2, 200, money)
-    assert g.liabilities(corp) == 200 and g.corporation_value(corp) == 0 and total_owed(g) == 200
-    with pytest.raises(GameError, match="most a company may take"):
-        loans.take_loan(g.bank, corp, RULES)
-    assert loans.pay_interest(g.bank, corp, RULES) == 20 and corp.cash == 180
-    loans.repay_loan(g.bank, corp, RULES)
-    assert (corp.loans, corp.cash) == (1, 80)
-    with pytest.raises(GameError):
-        loans.repay_loan(g.bank, corp, RULES)
+    corp.loans = 2
+    assert g.liabilities(corp) == 200 and total_owed(g) == 200
     assert problems(g, money) == []
     corp.loans = 3
     assert any("over the limit" in p for p in problems(g, money))
@@ -46,12 +37,6 @@ def test_loans_move_bank_cash_and_are_owed_not_lost() -> None:
 
 def test_interest_rounds_up() -> None:
     assert LoanRules(size=50, interest_percent=5).interest(3) == 8  # 7.5 rounds up
-
-
-def test_no_loans_in_1882() -> None:
-    g = game()
-    with pytest.raises(GameError, match="no company loans"):
-        loans.take_loan(g.bank, g.corporations["CPR"], g.config.loans)
 
 
 def test_a_players_debt_is_subtracted_from_their_value() -> None:
@@ -69,6 +54,16 @@ def test_a_players_debt_is_subtracted_from_their_value() -> None:
     assert g.player_value(player) == worth - 60
     with pytest.raises(GameError):
         loans.repay_debt(g.bank, player, 51)
+
+
+def test_a_loan_may_owe_more_than_it_lends() -> None:
+    g = game()
+    money = total_money(g)
+    player = g.players[0]
+    loans.lend(g.bank, player, 40, owed=60, what="loan")  # 1822's director's loan at 50% interest
+    assert (player.debt, total_money(g)) == (60, money)
+    with pytest.raises(GameError, match="positive amount"):
+        loans.lend(g.bank, player, -1)
 
 
 def test_loans_table_is_read_and_checked() -> None:

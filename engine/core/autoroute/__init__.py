@@ -51,7 +51,7 @@ not cross there; a node-to-node path inside one hex cannot be written as 18xx.ga
 
 from .candidates import BonusRule, Candidate, Deadline, Pricing, engine_pricing, pricing_for
 from .graph import Link, Node, RouteGraph, build_graph, hexside_unit, junction_unit, node_is_token, path_unit
-from .optimum import Solution, best_routes_for, solve
+from .optimum import WORK_BUDGET, Solution, best_routes_for, solve
 from .pairing import ARM_CAP
 from .trains import CUT_SHORT, ORDINARY, UNLIMITED, NodeRef, RouteRules, TrainSpec, Unit, train_spec
 from .validate import TracedRoute, route_price, route_value, stop_earnings, trace_route, validate_route, validate_routes
@@ -62,6 +62,7 @@ __all__ = [
     "CUT_SHORT",
     "ORDINARY",
     "UNLIMITED",
+    "WORK_BUDGET",
     "BonusRule",
     "Candidate",
     "Deadline",

@@ -149,7 +149,7 @@ class _Combiner:
                     best_choice[:] = chosen
                 return
             counter[0] += 1
-            if deadline.expired or (counter[0] & 63 == 0 and deadline.check()):
+            if deadline.expired or (counter[0] & 1023 == 0 and deadline.check()):
                 self.timed_out = True
                 return
             if i + 1 < n and acc + extra + rest_bound(i, lo) <= state["best"]:

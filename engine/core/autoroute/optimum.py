@@ -59,14 +59,20 @@ class Solution:
                  "connections": self.connections(c)} for t, c in self.routes]
 
 
+# The search work ``run auto`` and every playout may spend (Deadline checks, 10-30 ms each): about 2 s, and the
+# same answer under any load, so that playouts, replays and digests are reproducible.
+WORK_BUDGET = 150
+
+
 def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = None,
-          time_budget: float | None = 5.0) -> Solution:
+          time_budget: float | None = 5.0, work_budget: int | None = None) -> Solution:
     """The routes with the maximum total revenue for ``corp``'s trains (all of them by default).
 
-    ``proven`` is False only when ``time_budget`` seconds ran out first; the best found is returned.
+    ``proven`` is False only when ``time_budget`` seconds or ``work_budget`` checks ran out first; the best found is
+    returned.
     """
     started = time.perf_counter()
-    deadline = Deadline(time_budget)
+    deadline = Deadline(time_budget, work_budget)
     run = list(game.route_trains(corp) if trains is None else trains)
     graph = build_graph(game, corp)
     pricing = pricing_for(game, graph)
@@ -127,9 +133,13 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
         same = kinds.setdefault(walk_key(spec), [])
         if spec not in same:
             same.append(spec)
+    # A train whose group holds no other train shares track with none: its routes that cannot beat its best one
+    # by more than the set-level allowance are never part of a better set, so its walk is bounded as if alone.
+    groups = [s.group for s in specs]
     for same in kinds.values():
         lists, done = enumerate_shared(graph, same, pricing, deadline, [run[specs.index(s)] for s in same],
-                                       alone=len(run) == 1)
+                                       alone=len(run) == 1,
+                                       bound=len(same) == 1 and groups.count(same[0].group) == 1)
         by_spec.update(zip(same, lists, strict=True))
         complete = complete and done
     t_enum = time.perf_counter() - started - t_graph
@@ -155,6 +165,8 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
                     time.perf_counter() - started, stats)
 
 
-def best_routes_for(game: RouteRules, corp: Corporation, time_budget: float | None = 2.0) -> list[dict[str, Any]]:
-    """The optimal routes for the company's trains as run_routes ``routes`` data (the bot's ``run auto``)."""
-    return solve(game, corp, time_budget=time_budget).action_routes()
+def best_routes_for(game: RouteRules, corp: Corporation, time_budget: float | None = None,
+                    work_budget: int | None = WORK_BUDGET) -> list[dict[str, Any]]:
+    """The optimal routes for the company's trains as run_routes ``routes`` data (the bot's ``run auto``, and every
+    playout's run): bounded by search work, not wall time, so the answer never depends on the machine's load."""
+    return solve(game, corp, time_budget=time_budget, work_budget=work_budget).action_routes()

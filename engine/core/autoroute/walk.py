@@ -49,11 +49,14 @@ def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
 
 def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pricing,
                      deadline: Deadline | None = None, trains: Sequence[Train | None] | None = None,
-                     trim: bool | None = None, alone: bool = False) -> tuple[list[list[Candidate]], bool]:
+                     trim: bool | None = None, alone: bool = False,
+                     bound: bool = False) -> tuple[list[list[Candidate]], bool]:
     """:func:`enumerate_candidates` for several train kinds of one :func:`walk_key`, in one walk.
 
     ``alone``: the train runs alone, so only routes that may beat the best found so far are wanted; a
     path is not extended when even its best possible stops (the most valuable ones not yet visited) cannot.
+    ``bound``: the same bound for a train that shares track with no other (the only one of its group): a route
+    that cannot beat its best one is replaced by that one in any set (routes equal in value keep their order).
 
     The walk goes as far as the longest-running kind; each path found is priced for every kind it suits.
     With ``trim`` (the default when no title hook or set-level effect prices the routes), a route is dropped
@@ -100,7 +103,7 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     ends2: list[int] = []
     cvals: list[int] = []  # values of the counted stops on the route, in increasing order
     steps = [0]
-    dl = deadline if deadline is not None and deadline.at is not None else None
+    dl = deadline if deadline is not None and deadline.limited else None
     stopped = [False]
     # Per node: (other node, link mask, link index, link's inner hexes, its hex bit, weight, token, value,
     # passable), so the walk reads one tuple per step.
@@ -154,28 +157,102 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 if refs is None:
                     refs = [nodes[k].ref for k in route_nodes(anchor)]
                 v += hook(trains[s], refs)
+            if bounding:
+                if signed and v <= by_sig.get(visited & keep, -UNLIMITED):
+                    continue  # a route of its signature found before pays as much: this one is never wanted
+                lift(visited, v)
             got = best[s].get(mask)
             if got is None or got[0] < v:
                 best[s][mask] = (v, start, (*reversed(arm1), *arm2))
-                if bounding and v > floor[0]:
-                    floor[0] = v
 
-    bounding = alone and hook is None and nspec == 1 and limit < UNLIMITED and tops[0] < 0
+    bounding = hook is None and nspec == 1 and tops[0] < 0 and ((alone and limit < UNLIMITED) or bound)
     floor = [-UNLIMITED]
     slack = pricing.set_bound + sum(amount for _groups, amount in rules if amount > 0)
-    by_value = sorted(((value[k], 1 << k) for k in range(n) if weight[k] and value[k] > 0), reverse=True)
-    free_total = sum(value[k] for k in range(n) if not weight[k] and value[k] > 0)
+    # A set-level bonus reads only the ``set_nodes`` a route visits (its signature): a route cannot do better in any
+    # set than a route of its signature found before that pays at least as much (without the set allowance).
+    signed = pricing.set_bonus is None or pricing.set_nodes is not None
+    route_slack = slack - pricing.set_bound
+    by_sig: dict[int, int] = {}
 
-    def hopeless(val: int, counted: int, visited: int) -> bool:
-        room = limit - counted
-        extra = free_total
+    def lift(visited: int, v: int) -> None:
+        if v > floor[0]:
+            floor[0] = v
+        sig = visited & keep
+        if by_sig.get(sig, -UNLIMITED) < v:
+            by_sig[sig] = v
+
+    by_value = sorted(((value[k], 1 << k) for k in range(n) if weight[k] and value[k] > 0), reverse=True)
+
+    # An unlimited train's bound counts only the stops the route can still reach: from its open ends, over nodes
+    # not yet visited, never through a station numbered below the anchor's (a route's first station) nor past a
+    # node no route runs through.
+    reach = bounding and limit >= UNLIMITED
+    near = [sum(1 << j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
+    through = sum(1 << k for k in range(n) if passable[k])
+    stations = sum(1 << k for k in range(n) if token[k])
+    paying = [(value[k], 1 << k) for k in range(n) if value[k] > 0 and not hexbit[k]]
+    free_value = [(k, value[k]) for k in range(n) if not weight[k] and value[k] > 0]
+    # Stops on a tile a route includes once (1822's London): one of them at most, none once the tile is used.
+    tiles: dict[int, list[tuple[int, int]]] = {}
+    for k in range(n):
+        if value[k] > 0 and hexbit[k]:
+            tiles.setdefault(hexbit[k], []).append((value[k], 1 << k))
+    tile_stops = [(tile, sorted(group, reverse=True)) for tile, group in tiles.items()]
+
+    def gain(room: int, allowed: int, hexes: int) -> int:
+        # The most the stops in ``allowed`` can add to a route with ``room`` counted stops left.
+        if room >= n:
+            extra = sum(v for v, b in paying if allowed & b)
+            for tile, group in tile_stops:
+                if not tile & hexes:
+                    extra += next((v for v, b in group if allowed & b), 0)
+            return extra
+        extra = sum(v for k, v in free_value if allowed >> k & 1)
         for v, b in by_value:
             if not room:
                 break
-            if not visited & b:
+            if allowed & b:
                 extra += v
                 room -= 1
-        return val + extra + slack <= floor[0]
+        return extra
+
+    def beaten(val: int, room: int, visited: int, allowed: int, hexes: int) -> bool:
+        # Whether no route the path may still become can beat a route found before: with the set-level allowance,
+        # the best found; without it, the best found of each signature the route may end with (its open stops
+        # outside that signature left out).
+        if val + gain(room, allowed, hexes) + slack <= floor[0]:
+            return True
+        if not signed:
+            return False
+        sig = visited & keep
+        open_ = allowed & keep
+        sub = open_
+        while True:
+            if by_sig.get(sig | sub, -UNLIMITED) < val + gain(room, allowed & ~(open_ & ~sub), hexes) + route_slack:
+                return False
+            if not sub:
+                return True
+            sub = (sub - 1) & open_
+
+    def hopeless(val: int, counted: int, visited: int, starts: int = 0, anchor: int = 0, hexes: int = 0) -> bool:
+        room = limit - counted
+        if beaten(val, room, visited, ~visited, hexes):
+            return True
+        if not reach or not starts:
+            return False
+        closed = visited | (stations & ((1 << anchor) - 1))
+        seen = starts
+        frontier = starts & through
+        while frontier:
+            nb = 0
+            while frontier:
+                low = frontier & -frontier
+                nb |= near[low.bit_length() - 1]
+                frontier ^= low
+            nb &= ~(closed | seen)
+            seen |= nb
+            frontier = nb & through
+        return beaten(val, room, visited, seen & ~visited, hexes)
 
     worthless = sum(1 << k for k in range(n) if value[k] <= 0)
     # The common case (one kind, priced by its stops alone, nothing to trim) is recorded inline.
@@ -211,13 +288,14 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 insort(cvals, vj)
             if fast:
                 got = best0.get(used | m)
-                if got is None or got[0] < val + vj:
+                if (got is None or got[0] < val + vj) and not (
+                        bounding and signed and val + vj <= by_sig.get((visited | (1 << j)) & keep, -UNLIMITED)):
                     best0[used | m] = (val + vj, ends1[-1] if ends1 else anchor, (*reversed(arm1), *arm2))
-                    if bounding and val + vj > floor[0]:
-                        floor[0] = val + vj
+                    if bounding:
+                        lift(visited | (1 << j), val + vj)
             else:
                 record(anchor, visited | (1 << j), used | m, val + vj, c, tokens + tk)
-            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j), 1 << j, anchor, hb | hj)):
                 walk2(anchor, j, -1, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
             if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
@@ -245,11 +323,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 insort(cvals, vj)
             # The anchor is now inside the route: the second arm leaves it (a stations-only route starts at a
             # station).
-            if bounding and hopeless(val + vj, c, visited | (1 << j)):
+            if bounding and hopeless(val + vj, c, visited | (1 << j), 1 << anchor, anchor, hb | hj):
                 pass
             elif tk or not stations_only:
                 walk2(anchor, anchor, arm1[0], visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
-            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j))):
+            if pj and not (bounding and hopeless(val + vj, c, visited | (1 << j), (1 << j) | (1 << anchor), anchor,
+                                                     hb | hj)):
                 walk1(anchor, j, visited | (1 << j), used | m, hb | hj, val + vj, c, tokens + tk)
             if w and ranked:
                 del cvals[bisect_left(cvals, vj)]
@@ -257,7 +336,7 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             arm1.pop()
 
     # A train alone that earns the sum of its stops pairs arms instead of walking every route.
-    paired = (bounding and not caps[0] and not rules and not specs[0].local) or (
+    paired = (alone and bounding and not caps[0] and not rules and not specs[0].local) or (
         alone and nspec == 1 and hook is None and not rules and not caps[0] and tops[0] < 0 and limit >= UNLIMITED)
     alone_cands: list[Candidate] = []
     if paired:

@@ -63,6 +63,9 @@ class WaterfallAuction(Step[G]):
         self.auctioning: Company | None = None
 
     # --- queries
+    def company_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return dict(self.bids)
+
     def _auction_bids(self) -> list[tuple[Player, int]]:
         if self.auctioning is None:
             return []
@@ -129,17 +132,17 @@ class WaterfallAuction(Step[G]):
             if company is not self.auctioning:
                 assert self.auctioning is not None
                 raise illegal(f"bidding is on {self.auctioning.sym} now")
-            self._add_bid(entity, company, price)
+            self.add_bid(entity, company, price)
         else:
             if self.may_purchase(company):
                 if price < company.min_bid:
                     raise illegal(f"{company.sym} costs at least {self.game.format_money(company.min_bid)}")
                 self._check_afford(entity, company, price)
                 self.round.last_to_act = entity
-                self._buy(entity, company, price)
-                self._resolve()
+                self.award(entity, company, price)
+                self.resolve_bids()
             else:
-                self._add_bid(entity, company, price)
+                self.add_bid(entity, company, price)
             self.round.next_entity_index()
 
     def process_pass(self, action: dict[str, Any], entity: Any) -> None:
@@ -147,12 +150,12 @@ class WaterfallAuction(Step[G]):
             assert self.auctioning is not None
             self.bids[self.auctioning.sym] = [b for b in self.bids[self.auctioning.sym] if b[0] is not entity]
             self.game.log(f"{entity.name} passes on {self.auctioning.sym}")
-            self._resolve()
+            self.resolve_bids()
             return
         entity.passed = True
         self.game.log(f"{entity.name} passes bidding")
         if all(p.passed for p in self.round.entities):
-            self._all_passed()
+            self.all_passed()
         self.round.next_entity_index()
 
     def _check_afford(self, player: Player, company: Company, price: int) -> None:
@@ -161,7 +164,7 @@ class WaterfallAuction(Step[G]):
             money = self.game.format_money
             raise insufficient(f"{player.name} has {money(available)} available and cannot bid {money(price)}")
 
-    def _add_bid(self, player: Player, company: Company, price: int) -> None:
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
         low = self.min_bid(company)
         if price < low:
             raise illegal(f"the minimum bid for {company.sym} is {self.game.format_money(low)}")
@@ -173,7 +176,7 @@ class WaterfallAuction(Step[G]):
         self.bids[company.sym] = bids
         self.game.log(f"{player.name} bids {self.game.format_money(price)} for {company.sym}")
 
-    def _resolve(self) -> None:
+    def resolve_bids(self) -> None:
         while self.companies:
             company = self.companies[0]
             is_new = company is not self.auctioning
@@ -182,7 +185,7 @@ class WaterfallAuction(Step[G]):
             if len(bids) == 1:
                 player, price = bids[0]
                 del self.bids[company.sym]
-                self._buy(player, company, price)
+                self.award(player, company, price)
                 continue
             if len(bids) > 1:
                 self.auctioning = company
@@ -190,7 +193,7 @@ class WaterfallAuction(Step[G]):
                     self.game.log(f"{company.sym} goes up for auction")
             break
 
-    def _buy(self, player: Player, company: Company, price: int) -> None:
+    def award(self, player: Player, company: Company, price: int) -> None:
         available = self.max_bid(player, company)
         if available < price:
             money = self.game.format_money
@@ -207,15 +210,15 @@ class WaterfallAuction(Step[G]):
         # Passing now lowers the price of whatever is cheapest next.
         self.cheapest = self.companies[0] if self.companies else None
 
-    def _all_passed(self) -> None:
+    def all_passed(self) -> None:
         if self.cheapest is not None and self.cheapest in self.companies:
             self.cheapest.discount += 5
             self.game.log(f"{self.cheapest.sym} minimum bid decreases to "
                           f"{self.game.format_money(self.cheapest.min_bid)}")
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
-                self._buy(self.round.entity(), self.cheapest, 0)
-                self._resolve()
+                self.award(self.round.entity(), self.cheapest, 0)
+                self.resolve_bids()
         else:
             self.game.payout_companies()
             self.game.or_set_finished()

@@ -7,6 +7,7 @@ from typing import Any
 from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
+from ..play_track import TrackRules
 from ..round import G, InterruptStep, Step
 from ..routes import build_route
 
@@ -456,6 +457,13 @@ class Bankrupt(Step[G]):
         if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
             return []
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
+
+    def offers(self, entity: Any, kind: str) -> bool:
+        # Asked before every operating action: listing asks which step is active, as costly as the whole action.
+        # Asking is a pure query unless the title's network() records what it sees (1828), where it is still asked.
+        if kind != "bankrupt" and type(self.game).network is TrackRules.network:
+            return False
+        return super().offers(entity, kind)
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         return [entity_action(entity, "bankrupt")] if kind == "bankrupt" else super().choices(entity, kind)

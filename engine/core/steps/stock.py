@@ -53,6 +53,24 @@ class BuySellParShares(Step[G]):
             out.append("pass")
         return out
 
+    def offers(self, entity: Any, kind: str) -> bool:
+        # What the round asks before each stock action: only the one kind is looked for, not the whole list.
+        if type(self).actions is not BuySellParShares.actions:
+            return super().offers(entity, kind)  # a title's own list
+        if entity is not self.round.entity() or not isinstance(entity, Player):
+            return False
+        if self.must_sell(entity):
+            return kind == "sell_shares"
+        if kind == "buy_shares":
+            return self.can_buy_any(entity)
+        if kind == "par":
+            return self.can_par_any(entity)
+        if kind == "sell_shares":
+            return self.can_sell_any(entity)
+        if kind == "pass":
+            return self.can_buy_any(entity) or self.can_par_any(entity) or self.can_sell_any(entity)
+        return False
+
     def blocking(self) -> bool:
         # Every step's blocking is asked several times an action, so this stops at the first kind of action found
         # (``has_any_action``), unless a title lists other actions without saying how to find the first.

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...core import events as ev
 from ...core.entities import Corporation, CorporationKind, Token, pay
 from .bidboxes import bidbox_minors
+from .state import phase_status
 from .stations import move_exchange_token, place_pending_token, remove_minor_station, remove_station
 from .turn_order import turns_operated
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 def potential_minors(game: Game1822, major: Corporation) -> list[Corporation]:
     out = [c for c in game.corporations.values() if c.kind is CorporationKind.MINOR and c.floated and not c.closed
            and turns_operated(game, c) > 1 and minor_pay_choices(game, major, c)]
-    if "can_acquire_minor_bidbox" in game.phase.get("status", []):
+    if "can_acquire_minor_bidbox" in phase_status(game):
         out += [game.corporations[c.sym[1:]] for c in bidbox_minors(game)
                 if major.cash >= int(game.bidding["minor_box_price"])]
     return out

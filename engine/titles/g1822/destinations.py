@@ -4,19 +4,25 @@ station it sends back to the charter, and the destination bonus of the best rout
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Corporation, CorporationKind, Token
-from ...core.game import Game
 from ...core.graph import company_network
 from ...core.routes import Route
 from ...core.tiles import TokenKind
 from .stations import remove_station, stations_in_city
 
 if TYPE_CHECKING:
+    from ...core.autoroute import Pricing, RouteGraph
     from .state import Game1822
+
+
+def destination_of(corp: Corporation) -> str:
+    """The hex of a major's destination (game.toml)."""
+    hex_id: str = corp.data["destination"]
+    return hex_id
 
 
 def destination_token(game: Game1822, corp: Corporation) -> Token | None:
@@ -103,11 +109,9 @@ def _drop_extra_space(game: Game1822, hx: Hex, node: int) -> None:
             t.slot = empty
 
 
-def place_home_token(game: Game1822, corp: Corporation) -> None:
-    if corp.tokens and corp.tokens[0].used:
-        return
-    Game.place_home_token(game, corp)
-    if corp.sym == "LNWR" and corp.tokens[0].used:
+def after_home_token(game: Game1822, corp: Corporation) -> None:
+    """The LNWR places its destination station with its home station."""
+    if corp.sym == "LNWR":
         place_destination_token(game, corp)
 
 
@@ -135,7 +139,7 @@ def add_route_bonuses(game: Game1822, corp: Corporation, routes: list[Route]) ->
         best[1].revenue += best[0]
 
 
-def autoroute_pricing(game: Game1822, graph: Any) -> Any:
+def autoroute_pricing(game: Game1822, graph: RouteGraph) -> Pricing:
     """The destination bonus as a set-level bonus: the best route joining home and destination earns the
     destination's value again (doubled for an E train). Runs are priced by ``run_revenue`` (Route1822),
     not by route_bonus, so the finder's prices are not checked against route_bonus."""
@@ -146,7 +150,7 @@ def autoroute_pricing(game: Game1822, graph: Any) -> Any:
         return plain
     dest = next((t for t in corp.tokens if t.kind is TokenKind.DESTINATION and t.used), None)
     home = corp.tokens[0]
-    if dest is None or dest.hex is None or not home.used:
+    if dest is None or dest.hex is None or not home.used or home.hex is None:
         return plain
     hi = graph.index.get((home.hex, home.node))
     di = graph.index.get((dest.hex, dest.node))

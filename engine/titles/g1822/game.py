@@ -9,11 +9,12 @@ resolves them at its end (bidboxes.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, Holder, Player, Share, Token, Train
+from ...core.flow import RoundState
 from ...core.game_end import EndTrigger
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.tiles import Tile, TileDef, TokenKind
@@ -40,6 +41,9 @@ from .optional_rules import OPTIONAL_RULES
 from .state import Game1822, TaxHaven
 from .tax_haven import TAX_HAVEN
 from .trains import PULLMAN
+
+if TYPE_CHECKING:
+    from ...core.autoroute import Pricing, RouteGraph, TrainSpec
 
 CHOICES = "choices"
 
@@ -76,7 +80,7 @@ class G1822(Game1822):
         return track_powers.laying_phase(self)
 
     def setup(self) -> None:
-        g = self.data()["game"]
+        g: dict[str, Any] = self.data()["game"]
         self.market = Market1822(g["market"])
         self.rules = g["rules"]
         self.bidding = g["bidding"]
@@ -101,22 +105,25 @@ class G1822(Game1822):
             if corp.data.get("destination"):
                 corp.tokens.append(Token(corp.sym, 0, kind=TokenKind.DESTINATION))
 
-    def initial_round(self) -> Any:
+    def initial_round(self) -> RoundState:
         return self.stock_round()
 
-    def new_round(self, kind: str, number: int) -> Any:
+    def new_round(self, kind: str, number: int) -> RoundState:
         if kind == CHOICES:
             return steps.choices_round(self)
         return super().new_round(kind, number)
 
-    def stock_round(self) -> Any:
+    def stock_round(self) -> RoundState:
         return steps.stock_round(self)
 
-    def operating_round(self, number: int) -> Any:
+    def operating_round(self, number: int) -> RoundState:
         return steps.operating_round(self, number)
 
     def bidbox_companies(self) -> list[Company]:
         return bidboxes.bidbox_companies(self)
+
+    def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return dict(self.bids)
 
     def committed_cash(self, player: Player) -> int:
         return bidboxes.committed_cash(self, player)
@@ -157,8 +164,8 @@ class G1822(Game1822):
     def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
         holdings.check_presidency(self, corp, previous, seller)
 
-    def _holders(self, corp: Corporation | None = None) -> list[Holder]:
-        return [*super()._holders(corp), self.tax_haven]
+    def extra_holders(self, corp: Corporation | None = None) -> list[Holder]:
+        return [self.tax_haven]
 
     def cash_aside(self) -> dict[ev.Party, int]:
         return privates.cash_aside(self)
@@ -172,14 +179,14 @@ class G1822(Game1822):
     def can_par(self, corp: Corporation, player: Player) -> bool:
         return majors.can_par(self, corp, player)
 
-    def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
-        majors.buy_shares(self, buyer, shares, price, receiver=receiver)
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        return majors.share_payee(self, corp, receiver)
 
     def float_corporation(self, corp: Corporation) -> None:
         majors.float_corporation(self, corp)
 
-    def place_home_token(self, corp: Corporation) -> None:
-        destinations.place_home_token(self, corp)
+    def after_home_token(self, corp: Corporation) -> None:
+        destinations.after_home_token(self, corp)
 
     def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
         return track.upgrade_cost(self, corp, hx, tile)
@@ -223,10 +230,9 @@ class G1822(Game1822):
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)
 
-    def buy_train_action(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                         must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
-        trains.buy_train_action(self, corp, train, price, exchange=exchange, must_buy=must_buy,
-                                last_sale_price=last_sale_price, variant=variant)
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        trains.before_train_purchase(self, corp, train, price, exchange=exchange, must_buy=must_buy)
 
     def other_train_price_range(self, corp: Corporation, train: Train,
                                 last_sale_price: int | None = None) -> tuple[int, int]:
@@ -241,17 +247,14 @@ class G1822(Game1822):
                      extra: tuple[int, str | None] | None = None, subsidy: int = 0) -> None:
         dividends.pay_dividend(self, corp, revenue, kind, extra, subsidy)
 
-    def autoroute_train_spec(self, train: Train) -> Any:
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
         return route_rules.autoroute_train_spec(self, train)
 
     def autoroute_single_stop_hexes(self) -> frozenset[str]:
         return london.autoroute_single_stop_hexes(self)
 
-    def autoroute_pricing(self, graph: Any) -> Any:
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
         return destinations.autoroute_pricing(self, graph)
-
-    def total_cash(self) -> int:
-        return privates.total_cash(self)
 
     def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         return route_rules.run_revenue(self, corp, routes)

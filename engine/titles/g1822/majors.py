@@ -4,12 +4,12 @@ the events that close the concessions and fully capitalise later floats.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import events as ev
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share, pay
-from ...core.game import Game
+from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, pay
 from ...core.market import Cell
+from .state import phase_status
 
 if TYPE_CHECKING:
     from .state import Game1822
@@ -25,7 +25,7 @@ def concession_of(game: Game1822, corp: Corporation) -> Company | None:
 def can_par(game: Game1822, corp: Corporation, player: Player) -> bool:
     if corp.kind is not CorporationKind.MAJOR or corp.ipoed or corp.closed:
         return False
-    status = game.phase.get("status", [])
+    status = phase_status(game)
     if "can_convert_concessions" not in status and "can_par" not in status:
         return False
     concession = concession_of(game, corp)
@@ -46,15 +46,14 @@ def start_major(game: Game1822, player: Player, corp: Corporation, cell: Cell, c
     game.log(f"{player.name} starts {corp.sym} at {game.format_money(cell.price)}")
 
 
-def buy_shares(game: Game1822, buyer: Player, shares: list[Share], price: int, *, receiver: Any = None) -> None:
-    corp = game.corporation(shares[0].corp)
+def share_payee(game: Game1822, corp: Corporation, receiver: Holder | None) -> Holder | None:
     if corp.sym in game.fully_capitalised and (receiver is None or receiver is corp):
-        receiver = game.bank  # the company is paid in full when it floats
-    Game.buy_shares(game, buyer, shares, price, receiver=receiver)
+        return game.bank  # the company is paid in full when it floats
+    return receiver
 
 
 def float_corporation(game: Game1822, corp: Corporation) -> None:
-    if "full_capitalisation" in game.phase.get("status", []) and corp.kind is CorporationKind.MAJOR:
+    if "full_capitalisation" in phase_status(game) and corp.kind is CorporationKind.MAJOR:
         # What the shares sold so far paid goes back to the bank, and the unsold shares go to the market.
         if corp.cash > 0:
             pay(corp, game.bank, corp.cash, ev.Why.CAPITAL)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from ...core import events as ev
 from ...core.entities import Company, Corporation, Player
-from ...core.game import Game
 
 if TYPE_CHECKING:
     from .state import Game1822
@@ -90,8 +89,3 @@ def acquire_private(game: Game1822, corp: Corporation, company: Company) -> None
         company.revenue = game.rules["double_cash_revenue"][int(game.phase["name"])]
     elif company.sym in ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21"):
         company.revenue = 0
-
-
-def total_cash(game: Game1822) -> int:
-    """All money in the game, with what P15/P20 hold for their owners and the tax haven's cash."""
-    return int(Game.total_cash(game)) + sum(game.phase_revenue_cash.values()) + game.tax_haven.cash

@@ -14,10 +14,11 @@ from .destinations import add_route_bonuses
 from .trains import LOCAL_TRAINS, PULLMAN
 
 if TYPE_CHECKING:
+    from ...core.autoroute import TrainSpec
     from .state import Game1822
 
 
-def autoroute_train_spec(game: Game1822, train: Train) -> Any:
+def autoroute_train_spec(game: Game1822, train: Train) -> TrainSpec | None:
     from ...core.autoroute import TrainSpec
     if train.name in LOCAL_TRAINS:
         # One city (or off-board) and at most one town, or a local run at one station.

@@ -6,7 +6,7 @@ their game as :class:`Game1822` so that none of them imports the game module (en
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from ...core.entities import Company, Holder, Player, Share, Train
 from ...core.game import Game
@@ -24,12 +24,94 @@ class TaxHaven(Holder):
         self.shares: list[Share] = []
 
 
+class Rules1822(TypedDict):
+    """The title's rule figures (game.toml ``[rules]``)."""
+
+    token_price: int
+    minor_14_station_price: int  # the London station a major gets for minor 14 bought from a bid box
+    l_to_2_upgrade: int
+    exchange_tokens: dict[str, int]
+    double_cash_revenue: list[int]  # P9's revenue by phase
+    london: str
+    english_channel: str
+    france: str
+    double_hexes: list[str]
+    merthyr_pontypool: str
+    track_rights: dict[str, list[str]]
+
+
+class Bidding1822(TypedDict):
+    """The bid boxes' figures (game.toml ``[bidding]``)."""
+
+    tokens: dict[str, int]  # bid tokens by player count
+    per_turn: int
+    minor_boxes: int
+    concession_boxes: int
+    private_boxes: int
+    start_minor: str
+    start_concession: str
+    start_private: str
+    minor_box_price: int
+    minor_start_par: int
+    plus_boxes: list[list[str]]
+
+
+class TrackPower(TypedDict, total=False):
+    """A private's track power (its ``track`` table in game.toml)."""
+
+    count: int
+    lay_count: int
+    upgrade_count: int
+    tiles: list[str]
+    hexes: list[str]
+    remove_town: bool  # P2
+    teleport: bool  # P5's English Channel upgrade
+    free: bool
+    estuary: bool  # P10
+    advanced: bool  # P11
+    must_lay_together: bool
+    extra: bool  # P12's lays besides the company's own
+    consume_tile_lay: bool
+    station_in_hexes: bool
+    before_own_lay: bool
+    crossing_required: bool  # P21
+
+
+class Discount(TypedDict, total=False):
+    """A private's discount on terrain or on named hexes (its ``discounts`` in game.toml)."""
+
+    terrain: str
+    hexes: list[str]
+    amount: int
+
+
+class MapExtras(TypedDict):
+    """What 1822's map adds to a hex (map.toml): a label its green tile must carry, the stubs a first tile on a
+    London approach hex must use, and whether it is Swansea."""
+
+    future_label: str | None
+    stubs: list[int]
+    swansea: bool
+
+
+def phase_status(game: Game) -> list[str]:
+    """The current phase's status flags (``can_par``, ``full_capitalisation``, ...)."""
+    status: list[str] = game.phase.get("status", [])
+    return status
+
+
+def newest_colour(game: Game) -> str:
+    """The newest tile colour of the phase as printed (P11's lays do not change it)."""
+    colour: str = game.phases[game.phase_index]["tiles"][-1]
+    return colour
+
+
 class Game1822(Game):
     """What 1822 keeps besides the core's state (G1822.setup sets it)."""
 
     market: Market1822
-    rules: dict[str, Any]  # the title's rule figures (game.toml [game.rules])
-    bidding: dict[str, Any]  # the bid boxes' figures (game.toml [game.bidding])
+    rules: Rules1822
+    bidding: Bidding1822
     bid_tokens: int
     nothing_sold: bool  # nothing bought or bid on yet: a first stock round so ends the game
     double_cash_choice: Player | None  # P9's owner, when they chose to double their cash for the player order

@@ -12,6 +12,7 @@ from ...core.entities import Corporation, CorporationKind
 from ...core.game import Game
 from ...core.tiles import Tile, TileDef
 from ...core.track import legal_rotations
+from .state import Discount, MapExtras
 from .stations import stations_in_city
 from .track_powers import TRACK_PLAIN, TRACK_TOWN, track_power
 
@@ -34,7 +35,8 @@ def upgrade_cost(game: Game1822, corp: Corporation, hx: Hex, tile: Tile) -> int:
     for comp in corp.companies:
         if comp.closed or game.egr_choice.get(comp.sym) == "token":
             continue
-        for discount in comp.data.get("discounts", ()):
+        discounts: list[Discount] = comp.data.get("discounts", ())
+        for discount in discounts:
             if discount.get("terrain") == hx.terrain_kind or hx.id in discount.get("hexes", ()):
                 cost -= int(discount["amount"])
     return max(cost, 0)
@@ -134,7 +136,8 @@ def after_tile_laid(game: Game1822, corp: Corporation, hx: Hex, tile: Tile, wate
         kinds.pop()
 
 
-def map_extras(game: Game1822, hex_id: str) -> dict[str, Any]:
+def map_extras(game: Game1822, hex_id: str) -> MapExtras:
     raw: dict[str, Any] = game.data()["map"]["hexes"].get(hex_id, {})
-    return {"future_label": raw.get("future_label"), "stubs": raw.get("stubs", []),
-            "swansea": hex_id == "D35"}
+    future: str | None = raw.get("future_label")
+    stubs: list[int] = raw.get("stubs", [])
+    return {"future_label": future, "stubs": stubs, "swansea": hex_id == "D35"}

@@ -4,13 +4,10 @@ lay, P11's advanced tiles and P5's English Channel upgrade.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.entities import Company, Corporation, CorporationKind
-
-if TYPE_CHECKING:
-    from .state import Game1822
-
+from .state import Game1822, TrackPower, newest_colour
 
 TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
 TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
@@ -27,8 +24,8 @@ def laying_phase(game: Game1822) -> dict[str, Any]:
     return current
 
 
-def track_power(game: Game1822, company: Company) -> dict[str, Any]:
-    power: dict[str, Any] = company.data.get("track") or {}
+def track_power(game: Game1822, company: Company) -> TrackPower:
+    power: TrackPower = company.data.get("track") or TrackPower()
     return power
 
 
@@ -43,7 +40,7 @@ def track_uses(game: Game1822, company: Company) -> dict[str, int]:
     return left
 
 
-def track_power_usable(game: Game1822, company: Any, corp: Any) -> bool:
+def track_power_usable(game: Game1822, company: object, corp: object) -> bool:
     if not isinstance(company, Company) or company.closed or not track_power(game, company):
         return False
     if game.egr_choice.get(company.sym) == "discount":
@@ -60,7 +57,7 @@ def track_powers_block(game: Game1822, corp: Corporation) -> bool:
                and not track_power(game, c).get("teleport") for c in corp.companies)
 
 
-def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: dict[str, Any],
+def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: TrackPower,
                        action: dict[str, Any]) -> bool:
     hx = game.board.hexes.get(str(action.get("hex")))
     if hx is None:
@@ -93,7 +90,7 @@ def track_power_allows(game: Game1822, company: Company, corp: Corporation, powe
         return False  # the free lay is on a hill or mountain hex
     if power.get("advanced"):
         # P11 upgrades plain or town track of the phase's newest colour (a minor's only from yellow).
-        newest = game.phases[game.phase_index]["tiles"][-1]
+        newest = newest_colour(game)
         if hx.tile.name not in TRACK_PLAIN + TRACK_TOWN or hx.tile.colour != newest:
             return False
         if corp.kind is CorporationKind.MINOR and hx.tile.colour != "yellow":
@@ -116,7 +113,7 @@ def teleport_open(game: Game1822, company: Company) -> bool:
         return False
     if any(owner is None for slots in hx.tile.tokens.values() for owner in slots):
         return False
-    newest = game.phases[game.phase_index]["tiles"][-1]
+    newest = newest_colour(game)
     return (hx.tile.colour == "green" and newest in ("brown", "gray")) \
         or (hx.tile.colour == "brown" and newest == "gray")
 

@@ -8,6 +8,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ...core import events as ev
+from ...core import loans
 from ...core.entities import Corporation, CorporationKind, Player, Train, pay
 from ...core.errors import illegal, insufficient
 from ...core.game import Game
@@ -125,20 +126,16 @@ def must_buy_train(game: Game1822, corp: Corporation) -> bool:
     return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and on_sale
 
 
-def buy_train_action(game: Game1822, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
-                     must_buy: bool, last_sale_price: int | None = None, variant: str | None = None) -> None:
+def before_train_purchase(game: Game1822, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                          must_buy: bool) -> None:
     player = corp.owner
     need = price - corp.cash
     if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
             and not game.emergency_bundles(player, corp):
         # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
         loan = need - player.cash
-        game.bank.spend(loan, player, ev.Why.LOAN)
-        player.debt += loan + math.ceil(loan * 0.5)
-        ev.emit(ev.LoanChanged(player.party, loan + math.ceil(loan * 0.5)))
+        loans.lend(game.bank, player, loan, owed=loan + math.ceil(loan * 0.5), what="loan")
         game.log(f"{player.name} takes a loan of {game.format_money(loan)}")
-    Game.buy_train_action(game, corp, train, price, exchange=exchange, must_buy=must_buy,
-                             last_sale_price=last_sale_price, variant=variant)
 
 
 def l_upgrade_open(game: Game1822) -> bool:

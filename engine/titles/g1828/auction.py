@@ -44,8 +44,8 @@ class TieredAuction(WaterfallAuction[Game]):
                 out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
         return out
 
-    def _add_bid(self, player: Player, company: Company, price: int) -> None:
-        super()._add_bid(player, company, price)
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
+        super().add_bid(player, company, price)
         if company.value == 250 and not self._auction_bids():
             self.bids[company.sym] = [b for b in self.bids[company.sym] if b[0] is player]
 
@@ -62,7 +62,7 @@ class TieredAuction(WaterfallAuction[Game]):
         if len(bids) == 1:
             player, price = bids[0]
             del self.bids[company.sym]
-            self._buy(player, company, price)
+            self.award(player, company, price)
             return True
         if self._can_auction(company):
             self.auctioning = company
@@ -70,7 +70,7 @@ class TieredAuction(WaterfallAuction[Game]):
                 self.game.log(f"{company.sym} goes up for auction")
         return False
 
-    def _resolve(self) -> None:
+    def resolve_bids(self) -> None:
         if self.round_end:
             for company in list(self.companies):
                 self._resolve_company(company)
@@ -87,6 +87,6 @@ class TieredAuction(WaterfallAuction[Game]):
             if not self._resolve_company(self.companies[0]):
                 break
 
-    def _all_passed(self) -> None:
+    def all_passed(self) -> None:
         self.round_end = True
-        self._resolve()
+        self.resolve_bids()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.entities import Corporation, CorporationKind, Share
 from ...core.market import Cell, StockMarket
+from .state import Game1828
 
 
 class Market1828(StockMarket):
@@ -46,3 +48,54 @@ class Market1828(StockMarket):
             self._move_to(corp, nxt)
         else:
             self.down(corp)
+
+
+def share_price_of(game: Game1828, corp: Corporation) -> int:
+    return game.market.location[corp.sym].price
+
+
+def share_value(game: Game1828, share: Share) -> int:
+    corp = game.corporations[share.corp]
+    return share_price_of(game, corp) * share.percent // corp.share_percent
+
+
+def sold_out_rise(game: Game1828) -> None:
+    """Sold-out companies rise (rules 12.2): one row, two from the gray zone, one more when the president
+    holds 80% or more. A system's treasury share does not count against being sold out."""
+    for corp in game.operating_order():
+        if corp.kind is CorporationKind.MINOR:
+            continue
+        held = sum(p.percent_of(corp.sym) for p in game.players)
+        if held != (90 if corp.kind is CorporationKind.SYSTEM else 100):
+            continue
+        cell = game.market.location[corp.sym]
+        if cell.zone == "gray":
+            game.market.up(corp.sym)
+        game.market.up(corp.sym)
+        if corp.owner is not None and corp.owner.percent_of(corp.sym) >= 80:
+            game.market.up(corp.sym)
+        price = game.market.location[corp.sym].price
+        game.log(f"{corp.sym} is sold out and rises to {game.format_money(price)}")
+
+
+def system_market_price(game: Game1828, cells: list[Cell]) -> Cell:
+    """A new system's price (rules 7.5.3): the higher price plus half the lower, on the row of the leftmost
+    marker's column, or along the top row when even its top cell is lower."""
+    values = sorted(c.price for c in cells)
+    col = min(c.col for c in cells)
+    target = values[1] + values[0] // 2
+    top = game.market.rows[0]
+    top_cell = top[col]
+    assert top_cell is not None
+    if top_cell.price < target:
+        i = len(top) - 1
+        while (cell := top[i]) is not None and cell.price > target:
+            i -= 1
+        found = top[i]
+    else:
+        i = 0
+        while (cell := game.market.at(i, col)) is not None and cell.price > target:
+            i += 1
+        found = game.market.at(i, col)
+    assert found is not None
+    return found

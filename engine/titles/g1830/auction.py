@@ -10,7 +10,7 @@ from ...core.steps.auction import WaterfallAuction
 
 
 class WaterfallAuction1830(WaterfallAuction[Game]):
-    def _buy(self, player: Player, company: Company, price: int) -> None:
+    def award(self, player: Player, company: Company, price: int) -> None:
         first = self.cheapest
-        super()._buy(player, company, price)
+        super().award(player, company, price)
         self.cheapest = first

@@ -3,9 +3,7 @@ reference here, since no 1830 rulebook is in the project; every departure is in 
 
 from __future__ import annotations
 
-import itertools
-
-from ...core.autoroute import BonusRule, Pricing, RouteGraph
+from ...core.autoroute import Pricing, RouteGraph
 from ...core.board import Hex
 from ...core.entities import Corporation, Train
 from ...core.errors import illegal
@@ -25,6 +23,7 @@ from ...core.steps.operating import (
 )
 from ...core.steps.stock import HomeToken
 from ...core.track import city_map
+from . import routes
 from .abilities import ExtraLay  # the module registers the title's ability types
 from .auction import WaterfallAuction1830
 from .powers import Exchange1830, SpecialToken1830, SpecialTrack1830
@@ -65,31 +64,14 @@ class G1830(Rules1830):
         return city_map(hx.original, hx.tile)[hx.original.tdef.cities[corp.home_city]]
 
     # ------------------------------------------------------------------ routes
-    def route_groups(self, hexes: list[str]) -> str | None:
-        """The group (map tag ``group-NAME``) two of these hexes share, whose off-boards count once per route
-        (18xx.games' revenue groups): Canada, A9 and A11 (its map puts I1 alone in a Gulf group)."""
-        seen: set[str] = set()
-        for hex_id in dict.fromkeys(hexes):
-            for tag in self.board.hexes[hex_id].tags:
-                if tag.startswith("group-"):
-                    if tag in seen:
-                        return tag.removeprefix("group-")
-                    seen.add(tag)
-        return None
-
     def route_revenue(self, corp: Corporation, route: Route) -> int:
-        group = self.route_groups([h for h, _ in route.stops])
+        group = routes.route_group(self.board, [h for h, _ in route.stops])
         if group is not None:
             raise illegal(f"a route may visit only one off-board of {group.title()}")
         return super().route_revenue(corp, route)
 
     def autoroute_pricing(self, graph: RouteGraph) -> Pricing:
-        # A route through two off-boards of one group is never chosen (route_revenue refuses it).
-        rules = []
-        for tag in sorted({t for hx in self.board.hexes.values() for t in hx.tags if t.startswith("group-")}):
-            masks = [1 << i for i, n in enumerate(graph.nodes) if tag in self.board.hexes[n.ref[0]].tags]
-            rules += [BonusRule([a, b], -10**7) for a, b in itertools.combinations(masks, 2)]
-        return Pricing(route_rules=rules)
+        return routes.pricing(self.board, graph)
 
     # ------------------------------------------------------------------ trains
     def discard_train(self, corp: Corporation, train: Train) -> None:

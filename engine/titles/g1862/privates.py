@@ -1,307 +1,262 @@
-"""1862's initial stock round, private part (spec §8.2; S2 "INITIAL STOCK ROUND").
-
-In his turn a player buys the lowest-numbered unsold private at its price, bids on another one, or passes.
-Money in a player's highest bids is earmarked; a player outbid keeps or withdraws his bid at once. After each
-purchase the next private is sold to its only bidder, or auctioned among its bidders, and so on. All passing
-while private 1 is unsold lowers its price by $5 (at $0 the next player must take it); all passing later, with
-privates left, ends the round (a revenue-only operating round and a new initial stock round follow). Bids and
-auctions live on the game, so that standing bids survive into the next initial stock round.
-"""
+"""1862's privates' powers (§6, §3.5): the B&O's marker in Baltimore, the Erie Steamship's tile, the Rocky
+Mountain Company's free-terrain tile, the NYSH's par of NYH, closing a private at will, and the privates a
+company's float or first dividend closes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Player
-from ...core.errors import illegal, insufficient, malformed
-from ...core.game import Game
-from ...core.round import Step
+from ...core import events as ev
+from ...core.abilities import Shares
+from ...core.actions import Action, entity_action, register_action
+from ...core.board import _blank_side
+from ...core.entities import Company, Corporation, Player
+from ...core.errors import illegal
+from ...core.round import InterruptStep, Step
+from ...core.steps.auction import CompanyPendingPar
+from ...core.steps.operating import RouteStep, tile_lay_choices
+from ...core.tiles import Tile, TokenKind
+from ...core.track import move_tokens
+from .state import Game1862
 
-KEEP = "keep"
-WITHDRAW = "withdraw"
-
-
-@dataclass
-class Auction:
-    """An auction among a private's bidders (spec §8.2.4)."""
-
-    company: str
-    order: list[Player]  # bidders still in, clockwise from the one left of the highest bidder
-    high: Player
-    price: int
-    turn: int = 0
-
-
-@dataclass
-class PrivateSale:
-    """What the private sale keeps between actions and initial stock rounds."""
-
-    bids: dict[str, list[tuple[Player, int]]] = field(default_factory=dict)
-    decisions: list[tuple[Player, str]] = field(default_factory=list)  # outbid players to choose keep/withdraw
-    auction: Auction | None = None
+CLOSE = "close_company"
+register_action(CLOSE, "company")
+BALTIMORE = "G30"
+BO_MARKER = "B&O"
+ERIE_HEX = "E28"
+# The private a company's first dividend closes (§6).
+CLOSED_BY_FIRST_DIVIDEND = {"NYC": "FNY", "WP": "PSC"}
 
 
-class PrivateAuction(Step[Game]):
-    """Buy the lowest private, bid on another, or pass; keep-or-withdraw choices; auctions among bidders."""
+def granted_certificates(company: Company) -> int:
+    """The certificates that come with a private (the NYSH's NYH president's certificate)."""
+    return sum(len(a.certificates) for a in company.abilities_of(Shares))
 
-    name = "Buy or bid on private companies"
 
-    @property
-    def g(self) -> Any:
-        return self.game  # the G1862 (typed loosely: the game module imports this one)
+def place_bo_marker(game: Game1862) -> None:
+    """The B&O's buyer puts its station marker in Baltimore."""
+    hx = game.board[BALTIMORE]
+    node = hx.tile.tdef.cities[0]
+    slot = game.free_slot(hx, node, BO_MARKER)
+    if slot is not None:
+        hx.tile.tokens[node][slot] = BO_MARKER
+        hx.tile.kinds[node][slot] = TokenKind.BLOCKING
+        ev.emit(ev.StationChanged(hx.id, node, slot, None, BO_MARKER, TokenKind.BLOCKING.value))
+        game.board_changed()
+        game.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
-    @property
-    def sale(self) -> PrivateSale:
-        sale: PrivateSale = self.g.private_sale
-        return sale
 
-    # --- queries
-    def unsold(self) -> list[Company]:
-        unsold: list[Company] = self.g.unsold_privates()
-        return unsold
+def close_voluntarily(game: Game1862, company: Company) -> None:
+    """A private its owner closes; closing the B&O takes its marker off Baltimore."""
+    if company.sym == BO_MARKER:
+        for hx in game.board.hexes.values():
+            for node, slots in hx.tile.tokens.items():
+                for i, s in enumerate(slots):
+                    if s == BO_MARKER:
+                        slots[i] = None
+                        hx.tile.kinds[node][i] = TokenKind.NORMAL
+                        ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
+        game.board_changed()
+    game.close_company(company)
+
+
+def erie_placed(game: Game1862) -> bool:
+    return game.board[ERIE_HEX].tile.name == "ERIE"
+
+
+def place_erie_tile(game: Game1862) -> None:
+    hx = game.board[ERIE_HEX]
+    tile = Tile("ERIE-0", game.tile_defs["ERIE"], 0, preprinted=True)
+    move_tokens(hx.tile, tile)
+    old = hx.tile
+    hx.tile = hx.original = tile
+    ev.emit(ev.TileLaid(hx.id, tile.name, tile.id, tile.rotation, old.name, ""))
+    # Edges facing E28 open where the Erie tile now has track (§2.1 exit rule (b)).
+    for h in [hx, *(game.board.hexes[n] for n in hx.neighbors.values())]:
+        h.sealed = frozenset(e for e, other in h.neighbors.items()
+                             if _blank_side(game.board.hexes[other], (e + 3) % 6))
+    game.board_changed()
+    game.log("The special Erie tile is placed on E28")
+
+
+def close_all(game: Game1862, companies: list[Company]) -> None:
+    """Every private still open closes (the first 5-train with its switch): the Erie tile is placed first, the
+    B&O marker stays (D-13)."""
+    for company in companies:
+        if company.closed:
+            continue
+        if company.sym == "ERIE" and not erie_placed(game):
+            place_erie_tile(game)
+        game.close_company(company)
+
+
+def after_float(game: Game1862, corp: Corporation) -> None:
+    """NYH's float closes the NYSH; the SOC closes once CPR and UP have both floated, its revenue falls to $15
+    when one has."""
+    if corp.sym == "NYH":
+        game.close_company(game.companies["NYSH"])
+    soc = game.companies["SOC"]
+    if corp.sym in ("CPR", "UP") and not soc.closed:
+        if game.corporations["CPR"].floated and game.corporations["UP"].floated:
+            game.close_company(soc)
+        else:
+            soc.revenue = 15
+            game.log("SOC's revenue falls to $15")
+
+
+def after_payout(game: Game1862, corp: Corporation) -> None:
+    first = CLOSED_BY_FIRST_DIVIDEND.get(corp.sym)
+    if first is not None:
+        game.close_company(game.companies[first])
+
+
+class ErieTile(InterruptStep[Game1862]):
+    """The Erie Steamship Company's owner places the special Erie tile on E28, at any decision point of a stock
+    or operating round, out of turn too (§3.5); this closes the private. It never blocks."""
+
+    name = "Erie tile"
+    blocks = False
+
+
+    def blocking(self) -> bool:
+        return False
 
     def active_entities(self) -> list[Any]:
-        if self.sale.decisions:
-            return [self.sale.decisions[0][0]]
-        auction = self.sale.auction
-        if auction is not None:
-            return [auction.order[auction.turn]]
-        if not self.unsold():
-            return []
-        return [self.round.entity()]
+        return []
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.unsold() or entity not in self.active_entities():
+        if not isinstance(entity, Company) or entity.sym != "ERIE":
             return []
-        if self.sale.decisions:
-            return ["choose"]
-        if self.sale.auction is None and self.forced_free(entity):
-            return ["bid"]
-        return ["bid", "pass"]
-
-    def forced_free(self, player: Player) -> bool:
-        """Private 1 at $0: the player whose turn it is must take it (S2)."""
-        first = self.unsold()[0]
-        return first is self.g.companies["BOM"] and first.min_bid <= 0
-
-    def earmarked(self, player: Player, *, besides: str | None = None) -> int:
-        return sum(price for sym, bids in self.sale.bids.items() if sym != besides
-                   for p, price in bids if p is player)
-
-    def available(self, player: Player, company: Company) -> int:
-        """Cash a player may put into ``company``: his cash less his bids on other privates."""
-        return player.cash - self.earmarked(player, besides=company.sym)
-
-    def high_bid(self, company: Company) -> tuple[Player, int] | None:
-        bids = self.sale.bids.get(company.sym, [])
-        return max(bids, key=lambda b: b[1]) if bids else None
-
-    def min_bid(self, company: Company) -> int:
-        high = self.high_bid(company)
-        return (high[1] if high else company.value) + self.game.MIN_BID_INCREMENT
-
-    def fits_limit(self, player: Player, company: Company) -> bool:
-        return bool(self.g.num_certs(player) + 1 + self.g.granted_certificates(company) <= self.g.cert_limit)
+        if entity.closed or not isinstance(entity.owner, Player) or erie_placed(self.game):
+            return []
+        if self.game.private_sale.auction is not None:
+            return []  # not inside an auction of privates (§3.5)
+        return ["lay_tile"]
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
-        if kind == "choose":
-            return [{**entity_action(entity, "choose"), "choice": c} for c in (KEEP, WITHDRAW)]
-        if kind != "bid":
+        if kind != "lay_tile":
             return super().choices(entity, kind)
-        auction = self.sale.auction
-        if auction is not None:
-            company = self.g.companies[auction.company]
-            price = auction.price + self.game.MIN_BID_INCREMENT
-            ok = price <= self.available(entity, company)
-            return [{**entity_action(entity, "bid"), "company": company.sym, "price": price}] if ok else []
-        out: list[Action] = []
-        unsold = self.unsold()
-        first = unsold[0]
-        if first.min_bid <= self.available(entity, first) and self.fits_limit(entity, first):
-            out.append({**entity_action(entity, "bid"), "company": first.sym, "price": max(0, first.min_bid)})
-        if self.forced_free(entity):
-            return out[:1] or [{**entity_action(entity, "bid"), "company": first.sym, "price": 0}]
-        for company in unsold[1:]:
-            high = self.high_bid(company)
-            if high is not None and high[0] is entity:
-                continue
-            price = self.min_bid(company)
-            if price <= self.available(entity, company) and self.fits_limit(entity, company):
-                out.append({**entity_action(entity, "bid"), "company": company.sym, "price": price})
-        return out
+        return [{**entity_action(entity, "lay_tile"), "hex": "E28", "tile": "ERIE", "rotation": 0}]
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
-        """A bid may name any price from the least allowed up to the player's unearmarked cash; buying the lowest
-        private has its one price."""
-        if action["type"] != "bid":
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        if str(action["hex"]) != "E28":
+            raise illegal("the Erie tile may only be placed on the Erie hex E28")
+        if str(action["tile"]).split("-")[0] != "ERIE":
+            raise illegal("the Erie Steamship Company places only the special Erie tile")
+        if int(action["rotation"]) != 0:
+            raise illegal("the Erie tile fits E28 one way only (exits W, NE and SE): rotation 0")
+        place_erie_tile(self.game)
+        self.game.close_company(entity)
+
+
+class RockyMountainTile(Step[Game1862]):
+    """The Rocky Mountain Company's extra yellow tile for a company its owner presides, terrain up to $160 free
+    (§6); using it closes the private. It may be used at any point of the company's track or token steps."""
+
+    name = "Rocky Mountain Company tile"
+    blocks = False
+
+
+    def setup(self) -> None:
+        self.passed = False
+
+    def blocking(self) -> bool:
+        return False
+
+    def active_entities(self) -> list[Any]:
+        return []
+
+    def _company(self, entity: Any) -> Company | None:
+        if not isinstance(entity, Company) or entity.sym != "RMC" or entity.closed:
             return None
+        corp = self.round.entity()
+        if not isinstance(corp, Corporation) or corp.owner is not entity.owner or corp.closed:
+            return None
+        if getattr(self.round, "routes", None) or not self.game.can_lay_track(corp):
+            return None
+        if self.game.rules_edition >= 2 and self._trains_ran():
+            return None
+        return entity
+
+    def _trains_ran(self) -> bool:
+        """Whether the company's turn is past its route step (D-08: the tile comes before the trains run; the
+        dividend clears the routes, so they cannot tell)."""
+        steps = list(self.round.steps)
+        active = self.round.active_step()
+        route = next((n for n, s in enumerate(steps) if isinstance(s, RouteStep)), None)
+        return route is not None and active is not None and steps.index(active) > route
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["lay_tile"] if self._company(entity) is not None else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != "lay_tile":
+            return super().choices(entity, kind)
+        corp = self.round.entity()
+        spec = {"lay": True, "upgrade": False, "cost": -self.game.RMC_DISCOUNT}
+        return tile_lay_choices(self.game, entity, corp, spec=spec)
+
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+        corp = self.round.entity()
+        tile = self.game.tile_from_supply(str(action["tile"]))
+        if tile.colour != "yellow":
+            raise illegal("the Rocky Mountain Company lays a yellow tile")
+        hx = self.game.board[str(action["hex"])]
+        discount = min(self.game.RMC_DISCOUNT, hx.terrain_cost if hx.tile is hx.original else 0)
+        self.game.lay_tile(corp, action, extra_cost=-discount)
+        self.game.close_company(entity)
+
+
+class ClosePrivate(InterruptStep[Game1862]):
+    """A player closes one of his privates (all but ERIE) in his stock turn or a turn of a company he presides
+    (§6); closing B&O takes its marker off Baltimore. Never blocks."""
+
+    name = "Close a private"
+    blocks = False
+
+    def blocking(self) -> bool:
+        return False
+
+    def active_entities(self) -> list[Any]:
+        return []
+
+    def _owner_acts(self, player: Any) -> bool:
+        ent = self.round.entity()
+        return ent is player or (isinstance(ent, Corporation) and ent.owner is player)
+
+    def actions(self, entity: Any) -> list[str]:
+        if not isinstance(entity, Player) or not self._owner_acts(entity):
+            return []
+        return [CLOSE] if any(c.sym != "ERIE" and not c.closed for c in entity.companies) else []
+
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        if kind != CLOSE:
+            return super().choices(entity, kind)
+        return [{**entity_action(entity, CLOSE), "company": c.sym} for c in entity.companies
+                if c.sym != "ERIE" and not c.closed]
+
+    def process_close_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
-        auction = self.sale.auction
-        if auction is not None:
-            return auction.price + self.game.MIN_BID_INCREMENT, self.available(entity, company)
-        if self.unsold() and company is self.unsold()[0]:
-            return None
-        return self.min_bid(company), self.available(entity, company)
+        if company.owner is not entity or company.closed:
+            raise illegal(f"{entity.name} does not own an open {company.sym}")
+        if company.sym == "ERIE":
+            raise illegal("the Erie Steamship Company closes only by placing the Erie tile")
+        close_voluntarily(self.game, company)
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
-        """What keeping or withdrawing an outbid bid does: the word alone does not say where the money goes."""
-        if action.get("type") != "choose" or not self.sale.decisions:
-            return None
-        player, sym = self.sale.decisions[0]
-        mine = [price for p, price in self.sale.bids.get(sym, []) if p is player]
-        bid = f"the {self.game.format_money(mine[0])} bid" if mine else "the bid"
-        if action.get("choice") == KEEP:
-            return (f"{bid} on {sym} stands and its money stays earmarked; {player.name} joins the auction "
-                    f"among {sym}'s bidders when it comes up")
-        if action.get("choice") == WITHDRAW:
-            return f"{bid} on {sym} is taken back and its money is free again"
-        return None
 
-    # --- processing
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
-        choice = str(action["choice"])
-        if choice not in (KEEP, WITHDRAW):
-            raise malformed(f"choose {KEEP} or {WITHDRAW}, not {choice!r}")
-        player, sym = self.sale.decisions.pop(0)
-        if choice == WITHDRAW:
-            self.sale.bids[sym] = [b for b in self.sale.bids.get(sym, []) if b[0] is not player]
-            self.game.log(f"{player.name} withdraws the bid on {sym}")
-        else:
-            self.game.log(f"{player.name} keeps the bid on {sym}")
+class NyhPar(CompanyPendingPar[Game1862]):
+    """The NYSH buyer pars NYH at once (D-01); with the §14.2 switch ``nyh_par_locked`` only at $100."""
 
-    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.company(action["company"])
-        price = int(action["price"])
-        unsold = self.unsold()
-        if company not in unsold:
-            raise illegal(f"{company.sym} is not for sale")
-        auction = self.sale.auction
-        if auction is not None:
-            self._raise(entity, company, price, auction)
-            return
-        self.round.last_to_act = entity
-        entity.passed = False
-        if company is unsold[0]:
-            if price != max(0, company.min_bid):
-                raise illegal(f"{company.sym} costs {self.game.format_money(max(0, company.min_bid))}")
-            self._check_money(entity, company, price)
-            turn_after = self.round.entity_index
-            self.g.sell_private(entity, company, price)
-            self._cascade()
-            self.round.entity_index = turn_after
-            self.round.next_entity_index()
-            self._after_sale()
-            return
-        if self.forced_free(entity):
-            raise illegal(f"{unsold[0].sym} is free now and {entity.name} must take it")
-        high = self.high_bid(company)
-        if high is not None and high[0] is entity:
-            raise illegal(f"{entity.name} already holds the highest bid on {company.sym}")
-        least = self.min_bid(company)
-        if price < least:
-            raise illegal(f"a bid on {company.sym} must be at least {self.game.format_money(least)}")
-        self._check_money(entity, company, price)
-        bids = [b for b in self.sale.bids.get(company.sym, []) if b[0] is not entity]
-        bids.append((entity, price))
-        self.sale.bids[company.sym] = bids
-        self.game.log(f"{entity.name} bids {self.game.format_money(price)} on {company.sym}")
-        if high is not None:
-            self.sale.decisions.append((high[0], company.sym))
-        self.round.next_entity_index()
+    def _locked(self) -> bool:
+        return "nyh_par_locked" in (self.game.options.get("optional_rules") or [])
 
-    def _check_money(self, player: Player, company: Company, price: int) -> None:
-        available = self.available(player, company)
-        if price > available:
-            money = self.game.format_money
-            raise insufficient(f"{player.name} has {money(available)} not earmarked for other bids, "
-                               f"not {money(price)}")
-        if not self.fits_limit(player, company):
-            raise illegal(f"{company.sym} would put {player.name} over the certificate limit of {self.g.cert_limit}")
+    def choices(self, entity: Any, kind: str) -> list[Action]:
+        got = super().choices(entity, kind)
+        if kind == "par" and self._locked():
+            got = [a for a in got if self.game.parse_price(a["share_price"], par=True).price == 100]
+        return got
 
-    def _raise(self, player: Player, company: Company, price: int, auction: Auction) -> None:
-        if company.sym != auction.company:
-            raise illegal(f"the auction is for {auction.company}")
-        least = auction.price + self.game.MIN_BID_INCREMENT
-        if price < least:
-            raise illegal(f"the next bid on {company.sym} must be at least {self.game.format_money(least)}")
-        self._check_money(player, company, price)
-        self.sale.bids[company.sym] = [b for b in self.sale.bids[company.sym] if b[0] is not player]
-        self.sale.bids[company.sym].append((player, price))
-        auction.high, auction.price = player, price
-        self.game.log(f"{player.name} bids {self.game.format_money(price)} on {company.sym}")
-        self._next_bidder(auction)
-
-    def _next_bidder(self, auction: Auction) -> None:
-        n = len(auction.order)
-        for k in range(1, n + 1):
-            i = (auction.turn + k) % n
-            if auction.order[i] is not auction.high:
-                auction.turn = i
-                return
-
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
-        auction = self.sale.auction
-        if auction is not None:
-            self.game.log(f"{entity.name} drops out of the auction for {auction.company}")
-            index = auction.order.index(entity)
-            auction.order.remove(entity)
-            self.sale.bids[auction.company] = [b for b in self.sale.bids[auction.company] if b[0] is not entity]
-            if len(auction.order) == 1:
-                self.sale.auction = None
-                winner = auction.order[0]
-                del self.sale.bids[auction.company]
-                self.g.sell_private(winner, self.game.companies[auction.company], auction.price)
-                self._cascade()
-                self._after_sale()
-                return
-            auction.turn = (index - 1) % len(auction.order)
-            self._next_bidder(auction)
-            return
-        if self.forced_free(entity):
-            raise illegal(f"{self.unsold()[0].sym} is free now and {entity.name} must take it")
-        entity.passed = True
-        self.game.log(f"{entity.name} passes")
-        self.round.next_entity_index()
-        players = self.round.entities
-        if not all(p.passed for p in players):
-            return
-        first = self.unsold()[0]
-        if first is self.game.companies["BOM"]:
-            first.discount += self.game.MIN_BID_INCREMENT
-            self.game.log(f"{first.sym} is offered for {self.game.format_money(max(0, first.min_bid))}")
-            for p in players:
-                p.passed = False
-            return
-        # Privates are left after everyone passed: the round ends (a revenue-only OR follows).
-        self.round.done = True
-
-    def _cascade(self) -> None:
-        """Sell the next privates to their only bidder, or start an auction among several (spec §8.2.4)."""
-        while self.sale.auction is None and self.unsold():
-            company = self.unsold()[0]
-            bids = self.sale.bids.get(company.sym, [])
-            if not bids:
-                return
-            if len(bids) == 1:
-                player, price = bids[0]
-                del self.sale.bids[company.sym]
-                self.g.sell_private(player, company, price)
-                continue
-            high, price = max(bids, key=lambda b: b[1])
-            seats = self.game.players
-            start = seats.index(high)
-            bidders = {p for p, _ in bids}
-            order = [p for p in seats[start + 1:] + seats[:start + 1] if p in bidders]
-            self.sale.auction = Auction(company.sym, order, high, price)
-            self.game.log(f"{company.sym} goes to auction among {', '.join(p.name for p in order)}")
-            return
-
-    def _after_sale(self) -> None:
-        if self.unsold() or self.sale.auction is not None:
-            return
-        # The last private is sold: the round goes on as a stock round for group 1, without sales (S2).
-        for p in self.round.entities:
-            p.passed = False
-        self.game.log("All private companies are sold: group 1 (NYH, NYC, CP) is available")
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+        if self._locked() and self.game.parse_price(action["share_price"], par=True).price != 100:
+            raise illegal("NYH's par price is locked to $100 in this game")
+        super().process_par(action, entity)

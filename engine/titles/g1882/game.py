@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import events as ev
+from ...core.board import Hex
 from ...core.entities import Corporation, Player, Token, Train
-from ...core.game import Game
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
@@ -24,12 +23,14 @@ from ...core.steps.operating import (
 )
 from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import Tile, TokenKind
-from .steps import SpecialNWR
+from . import rebellion, saskatchewan
+from .nwr_private import SpecialNWR
+from .state import Game1882
 
 NWR_CITIES = ("C3", "D4", "D6", "E5")
 
 
-class G1882(Game):
+class G1882(Game1882):
     TITLE = "1882"
     DATA_PACKAGE = "engine.titles.g1882"
     RULES_EDITION = 2  # 2: the memory of routes (remembers_routes)
@@ -38,22 +39,12 @@ class G1882(Game):
     ROUND_PLAN = STANDARD_PLAN
 
     def setup(self) -> None:
-        g = self.data()["game"]
         for corp in self.corporations.values():
             if corp.data.get("neutral_token"):
                 corp.tokens.append(Token("CN", 0, kind=TokenKind.NEUTRAL))
-        # One train of each of 3, 4, 5, 6 is set aside for SC (rules §7.1 P2); the last of each type.
-        self.sc_reserve: dict[str, Train] = {}
-        for name in g["sc_extra_trains"]["types"]:
-            train = [t for t in self.depot if t.name == name][-1]
-            self.depot.remove(train)
-            train.reserved = True
-            self.sc_reserve[name] = train
+        self.sc_reserve: dict[str, Train] = saskatchewan.set_aside_trains(self)
         # The North West Rebellion fires with the first train of a randomly drawn type (rules §8).
-        candidates = g["nwr_event"]["train_candidates"]
-        nwr = candidates[self.rng.next() % len(candidates)]
-        next(t for t in self.depot if t.name == nwr).events.append("nwr")
-        self.log(f"NWR Rebellion occurs on purchase of the first {nwr} train")
+        rebellion.draw_train(self)
         # TB's random share is drawn next, by the core, from its shares ability.
         self.sc_convertible = True
 
@@ -84,72 +75,18 @@ class G1882(Game):
             return self._neutral_on_board()
         return super().can_par(corp, player)
 
-    def par_corporation(self, player: Player, corp: Corporation, cell: Any) -> None:
-        super().par_corporation(player, corp, cell)  # closes the SC private, exchanged for the certificate
-        if not corp.data.get("home_anywhere"):
-            return
-        self._add_sc_train(corp)
-        self.pending_tokens.append((corp, self.sc_home_hexes(corp), corp.tokens[0]))
-
-    def _add_sc_train(self, corp: Corporation) -> None:
-        self.sc_convertible = False
-        first = self.available_depot_trains()[0]
-        extra = self.sc_reserve.pop(first.name, None)
-        if extra is None:
-            return
-        extra.reserved = False
-        self.depot.insert(self.depot.index(first), extra)
-        self.log(f"{corp.sym} adds an extra {extra.name} train to the depot")
-
-    def sc_home_hexes(self, corp: Corporation) -> list[str]:
-        out = []
-        for hx in self.board.hexes.values():
-            for node, slots in hx.tile.tokens.items():
-                if "CN" in slots or self.free_slot(hx, node, corp.sym) is not None:
-                    out.append(hx.id)
-                    break
-        return out
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        # The SC private, exchanged for the certificate, is closed by now.
+        saskatchewan.converted(self, corp)
 
     def action_processed(self, action: dict[str, Any]) -> None:
-        sc_company = self.companies["SC"]
-        sc = self.corporations.get("SC")
-        if sc is not None and not sc.ipoed and self.sc_convertible and (
-                sc_company.closed or isinstance(sc_company.owner, Corporation)):
-            self.sc_convertible = False
-            sc.closed = True
-            self.log("Saskatchewan Central can no longer be converted to a public corporation")
+        saskatchewan.check_convertible(self)
 
-    def after_tile_laid(self, corp: Corporation, hx: Any, tile: Tile, water_crossings: int) -> None:
-        self.nwr_bonus(corp, hx, tile)
-
-    def nwr_bonus(self, corp: Corporation, hx: Any, tile: Tile) -> None:
-        if "nwr" in hx.tags and tile.colour == "yellow":
-            bonus = int(self.data()["game"]["track"]["nwr_yellow_bonus"])
-            self.bank.spend(bonus, corp, ev.Why.TILE)
-            self.log(f"{corp.sym} gains {self.format_money(bonus)} for laying a yellow tile in the NWR area")
+    def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
+        rebellion.yellow_bonus(self, corp, hx, tile)
 
     def event_nwr(self) -> None:
-        self.log("-- Event: North West Rebellion! --")
-        for hx in self.board.hexes.values():
-            if "nwr" not in hx.tags or hx.tile.colour != "yellow" or hx.tile is hx.original:
-                continue
-            old = hx.tile
-            hx.tile = hx.original
-            # The printed hex comes back with its river crossings unpaid (as 18xx.games does).
-            hx.borders = {e: type(b)(b.kind, b.cost) for e, b in hx.printed_borders.items()}
-            for node, slots in old.tokens.items():
-                dest = hx.original.tokens.get(node)
-                for i, s in enumerate(slots):
-                    if s is not None and dest is not None:
-                        dest[i] = s
-                        hx.original.kinds[node][i] = old.kinds[node][i]
-                        slots[i] = None
-            old.rotation = 0
-            self.tile_supply[old.id] = old
-            self.log(f"Rebellion destroys tile {hx.id}")
-            ev.emit(ev.TileLaid(hx.id, hx.tile.name, hx.tile.id, hx.tile.rotation, old.name, ""))
-        self.board_changed()
-        self.routes_seen.clear()  # 18xx.games clears its whole graph here, memory of routes included
+        rebellion.strike(self)
 
     # ------------------------------------------------------------------ operating
     def can_lay_track(self, corp: Corporation) -> bool:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind
@@ -12,22 +12,19 @@ from ....core.round import Step
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
 from ..bidboxes import bidbox_minors
 from ..privates import acquire_private, purchasable_companies
+from ..state import Game1822, phase_status
 from ..turn_order import turns_operated
-from .common import _current
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from .common import in_turn
 
 
-class AcquireCompany(Step[Any]):
+class AcquireCompany(Step[Game1822]):
     """A company may take over privates any player owns, as the private's card allows (its phase and whether
     minors may); the players settle the price among themselves, so the engine moves no money."""
 
     name = "Acquire private companies"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or not purchasable_companies(self.game, entity):
+        if not in_turn(entity, self) or not purchasable_companies(self.game, entity):
             return []
         return ["acquire_company", "pass"]
 
@@ -37,7 +34,7 @@ class AcquireCompany(Step[Any]):
         return [{**entity_action(entity, "acquire_company"), "company": c.sym}
                 for c in purchasable_companies(self.game, entity)]
 
-    def process_acquire_company(self, action: dict[str, Any], entity: Any) -> None:
+    def process_acquire_company(self, action: dict[str, Any], entity: Corporation) -> None:
         company = self.game.company(action["company"])
         if company not in purchasable_companies(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
@@ -47,13 +44,12 @@ class AcquireCompany(Step[Any]):
             self.pass_()
 
 
-class MinorAcquisition(Step[Any]):
+class MinorAcquisition(Step[Game1822]):
     """A major that has operated twice may take over a connected minor that has too (or, from phase 5, a minor
     still in a bid box for £200): it pays in cash or one or two treasury shares, then chooses what becomes of
     the minor's station."""
 
     name = "Acquire a minor"
-    game: Game1822
     PAY: ClassVar[dict[str, int]] = {"money": 0, "one_share": 1, "two_shares": 2}
 
     def setup(self) -> None:
@@ -65,7 +61,7 @@ class MinorAcquisition(Step[Any]):
         return self.state != "select" or super().blocking()
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         if self.state != "select":
             return ["choose"]
@@ -77,11 +73,13 @@ class MinorAcquisition(Step[Any]):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "merge":
-            return [{**entity_action(entity, "merge"), "corporation": m.sym}
-                    for m in potential_minors(self.game, entity) if minor_connected(self.game, entity, m)]
+            major: Corporation = entity  # the major in turn (actions)
+            return [{**entity_action(major, "merge"), "corporation": m.sym}
+                    for m in potential_minors(self.game, major) if minor_connected(self.game, major, m)]
         if kind == "choose":
-            options = self.pay_choices(entity) if self.state == "pay" else self.token_choices(entity)
-            return [{**entity_action(entity, "choose"), "choice": c} for c in options]
+            buyer: Corporation = entity
+            options = self.pay_choices(buyer) if self.state == "pay" else self.token_choices(buyer)
+            return [{**entity_action(buyer, "choose"), "choice": c} for c in options]
         return super().choices(entity, kind)
 
     def choice_label(self, entity: Any, action: Action) -> str | None:
@@ -152,7 +150,7 @@ class MinorAcquisition(Step[Any]):
         nodes = self.game.network(major).nodes
         return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
-    def process_merge(self, action: dict[str, Any], entity: Any) -> None:
+    def process_merge(self, action: dict[str, Any], entity: Corporation) -> None:
         minor = self.game.corporation(action["corporation"])
         if minor not in potential_minors(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}: {self.not_acquirable(entity, minor)}")
@@ -170,16 +168,16 @@ class MinorAcquisition(Step[Any]):
         if not minor.floated:
             if minor.sym not in {c.sym[1:] for c in bidbox_minors(self.game)}:
                 return f"{minor.sym} has not started and is not in a bid box"
-            if "can_acquire_minor_bidbox" not in self.game.phase.get("status", []):
+            if "can_acquire_minor_bidbox" not in phase_status(self.game):
                 return f"{minor.sym} is still in a bid box, which majors may buy from only in a later phase"
-            price = self.game.format_money(int(self.game.bidding["minor_box_price"]))
+            price = self.game.format_money(self.game.bidding["minor_box_price"])
             return f"{minor.sym} is still in a bid box and costs {price}; {major.sym} has " \
                    f"{self.game.format_money(major.cash)}"
         if turns_operated(self.game, minor) < 2:
             return f"{minor.sym} has not operated twice yet"
         return f"{major.sym} can pay for it neither in money nor with its treasury shares"
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
         choice = str(action["choice"])
         if self.state == "pay":
             if choice not in self.pay_choices(entity):
@@ -195,7 +193,7 @@ class MinorAcquisition(Step[Any]):
         self.minor = None
         self.pass_()
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Corporation) -> None:
         if self.state != "select":
             raise illegal("finish the acquisition first")
         self.pass_()

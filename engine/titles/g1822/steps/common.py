@@ -4,7 +4,7 @@ station actions offered at a step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation
@@ -18,13 +18,18 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-def _current(step: Step[Any], entity: Any) -> bool:
+def in_turn(entity: Any, step: Step[Any]) -> TypeGuard[Corporation]:
+    """Whether ``entity`` is the company whose turn it is (so typed from there on)."""
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
 def company_choice_actions(game: Game1822, entity: Any, time: str) -> list[Action]:
     """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
-    comps = [entity] if isinstance(entity, Company) else list(getattr(entity, "companies", []))
+    if isinstance(entity, Company):
+        comps = [entity]
+    else:
+        held: list[Company] = getattr(entity, "companies", [])
+        comps = list(held)
     return [{**entity_action(c, "choose_ability"), "choice": k} for c in comps for k in company_choices(game, c, time)]
 
 

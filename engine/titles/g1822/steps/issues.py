@@ -3,31 +3,28 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company
+from ....core.entities import Company, Corporation
 from ....core.errors import illegal
 from ....core.round import Step
 from ..private_choices import company_choices, make_company_choice
 from ..share_issues import issuable, issue_shares, redeem_shares, redeemable
-from .common import _current, company_choice_actions
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from ..state import Game1822
+from .common import company_choice_actions, in_turn
 
 
-class IssueShares(Step[Any]):
+class IssueShares(Step[Game1822]):
     """A major that has operated twice may issue treasury shares to the market or redeem shares from it."""
 
     name = "Issue or redeem shares"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
             return ["choose_ability"] if entity.owner is corp and company_choices(self.game, entity, "issue") else []
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         out = []
         if redeemable(self.game, entity):
@@ -43,12 +40,13 @@ class IssueShares(Step[Any]):
         if kind == "choose_ability":
             # P17 itself acts; its company only waits here.
             return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
+        corp: Corporation = entity  # a company issues and redeems (a private only chooses, above)
         if kind == "sell_shares":
-            return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
-                s.percent for s in b), "share_price": price} for b, price in issuable(self.game, entity)]
+            return [{**entity_action(corp, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
+                s.percent for s in b), "share_price": price} for b, price in issuable(self.game, corp)]
         if kind == "buy_shares":
-            return [{**entity_action(entity, "buy_shares"), "shares": [s.id for s in b],
-                     "percent": sum(s.percent for s in b)} for b in redeemable(self.game, entity)]
+            return [{**entity_action(corp, "buy_shares"), "shares": [s.id for s in b],
+                     "percent": sum(s.percent for s in b)} for b in redeemable(self.game, corp)]
         return super().choices(entity, kind)
 
     def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
@@ -56,8 +54,9 @@ class IssueShares(Step[Any]):
             raise illegal("a private makes that choice")
         make_company_choice(self.game, entity, str(action["choice"]), "issue")
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
-        ids = [str(s) for s in action["shares"]]
+    def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
+        given: list[object] = action["shares"]
+        ids = [str(s) for s in given]
         for bundle, price in issuable(self.game, entity):
             if [s.id for s in bundle] == ids or sorted(s.id for s in bundle) == sorted(ids):
                 issue_shares(self.game, entity, bundle, price)
@@ -65,8 +64,9 @@ class IssueShares(Step[Any]):
                 return
         raise illegal(f"{entity.sym} cannot issue {', '.join(ids)}")
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
-        ids = sorted(str(s) for s in action["shares"])
+    def process_buy_shares(self, action: dict[str, Any], entity: Corporation) -> None:
+        given: list[object] = action["shares"]
+        ids = sorted(str(s) for s in given)
         for bundle in redeemable(self.game, entity):
             if sorted(s.id for s in bundle) == ids:
                 redeem_shares(self.game, entity, bundle)

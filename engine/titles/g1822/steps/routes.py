@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Train
@@ -18,20 +18,17 @@ from ..destinations import (
 )
 from ..dividends import pay_dividend
 from ..routes import mail_subsidy, suggest_routes, trace_1822_route
+from ..state import Game1822
 from ..turn_order import count_operation
-from .common import _current
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from .common import in_turn
 
 
-class Route1822(RouteStep[Any]):
+class Route1822(RouteStep[Game1822]):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or not self.game.route_trains(entity):
+        if not in_turn(entity, self) or not self.game.route_trains(entity):
             return []
         if entity.kind is CorporationKind.MINOR and all(t.name == "E" for t in self.game.route_trains(entity)):
             return []  # a minor's E train does not run
@@ -70,7 +67,7 @@ class Route1822(RouteStep[Any]):
             return [{**entity_action(entity, "run_routes"), "routes": suggest_routes(self.game, entity)}]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
         options = self.pullman_choices(entity)
         try:
             train = options[int(action["choice"])]
@@ -80,13 +77,14 @@ class Route1822(RouteStep[Any]):
         train.name += "+"
         self.game.log(f"{entity.sym} attaches the pullman to a {train.sym} train")
 
-    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+    def process_run_routes(self, action: dict[str, Any], entity: Corporation) -> None:
         corp: Corporation = entity
         routes: list[Route] = []
         total = 0
         used: set[str] = set()
         recorded = self.game.recorded_run(action)
-        for data in action["routes"]:
+        claims: list[dict[str, Any]] = action["routes"]
+        for data in claims:
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not corp:
                 raise illegal(f"{corp.sym} does not own train {data.get('train')}")
@@ -100,10 +98,10 @@ class Route1822(RouteStep[Any]):
                     raise
                 routes.append(self.game.recorded_route(train, data))
         add_route_bonuses(self.game, corp, routes)
-        for route, data in zip(routes, action["routes"], strict=True):
-            claimed = data.get("revenue")
+        for route, data in zip(routes, claims, strict=True):
+            claimed: int | None = data.get("revenue")
             if recorded:
-                route.revenue = int(claimed)
+                route.revenue = int(cast(int, claimed))  # a recorded route always has its revenue
             if claimed is not None and int(claimed) != route.revenue:
                 money = self.game.format_money
                 raise illegal(f"the {route.train.name} train's route earns {money(route.revenue)}, "
@@ -123,18 +121,17 @@ class Route1822(RouteStep[Any]):
         self.pass_()
 
 
-class Dividend1822(Dividend[Any]):
+class Dividend1822(Dividend[Game1822]):
     """Majors pay out, half pay or withhold (a permanent train's run may be paid differently, chosen first);
     minors always half pay."""
 
-    game: Game1822
     KINDS = ("payout", "half", "withhold")
 
     def setup(self) -> None:
         self.extra_choice: str | None = None
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind is CorporationKind.MINOR:
+        if not in_turn(entity, self) or entity.kind is CorporationKind.MINOR:
             return []
         if not getattr(self.round, "routes", None):
             return []
@@ -142,9 +139,9 @@ class Dividend1822(Dividend[Any]):
             return ["dividend", "choose"]
         return ["dividend"]
 
-    def extra_route(self, corp: Corporation) -> Any:
+    def extra_route(self, corp: Corporation) -> Route | None:
         """The permanent train's route when it earned something and not everything."""
-        routes = getattr(self.round, "routes", None) or []
+        routes: list[Route] = getattr(self.round, "routes", None) or []
         total = sum(r.revenue for r in routes)
         for route in routes:
             if route.train.name in ("2P", "LP") and 0 < route.revenue != total:
@@ -156,18 +153,19 @@ class Dividend1822(Dividend[Any]):
             return [{**entity_action(entity, "choose"), "choice": k} for k in self.KINDS]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
         if action["choice"] not in self.KINDS:
             raise illegal(f"choose one of {', '.join(self.KINDS)}")
         self.extra_choice = str(action["choice"])
 
-    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
-        kind = action["kind"]
+    def process_dividend(self, action: dict[str, Any], entity: Corporation) -> None:
+        kind: str = action["kind"]
         if kind not in self.KINDS:
             raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")
         revenue = int(getattr(self.round, "revenue", 0))
         extra = self.extra_route(entity) if self.extra_choice is not None else None
-        subsidy = mail_subsidy(self.game, entity, getattr(self.round, "routes", None) or [])
+        run: list[Route] = getattr(self.round, "routes", None) or []
+        subsidy = mail_subsidy(self.game, entity, run)
         pay_dividend(self.game, entity, revenue, kind, extra=(extra.revenue, self.extra_choice) if extra else None,
                                subsidy=subsidy)
         count_operation(self.game, entity)

@@ -4,10 +4,11 @@ free and exchange stations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company, Corporation, CorporationKind
+from ....core.board import Hex
+from ....core.entities import Company, Corporation, CorporationKind, Token
 from ....core.errors import illegal
 from ....core.round import Step
 from ....core.steps.operating import (
@@ -17,11 +18,13 @@ from ....core.steps.stock import HomeToken
 from ....core.tiles import TokenKind
 from ..destinations import (
     destination_connected,
+    destination_of,
     destination_token,
     place_destination_token,
     remove_extra_tokens,
 )
 from ..private_choices import company_choices, make_company_choice, token_choices
+from ..state import Game1822
 from ..stations import (
     channel_station_power,
     free_token_hexes,
@@ -30,16 +33,12 @@ from ..stations import (
     place_channel_station,
     place_pending_token,
 )
-from .common import _current, channel_station_actions, company_choice_actions
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from .common import channel_station_actions, company_choice_actions, in_turn
 
 
-class PendingToken(HomeToken[Any]):
+class PendingToken(HomeToken[Game1822]):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
-    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "place_token":
@@ -53,13 +52,14 @@ class PendingToken(HomeToken[Any]):
                     out.append({**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0})
         return out
 
-    def reaches(self, actor: Corporation, hx: Any, node: int) -> bool:
+    def reaches(self, actor: Corporation, hx: Hex, node: int) -> bool:
         """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
         its track reaches (18xx.games)."""
         return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        actor, hexes, token = self.pending()[0]
+        actor, hexes, pending = self.pending()[0]
+        token: Token = pending
         hx, node = self.game.city_by_id(action["city"])
         if hx.id not in hexes:
             raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
@@ -72,14 +72,13 @@ class PendingToken(HomeToken[Any]):
         self.pending().pop(0)
 
 
-class DestinationToken(Step[Any]):
+class DestinationToken(Step[Game1822]):
     """A major places its destination station once its home reaches the destination (it may not pass then)."""
 
     name = "Place the destination token"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind is not CorporationKind.MAJOR:
+        if not in_turn(entity, self) or entity.kind is not CorporationKind.MAJOR:
             return []
         if destination_token(self.game, entity) is None:
             return []
@@ -87,29 +86,29 @@ class DestinationToken(Step[Any]):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "hex_token":
-            if not destination_connected(self.game, entity):
+            corp: Corporation = entity  # the major in turn (actions)
+            if not destination_connected(self.game, corp):
                 return []
-            return [{**entity_action(entity, "hex_token"), "hex": entity.data["destination"],
-                     "token_type": "destination"}]
+            return [{**entity_action(corp, "hex_token"), "hex": destination_of(corp), "token_type": "destination"}]
         if kind == "pass" and destination_connected(self.game, entity):
             return []
         return super().choices(entity, kind)
 
     # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
     # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
-    def process_hex_token(self, action: dict[str, Any], entity: Any) -> None:
-        if action["hex"] != entity.data["destination"]:
-            raise illegal(f"{entity.sym}'s destination is {entity.data['destination']}")
+    def process_hex_token(self, action: dict[str, Any], entity: Corporation) -> None:
+        destination = destination_of(entity)
+        if action["hex"] != destination:
+            raise illegal(f"{entity.sym}'s destination is {destination}")
         place_destination_token(self.game, entity)
-        remove_extra_tokens(self.game, self.game.board.hexes[entity.data["destination"]])
+        remove_extra_tokens(self.game, self.game.board.hexes[destination])
         self.pass_()
 
 
-class Token1822(TokenStep[Any]):
+class Token1822(TokenStep[Game1822]):
     """Place a station; P5 (LC&DR) and P18 (C&HPR) may instead move tokens between the exchange area and the
     charter (a choose_ability by the private)."""
 
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
@@ -118,7 +117,7 @@ class Token1822(TokenStep[Any]):
                 return []
             out = ["place_token"] if channel_station_power(self.game, entity) else []
             return out + (["choose_ability"] if company_choices(self.game, entity, "token") else [])
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         out = list(super().actions(entity))
         if not out and self.normal_tokens(entity) and (
@@ -137,7 +136,7 @@ class Token1822(TokenStep[Any]):
             out.append("pass")
         return out
 
-    def normal_tokens(self, corp: Corporation) -> list[Any]:
+    def normal_tokens(self, corp: Corporation) -> list[Token]:
         return [t for t in corp.unused_tokens() if t.kind == TokenKind.NORMAL]
 
     def free_cities(self, corp: Corporation) -> list[tuple[Any, int]]:
@@ -168,7 +167,7 @@ class Token1822(TokenStep[Any]):
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
         return out
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: dict[str, Any], entity: Corporation | Company) -> None:
         hx, node = self.game.city_by_id(action["city"])
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.
@@ -176,7 +175,7 @@ class Token1822(TokenStep[Any]):
             return
         if isinstance(entity, Corporation) and action.get("token_type") is None \
                 and (hx, node) in self.free_cities(entity):
-            token = self.normal_tokens(entity)[0]
+            token: Token = self.normal_tokens(entity)[0]
             self.game.place_token(entity, token, hx, node, free=True, slot=action.get("slot"))
             self.game.free_tokens_used.add(entity.sym)
             self.pass_()

@@ -4,18 +4,20 @@ repaying loans; then P9's choices round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core import shares as units
 from ....core.actions import Action, entity_action, register_action
 from ....core.entities import Company, Corporation, CorporationKind, Player, Share
 from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
+from ....core.market import Cell
 from ....core.round import Round, Step, StockRound
 from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate
 from ..majors import concession_of, start_major
+from ..state import Game1822
 from ..tax_haven import (
     TAX_HAVEN,
     sale_ties_tax_haven_for_presidency,
@@ -29,9 +31,6 @@ from ..tax_haven import (
 register_action("payoff_player_debt")
 register_action("payoff_player_debt_partial", "amount")
 
-if TYPE_CHECKING:
-    from ..state import Game1822
-
 
 class BidBoxStockRound(StockRound):
     """A stock round whose bid boxes are filled as it starts and resolved when everybody has passed."""
@@ -43,12 +42,11 @@ class BidBoxStockRound(StockRound):
         super().start()
 
 
-class BidSellParShares(BuySellParShares[Any]):
+class BidSellParShares(BuySellParShares[Game1822]):
     """A player's stock turn: sell, then either buy one share, convert a concession or have P16's tax haven buy
     one (each ends the turn), or place or raise up to three bids in the bid boxes."""
 
     name = "Bid, convert a concession or buy and sell shares"
-    game: Game1822
 
     def round_setup(self) -> None:
         super().round_setup()
@@ -161,10 +159,11 @@ class BidSellParShares(BuySellParShares[Any]):
                 out.append(corp)
         return out
 
-    def major_pars(self) -> list[Any]:
-        return [self.game.market.cell(r, c) for r, c in self.game.data()["game"]["market"]["major_par"]]
+    def major_pars(self) -> list[Cell]:
+        places: list[tuple[int, int]] = self.game.data()["game"]["market"]["major_par"]
+        return [self.game.market.cell(r, c) for r, c in places]
 
-    def par_cost(self, player: Player, corp: Corporation, cell: Any) -> int:
+    def par_cost(self, player: Player, corp: Corporation, cell: Cell) -> int:
         """What the player pays to start ``corp`` at ``cell``: the director's certificate, less the concession."""
         price = units.value(corp, cell.price, corp.shares[0].percent)
         concession = concession_of(self.game, corp)
@@ -220,16 +219,18 @@ class BidSellParShares(BuySellParShares[Any]):
         if kind == "choose_ability":
             return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
         if kind == "bid":
+            bidder: Player = entity  # only the player in turn bids or starts a major (actions)
             out = []
             for comp in bidbox_companies(self.game):
-                if self.can_bid(entity, comp):
-                    out.append({**entity_action(entity, "bid"), "company": comp.sym,
+                if self.can_bid(bidder, comp):
+                    out.append({**entity_action(bidder, "bid"), "company": comp.sym,
                                 "price": min_bid(self.game, comp)})
             return out
         if kind == "par":
-            return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
-                    for corp in self.parable(entity) for cell in self.major_pars()
-                    if self.par_cost(entity, corp, cell) <= self.available_cash(entity)]
+            player: Player = entity
+            return [{**entity_action(player, "par"), "corporation": corp.sym, "share_price": cell.text}
+                    for corp in self.parable(player) for cell in self.major_pars()
+                    if self.par_cost(player, corp, cell) <= self.available_cash(player)]
         if kind == "payoff_player_debt":
             return [entity_action(entity, kind)]
         if kind == "payoff_player_debt_partial":
@@ -255,10 +256,10 @@ class BidSellParShares(BuySellParShares[Any]):
         return most if amount is None else min(amount, most)
 
     # --- processing
-    def process_payoff_player_debt(self, action: dict[str, Any], entity: Any) -> None:
+    def process_payoff_player_debt(self, action: dict[str, Any], entity: Player) -> None:
         self._repay(entity, None)
 
-    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Any) -> None:
+    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Player) -> None:
         try:
             amount = int(action["amount"])
         except (TypeError, ValueError):
@@ -283,7 +284,7 @@ class BidSellParShares(BuySellParShares[Any]):
         self.current.append({"type": "payoff_player_debt"})
         self.round.last_to_act = player
 
-    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
+    def process_bid(self, action: dict[str, Any], entity: Player) -> None:
         game = self.game
         comp = game.company(action["company"])
         if comp not in bidbox_companies(game):
@@ -314,7 +315,7 @@ class BidSellParShares(BuySellParShares[Any]):
         if self.bid_actions >= per_turn:
             self.pass_()
 
-    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose_ability(self, action: dict[str, Any], entity: Company) -> None:
         choice = str(action["choice"])
         if choice not in self.tax_haven_choices(entity):
             share = tax_haven_share(self.game, choice)
@@ -327,7 +328,7 @@ class BidSellParShares(BuySellParShares[Any]):
         self.round.last_to_act = player
         self.pass_()
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_shares(self, action: dict[str, Any], entity: Player) -> None:
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
         if len(shares) != 1:
             raise malformed("buy one certificate at a time")
@@ -336,7 +337,7 @@ class BidSellParShares(BuySellParShares[Any]):
         super().process_buy_shares(action, entity)
         self.pass_()
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+    def process_par(self, action: dict[str, Any], entity: Player) -> None:
         corp = self.game.corporation(action["corporation"])
         if corp not in self.parable(entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")
@@ -371,9 +372,8 @@ class ChoicesRound(Round):
         return "Choices"
 
 
-class DoubleCash(Step[Any]):
+class DoubleCash(Step[Game1822]):
     name = "Choose"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
         if self.passed or entity is not self.round.entity():
@@ -385,7 +385,7 @@ class DoubleCash(Step[Any]):
             return [{**entity_action(entity, "choose"), "choice": "double"}]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Player) -> None:
         if action["choice"] != "double":
             raise illegal("P9's choice is double")
         self.game.double_cash_choice = entity

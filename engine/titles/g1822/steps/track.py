@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Company, Corporation, CorporationKind
@@ -14,6 +14,7 @@ from ....core.steps.operating import (
     tile_lay_choices,
 )
 from ..private_choices import company_choices, make_company_choice
+from ..state import Game1822, TrackPower
 from ..stations import (
     channel_station_power,
     place_channel_station,
@@ -29,22 +30,18 @@ from ..track_powers import (
     use_track_power,
 )
 from ..turn_order import turns_operated
-from .common import _current, channel_station_actions, company_choice_actions
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from .common import channel_station_actions, company_choice_actions, in_turn
 
 
-class SpecialChoose(Step[Any]):
+class SpecialChoose(Step[Game1822]):
     """P8 (E&GR), just acquired, makes its owner choose: a free lay on rough ground (the token), or £20 off
     every hill and mountain for good (the discount)."""
 
     name = "Choose for a private"
-    game: Game1822
 
     def company(self, entity: Any) -> Company | None:
         comp = self.game.companies.get("P8")
-        if comp is None or comp.closed or comp.owner is not entity or not _current(self, entity):
+        if comp is None or comp.closed or comp.owner is not entity or not in_turn(entity, self):
             return None
         return comp if comp.sym not in self.game.egr_choice and comp.sym in self.game.acquired_this_round else None
 
@@ -64,24 +61,23 @@ class SpecialChoose(Step[Any]):
         self.game.log(f"{entity.sym} chooses the {choice} of P8")
 
 
-class SpecialTrack(Step[Any]):
+class SpecialTrack(Step[Game1822]):
     """Privates that lay track for the company that owns them, during its track step (P2, P5, P8, P10, P11, P12,
     P21). P12's extra lays and P21's bridge lays must be made together once begun; P5's English Channel upgrade
     is followed at once by its station there (18xx.games offers no pass)."""
 
     name = "Lay track for a private"
-    game: Game1822
     blocks = False
     teleported: Company | None = None  # P5, once it has upgraded the English Channel, until its station is placed
 
     @property
-    def company(self) -> Any:
+    def company(self) -> Company | None:
         """The private whose lays must be made together, once begun: until it finishes, the company's turn goes
         no further (nothing after this step is skipped, as in 18xx.games)."""
         return self._company
 
     @company.setter
-    def company(self, value: Any) -> None:
+    def company(self, value: Company | None) -> None:
         self._company = value
         self.blocks = value is not None
 
@@ -111,7 +107,7 @@ class SpecialTrack(Step[Any]):
             return ["place_token"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
-        corp = self.round.entity()
+        corp: Corporation = self.round.entity()
         if not track_power_usable(self.game, entity, corp) or not self.may_begin(entity, corp):
             return []
         if not isinstance(self.round.active_step(), Track1822):
@@ -134,21 +130,22 @@ class SpecialTrack(Step[Any]):
             return channel_station_actions(self.game, entity)
         if kind != "lay_tile":
             return super().choices(entity, kind)
-        corp = entity.owner
-        power = track_power(self.game, entity)
+        company: Company = entity  # only a private with a usable track power lays here
+        corp = cast(Corporation, company.owner)
+        power = track_power(self.game, company)
         if power.get("teleport"):
-            lays = [{**entity_action(entity, "lay_tile"), **lay} for lay in teleport_lays(self.game, entity)]
+            lays = [{**entity_action(company, "lay_tile"), **lay} for lay in teleport_lays(self.game, company)]
             return [a for a in lays if self.lay_left(power, a)]
-        self.game.laying_private = entity
+        self.game.laying_private = company
         try:
-            out = tile_lay_choices(self.game, entity, corp, spec=None)
+            out = tile_lay_choices(self.game, company, corp, spec=None)
         finally:
             self.game.laying_private = None
         if corp.kind is CorporationKind.MINOR:
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
-        return [a for a in out if track_power_allows(self.game, entity, corp, power, a) and self.lay_left(power, a)]
+        return [a for a in out if track_power_allows(self.game, company, corp, power, a) and self.lay_left(power, a)]
 
-    def lay_left(self, power: dict[str, Any], action: dict[str, Any]) -> bool:
+    def lay_left(self, power: TrackPower, action: dict[str, Any]) -> bool:
         """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
         if power.get("extra"):
             return True
@@ -157,9 +154,10 @@ class SpecialTrack(Step[Any]):
         if spec is None:
             return False
         upgrade = self.game.board[action["hex"]].tile.colour != "white"
-        return bool(spec.get("upgrade", True) if upgrade else spec.get("lay", True))
+        allowed: object = spec.get("upgrade" if upgrade else "lay", True)
+        return bool(allowed)
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: dict[str, Any], entity: Company) -> None:
         corp = entity.owner
         if not isinstance(corp, Corporation) or corp is not self.round.entity():
             raise illegal(f"{entity.sym} lays track only in its company's turn")
@@ -214,7 +212,7 @@ class SpecialTrack(Step[Any]):
         if power.get("teleport"):
             self.teleported = entity
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: dict[str, Any], entity: Company) -> None:
         company = self.teleported
         if not self.station_pending() or company is None or entity is not company:
             raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
@@ -222,21 +220,20 @@ class SpecialTrack(Step[Any]):
         place_channel_station(self.game, company, hx, node, action.get("slot"))
         self.teleported = None
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Company) -> None:
         if self.company is entity:
             self.game.close_company(entity)
             self.company = None
 
 
-class Track1822(Track[Any]):
-    game: Game1822
+class Track1822(Track[Game1822]):
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
             # P18's station swap and P17's card move may also be made during the track step.
             return ["choose_ability"] if (entity.owner is self.round.entity()
                                           and company_choices(self.game, entity, "track")) else []
-        if not _current(self, entity):
+        if not in_turn(entity, self):
             return []
         if entity.sym == "14" and not turns_operated(self.game, entity):
             return []  # minor 14's first station in London is its tile lay
@@ -265,7 +262,7 @@ class Track1822(Track[Any]):
             return None
         return spec
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: dict[str, Any], entity: Corporation) -> None:
         super().process_lay_tile(action, entity)
         if self.next_lay() is None and not track_powers_block(self.game, entity):
             self.pass_()

@@ -4,7 +4,7 @@ another company at any price the treasury pays, and the L to 2 upgrade).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....core.actions import Action, entity_action
 from ....core.entities import Corporation, CorporationKind, Player, Train
@@ -15,17 +15,14 @@ from ....core.steps.operating import (
     DiscardTrain,
 )
 from ..holdings import splits_anothers_directors_certificate
+from ..state import Game1822, phase_status
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
-from .common import _current
-
-if TYPE_CHECKING:
-    from ..state import Game1822
+from .common import in_turn
 
 
-class DiscardTrain1822(DiscardTrain[Any]):
+class DiscardTrain1822(DiscardTrain[Game1822]):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
-    game: Game1822
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "discard_train":
@@ -33,21 +30,20 @@ class DiscardTrain1822(DiscardTrain[Any]):
         return [{**entity_action(entity, "discard_train"), "train": t.id}
                 for t in discardable_trains(self.game, entity)]
 
-    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_discard_train(self, action: dict[str, Any], entity: Corporation) -> None:
         train = self.game.all_trains.get(str(action["train"]))
         if train is None or train not in discardable_trains(self.game, entity):
             raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
         self.game.discard_train(entity, train)
 
 
-class FirstTurnHousekeeping(Step[Any]):
+class FirstTurnHousekeeping(Step[Game1822]):
     """A minor's first turn: it may buy the next L train before laying track (18xx.games buys the depot's next)."""
 
     name = "Buy a first L train"
-    game: Game1822
 
     def actions(self, entity: Any) -> list[str]:
-        if not _current(self, entity) or entity.kind is not CorporationKind.MINOR or entity.operated:
+        if not in_turn(entity, self) or entity.kind is not CorporationKind.MINOR or entity.operated:
             return []
         depot = self.game.available_depot_trains()
         if not depot or depot[0].sym != "L" or entity.cash < depot[0].price:
@@ -62,7 +58,7 @@ class FirstTurnHousekeeping(Step[Any]):
         train = self.game.available_depot_trains()[0]
         return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
         train = self.game.available_depot_trains()[0]
         price = int(action["price"])
         if price != train.price:
@@ -73,10 +69,9 @@ class FirstTurnHousekeeping(Step[Any]):
         self.pass_()
 
 
-class BuyTrain1822(BuyTrain[Any]):
+class BuyTrain1822(BuyTrain[Game1822]):
     """Trains from the depot (and from other companies from phase 3); an L train may become a 2 train."""
 
-    game: Game1822
 
     def room(self, corp: Corporation) -> bool:
         return corp.trains_in_limit() < int(self.game.train_limit(corp))
@@ -91,7 +86,7 @@ class BuyTrain1822(BuyTrain[Any]):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
         super().process_sell_shares(action, entity)
         # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
         rnd = self.round
@@ -115,35 +110,36 @@ class BuyTrain1822(BuyTrain[Any]):
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
+        corp: Corporation = entity  # the company in turn, when it buys a train
         owner = entity.owner if isinstance(entity, Corporation) else None
         lowest = self.game.min_depot_price()
-        if kind == "buy_train" and ("can_buy_trains" not in self.game.phase.get("status", []) or (
-                self.last_sale_price is not None and lowest is not None and entity.cash < lowest)):
+        if kind == "buy_train" and ("can_buy_trains" not in phase_status(self.game) or (
+                self.last_sale_price is not None and lowest is not None and corp.cash < lowest)):
             # Before phase 3, and once the director has sold shares for a train the company cannot afford, only
             # new trains are offered (18xx.games).
             out = [a for a in out if not isinstance(self.game.all_trains[a["train"]].owner, Corporation)]
         if kind == "buy_train":
-            has_e = any(t.name == "E" for t in entity.trains)
+            has_e = any(t.name == "E" for t in corp.trains)
             out = [a for a in out if self.tradeable(self.game.all_trains[a["train"]])
                    and self.offered_from_pool(self.game.all_trains[a["train"]])
                    and not (has_e and a.get("variant") == "E")]
         if kind == "buy_train" and not any(not isinstance(self.game.all_trains[a["train"]].owner, Corporation)
                                            for a in out) \
-                and self.game.must_buy_train(entity) and isinstance(owner, Player) \
-                and not self.game.emergency_bundles(owner, entity):
+                and self.game.must_buy_train(corp) and isinstance(owner, Player) \
+                and not self.game.emergency_bundles(owner, corp):
             # Nothing left to sell: the director borrows for the cheapest train, even where another company's
             # train is offered too (18xx.games lends for the depot's cheapest train whatever else is for sale).
             cheapest = self.game.cheapest_train_on_sale()
             if cheapest is not None:
-                out = [{**entity_action(entity, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
+                out = [{**entity_action(corp, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and l_upgrade_open(self.game):
             price = l_upgrade_price(self.game)
-            if price <= entity.cash:
-                out += [{**entity_action(entity, "buy_train"), "train": t.id, "price": price, "variant": "2",
-                         "exchange": t.id} for t in entity.trains if t.sym == "L" and t.name == "L"]
+            if price <= corp.cash:
+                out += [{**entity_action(corp, "buy_train"), "train": t.id, "price": price, "variant": "2",
+                         "exchange": t.id} for t in corp.trains if t.sym == "L" and t.name == "L"]
         return out
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
         exchange = action.get("exchange")
         if exchange:
             train = self.game.all_trains.get(str(exchange))
@@ -164,6 +160,6 @@ class BuyTrain1822(BuyTrain[Any]):
         if train is not None and train.owner is not entity and not self.tradeable(train):
             raise illegal(f"a {train.name} train cannot be bought from another company")
         if train is not None and isinstance(train.owner, Corporation) and \
-                "can_buy_trains" not in self.game.phase.get("status", []):
+                "can_buy_trains" not in phase_status(self.game):
             raise illegal(f"trains cannot be bought from other companies in phase {self.game.phase['name']}")
         super().process_buy_train(action, entity)
