@@ -250,8 +250,8 @@ def _special(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Int
 def _outright(game: Game, action: Action) -> bool:
     """A bid at a private's price that buys it (``buy X``); a bid box (1822) is bid into even at its lowest
     price, as it can still be outbid."""
-    at_price = int(action["price"]) == game.companies[action["company"]].min_bid
-    return at_price and not hasattr(game, "bidbox_companies")
+    comp = game.companies[action["company"]]
+    return int(action["price"]) == comp.min_bid and comp not in game.bidbox_companies()
 
 
 def _write_bid(game: Game, action: Action) -> str | None:
