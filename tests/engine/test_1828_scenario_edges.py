@@ -14,6 +14,7 @@ from engine.core.tiles import NODE_BASE
 from engine.core.transfer import BLOCKING_OWNER
 from engine.titles import title_class
 from engine.titles.g1828.game import G1828
+from tests.engine.game_end_checks import check_messages_name_entities_and_unknown_tiles
 
 
 def _fresh_game() -> G1828:
@@ -140,3 +141,7 @@ def test_a_system_of_two_companies_with_coal_keeps_one_marker_and_returns_the_ot
     assert game.coal_on_fields == on_fields + 1
     assert game.hex_markers(game.coal["coalfields"]) == ("coal",) * (on_fields + 1)
     assert f"{system.sym} cannot have two coal markers, returning one to Virginia Coalfields" in game.log_lines
+
+
+def test_messages_name_entities_and_refuse_an_unknown_tile() -> None:
+    check_messages_name_entities_and_unknown_tiles(_fresh_game())
