@@ -13,6 +13,7 @@ from engine.core.routes import build_route
 from engine.core.tiles import NODE_BASE
 from engine.core.transfer import BLOCKING_OWNER
 from engine.titles import title_class
+from engine.titles.g1828 import coal, minor, routes, stations, systems
 from engine.titles.g1828.game import G1828
 from tests.engine.game_end_checks import check_messages_name_entities_and_unknown_tiles
 
@@ -42,9 +43,9 @@ def test_the_virginia_tunnel_takes_only_tile_4() -> None:
     game = _fresh_game()
     tunnel = game.coal["tunnel"]
     with pytest.raises(GameError, match=rf"the Virginia Tunnel \({tunnel}\) takes only tile #4"):
-        game.check_lay_allowed(tunnel, "9-0")
-    game.check_lay_allowed(tunnel, "4-0")  # the tunnel tile itself
-    game.check_lay_allowed("A3", "9-0")  # elsewhere any tile the board allows
+        coal.check_lay_allowed(game, tunnel, "9-0")
+    coal.check_lay_allowed(game, tunnel, "4-0")  # the tunnel tile itself
+    coal.check_lay_allowed(game, "A3", "9-0")  # elsewhere any tile the board allows
 
 
 def test_the_coal_markers_lie_on_the_coalfields_and_the_tunnel_until_taken() -> None:
@@ -63,10 +64,10 @@ def test_a_route_into_the_coalfields_needs_coal_and_the_c_and_p_runs_over_its_ow
     game = _fresh_game()
     nyc, cp = game.corporations["NYC"], game.corporations["C&P"]
     with pytest.raises(GameError, match="a route to the Virginia Coalfields needs a coal marker"):
-        game.check_route(nyc, {game.coal["coalfields"], "K13"}, set(), [])
+        routes.check_route(game, nyc, {game.coal["coalfields"], "K13"}, set(), [])
     with pytest.raises(GameError, match=r"the C&P's route must use the tile it laid this turn"):
-        game.check_route(cp, {"A3", "A5"}, {"A3", "A5"}, ["B8"])
-    game.check_route(nyc, {"A3", "A5"}, {"A3", "A5"}, [])  # no coal needed off the Coalfields
+        routes.check_route(game, cp, {"A3", "A5"}, {"A3", "A5"}, ["B8"])
+    routes.check_route(game, nyc, {"A3", "A5"}, {"A3", "A5"}, [])  # no coal needed off the Coalfields
 
 
 def _route(game: G1828, *chains: list[str]) -> object:
@@ -104,18 +105,18 @@ def test_companies_never_started_leave_and_erie_blocks_both_its_possible_homes()
     game = _fresh_game()
     erie = game.corporations["ERIE"]
     assert erie.home == "E15" and erie.home_city is None
-    game.remove_unparred_corporations()
+    stations.remove_unparred_corporations(game)
     hx = game.board["E15"]
     assert [hx.tile.tokens[n] for n in hx.tile.tdef.cities] == [[BLOCKING_OWNER], [BLOCKING_OWNER]]
     assert erie.closed and "Removing ERIE" in game.log_lines
-    game.place_blocking_token("E15", hx.tile.tdef.cities[0])  # a full city takes no second marker
+    stations.place_blocking_token(game, "E15", hx.tile.tdef.cities[0])  # a full city takes no second marker
     assert hx.tile.tokens[hx.tile.tdef.cities[0]] == [BLOCKING_OWNER]
 
 
 def test_the_c_and_p_closing_at_the_phase_change_pays_its_cash_to_the_bank_and_leaves_a_blocking_marker() -> None:
     game = _fresh_game()
     cp = game.corporations["C&P"]
-    hx = game.board[game.cp_hex()]
+    hx = game.board[minor.cp_hex(game)]
     [token] = cp.tokens
     assert token.used and token.hex == hx.id
     pay(game.bank, cp, 40, ev.Why.OTHER)
@@ -136,7 +137,7 @@ def test_a_system_of_two_companies_with_coal_keeps_one_marker_and_returns_the_ot
         corp.ipoed = True
         corp.markers.append("coal")
     on_fields = game.coal_on_fields
-    system = game.create_system([nw, wab])
+    system = systems.create_system(game, [nw, wab])
     assert system.markers == ["coal"]
     assert game.coal_on_fields == on_fields + 1
     assert game.hex_markers(game.coal["coalfields"]) == ("coal",) * (on_fields + 1)

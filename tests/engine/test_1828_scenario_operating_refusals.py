@@ -7,6 +7,7 @@ import pytest
 
 from engine.core import query
 from engine.core.errors import GameError
+from engine.titles.g1828 import shells
 from tests.engine.test_1828_rules import GAME_A, GAME_B, before
 
 pytestmark = pytest.mark.skipif(not (GAME_A.exists() and GAME_B.exists()), reason="1828 recorded games absent")
@@ -104,4 +105,5 @@ def test_a_system_buys_a_train_that_exists_into_a_named_shell() -> None:
         game.process({**buy, "train": "ZZ"})
     game.process(buy)
     assert game.all_trains["3+D-1"].owner is game.corporations["CPR-MC"]
-    assert game.shell_of(game.corporations["CPR-MC"], game.all_trains["3+D-1"]).name == "CPR"
+    shell = shells.shell_of(game, game.corporations["CPR-MC"], game.all_trains["3+D-1"])
+    assert shell is not None and shell.name == "CPR"
