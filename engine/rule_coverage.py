@@ -91,8 +91,10 @@ def play(title: str, games: list[Game], rules: list[str]) -> list[str]:
 
 
 def exclusions(title: str) -> list[str]:
-    """coverage.py's exclusion patterns for this title: only markers that give a reason."""
-    return [NO_COVER.pattern, r"#\s*rules:\s*only\s+(?![^#]*?\b" + re.escape(title) + r"\b)[^#]*?\s+" + REASONED]
+    """coverage.py's exclusion patterns for this title: markers that give a reason, and imports only the type
+    checker reads (``if TYPE_CHECKING:`` blocks never run, and hold no rules)."""
+    return [r"^\s*if TYPE_CHECKING:", NO_COVER.pattern,
+            r"#\s*rules:\s*only\s+(?![^#]*?\b" + re.escape(title) + r"\b)[^#]*?\s+" + REASONED]
 
 
 @dataclass(frozen=True)
