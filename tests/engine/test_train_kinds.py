@@ -243,5 +243,5 @@ def test_recorded_1828_and_1822_positions_are_proven_legal_and_at_least_what_was
         assert sol.proven, pos.action["id"]
         assert sol.total >= claimed_revenue(pos.game, pos.corp, pos.action), pos.action["id"]
         check_legal(pos.game, pos.corp, sol.action_routes())
-        if hasattr(pos.game, "run_revenue"):  # 1822 prices runs itself: the same total as the finder's
-            assert pos.game.run_revenue(pos.corp, sol.action_routes()) == sol.total, pos.action["id"]
+        # The engine prices the finder's runs (1822 through its own run_revenue) at the finder's total.
+        assert claimed_revenue(pos.game, pos.corp, {"routes": sol.action_routes()}) == sol.total, pos.action["id"]
