@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .core import actions as act
+from .core import events as ev
 from .core.entities import Corporation, Player
 from .core.game import Game
 from .core.viewbuild import status_view
@@ -95,6 +96,10 @@ class GameHistory:
         return self.currency % amount if "%" in self.currency else f"{self.currency}{amount}"
 
 
+# The chart's words for the engine's dividend kinds.
+_DIVIDEND_KINDS = {ev.DividendKind.FULL: "payout", ev.DividendKind.HALF: "half", ev.DividendKind.WITHHELD: "withhold"}
+
+
 def _round_label(game: Game) -> str:
     kind = game.round.kind
     if kind == "stock":
@@ -161,17 +166,12 @@ class _Sampler:
         for series in self.prices.values():
             series.extend([None] * (i + 1 - len(series)))
 
-    def watch_dividends(self) -> None:
-        """Note every dividend as the game pays it. Every title pays through ``pay_dividend``, also the payouts
-        its steps make without an action of their own (1822's minors, a company without a train); this game
-        object exists only for this replay, so its own method is wrapped."""
-        pay = self.game.pay_dividend
-
-        def noted(corp: Corporation, revenue: int, kind: str, *args: Any, **kwargs: Any) -> None:
-            pay(corp, revenue, kind, *args, **kwargs)
-            self.payouts.append(Payout(len(self.rounds), corp.sym, int(revenue), str(kind)))
-
-        self.game.pay_dividend = noted  # type: ignore[method-assign]
+    def note_dividends(self, events: Sequence[ev.Event]) -> None:
+        """Note the dividends an action paid, from its events: also the payouts its steps make without an action
+        of their own (1822's minors, a company without a train)."""
+        for event in events:
+            if isinstance(event, ev.DividendPaid):
+                self.payouts.append(Payout(len(self.rounds), event.corp, event.revenue, _DIVIDEND_KINDS[event.kind]))
 
 
 def _longest_hold(holds: dict[tuple[str, str], list[int]], rounds: Sequence[str]) -> Hold | None:
@@ -198,14 +198,15 @@ def game_history(game: Game, log: Sequence[dict[str, Any]], times: Sequence[floa
     when = {id(a): (times[i] if times is not None and i < len(times) else a.get("created_at"))
             for i, a in enumerate(log)}
     sampler = _Sampler(game)
-    sampler.watch_dividends()
     standing = act.filter_undo(list(log))
     round_obj, label = game.round, _round_label(game)
     waits: dict[str, list[float]] = {}
     stamps: list[float] = []
     for action in standing:
         actor = _actor(game, action)
-        game._apply(action)  # as the importer's replay does, one action at a time
+        with ev.recording() as events:
+            game._apply(action)  # as the importer's replay does, one action at a time
+        sampler.note_dividends(events)
         t = when.get(id(action))
         if isinstance(t, int | float) and t > 0:  # 0: no time recorded (a playout's document)
             if stamps and actor is not None:
