@@ -170,6 +170,12 @@ def game_document(title: str, game: Game, seed: int, optional_rules: list[str]) 
     return doc
 
 
+def default_players(cls: type[Game]) -> int:
+    """The player count of a proof command's games when none is given: the title's smallest, up to 4."""
+    data = cls.data()["game"]
+    return max(int(data.get("min_players", 2)), min(4, int(data.get("max_players", 4))))
+
+
 def title_and_rules(title: str, optional_rules: str) -> tuple[type[Game], list[str]]:
     """The game class of ``title`` and the comma-separated ``optional_rules`` as a list.
 

@@ -20,7 +20,7 @@ from .core import events as ev
 from .core.errors import GameError
 from .core.game import Game
 from .fingerprint import fingerprint
-from .playout import POLICIES, game_document, random_playout, title_and_rules
+from .playout import POLICIES, default_players, game_document, random_playout, title_and_rules
 
 
 def game_digest(title: str, players: int, seed: int, *, policy: str = "random",
@@ -60,8 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
-    game_data = cls.data()["game"]
-    players = args.players or max(int(game_data.get("min_players", 2)), min(4, int(game_data.get("max_players", 4))))
+    players = args.players or default_players(cls)
     total = hashlib.sha256()
     for seed in range(args.seed_base, args.seed_base + args.games):
         digest, actions = game_digest(cls.TITLE, players, seed, policy=args.policy, optional_rules=rules,

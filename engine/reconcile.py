@@ -20,7 +20,7 @@ from .core import events as ev
 from .core.entities import Holder
 from .core.errors import GameError
 from .core.game import Game
-from .playout import random_playout, title_and_rules
+from .playout import default_players, random_playout, title_and_rules
 
 
 @dataclass
@@ -192,8 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     except GameError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 2
-    game_data = cls.data()["game"]
-    players = args.players or max(int(game_data.get("min_players", 2)), min(4, int(game_data.get("max_players", 4))))
+    players = args.players or default_players(cls)
     good = 0
     first: str | None = None
     name = cls.TITLE + (f" ({','.join(rules)})" if rules else "")
