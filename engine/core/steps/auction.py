@@ -8,7 +8,7 @@ from .. import events as ev
 from ..actions import Action, entity_action
 from ..entities import Company, Player, pay
 from ..errors import illegal, insufficient
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_corporation, as_player
 
 
 class CompanyPendingPar(InterruptStep[G]):
@@ -217,7 +217,7 @@ class WaterfallAuction(Step[G]):
                           f"{self.game.format_money(self.cheapest.min_bid)}")
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
-                self.award(self.round.entity(), self.cheapest, 0)
+                self.award(as_player(self.round.entity()), self.cheapest, 0)
                 self.resolve_bids()
         else:
             self.game.payout_companies()

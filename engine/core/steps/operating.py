@@ -8,7 +8,7 @@ from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..play_track import TrackRules
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_corporation, as_player
 from ..routes import build_route
 
 
@@ -389,7 +389,7 @@ class BuyTrain(Step[G]):
             self.pass_()
 
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         shares = [self.game.share_by_id(sid) for sid in action["shares"]]
         if not shares:
             raise malformed("name the certificates to sell")

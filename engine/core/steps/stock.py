@@ -11,7 +11,7 @@ from ..actions import Action, entity_action, sale_actions
 from ..config import LimitBasis
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_corporation, as_player
 from ..tiles import TokenKind
 
 
@@ -273,7 +273,7 @@ class BuySellParShares(Step[G]):
 
     def pass_(self) -> None:
         super().pass_()
-        player = self.round.entity()
+        player = as_player(self.round.entity())
         player.passed = not self.current
 
     def skip(self) -> None:
