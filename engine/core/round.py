@@ -21,7 +21,7 @@ G = TypeVar("G", bound="Game")
 _UNSETTLED: Any = object()
 
 
-def as_corporation(entity: Entity | None) -> Corporation:
+def as_corporation(entity: object) -> Corporation:
     """``entity`` where only a corporation can be acting: a step offered the action to a corporation alone, or an
     operating round's entity."""
     if isinstance(entity, Corporation):
@@ -29,22 +29,29 @@ def as_corporation(entity: Entity | None) -> Corporation:
     raise illegal(f"{_named(entity)} is not a corporation")
 
 
-def as_player(entity: Entity | None) -> Player:
+def as_player(entity: object) -> Player:
     """``entity`` where only a player can be acting (a stock round's, an auction's)."""
     if isinstance(entity, Player):
         return entity
     raise illegal(f"{_named(entity)} is not a player")
 
 
-def as_company(entity: Entity | None) -> Company:
+def as_company(entity: object) -> Company:
     """``entity`` where only a private can be acting (its power's step)."""
     if isinstance(entity, Company):
         return entity
     raise illegal(f"{_named(entity)} is not a private company")
 
 
-def _named(entity: Entity | None) -> str:
-    return "nobody" if entity is None else entity.name
+def sym_of(entity: object) -> str:
+    """The symbol of the corporation or private acting (a player has none)."""
+    if isinstance(entity, Corporation | Company):
+        return entity.sym
+    raise illegal(f"{_named(entity)} is not a company")
+
+
+def _named(entity: object) -> str:
+    return "nobody" if entity is None else str(getattr(entity, "name", entity))
 
 
 class Step(Generic[G]):

@@ -8,7 +8,7 @@ from .. import events as ev
 from ..actions import Action, entity_action
 from ..entities import Company, Player, pay
 from ..errors import illegal, insufficient
-from ..round import G, InterruptStep, Step, as_corporation, as_player
+from ..round import G, InterruptStep, Step, as_player
 
 
 class CompanyPendingPar(InterruptStep[G]):

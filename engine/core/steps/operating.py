@@ -8,7 +8,7 @@ from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..play_track import TrackRules
-from ..round import G, InterruptStep, Step, as_corporation, as_player
+from ..round import G, InterruptStep, Step, as_corporation
 from ..routes import build_route
 
 

@@ -11,7 +11,7 @@ from ..actions import Action, entity_action, sale_actions
 from ..config import LimitBasis
 from ..entities import Corporation, Player, Share
 from ..errors import illegal, insufficient, malformed
-from ..round import G, InterruptStep, Step, as_corporation, as_player
+from ..round import G, InterruptStep, Step, as_player
 from ..tiles import TokenKind
 
 

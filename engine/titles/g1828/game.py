@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import events as ev
+from ...core.actions import Action
 from ...core.autoroute import TrainSpec
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Train
@@ -114,7 +115,7 @@ class G1828(Game1828):
         from .market import sold_out_rise
         sold_out_rise(self)
 
-    def action_processed(self, action: dict[str, Any]) -> None:
+    def action_processed(self, action: Action) -> None:
         systems.check_system_floats(self)
         merger.check_merging_floats(self)
         if action.get("type") != "message":
@@ -158,7 +159,7 @@ class G1828(Game1828):
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
         return merger.merger_boxes(self)
 
-    def describe(self, entity: Any) -> str:
+    def describe(self, entity: object) -> str:
         name = getattr(entity, "name", None)
         if not isinstance(entity, (Player, Corporation, Company)) and isinstance(name, str):
             return name  # the market, the IPO, the discard in a merger

@@ -12,7 +12,7 @@ from ...core.actions import Action, entity_action, register_action
 from ...core.board import _blank_side
 from ...core.entities import Company, Corporation, Player
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step
+from ...core.round import InterruptStep, Step, as_corporation
 from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.tiles import Tile, TokenKind
@@ -192,12 +192,12 @@ class RockyMountainTile(Step[Game1862]):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind != "lay_tile":
             return super().choices(entity, kind)
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         spec = {"lay": True, "upgrade": False, "cost": -self.game.RMC_DISCOUNT}
         return tile_lay_choices(self.game, entity, corp, spec=spec)
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         tile = self.game.tile_from_supply(str(action["tile"]))
         if tile.colour != "yellow":
             raise illegal("the Rocky Mountain Company lays a yellow tile")

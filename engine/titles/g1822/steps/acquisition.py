@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Corporation, CorporationKind
+from ....core.entities import Corporation, CorporationKind, Entity
 from ....core.errors import illegal
 from ....core.round import Step
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
@@ -193,7 +193,7 @@ class MinorAcquisition(Step[Game1822]):
         self.minor = None
         self.pass_()
 
-    def process_pass(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Entity) -> None:
         if self.state != "select":
             raise illegal("finish the acquisition first")
         self.pass_()

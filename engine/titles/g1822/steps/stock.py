@@ -12,7 +12,7 @@ from ....core.entities import Company, Corporation, CorporationKind, Player, Sha
 from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
 from ....core.market import Cell
-from ....core.round import Round, Step, StockRound
+from ....core.round import Round, Step, StockRound, as_player
 from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate
@@ -321,7 +321,7 @@ class BidSellParShares(BuySellParShares[Game1822]):
             share = tax_haven_share(self.game, choice)
             what = f"a share of {share.corp}" if share is not None else repr(choice)
             raise illegal(f"the tax haven cannot buy {what} now")
-        player = entity.owner
+        player = as_player(entity.owner)
         tax_haven_buy(self.game, choice)
         self.tax_haven_bought = True
         self.current.append(action)

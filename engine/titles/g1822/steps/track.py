@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company, Corporation, CorporationKind
+from ....core.entities import Company, Corporation, CorporationKind, Entity
 from ....core.errors import illegal
-from ....core.round import Step
+from ....core.round import Step, as_corporation
 from ....core.steps.operating import (
     Track,
     tile_lay_choices,
@@ -107,7 +107,7 @@ class SpecialTrack(Step[Game1822]):
             return ["place_token"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
-        corp: Corporation = self.round.entity()
+        corp = as_corporation(self.round.entity())
         if not track_power_usable(self.game, entity, corp) or not self.may_begin(entity, corp):
             return []
         if not isinstance(self.round.active_step(), Track1822):
@@ -220,9 +220,9 @@ class SpecialTrack(Step[Game1822]):
         place_channel_station(self.game, company, hx, node, action.get("slot"))
         self.teleported = None
 
-    def process_pass(self, action: dict[str, Any], entity: Company) -> None:
-        if self.company is entity:
-            self.game.close_company(entity)
+    def process_pass(self, action: dict[str, Any], entity: Entity) -> None:
+        if self.company is not None and self.company is entity:
+            self.game.close_company(self.company)
             self.company = None
 
 
@@ -253,7 +253,7 @@ class Track1822(Track[Game1822]):
         make_company_choice(self.game, entity, str(action["choice"]), "track")
 
     def next_lay(self) -> dict[str, Any] | None:
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         lays = tile_lays_for(self.game, corp)
         if self.lays >= len(lays):
             return None
