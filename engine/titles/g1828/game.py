@@ -26,7 +26,7 @@ from ...core.sequence import STANDARD_PLAN
 from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828, share_price_of
-from .state import Game1828, Shell
+from .state import Coal1828, Game1828, Shell
 
 CP = minor.CP
 
@@ -42,7 +42,9 @@ class G1828(Game1828):
     def setup(self) -> None:
         g = self.data()["game"]
         self.market: Market1828 = Market1828(g["market"])
-        self.coal = dict(g["coal"])
+        c = g["coal"]
+        self.coal = Coal1828(coalfields=str(c["coalfields"]), tunnel=str(c["tunnel"]),
+                             tunnel_tile=str(c["tunnel_tile"]), markers=int(c["markers"]), price=int(c["price"]))
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
         self.merger_of = (None, None)

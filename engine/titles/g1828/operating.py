@@ -258,7 +258,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         company = self.lay_station_company()
         if kind == "place_token" and company is not None and entity is company:
-            corp = current(self)
+            corp = as_corporation(current(self))
             hex_id = self.game.lay_station_owed[company.sym]
             hx = self.game.board[hex_id]
             return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",

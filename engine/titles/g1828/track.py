@@ -16,7 +16,7 @@ from . import coal
 from .state import Game1828
 
 
-def current(step: Step[Any]) -> Any:
+def current(step: Step[Any]) -> Entity | None:
     return step.round.entity()
 
 
@@ -86,7 +86,7 @@ class Track1828(Track[Game1828]):
         self.round.upgraded_track = False  # type: ignore[attr-defined]
 
     def next_lay(self) -> dict[str, Any] | None:
-        corp = current(self)
+        corp = as_corporation(current(self))
         lays = tile_lays_for(self.game, corp)
         if self.lays >= len(lays):
             return None
