@@ -38,11 +38,12 @@ class IssueShares(Step[Game1822]):
         if kind == "choose_ability":
             # P17 itself acts; its company only waits here.
             return company_choice_actions(self.game, entity, "issue") if isinstance(entity, Company) else []
-        corp = as_corporation(entity)  # a company issues and redeems (a private only chooses, above)
         if kind == "sell_shares":
+            corp = as_corporation(entity)  # a company issues and redeems (a private only chooses, above)
             return [{**entity_action(corp, "sell_shares"), "shares": [s.id for s in b], "percent": sum(
                 s.percent for s in b), "share_price": price} for b, price in issuable(self.game, corp)]
         if kind == "buy_shares":
+            corp = as_corporation(entity)
             return [{**entity_action(corp, "buy_shares"), "shares": [s.id for s in b],
                      "percent": sum(s.percent for s in b)} for b in redeemable(self.game, corp)]
         return super().choices(entity, kind)

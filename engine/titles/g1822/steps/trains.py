@@ -108,8 +108,10 @@ class BuyTrain1822(BuyTrain[Game1822]):
 
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
-        corp = as_corporation(entity)  # the company in turn, when it buys a train
-        owner = entity.owner if isinstance(entity, Corporation) else None
+        if kind != "buy_train":
+            return out
+        corp = as_corporation(entity)  # the company in turn buys a train
+        owner = corp.owner
         lowest = self.game.min_depot_price()
         if kind == "buy_train" and ("can_buy_trains" not in phase_status(self.game) or (
                 self.last_sale_price is not None and lowest is not None and corp.cash < lowest)):
