@@ -131,10 +131,9 @@ class Track1828(Track[Game1828]):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
         tile = self.game.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
+        # A lay that allows no yellow tile allows no upgrade either (tile_lays_for), and is refused above.
         if upgrade and not spec.get("upgrade"):
             raise illegal("this tile lay cannot be an upgrade")
-        if not upgrade and not spec.get("lay"):
-            raise illegal("this tile lay cannot be a yellow tile")
         if text(action, "hex") in round_laid(self):
             raise illegal(f"{text(action, 'hex')} already had a tile laid this turn")
         coal.check_lay_allowed(self.game, text(action, "hex"), text(action, "tile"))

@@ -193,8 +193,3 @@ class MinorAcquisition(Step[Game1822]):
         self.state = "select"
         self.minor = None
         self.pass_()
-
-    def process_pass(self, action: Action, entity: Entity) -> None:
-        if self.state != "select":
-            raise illegal("finish the acquisition first")
-        self.pass_()
