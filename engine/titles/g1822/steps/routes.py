@@ -79,7 +79,7 @@ class Route1822(RouteStep[Game1822]):
         train.name += "+"
         self.game.log(f"{entity.sym} attaches the pullman to a {train.sym} train")
 
-    def process_run_routes(self, action: Action, entity: Corporation) -> None:
+    def process_run_routes(self, action: Action, entity: Entity) -> None:
         corp = as_corporation(entity)
         routes: list[Route] = []
         total = 0
@@ -160,7 +160,8 @@ class Dividend1822(Dividend[Game1822]):
             raise illegal(f"choose one of {', '.join(self.KINDS)}")
         self.extra_choice = text(action, "choice")
 
-    def process_dividend(self, action: Action, entity: Corporation) -> None:
+    def process_dividend(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         kind: str = text(action, "kind")
         if kind not in self.KINDS:
             raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")

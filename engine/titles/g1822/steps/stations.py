@@ -167,7 +167,7 @@ class Token1822(TokenStep[Game1822]):
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
         return out
 
-    def process_place_token(self, action: Action, entity: Corporation | Company) -> None:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
         hx, node = self.game.city_by_id(text(action, "city"))
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.

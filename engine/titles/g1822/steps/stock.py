@@ -328,7 +328,8 @@ class BidSellParShares(BuySellParShares[Game1822]):
         self.round.last_to_act = player
         self.pass_()
 
-    def process_buy_shares(self, action: Action, entity: Player) -> None:
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
         shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         if len(shares) != 1:
             raise malformed("buy one certificate at a time")
@@ -337,7 +338,8 @@ class BidSellParShares(BuySellParShares[Game1822]):
         super().process_buy_shares(action, entity)
         self.pass_()
 
-    def process_par(self, action: Action, entity: Player) -> None:
+    def process_par(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
         corp = self.game.corporation(text(action, "corporation"))
         if corp not in self.parable(entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")

@@ -263,7 +263,8 @@ class Track1822(Track[Game1822]):
             return None
         return spec
 
-    def process_lay_tile(self, action: Action, entity: Corporation) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         super().process_lay_tile(action, entity)
         if self.next_lay() is None and not track_powers_block(self.game, entity):
             self.pass_()

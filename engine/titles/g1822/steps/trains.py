@@ -28,7 +28,8 @@ class DiscardTrain1822(DiscardTrain[Game1822]):
         return [{**entity_action(entity, "discard_train"), "train": t.id}
                 for t in discardable_trains(self.game, as_corporation(entity))]
 
-    def process_discard_train(self, action: Action, entity: Corporation) -> None:
+    def process_discard_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         train = self.game.all_trains.get(text(action, "train"))
         if train is None or train not in discardable_trains(self.game, entity):
             raise illegal(f"{entity.sym} cannot discard train {text(action, 'train')} now")
@@ -56,7 +57,8 @@ class FirstTurnHousekeeping(Step[Game1822]):
         train = self.game.available_depot_trains()[0]
         return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
 
-    def process_buy_train(self, action: Action, entity: Corporation) -> None:
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         train = self.game.available_depot_trains()[0]
         price = whole(action, "price")
         if price != train.price:
@@ -84,7 +86,7 @@ class BuyTrain1822(BuyTrain[Game1822]):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
-    def process_sell_shares(self, action: Action, entity: Corporation) -> None:
+    def process_sell_shares(self, action: Action, entity: Entity) -> None:
         super().process_sell_shares(action, entity)
         # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
         rnd = self.round
@@ -139,7 +141,8 @@ class BuyTrain1822(BuyTrain[Game1822]):
                          "exchange": t.id} for t in corp.trains if t.sym == "L" and t.name == "L"]
         return out
 
-    def process_buy_train(self, action: Action, entity: Corporation) -> None:
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         exchange = opt_text(action, "exchange")
         if exchange:
             train = self.game.all_trains.get(str(exchange))
