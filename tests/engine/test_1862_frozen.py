@@ -68,6 +68,16 @@ def test_a_floated_company_keeps_the_game_going() -> None:
     assert not stalemate.frozen(game)
 
 
+def test_an_end_already_due_by_the_rules_keeps_its_name() -> None:
+    """With eight companies out (S2's end, due after the next set of operating rounds) the game ends by that
+    rule, not as frozen, though nothing could change any more either."""
+    game = frozen_position()
+    for corp in [c for c in game.corporations.values() if c.sym != "NYH"][:8]:
+        corp.closed = True
+    all_pass(game)
+    assert game.finished and game.game_end_reason == "companies_out"
+
+
 def test_games_begun_under_edition_2_play_on_as_they_were_played() -> None:
     game = frozen_position(edition=2)
     assert not stalemate.frozen(game)
