@@ -182,8 +182,7 @@ class BidSellParShares(BuySellParShares[Game1822]):
         if self.bought() or self.must_sell(player):
             return []
         spender = tax_haven_spender(self.game)
-        if spender is None:
-            return []  # not reached: the owner in turn is the spender or their tax haven
+        assert spender is not None  # P16's owner is the player in turn (above): they or their tax haven pay
         available = self.available_cash(player) if spender is player else int(spender.cash)
         sold = self.sold.get(player.id, {})
         return [c for c in tax_haven_choices(self.game, available) if not sold.get(c.rpartition("_")[0])]
