@@ -16,7 +16,7 @@ from . import events as ev
 from .abilities import Exchange, ExchangeFrom, Shares, parse_abilities
 from .board import Board
 from .config import TitleConfig
-from .entities import Bank, Company, Corporation, Player, Share, SharePool
+from .entities import Bank, Company, Corporation, Player, Share, SharePool, Train
 from .errors import DataError, ErrorCode, GameError, illegal, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
@@ -33,13 +33,18 @@ from .game_end import (
     stock_market_end_reached,
 )
 from .market import StockMarket
-from .play import PlayRules
+from .play import Runs
+from .play_trains import TrainRules
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .tiles import Tile, parse_tile, shared_catalogue
 
+if TYPE_CHECKING:
+    from .autoroute import Pricing, RouteGraph, TrainSpec
+    from .routes import Route
 
-class Game(PlayRules):
+
+class Game(TrainRules):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
     dynamic_operating_order: ClassVar[bool] = True
@@ -53,6 +58,8 @@ class Game(PlayRules):
         self.options = dict(options or {})
         self.strict = strict
         self.raw_actions = []
+        # The rule areas the game owns (each typed against a protocol of what it reads of the game).
+        self.runs = Runs(self)
         self._setup_state()
         if actions:
             self._replay(actions)
@@ -199,16 +206,6 @@ class Game(PlayRules):
         raise NotImplementedError
 
     # ------------------------------------------------------------------ logging and lookups
-
-
-
-
-
-
-
-
-
-
 
 
     # ------------------------------------------------------------------ processing
@@ -443,45 +440,105 @@ class Game(PlayRules):
     # ------------------------------------------------------------------ shares
 
 
-
-
-
-
-
-
-
     # ------------------------------------------------------------------ trains and phases
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
     # ------------------------------------------------------------------ map
 
 
-
-
-
-
-
-
-
-
-
     # ------------------------------------------------------------------ scoring
 
 
+    # ------------------------------------------------------------------ runs, dividends, money and privates
+    # The hooks of hooks.RouteHooks, DividendHooks, MoneyHooks and PrivateHooks; their machinery is ``self.runs``
+    # (engine/core/play.py), which holds the longer defaults.
+    def route_trains(self, corp: Corporation) -> list[Train]:
+        return list(corp.trains)
 
+    def route_revenue(self, corp: Corporation, route: Route) -> int:
+        # The same pricing as the route finder's, so that `run auto` and hand-typed routes always agree.
+        from .autoroute import route_price, train_spec
+        return route_price(self, route, train_spec(self, route.train))
+
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes (as run_routes data) with the highest revenue for the company's trains."""
+        from .autoroute import best_routes_for
+        return best_routes_for(self, corp)
+
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None:
+        return None
+
+    def route_needs_station(self, corp: Corporation) -> bool:
+        return True
+
+    def has_route_bonus(self) -> bool:
+        return False
+
+    def route_bonus(self, route: Route) -> int:
+        return 0
+
+    # The route finder's readings of a title; the defaults read trains by their distance and price routes with
+    # ``route_bonus``.
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
+        return None
+
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing | None:
+        return None
+
+    def autoroute_tile_once(self) -> frozenset[str] | None:
+        return None
+
+    def autoroute_single_stop_hexes(self) -> frozenset[str]:
+        return frozenset()
+
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        return None
+
+    # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
+
+    def dividend_kinds(self, corp: Corporation) -> tuple[str, ...]:
+        return self.DIVIDEND_KINDS
+
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        self.runs.pay_dividend(corp, revenue, kind)
+
+    def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]:
+        return []
+
+    def min_depot_price(self) -> int | None:
+        """The cheapest train of the depot and the pool, as 18xx.games' depot counts its discarded trains
+        (titles whose discards leave the game keep the pool empty)."""
+        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
+        return min(prices) if prices else None
+
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        return self.runs.emergency_bundle_legal(player, corp, shares, percent)
+
+    def emergency_bundle_needed(self, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        return self.runs.emergency_bundle_needed(corp, shares, percent)
+
+    def emergency_liquidity(self, player: Player, corp: Corporation) -> int:
+        return self.runs.emergency_liquidity(player, corp)
+
+    def can_go_bankrupt(self, corp: Corporation) -> bool:
+        return self.runs.can_go_bankrupt(corp)
+
+    def go_bankrupt(self, corp: Corporation) -> None:
+        self.runs.go_bankrupt(corp)
+
+    def can_buy_company(self, corp: Corporation) -> bool:
+        return self.runs.can_buy_company(corp)
+
+    def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
+        """Half to twice the private's face value."""
+        return (company.value + 1) // 2, company.value * 2
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        return self.runs.has_turn_ability(corp)
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        pass
 
     # ------------------------------------------------------------------ the title's concepts in views
     # (hooks.ViewHooks; engine/core/viewbuild.py reads them, and titles without such concepts keep these.)

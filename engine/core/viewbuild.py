@@ -314,7 +314,7 @@ def _phase_notes(game: Game) -> tuple[str, ...]:
     notes.append(f"{n} OR{'s' if n != 1 else ''} per set")
     if any(h.revenue for h in game.board.hexes.values()):
         notes.append(f"off-boards pay {game.phase_colour()} values")
-    if phase.get("can_buy_companies") and any(game.company_for_sale(c) for c in game.companies.values()):
+    if phase.get("can_buy_companies") and any(game.runs.company_for_sale(c) for c in game.companies.values()):
         notes.append("companies may buy privates")
     return tuple(notes)
 

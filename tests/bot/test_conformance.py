@@ -40,7 +40,7 @@ def _short_of_money(game: object, corp: Corporation) -> bool:
     cheapest = game.cheapest_train_on_sale()  # type: ignore[attr-defined]
     return (isinstance(owner, Player) and cheapest is not None and game.must_buy_train(corp)  # type: ignore[attr-defined]
             and corp.cash + owner.cash < cheapest.price
-            and not game.emergency_bundles(owner, corp))  # type: ignore[attr-defined]
+            and not game.runs.emergency_bundles(owner, corp))  # type: ignore[attr-defined]
 
 
 def test_1822_minor_whose_director_cannot_pay_is_offered_the_depot_train_on_a_loan() -> None:

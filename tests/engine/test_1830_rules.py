@@ -106,7 +106,7 @@ def test_bo_brings_the_presidency_is_never_sold_to_a_company_and_closes_on_the_f
     assert isinstance(owner, Player)
     corp = g.corporations["B&O"]
     assert corp.owner is owner and owner.percent_of("B&O") == 20 and corp.par_price == 100
-    assert not g.company_for_sale(bo) and g.company_for_sale(g.companies["CA"])
+    assert not g.runs.company_for_sale(bo) and g.runs.company_for_sale(g.companies["CA"])
     g.close_on_train_bought(g.corporations["PRR"])
     assert not bo.closed
     g.close_on_train_bought(corp)

@@ -972,7 +972,7 @@ def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall
     g.bank.cash += p1.cash - 30  # after the privates' revenue
     p1.cash = 30
     ats = g.corporations["ATS"]
-    assert ats.cash == 120 and g.emergency_need(ats) == 50
+    assert ats.cash == 120 and g.runs.emergency_need(ats) == 50
     assert g.actions_for(ats) == ["buy_train"]
     sales = choices(g, p1, "sell_shares")
     sold = {(c["shares"][0].split("_")[0], c["percent"]) for c in sales}

@@ -207,13 +207,13 @@ def test_no_buy_keeps_the_private_from_corporations() -> None:
     cp, tb = g.companies["CP"], g.companies["TB"]
     give(g, cp, g.players[0])
     give(g, tb, g.players[1])
-    assert not g.company_for_sale(cp) and g.company_for_sale(tb)
+    assert not g.runs.company_for_sale(cp) and g.runs.company_for_sale(tb)
     enter_phase(g, "3")
     cpr = g.corporations["CPR"]
     cpr.cash = 1000
     with pytest.raises(GameError, match="CP cannot be bought by a company"):
-        g.corporation_buys_company(cpr, cp, 180)
-    g.corporation_buys_company(cpr, tb, 140)
+        g.runs.corporation_buys_company(cpr, cp, 180)
+    g.runs.corporation_buys_company(cpr, tb, 140)
     assert tb.owner is cpr
 
 
@@ -295,7 +295,7 @@ def test_a_made_up_private_works_from_data_alone(monkeypatch: pytest.MonkeyPatch
     cash = player.cash
     g.pay_tile_income(2)
     assert player.cash - cash == 50
-    assert not g.company_for_sale(xx)
+    assert not g.runs.company_for_sale(xx)
     g.close_on_train_bought(g.corporations["CPR"])
     assert not xx.closed
     g.close_on_train_bought(g.corporations["GT"])

@@ -229,14 +229,14 @@ def test_a_company_buys_a_private_only_from_phase_3_from_a_player_in_its_price_r
         company.owner = g.players[0]
         g.players[0].companies.append(company)
     with pytest.raises(GameError, match="companies cannot buy privates in phase 2"):
-        g.corporation_buys_company(cnr, sc, 50)
+        g.runs.corporation_buys_company(cnr, sc, 50)
     g.phase_index = next(i for i, p in enumerate(g.phases) if p.get("can_buy_companies"))
     hb.closed = True
     with pytest.raises(GameError, match="HB is not owned by a player"):
-        g.corporation_buys_company(cnr, hb, 20)
+        g.runs.corporation_buys_company(cnr, hb, 20)
     with pytest.raises(GameError, match="SC may be bought for \\$25 to \\$100"):
-        g.corporation_buys_company(cnr, sc, 101)
+        g.runs.corporation_buys_company(cnr, sc, 101)
     with pytest.raises(GameError, match="CNR cannot pay \\$60: treasury \\$50"):
-        g.corporation_buys_company(cnr, sc, 60)
-    g.corporation_buys_company(cnr, sc, 50)
+        g.runs.corporation_buys_company(cnr, sc, 60)
+    g.runs.corporation_buys_company(cnr, sc, 50)
     assert sc.owner is cnr and cnr.cash == 0

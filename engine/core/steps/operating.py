@@ -167,7 +167,7 @@ class RouteStep(Step[G]):
         traced = []
         used_trains: set[str] = set()
         total = 0
-        recorded = self.game.recorded_run(action)
+        recorded = self.game.runs.recorded_run(action)
         for data in action["routes"]:
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not entity:
@@ -181,7 +181,7 @@ class RouteStep(Step[G]):
             except GameError:
                 if not recorded:
                     raise
-                route = self.game.recorded_route(train, data)
+                route = self.game.runs.recorded_route(train, data)
             else:
                 traced.append(check)
                 route.stops = list(check.stops)
@@ -202,7 +202,7 @@ class RouteStep(Step[G]):
                                   "connections": [list(c) for c in data.get("connections") or []]}
                                  for r, data in zip(routes, action["routes"], strict=True)]
         self.game.log(f"{entity.sym} runs for {self.game.format_money(total)}")
-        self.game.routes_run(corp, routes)
+        self.game.runs.routes_run(corp, routes)
         self.pass_()
 
 
@@ -324,7 +324,7 @@ class BuyTrain(Step[G]):
         corp = self.round.entity()
         if not isinstance(corp, Corporation) or player is not corp.owner:
             return []
-        return self.game.emergency_bundles(player, corp)
+        return self.game.runs.emergency_bundles(player, corp)
 
     def choices(self, entity: Any, kind: str) -> list[Action]:
         if kind == "sell_shares":
@@ -396,7 +396,7 @@ class BuyTrain(Step[G]):
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
         percent = int(action.get("percent") or sum(s.percent for s in shares))
-        self.last_sale_price = self.game.emergency_sell(entity, corp, shares, percent)
+        self.last_sale_price = self.game.runs.emergency_sell(entity, corp, shares, percent)
 
 
 class BuyCompany(Step[G]):
@@ -423,7 +423,7 @@ class BuyCompany(Step[G]):
             return super().choices(entity, kind)
         out = []
         for comp in self.game.companies.values():
-            if not self.game.company_for_sale(comp):
+            if not self.game.runs.company_for_sale(comp):
                 continue
             low, high = self.game.company_price_range(entity, comp)
             if low <= min(high, entity.cash):
@@ -440,7 +440,7 @@ class BuyCompany(Step[G]):
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.company(action["company"])
         price = int(action["price"])
-        self.game.corporation_buys_company(entity, company, price)
+        self.game.runs.corporation_buys_company(entity, company, price)
 
 
 class BlockingBuyCompany(BuyCompany[G]):

@@ -131,7 +131,7 @@ def before_train_purchase(game: Game1822, corp: Corporation, train: Train, price
     player = corp.owner
     need = price - corp.cash
     if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
-            and not game.emergency_bundles(player, corp):
+            and not game.runs.emergency_bundles(player, corp):
         # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
         loan = need - player.cash
         loans.lend(game.bank, player, loan, owed=loan + math.ceil(loan * 0.5), what="loan")

@@ -267,7 +267,7 @@ class G1828(Game1828):
         if not treasury:
             return []
         # A system's treasury share pays the system (rules 7.5.5).
-        return [self.pay_holder(corp, self.holder_payout(revenue, treasury))]
+        return [self.runs.pay_holder(corp, self.runs.holder_payout(revenue, treasury))]
 
     # ------------------------------------------------------------------ routes
     def network_read(self, corp: Corporation, net: Network) -> None:

@@ -81,8 +81,8 @@ def half_pay(game: Game1828, minor: Corporation, revenue: int) -> None:
     game.bank.spend(kept, minor, ev.Why.REVENUE)
     parts = []
     if minor.owner is not None:
-        parts.append(game.pay_holder(minor.owner, revenue - kept))
-    game.dividend_paid(minor, ev.DividendKind.HALF, revenue, parts, kept)
+        parts.append(game.runs.pay_holder(minor.owner, revenue - kept))
+    game.runs.dividend_paid(minor, ev.DividendKind.HALF, revenue, parts, kept)
     game.log(f"{minor.sym} pays {game.format_money(revenue - kept)} to its owner and keeps "
              f"{game.format_money(kept)}")
 

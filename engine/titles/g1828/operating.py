@@ -67,7 +67,7 @@ class RouteStep1828(RouteStep[Game1828]):
 
     def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         laid = list(getattr(self.round, "laid_hexes", []) or [])
-        if not self.game.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
+        if not self.game.runs.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
             for data in action["routes"]:
                 hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
                 stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}

@@ -32,7 +32,7 @@ def bought_by_player(game: Game1828, player: Player, company: Company) -> None:
 def can_buy_company(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR:
         return False
-    return corp.cash >= 1 and any(game.company_for_sale(c) for c in game.companies.values())
+    return corp.cash >= 1 and any(game.runs.company_for_sale(c) for c in game.companies.values())
 
 
 def after_bought_by_company(game: Game1828, corp: Corporation, company: Company) -> None:

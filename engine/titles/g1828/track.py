@@ -65,7 +65,7 @@ def turn_lay_waits(game: Game1828, corp: Corporation) -> bool:
 def track_company_buyable(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
         return False
-    return any(game.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
+    return any(game.runs.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
                                                 for lay in c.data.get("special_lays", ()))
                for c in game.companies.values())
 

@@ -47,7 +47,7 @@ def bundle_needed(game: Game1862, corp: Corporation, sold: list[Share]) -> bool:
     smallest = min(sold, key=lambda s: s.percent)
     rest = list(sold)
     rest.remove(smallest)
-    return sale_proceeds(game, target, rest) < game.emergency_need(corp)
+    return sale_proceeds(game, target, rest) < game.runs.emergency_need(corp)
 
 
 def bundle_legal(game: Game1862, player: Player, sold: list[Share], percent: int) -> bool:

@@ -152,14 +152,14 @@ class G1862(Game1862):
         if kind == "payout" and revenue > 0:
             parts, kept = redemption.payout_parts(self, corp, revenue)
             self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
-            self.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
+            self.runs.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
             self.market.right(corp.sym)
             privates.after_payout(self, corp)
         else:
             if revenue:
                 self.bank.spend(revenue, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
-            self.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, [], revenue)
+            self.runs.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, [], revenue)
             self.market.left(corp.sym)
             bankruptcy.check_price_zero(self, corp)
 

@@ -126,7 +126,7 @@ class BuyTrain1822(BuyTrain[Game1822]):
         if kind == "buy_train" and not any(not isinstance(self.game.all_trains[a["train"]].owner, Corporation)
                                            for a in out) \
                 and self.game.must_buy_train(corp) and isinstance(owner, Player) \
-                and not self.game.emergency_bundles(owner, corp):
+                and not self.game.runs.emergency_bundles(owner, corp):
             # Nothing left to sell: the director borrows for the cheapest train, even where another company's
             # train is offered too (18xx.games lends for the depot's cheapest train whatever else is for sale).
             cheapest = self.game.cheapest_train_on_sale()
