@@ -40,9 +40,8 @@ def out_of_turn_powers(game: Game) -> dict[str, int]:
 
 def closing_soon(game: Game, sym: str) -> str | None:
     """The phase the next train from the depot starts, when that phase closes this private (else None)."""
-    closing = getattr(game, "closing_phase", None)
-    phase = closing(game.companies[sym]) if callable(closing) else None
-    trains = game.available_depot_trains() if hasattr(game, "available_depot_trains") else []
+    phase = game.trains.closing_phase(game.companies[sym])
+    trains = game.trains.available_depot_trains()
     if phase is None or not trains:
         return None
     name = trains[0].name

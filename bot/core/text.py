@@ -166,7 +166,7 @@ def status_lines(live: LiveGame) -> list[str]:
                 f"  {c.sym}: {price} · president {pres} · treasury {money(game, c.cash)} · {trains}"
                 + ("" if c.floated else " · not floated")
             )
-    depot = game.available_depot_trains()
+    depot = game.trains.available_depot_trains()
     if depot:
         lines.append("Trains for sale: " + ", ".join(f"{t.name} ({money(game, t.price)})" for t in depot))
     return lines

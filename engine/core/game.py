@@ -34,7 +34,8 @@ from .game_end import (
 )
 from .market import StockMarket
 from .play import Runs
-from .play_trains import TrainRules
+from .play_track import TrackRules
+from .play_trains import Trains
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .tiles import Tile, parse_tile, shared_catalogue
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from .routes import Route
 
 
-class Game(TrainRules):
+class Game(TrackRules):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
     dynamic_operating_order: ClassVar[bool] = True
@@ -59,6 +60,7 @@ class Game(TrainRules):
         self.strict = strict
         self.raw_actions = []
         # The rule areas the game owns (each typed against a protocol of what it reads of the game).
+        self.trains = Trains(self)
         self.runs = Runs(self)
         self._setup_state()
         if actions:
@@ -196,7 +198,7 @@ class Game(TrainRules):
             count = spec["count"]
             n = 1 if count == "unlimited" else int(count)
             for i in range(n):
-                self._new_train(spec, i)
+                self.trains.new_train(spec, i)
 
 
     def setup(self) -> None:
@@ -449,6 +451,59 @@ class Game(TrainRules):
     # ------------------------------------------------------------------ scoring
 
 
+    # ------------------------------------------------------------------ trains and phases
+    # The hooks of hooks.TrainHooks; their machinery is ``self.trains`` (engine/core/play_trains.py), which holds
+    # the longer defaults.
+    def train_limit(self, corp: Corporation) -> int:
+        return int(self.phase["train_limit"])
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and (corp.sym in self.routes_seen or self.network(corp).route_possible)
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy_train(corp)
+
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        return self.trains.other_train_price_range(corp, train, last_sale_price)
+
+    def trade_in(self, train: Train) -> None:
+        train.owner = None
+        self.log(f"{train.name} train is traded in")
+
+    def discard_train(self, corp: Corporation, train: Train) -> None:
+        self.trains.discard_train(corp, train)
+
+    def crowded_corporations(self) -> list[Corporation]:
+        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action (a company
+        # without trains is passed over before its limit is looked up).
+        return [c for c in self.corporations.values()
+                if c.trains and len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
+
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        pass
+
+    def on_new_train(self, corp: Corporation, train: Train) -> None:
+        self.trains.on_new_train(corp, train)
+
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        pass
+
+    def phase_changed(self) -> None:
+        self.trains.phase_changed()
+
+    def close_on_train_bought(self, corp: Corporation) -> None:
+        self.trains.close_on_train_bought(corp)
+
+    def run_event(self, event: str, corp: Corporation | None, train: Train | None) -> None:
+        handler = getattr(self, f"event_{event}", None)
+        if handler is not None:
+            handler()
+
+    def event_close_companies(self) -> None:
+        self.trains.close_companies()
+
     # ------------------------------------------------------------------ runs, dividends, money and privates
     # The hooks of hooks.RouteHooks, DividendHooks, MoneyHooks and PrivateHooks; their machinery is ``self.runs``
     # (engine/core/play.py), which holds the longer defaults.
@@ -509,7 +564,7 @@ class Game(TrainRules):
     def min_depot_price(self) -> int | None:
         """The cheapest train of the depot and the pool, as 18xx.games' depot counts its discarded trains
         (titles whose discards leave the game keep the pool empty)."""
-        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_trains]]
+        prices = [t.price for t in [*self.trains.available_depot_trains(), *self.pool_trains]]
         return min(prices) if prices else None
 
     def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:

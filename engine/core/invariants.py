@@ -106,7 +106,7 @@ def forced_purchase_problems(game: Game) -> list[str]:
             or not game.must_buy_train(corp):
         return []
     player = corp.owner
-    cheapest = game.cheapest_train_on_sale()
+    cheapest = game.trains.cheapest_train_on_sale()
     if not isinstance(player, Player) or cheapest is None:
         return []
     funds = corp.cash + player.cash + game.emergency_liquidity(player, corp)

@@ -400,7 +400,7 @@ def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set
 def _train_stock(game: Game) -> tuple[TrainStock, ...]:
     specs = {s["name"]: s for s in game.data()["game"]["trains"]}
     out = []
-    for t in game.available_depot_trains():
+    for t in game.trains.available_depot_trains():
         unlimited = specs.get(t.name, {}).get("count") == "unlimited"
         left = sum(1 for x in game.depot if x.name == t.name and not x.reserved)
         out.append(TrainStock(t.name, t.price, None if unlimited else left))

@@ -100,7 +100,7 @@ def test_bids_resolve_at_the_end_of_the_stock_round() -> None:
     assert game.round.kind == "operating"
     assert p1.cash == 700 - 100 + 10 + 5
     # The three other minors in the boxes had no bids: three L trains leave the depot.
-    assert next(t.id for t in game.available_depot_trains()) == "L-3"
+    assert next(t.id for t in game.trains.available_depot_trains()) == "L-3"
 
 
 def test_a_first_stock_round_without_bids_ends_the_game() -> None:

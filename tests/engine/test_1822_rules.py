@@ -317,20 +317,20 @@ def test_with_its_presidents_money_a_company_buys_the_next_new_train_not_a_pool_
     # 18xx.games: the cheapest train on sale is the first of the lowest price, new trains listed before the
     # pool's; with the president's money only that type may be bought (here the 5, not a discarded 5P).
     game, _ = recorded_until(1100)  # phase 5: the depot sells 5-1 for £500, the pool two 3 trains for £200
-    assert game.emergency_train_names() == {"3"}
+    assert game.trains.emergency_train_names() == {"3"}
     for train in game.pool_trains:
         train.owner = None  # out of the game, for this test
     p5 = game.all_trains["5P-0"]
     p5.owner = game.pool
     game.pool_trains[:] = [p5]
     assert p5.price == game.all_trains["5-1"].price == 500
-    assert game.emergency_train_names() == {"5"}
+    assert game.trains.emergency_train_names() == {"5"}
     cr = game.corporation("CR")
     assert cr.cash < 500 and cr.trains_in_limit() < game.train_limit(cr)
     with pytest.raises(GameError) as refused:
-        game.buy_train_action(cr, p5, 500, exchange=None, must_buy=True)
+        game.trains.buy_train_action(cr, p5, 500, exchange=None, must_buy=True)
     assert refused.value.code is ErrorCode.ILLEGAL and "5" in refused.value.message
-    game.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
+    game.trains.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
     assert game.all_trains["5-1"].owner is cr
 
 

@@ -210,9 +210,9 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     without trains, it must still buy one, after track or stations cut the route off."""
     game = _fresh_game()
     corp = game.corporations["PRR"]
-    assert not game.network(corp).route_possible and not game.route_available(corp)
+    assert not game.network(corp).route_possible and not game.trains.route_available(corp)
     game.routes_seen.add(corp.sym)
-    assert game.route_available(corp) and game.must_buy_train(corp)
+    assert game.trains.route_available(corp) and game.must_buy_train(corp)
 
 
 def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> None:

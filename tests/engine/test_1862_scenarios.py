@@ -454,26 +454,26 @@ def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> N
     own_trains(g, "NYC", "3", "3")
     for t in [t for t in g.depot if t.name == "2"]:
         g.depot.remove(t)
-    assert [t.name for t in g.available_depot_trains()] == ["4"]
-    g.buy_train_action(x, g.available_depot_trains()[0], 300, exchange=None, must_buy=False)
+    assert [t.name for t in g.trains.available_depot_trains()] == ["4"]
+    g.trains.buy_train_action(x, g.trains.available_depot_trains()[0], 300, exchange=None, must_buy=False)
     assert g.phase["name"] == "4" and g.train_limit(x) == 3
     assert [t.name for t in x.trains] == ["3", "3", "4"]
     assert g.crowded_corporations() == [y]
     g.discard_train(y, y.trains[0])
     assert [t.name for t in g.pool_trains] == ["3"]
     own_trains(g, "SP", "4", "4", "4", "4")  # the other 4s were sold
-    assert [t.name for t in g.available_depot_trains()] == ["5"]
+    assert [t.name for t in g.trains.available_depot_trains()] == ["5"]
     buyer = g.corporations["CPR"]
     start(g, "CPR", 3, cash=5000, col=9)
-    g.buy_train_action(buyer, g.available_depot_trains()[0], 550, exchange=None, must_buy=False)
-    assert g.phase["name"] == "5" and [t.name for t in g.available_depot_trains()] == ["5", "5E"]
+    g.trains.buy_train_action(buyer, g.trains.available_depot_trains()[0], 550, exchange=None, must_buy=False)
+    assert g.phase["name"] == "5" and [t.name for t in g.trains.available_depot_trains()] == ["5", "5E"]
     assert g.operating_rounds_in_set() == 3 and g.phase_colour() == "brown"
     assert g.board.node_revenue(g.board.hexes["A32"], 0, g.phase_colour()) == 40
     for sym in ("NYH", "ATS", "UP"):
         start(g, sym, 4, cash=2000, col=10, floated=True)
-        g.buy_train_action(g.corporations[sym], next(t for t in g.available_depot_trains() if t.name == "5"),
-                           550, exchange=None, must_buy=False)
-    assert sorted(t.name for t in g.available_depot_trains()) == ["5E", "6"]
+        five = next(t for t in g.trains.available_depot_trains() if t.name == "5")
+        g.trains.buy_train_action(g.corporations[sym], five, 550, exchange=None, must_buy=False)
+    assert sorted(t.name for t in g.trains.available_depot_trains()) == ["5E", "6"]
 
 
 def test_sc16_e_trains_count_their_best_stops_bonus_included() -> None:
@@ -919,7 +919,7 @@ def test_sc27_forced_train_purchase() -> None:
     assert [c for c in offered if g.all_trains[c["train"]].owner is g.corporations["SP"]]
     assert "pass" not in g.actions_for(x)
     with pytest.raises(GameError):
-        corp_act(g, "buy_train", "ATS", train=g.available_depot_trains()[0].id, price=300)
+        corp_act(g, "buy_train", "ATS", train=g.trains.available_depot_trains()[0].id, price=300)
     cash = player(g, 1).cash
     corp_act(g, "buy_train", "ATS", train="3-5", price=200)
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0

@@ -124,7 +124,7 @@ def test_emergency_sale_may_not_raise_more_than_needed() -> None:
     assert cy.cash == 75 + 100
     # Now the money is there: no more sales, and the train is bought with Cy's contribution.
     assert "sell_shares" not in g.actions_for(cy)
-    g.process(corp_action("buy_train", "GT", train=g.available_depot_trains()[0].id, price=80))
+    g.process(corp_action("buy_train", "GT", train=g.trains.available_depot_trains()[0].id, price=80))
     assert gt.trains and cy.cash == 175 - 80
 
 
@@ -181,7 +181,7 @@ def cy_sold_for_a_train_cpr_owns() -> tuple[Game, Corporation, Player, Train]:
     make_president(g, "CPR", cy)
     give(g, cy, "CPR", 1)
     cpr = g.corporations["CPR"]
-    train: Train = g.available_depot_trains()[0]
+    train: Train = g.trains.available_depot_trains()[0]
     g.depot.remove(train)
     train.owner = cpr
     cpr.trains.append(train)

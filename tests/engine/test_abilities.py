@@ -327,7 +327,7 @@ def test_the_closing_phase_of_a_made_up_private(monkeypatch: pytest.MonkeyPatch)
     g = load_variant(monkeypatch, [MADE_UP])
     xx = g.companies["XX"]
     give(g, xx, g.players[0])
-    assert g.closing_phase(xx) == "4"
+    assert g.trains.closing_phase(xx) == "4"
     enter_phase(g, "3")
     assert not xx.closed
     enter_phase(g, "4")

@@ -87,23 +87,23 @@ def test_a_train_purchase_is_refused_when_the_rules_forbid_it() -> None:
     first, second, three = g.depot[0], g.depot[1], next(t for t in g.depot if t.name == "3")
     owned(g, cnr, first)
     with pytest.raises(GameError, match=f"CNR already owns {first.id}"):
-        g.buy_train_action(cnr, first, 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, first, 80, exchange=None, must_buy=False)
     with pytest.raises(GameError, match=f"{three.id} is not for sale; the depot sells: 2"):
-        g.buy_train_action(cnr, three, 180, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, three, 180, exchange=None, must_buy=False)
     with pytest.raises(GameError, match="the 2 train costs \\$80, not \\$70"):
-        g.buy_train_action(cnr, second, 70, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, second, 70, exchange=None, must_buy=False)
     with pytest.raises(GameError, match=f"HBR does not own {first.id}"):
-        g.buy_train_action(hbr, second, 80, exchange=first, must_buy=False)
+        g.trains.buy_train_action(hbr, second, 80, exchange=first, must_buy=False)
     g.pool_trains.append(second)
     g.depot.remove(second)
     second.owner = g.pool
     with pytest.raises(GameError, match="the 2 train from the pool costs \\$80"):
-        g.buy_train_action(hbr, second, 60, exchange=None, must_buy=False)
+        g.trains.buy_train_action(hbr, second, 60, exchange=None, must_buy=False)
     with pytest.raises(GameError, match="HBR may spend \\$1 to \\$"):
-        g.buy_train_action(hbr, first, 0, exchange=None, must_buy=False)
+        g.trains.buy_train_action(hbr, first, 0, exchange=None, must_buy=False)
     cnr.cash, g.bank.cash = 0, g.bank.cash + cnr.cash
     with pytest.raises(GameError, match="CNR cannot afford the 2 train: treasury \\$0, price \\$80"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
     assert [t.id for t in cnr.trains] == [first.id] and hbr.trains == []
 
 
@@ -195,29 +195,29 @@ def test_train_purchases_beyond_the_limit_trade_ins_and_the_presidents_money_are
         owned(g, cnr, train)
     assert g.train_limit(cnr) == 4
     with pytest.raises(GameError, match="CNR is at its train limit of 4"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
     two = cnr.trains[0]
     with pytest.raises(GameError, match="a 2 train cannot be traded in for a 2"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
     stray = g.depot[1]
     stray.owner = g.players[1]
     with pytest.raises(GameError, match=f"{stray.id} is not for sale"):
-        g.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
     with pytest.raises(GameError, match="the president cannot contribute towards a trade-in"):
-        g.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
+        g.trains.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
     three = next(t for t in g.depot if t.name == "3")
     g.depot.remove(three)
     three.owner = g.pool
     g.pool_trains.append(three)
     with pytest.raises(GameError, match="with its president's money HBR must buy the cheapest train on sale \\(2\\)"):
-        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
     with pytest.raises(GameError, match=f"{three.id} was bought as a 3 train; only new trains choose a variant"):
-        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
+        g.trains.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
     president = g.players[0]
     g.bank.cash += president.cash - 30
     president.cash = 30
     with pytest.raises(GameError, match=f"{president.name} must raise \\$50 more by selling shares"):
-        g.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
     assert hbr.trains == [] and hbr.cash == 0 and president.cash == 30
 
 

@@ -171,8 +171,8 @@ def _train(game: Game, player: Player, candidates: Candidates, args: tuple[str, 
     if pick and any(c.get("shell") for c in pick):
         pick = _for_shell(game, ent, pick, shell, " ".join(("train", *args)))
     if not pick:
-        new_train = next((t for t in game.available_depot_trains() if str(t.name).lower() == name.lower()), None) \
-            if hasattr(game, "available_depot_trains") else None
+        new_train = next((t for t in game.trains.available_depot_trains() if str(t.name).lower() == name.lower()),
+                         None)
         why = ""
         if new_train is not None and not pool:
             tried = {**query.entity_action(game, ent, "buy_train"), "train": new_train.id, "price": new_train.price}

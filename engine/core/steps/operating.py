@@ -150,7 +150,7 @@ class RouteStep(Step[G]):
     def actions(self, entity: Any) -> list[str]:
         if not _is_current_corp(self, entity) or not self.game.route_trains(entity):
             return []
-        if not self.game.route_available(entity):
+        if not self.game.trains.route_available(entity):
             return []
         return ["run_routes"]
 
@@ -290,12 +290,12 @@ class BuyTrain(Step[G]):
 
     def can_buy(self, corp: Corporation) -> bool:
         # A trade-in needs no room; any other purchase does (another company's train costs at least $1).
-        exchanges = [self.game.exchange_price(corp, t) for t in self.game.available_depot_trains()]
+        exchanges = [self.game.trains.exchange_price(corp, t) for t in self.game.trains.available_depot_trains()]
         if any(traded is not None and price <= corp.cash for price, traded in exchanges):
             return True
         if not self.room(corp):
             return False
-        prices = [t.price for t in [*self.game.available_depot_trains(), *self.game.pool_trains]]
+        prices = [t.price for t in [*self.game.trains.available_depot_trains(), *self.game.pool_trains]]
         if prices and corp.cash >= min(prices):
             return True
         return corp.cash >= 1 and bool(self.other_trains(corp))
@@ -336,8 +336,8 @@ class BuyTrain(Step[G]):
         must = game.must_buy_train(entity)
         room = entity.trains_in_limit() < game.train_limit(entity)
         budget = entity.cash + (entity.owner.cash if must and entity.owner is not None else 0)
-        depot = game.available_depot_trains()
-        helped = game.emergency_train_names() if must else set()  # what the president may add money for
+        depot = game.trains.available_depot_trains()
+        helped = game.trains.emergency_train_names() if must else set()  # what the president may add money for
         for train in depot:
             fits = room or not train.counts_for_limit
             if fits and (train.price <= entity.cash or (train.name in helped and train.price <= budget)):
@@ -382,7 +382,7 @@ class BuyTrain(Step[G]):
         price = int(action["price"])
         exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
         variant = str(action["variant"]) if action.get("variant") else None
-        self.game.buy_train_action(entity, train, price, exchange=exchange,
+        self.game.trains.buy_train_action(entity, train, price, exchange=exchange,
                                    must_buy=self.game.president_may_contribute(entity),
                                    last_sale_price=self.last_sale_price, variant=variant)
         if not self.can_buy(entity):

@@ -156,7 +156,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         out = [{**c, "shell": shell.name} for c in out for shell in shells.with_room(self.game, entity)
                if int(c["price"]) <= entity.cash or not shell.trains]
         empty = [s for s in self.game.shells.get(entity.sym, []) if not s.trains]
-        depot = self.game.available_depot_trains()
+        depot = self.game.trains.available_depot_trains()
         owner = entity.owner
         if empty and depot and isinstance(owner, Player):
             # With its president's money, the cheapest new train for an empty shell.
@@ -187,7 +187,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         must = self.game.must_buy_train(entity) or not shell.trains
         exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
         variant = str(action["variant"]) if action.get("variant") else None
-        self.game.buy_train_action(entity, train, int(action["price"]), exchange=exchange, must_buy=must,
+        self.game.trains.buy_train_action(entity, train, int(action["price"]), exchange=exchange, must_buy=must,
                                    last_sale_price=self.last_sale_price, variant=variant)
         shell.trains.append(train)
         self.sold_for_train = False

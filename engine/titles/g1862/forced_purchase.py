@@ -12,7 +12,7 @@ from .switches import FORCED_PURCHASE_ALWAYS
 
 
 def must_buy_train(game: Game1862, corp: Corporation) -> bool:
-    if corp.closed or corp.trains or not (game.available_depot_trains() or game.pool_trains):
+    if corp.closed or corp.trains or not (game.trains.available_depot_trains() or game.pool_trains):
         return False
     return game.switch(FORCED_PURCHASE_ALWAYS) or game.network(corp).route_possible
 
@@ -26,7 +26,7 @@ def president_may_contribute(game: Game1862, corp: Corporation) -> bool:
 
 
 def edition_1_min_depot_price(game: Game1862) -> int | None:
-    prices = [t.price for t in game.available_depot_trains()]  # edition 1: the bank's only
+    prices = [t.price for t in game.trains.available_depot_trains()]  # edition 1: the bank's only
     return min(prices) if prices else None
 
 

@@ -166,7 +166,7 @@ class G1862(Game1862):
     # ------------------------------------------------------------------ trains, forced purchase, bankruptcy
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
-        self.discard_to_pool(corp, train)
+        self.trains.discard_to_pool(corp, train)
 
     def must_buy_train(self, corp: Corporation) -> bool:
         return forced_purchase.must_buy_train(self, corp)

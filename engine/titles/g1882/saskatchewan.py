@@ -29,7 +29,7 @@ def converted(game: Game1882, corp: Corporation) -> None:
 
 def _add_sc_train(game: Game1882, corp: Corporation) -> None:
     game.sc_convertible = False
-    first = game.available_depot_trains()[0]
+    first = game.trains.available_depot_trains()[0]
     extra = game.sc_reserve.pop(first.name, None)
     if extra is None:
         return
