@@ -33,9 +33,9 @@ from .game_end import (
     stock_market_end_reached,
 )
 from .market import StockMarket
-from .play import Runs
+from .play import RunRules
 from .play_track import TrackRules
-from .play_trains import Trains
+from .play_trains import TrainRules
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .tiles import Tile, parse_tile, shared_catalogue
@@ -60,8 +60,8 @@ class Game(TrackRules):
         self.strict = strict
         self.raw_actions = []
         # The rule areas the game owns (each typed against a protocol of what it reads of the game).
-        self.trains = Trains(self)
-        self.runs = Runs(self)
+        self.trains = TrainRules(self)
+        self.runs = RunRules(self)
         self._setup_state()
         if actions:
             self._replay(actions)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .market import StockMarket
 
 
-class RunsHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
+class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
     """What the part reads of its game: the state below, and the hooks it asks (the route finder's readings
     included, for a recorded route)."""
 
@@ -55,10 +55,10 @@ class RunsHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
     def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]: ...
 
 
-class Runs:
+class RunRules:
     """Runs, dividends, emergency money and privates bought by companies, for one game."""
 
-    def __init__(self, game: RunsHost) -> None:
+    def __init__(self, game: RunHost) -> None:
         self.game = game
 
     # ------------------------------------------------------------------ runs

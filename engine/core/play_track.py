@@ -224,7 +224,7 @@ class TrackRules(ShareRules):
 
     def remembers_routes(self) -> bool:
         """Title hook: whether a company that once had a route keeps running and must own a train after its
-        track is cut off (18xx.games' memory of routes; see Trains.route_available)."""
+        track is cut off (18xx.games' memory of routes; see TrainRules.route_available)."""
         return False
 
     def remember_route(self, corp: Corporation) -> None:

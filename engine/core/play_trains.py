@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .graph import Network
 
 
-class TrainsHost(TrainHooks, Protocol):
+class TrainHost(TrainHooks, Protocol):
     """What the part reads of its game: the state below, and the hooks it asks."""
 
     bank: Bank
@@ -53,10 +53,10 @@ class TrainsHost(TrainHooks, Protocol):
     def network(self, corp: Corporation) -> Network: ...
 
 
-class Trains:
+class TrainRules:
     """The depot, buying, trading in, rusting, discarding and phase changes, for one game."""
 
-    def __init__(self, game: TrainsHost) -> None:
+    def __init__(self, game: TrainHost) -> None:
         self.game = game
 
     def available_depot_trains(self) -> list[Train]:

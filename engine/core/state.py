@@ -78,7 +78,7 @@ class GameState:
     networks: dict[str, Network]
     board_cache: dict[str, Any]
     pending_tokens: list[tuple[Corporation, list[str], Token]]
-    # Companies whose track has joined two stops, for titles that remember it (see Trains.route_available).
+    # Companies whose track has joined two stops, for titles that remember it (see TrainRules.route_available).
     routes_seen: set[str]
     rules_edition: int
     round: RoundState
