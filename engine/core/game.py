@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from . import actions as act
 from . import events as ev
 from .abilities import Exchange, ExchangeFrom, Shares, parse_abilities
-from .board import Board
+from .board import Board, Hex
 from .config import TitleConfig
-from .entities import Bank, Company, Corporation, Player, Share, SharePool, Train
+from .entities import Bank, Company, Corporation, Player, Share, SharePool, Token, Train
 from .errors import DataError, ErrorCode, GameError, illegal, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
@@ -34,18 +34,21 @@ from .game_end import (
 )
 from .market import StockMarket
 from .play import RunRules
+from .play_shares import ShareRules
 from .play_track import TrackRules
 from .play_trains import TrainRules
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .tiles import Tile, parse_tile, shared_catalogue
+from .track import border_cost, crossing_cost, legal_rotations
 
 if TYPE_CHECKING:
     from .autoroute import Pricing, RouteGraph, TrainSpec
+    from .graph import Network
     from .routes import Route
 
 
-class Game(TrackRules):
+class Game(ShareRules):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
     dynamic_operating_order: ClassVar[bool] = True
@@ -60,6 +63,7 @@ class Game(TrackRules):
         self.strict = strict
         self.raw_actions = []
         # The rule areas the game owns (each typed against a protocol of what it reads of the game).
+        self.track = TrackRules(self)
         self.trains = TrainRules(self)
         self.runs = RunRules(self)
         self._setup_state()
@@ -207,9 +211,6 @@ class Game(TrackRules):
     def initial_round(self) -> RoundState:
         raise NotImplementedError
 
-    # ------------------------------------------------------------------ logging and lookups
-
-
     # ------------------------------------------------------------------ processing
     def process(self, action: dict[str, Any]) -> ev.Outcome:
         """Apply one action (18xx.games JSON form) and say what it did, or raise GameError with the state
@@ -323,7 +324,7 @@ class Game(TrackRules):
             # stations or runs), and its graph keeps for good that the track joined two stops.
             corp = entity.owner if isinstance(entity, Company) else entity
             if isinstance(corp, Corporation):
-                self.remember_route(corp)
+                self.track.remember_route(corp)
         self._check_game_end_and_advance()
 
     def action_processed(self, action: dict[str, Any]) -> None:
@@ -430,26 +431,72 @@ class Game(TrackRules):
         return sorted(floated, key=lambda c: self.market.order_key(c.sym))
 
     def start_operating(self, corp: Corporation) -> None:
-        self.place_home_token(corp)
+        self.track.place_home_token(corp)
 
     def after_operating(self, corp: Corporation) -> None:
         pass
 
 
-    # ------------------------------------------------------------------ companies
+    # ------------------------------------------------------------------ track and stations
+    # The hooks of hooks.TrackHooks; their machinery is ``self.track`` (engine/core/play_track.py), which holds the
+    # longer defaults.
+    def tile_lays(self) -> list[dict[str, Any]]:
+        return [{"lay": True, "upgrade": True}]
 
+    def can_lay_track(self, corp: Corporation) -> bool:
+        return any(t.used for t in corp.tokens)
 
-    # ------------------------------------------------------------------ shares
+    def lay_crossings(self, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
+        """A crossing is paid when it completes track on both sides."""
+        return border_cost(self, hx, tile)
 
+    def crossing_estimate(self, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
+        return crossing_cost(self, hx, exits)
 
-    # ------------------------------------------------------------------ trains and phases
+    def tile_rotations(self, corp: Corporation, hx: Hex, tdef: Any, edges: set[int] | None) -> list[int]:
+        return legal_rotations(self, hx, tdef, edges)
 
+    def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
+        """The printed hex's terrain on its first lay, later the printed upgrade cost of the tile being replaced."""
+        return hx.terrain_cost if hx.tile is hx.original else hx.tile.tdef.upgrade_cost
 
-    # ------------------------------------------------------------------ map
+    def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
+        pass
 
+    def board_refreshed(self) -> None:
+        pass
 
-    # ------------------------------------------------------------------ scoring
+    def network_read(self, corp: Corporation, net: Network) -> None:
+        pass
 
+    def remembers_routes(self) -> bool:
+        return False
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        return self.track.can_place_token(corp)
+
+    def may_replace_neutral(self, corp: Corporation) -> bool:
+        return False
+
+    def after_home_token(self, corp: Corporation) -> None:
+        pass
+
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        return 0
+
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """The city its ``home_city`` names, or the first."""
+        cities = hx.tile.tdef.cities
+        return cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
+
+    def reserved_slots(self, hx: Hex, node: int) -> dict[int, str]:
+        return self.track.reserved_slots(hx, node)
+
+    def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
+        return self.track.token_blocked_by_reservation(hx, corp)
+
+    def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
+        return self.track.can_token_city(corp, hx, node, token)
 
     # ------------------------------------------------------------------ trains and phases
     # The hooks of hooks.TrainHooks; their machinery is ``self.trains`` (engine/core/play_trains.py), which holds
@@ -458,7 +505,7 @@ class Game(TrackRules):
         return int(self.phase["train_limit"])
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and (corp.sym in self.routes_seen or self.network(corp).route_possible)
+        return not corp.trains and (corp.sym in self.routes_seen or self.track.network(corp).route_possible)
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)

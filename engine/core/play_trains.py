@@ -21,7 +21,7 @@ from .hooks import TrainHooks
 
 if TYPE_CHECKING:
     from .entities import Bank, SharePool
-    from .graph import Network
+    from .play_track import TrackRules
 
 
 class TrainHost(TrainHooks, Protocol):
@@ -50,7 +50,8 @@ class TrainHost(TrainHooks, Protocol):
 
     def close_company(self, comp: Company) -> None: ...
 
-    def network(self, corp: Corporation) -> Network: ...
+    @property
+    def track(self) -> TrackRules: ...
 
 
 class TrainRules:
@@ -200,7 +201,7 @@ class TrainRules:
         (``remember_route``) keep asking a company that once had a route to run, and to own a train, after its
         track or stations were cut off."""
         # A remembered route answers without walking the track (a walk's only other effect is to remember it).
-        return corp.sym in self.game.routes_seen or bool(self.game.network(corp).route_with_optional)
+        return corp.sym in self.game.routes_seen or bool(self.game.track.network(corp).route_with_optional)
 
     def exchange_price(self, corp: Corporation, train: Train) -> tuple[int, Train | None]:
         """Cheapest trade-in price for a depot train, and the train traded in (None: no trade-in)."""

@@ -106,7 +106,7 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
     tile = hx.tile
     printed = tile is hx.original or tile.preprinted
     row, col = _row_col(game, hx)
-    blocker = game.blocked_hex(hx)
+    blocker = game.track.blocked_hex(hx)
     return HexView(
         id=hx.id, row=row, col=col, colour=tile.colour, name=hx.name,
         tile=None if printed else tile.name,
@@ -145,7 +145,7 @@ def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
     """Companies holding a spot somewhere in a multi-city hex (``reserved_slots`` shows single cities)."""
     return tuple(c.sym for c in game.corporations.values()
-                 if game.home_reserved_on_tile(c, hx) and c.tokens and not c.tokens[0].used and not c.closed)
+                 if game.track.home_reserved_on_tile(c, hx) and c.tokens and not c.tokens[0].used and not c.closed)
 
 
 def _hexsides(game: Game) -> tuple[HexsideView, ...]:

@@ -91,7 +91,7 @@ def choices(game: G1862, entity: Any, kind: str) -> list[dict[str, Any]]:
 
 def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
     """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
-    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
+    g.track.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
                                       "rotation": rotation}, check_connection=False)
 
 

@@ -171,11 +171,11 @@ def test_destination_bonus_doubles_the_destination_once() -> None:
 def test_only_p2_replaces_a_town_tile_by_plain_track() -> None:
     game = new_game()
     hx = game.board["G34"]
-    town = game.tile_from_supply("3-0")
+    town = game.track.tile_from_supply("3-0")
     town.rotation = 1
     hx.tile = town
     corp = game.corporations["21"]
-    plain = game.tile_from_supply("80-0").tdef
+    plain = game.track.tile_from_supply("80-0").tdef
     # A company's own lay must keep the town's paths, which plain track cannot.
     assert game.tile_rotations(corp, hx, plain, None) == []
     game.laying_private = game.companies["P2"]
@@ -241,7 +241,7 @@ def test_london_approach_stubs_bind_every_first_lay() -> None:
     hx = game.board["M36"]
     stubs = map_extras(game, "M36")["stubs"]
     corp = game.corporations["21"]
-    plain = game.tile_from_supply("58-0").tdef
+    plain = game.track.tile_from_supply("58-0").tdef
     game.companies["C1"].owner = game.players[0]
     game.corporations["LNWR"].owner = game.players[0]
     # Neither C1's holder nor LNWR's director lays there freely.
@@ -309,7 +309,7 @@ def test_a_station_power_stops_holding_the_token_step_once_the_company_has_a_sta
     assert step.actions(secr) == ["place_token", "pass"]
     channel = game.board.hexes["P43"]
     token = next(t for t in secr.unused_tokens() if t is not secr.tokens[0])
-    game.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
+    game.track.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
     assert free_token_hexes(game, secr) == [] and not p5_holds_token_step(game, secr)
     assert step.actions(secr) == []
 
@@ -363,7 +363,7 @@ def test_p8s_discount_is_off_listed_hills_and_mountains() -> None:
     p8.owner = corp
     corp.companies.append(p8)
     game.egr_choice["P8"] = "discount"
-    tile = game.tile_from_supply("9-0")
+    tile = game.track.tile_from_supply("9-0")
     assert game.upgrade_cost(corp, game.board["C40"], tile) == 40  # a listed £60 hill
     assert game.upgrade_cost(corp, game.board["I14"], tile) == 60  # an £80 mountain
     assert game.upgrade_cost(corp, game.board["D39"], tile) == 40  # £40 rough ground: no discount
@@ -520,7 +520,7 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(SpecialTrack, "lay_left", lambda self, power, action: True)
     with contextlib.suppress(StopIteration):  # no track step in this bare round: the lay is what is checked
         step.process_lay_tile({"hex": "N21", "tile": "6-0", "rotation": 0}, p21)
-    assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.tile_from_supply("6-0")) + 40)
+    assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.track.tile_from_supply("6-0")) + 40)
 
 
 def test_the_destination_check_walks_from_the_home_station_alone() -> None:
@@ -585,8 +585,8 @@ def test_p5_places_an_exchange_token_in_the_english_channel_unreached_and_closes
     game.exchange_tokens["NBR"] = 2
     assert step.actions(p5) == ["place_token", "choose_ability"]
     (offer,) = step.choices(p5, "place_token")
-    hx, node = game.city_by_id(offer["city"])
-    assert hx.id == "P43" and ("P43", node) not in game.network(nbr).nodes
+    hx, node = game.track.city_by_id(offer["city"])
+    assert hx.id == "P43" and ("P43", node) not in game.track.network(nbr).nodes
     left = len(nbr.unused_tokens())
     step.process_place_token(offer, p5)
     assert "NBR" in hx.tile.tokens[node] and game.exchange_tokens["NBR"] == 1
@@ -602,7 +602,7 @@ def test_a_destination_station_sends_the_companys_other_station_in_that_city_hom
         hx = game.board.hexes[nbr.data["destination"]]
         node = next(iter(hx.tile.tokens))
         token = next(t for t in nbr.unused_tokens() if t.kind is TokenKind.NORMAL and t is not nbr.tokens[0])
-        game.place_token(nbr, token, hx, node, free=True)
+        game.track.place_token(nbr, token, hx, node, free=True)
         place_destination_token(game, nbr)
         remove_extra_tokens(game, hx)
         held = [t.kind.value for t in nbr.tokens if t.used and t.hex == hx.id]
@@ -616,7 +616,7 @@ def test_a_destination_station_sends_the_companys_other_station_in_that_city_hom
 def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:
     game = new_game()
     hx = game.board["L19"]
-    tile = game.tile_from_supply("14-0")
+    tile = game.track.tile_from_supply("14-0")
     tile.tokens[0] = [None, None, "MR"]
     tile.kinds[0].append(tile.kinds[0][0])
     hx.tile = tile
@@ -632,12 +632,12 @@ def test_p21s_lays_cross_the_humber_estuary_from_edition_3() -> None:
                      {"optional_rules": ["plus_expansion"], "rules_edition": edition})
         corp, p21 = game.corporations["9"], game.companies["P21"]
         grimsby = game.board["N23"]
-        game.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
+        game.track.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
         (water,) = [e for e, b in grimsby.borders.items() if b.kind == "water"]
         power = track_power(game, p21)
         for rotation in range(6):
             lay = {"hex": "N23", "tile": "5-0", "rotation": rotation}
-            crosses = water in {(e + rotation) % 6 for e in game.tile_from_supply("5-0").tdef.edges()}
+            crosses = water in {(e + rotation) % 6 for e in game.track.tile_from_supply("5-0").tdef.edges()}
             assert track_power_allows(game, p21, corp, power, lay) == (crosses or edition == 2)
 
 
@@ -652,7 +652,7 @@ def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3
         node = next(iter(hx.tile.tokens))
         assert len(hx.tile.tokens[node]) == 1
         minor = next(c for c in game.corporations.values() if c.kind.value == "minor" and c.home != hx.id)
-        game.place_token(minor, minor.tokens[0], hx, node, free=True)
+        game.track.place_token(minor, minor.tokens[0], hx, node, free=True)
         place_destination_token(game, cr)
         assert hx.tile.tokens[node] == [minor.sym, "CR"]
         remove_minor_station(game, minor, minor.tokens[0])  # what a floated minor's acquisition does with it

@@ -373,7 +373,7 @@ def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_e
     for train in list(minor.trains):
         minor.trains.remove(train)
         train.owner = None  # for this test, a minor without a train
-    assert not game.network(minor).route_possible and "23" not in game.routes_seen
+    assert not game.track.network(minor).route_possible and "23" not in game.routes_seen
     play_on(game, rest, 201)
     assert "23" in game.routes_seen
 
@@ -443,7 +443,7 @@ def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_ow
     token = next(t for t in mr.tokens if not t.used)
     game.board.hexes["N23"].tile.tokens[0][0] = "MR"  # for this test, a station in Grimsby
     token.used, token.hex, token.node, token.slot = True, "N23", 0, 0
-    game.board_changed()
+    game.track.board_changed()
     assert game.actions_for(p21) == ["lay_tile"]
     play_on(game, rest, 1126)  # MR lays its own first tile
     assert type(game.round.active_step()).__name__ == "Track1822" and game.actions_for(p21) == []
@@ -528,10 +528,10 @@ def nbr_with_p5_and_a_full_green_channel() -> tuple[G1822, Any, Any]:
     p5.owner = nbr
     nbr.companies.append(p5)
     channel = game.board.hexes["P43"]
-    game.lay_tile(nbr, {"hex": "P43", "tile": "X4-0", "rotation": 0}, check_connection=False)
+    game.track.lay_tile(nbr, {"hex": "P43", "tile": "X4-0", "rotation": 0}, check_connection=False)
     other = next(c for c in game.corporations.values()
                  if c is not nbr and c.kind.value == "major" and c.unused_tokens())
-    game.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
+    game.track.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
     game._checkpoint = None  # a refused action goes back to this set-up, not to the recorded state before it
     return game, nbr, p5
 
@@ -544,7 +544,7 @@ def p5_lay(game: G1822, tile: str, rotation: int = 0) -> None:
 def test_p5_upgrades_a_full_english_channel_as_the_companys_lay_then_places_its_station() -> None:
     game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
     channel = game.board.hexes["P43"]
-    assert ("P43", 0) not in game.network(nbr).nodes  # unreached: the power needs no route
+    assert ("P43", 0) not in game.track.network(nbr).nodes  # unreached: the power needs no route
     assert [a["tile"] for a in query.reference_choices(game, p5)] == ["X9-0"]
     cash, exchange = nbr.cash, game.exchange_tokens["NBR"]
     p5_lay(game, "X9-0")
@@ -592,7 +592,7 @@ def test_p5_does_not_upgrade_the_channel_for_a_company_already_stationed_there()
     assert game.actions_for(p5) == ["lay_tile"]
     own_station = next(t for t in nbr.unused_tokens())
     remove_station(game, other, next(t for t in other.tokens if t.used and t.hex == "P43"))
-    game.place_token(nbr, own_station, channel, 0, free=True)
+    game.track.place_token(nbr, own_station, channel, 0, free=True)
     assert channel.tile.tokens[0] == ["NBR"] and game.exchange_tokens["NBR"] > 0
     assert game.actions_for(p5) == []
 
@@ -630,7 +630,7 @@ def test_p2_lays_plain_track_on_an_undeveloped_hex_of_one_small_station() -> Non
     hexes = [h for h in game.board.hexes.values() if h.tile.colour == "white" and len(h.tile.tdef.towns) == 1
              and not h.tile.tdef.cities]
     assert hexes
-    plain = game.tile_from_supply("9").tdef
+    plain = game.track.tile_from_supply("9").tdef
     hx = hexes[0]
     game.laying_private = p2
     assert game.tile_rotations(corp, hx, plain, None)

@@ -170,7 +170,7 @@ def test_a_second_station_in_one_city_goes_back_to_the_system_charter() -> None:
     for corp in (nw, wab):
         game.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
-        game.place_token(corp, corp.tokens[0], hx, node, free=True)
+        game.track.place_token(corp, corp.tokens[0], hx, node, free=True)
     total = len(nw.tokens) + len(wab.tokens)
     system = systems.create_system(game, [nw, wab])
     assert len(system.tokens) == total
@@ -210,7 +210,7 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     without trains, it must still buy one, after track or stations cut the route off."""
     game = _fresh_game()
     corp = game.corporations["PRR"]
-    assert not game.network(corp).route_possible and not game.trains.route_available(corp)
+    assert not game.track.network(corp).route_possible and not game.trains.route_available(corp)
     game.routes_seen.add(corp.sym)
     assert game.trains.route_available(corp) and game.must_buy_train(corp)
 
@@ -400,10 +400,10 @@ def test_the_dh_may_lay_without_the_station_and_the_company_keeps_its_own_statio
 def test_the_dh_upgrades_scranton_as_its_companys_upgrade() -> None:
     game = before(GAME_A, 170)
     mp, dh, f20 = game.corporations["MP"], game.companies["D&H"], game.board["F20"]
-    game.lay_tile(game.corporations["PRR"], {"hex": "F20", "tile": _tile(game, "57"), "rotation": 0},
+    game.track.lay_tile(game.corporations["PRR"], {"hex": "F20", "tile": _tile(game, "57"), "rotation": 0},
                   check_connection=False, free_terrain=True)
     offered = query.all_choices(game, dh)
-    assert offered and all(game.tile_from_supply(c["tile"]).colour == "green" for c in offered)
+    assert offered and all(game.track.tile_from_supply(c["tile"]).colour == "green" for c in offered)
     game.process(offered[0])
     assert f20.tile.colour == "green" and mp.cash == 205
     assert game.round.upgraded_track  # type: ignore[attr-defined]

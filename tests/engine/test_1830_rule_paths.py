@@ -31,7 +31,7 @@ def test_dh_lays_only_on_an_empty_scranton_and_places_its_station_only_there() -
     with pytest.raises(GameError, match="DH's station goes in F16"):
         g.process(company_action("place_token", "DH", city=f"{g.board['E19'].tile.id}-0"))
     g2, lay2 = before(BANK_GAME, 228)
-    g2.lay_tile(g2.companies["DH"].owner, {"hex": "F16", "tile": lay2["tile"], "rotation": lay2["rotation"]},  # type: ignore[arg-type]
+    g2.track.lay_tile(g2.companies["DH"].owner, {"hex": "F16", "tile": lay2["tile"], "rotation": lay2["rotation"]},  # type: ignore[arg-type]
                 check_connection=False)
     g2._checkpoint = None
     with pytest.raises(GameError, match="DH's lay needs F16 empty"):

@@ -119,9 +119,9 @@ def test_privates_block_their_hexes_only_while_a_player_owns_them() -> None:
     for sym, hexes in (("SV", ["G15"]), ("CS", ["B20"]), ("DH", ["F16"]), ("MH", ["D18"]), ("CA", ["H18"]),
                        ("BO", ["I13", "I15"])):
         for hex_id in hexes:
-            assert g.blocked_hex(g.board[hex_id]) is g.companies[sym]
+            assert g.track.blocked_hex(g.board[hex_id]) is g.companies[sym]
     give(g, "CS", g.corporations["PRR"])
-    assert g.blocked_hex(g.board["B20"]) is None
+    assert g.track.blocked_hex(g.board["B20"]) is None
 
 
 # ---------------------------------------------------------------------------------------------- stock round

@@ -355,8 +355,8 @@ def test_sc14_played_the_third_marker_in_columbus_costs_100_in_a_later_round() -
     lay(g, "NYC", "G28", "8", 1)  # F29 to Columbus
     lay(g, "NYC", "G26", "57", 1)
     lay(g, "NYC", "D29", "57", 5)
-    g.place_home_token(nyc)
-    g.place_token(nyc, nyc.tokens[1], g.board.hexes["D29"], 0, free=True)  # Ottawa, an earlier round
+    g.track.place_home_token(nyc)
+    g.track.place_token(nyc, nyc.tokens[1], g.board.hexes["D29"], 0, free=True)  # Ottawa, an earlier round
     operating_round(g, 1)
     assert g.round.entity() is nyc
     corp_act(g, "pass", "NYC")  # no track
@@ -395,7 +395,7 @@ def test_sc14_played_cp_pays_40_in_quebec_then_150_in_baltimore_once_a_green_til
                                    ("C32", "57", 2), ("D29", "57", 2), ("D29", "14", 1), ("E30", "8", 0),
                                    ("F29", "8", 3), ("G30", "57", 0)):
         lay(g, "CP", hex_id, tile, rotation)
-    g.place_home_token(cp)
+    g.track.place_home_token(cp)
     assert g.board.hexes["G30"].tile.tokens == {0: ["B&O"]}  # the B&O private's marker fills the one slot
     operating_round(g, 1)
     corp_act(g, "pass", "CP")
@@ -428,7 +428,7 @@ def test_sc14_played_cn_pays_60_in_minneapolis_and_has_no_third_marker() -> None
     for hex_id, tile, rotation in (("B17", "57", 2), ("B17", "14", 1), ("B15", "9", 1), ("B13", "57", 1),
                                    ("C18", "9", 2), ("D19", "X3", 5), ("D19", "X8", 5)):
         lay(g, "CN", hex_id, tile, rotation)
-    g.place_home_token(cn)
+    g.track.place_home_token(cn)
     operating_round(g, 1)
     corp_act(g, "pass", "CN")
     assert {c["city"] for c in choices(g, cn, "place_token")} == {city(g, "B13"), city(g, "D19")}
@@ -512,7 +512,7 @@ def sc16_position(*trains: str) -> G1862:
     tp = start(g, "TP", 1, cash=2000)
     for hex_id, tile, rotation in SC16_TRACK:
         lay(g, "TP", hex_id, tile, rotation)
-    g.place_home_token(tp)
+    g.track.place_home_token(tp)
     own_trains(g, "TP", *trains)
     operating_round(g)
     corp_act(g, "pass", "TP")  # no track
@@ -548,7 +548,7 @@ def test_sc16_a_full_city_mid_route_blocks_the_5e_even_when_it_would_omit_that_c
     g = sc16_position("5E")
     for sym in ("ATS", "UP"):  # Kansas City's green tile has two slots: both taken by other companies
         corp = g.corporations[sym]
-        g.place_token(corp, corp.tokens[1], g.board.hexes["G20"], 0, free=True)
+        g.track.place_token(corp, corp.tokens[1], g.board.hexes["G20"], 0, free=True)
     with pytest.raises(GameError, match="G20 is full of other companies' stations: routes cannot pass through it"):
         corp_act(g, "run_routes", "TP", routes=[SC16_ROUTE])
     ending_there = g.best_routes(g.corporations["TP"])
@@ -649,7 +649,7 @@ def three_or_set_with_nyc(price_col: int) -> G1862:
     g.operating_rounds = 3
     nyc = start(g, "NYC", 1, col=price_col, cash=220)  # $100 after the F29 lay
     own_trains(g, "NYC", "5")
-    g.place_home_token(nyc)
+    g.track.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
     nyc.debt = 300
     operating_round(g, 1)
@@ -681,7 +681,7 @@ def test_sc19_played_a_payout_to_400_in_or_1_ends_the_game_after_or_3() -> None:
     tp = start(g, "TP", 1, cash=2000, col=20)
     for hex_id, tile, rotation in SC16_TRACK:
         lay(g, "TP", hex_id, tile, rotation)
-    g.place_home_token(tp)
+    g.track.place_home_token(tp)
     own_trains(g, "TP", "5E")
     tp.debt = 300
     operating_round(g, 1)
@@ -714,7 +714,7 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     p3.cash = 0
     nyc = start(g, "NYC", 1, col=9, cash=220)
     own_trains(g, "NYC", "5")
-    g.place_home_token(nyc)
+    g.track.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
     nyc.debt = 300  # $100 in the treasury after the lay: P1 makes up the rest at the end (§9.6)
     operating_round(g, 1)
@@ -738,7 +738,7 @@ def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
     assert g.cert_limit == 18
     presiding(g, 1, "NYC", "CP", "CPR")
     give(g, 2, "CP_1")
-    g.place_home_token(g.corporations["NYC"])
+    g.track.place_home_token(g.corporations["NYC"])
     g.bank.cash += player(g, 1).cash
     player(g, 1).cash = 0
     cash = player(g, 2).cash
@@ -998,7 +998,7 @@ def test_sc28_share_price_zero_closes_the_company() -> None:
     sell_privates(g)
     q = start(g, "NYC", 1, row=9, col=0, cash=77)
     own_trains(g, "NYC", "2")
-    g.place_home_token(q)
+    g.track.place_home_token(q)
     q.debt = 300
     bank = g.bank.cash
     g.pay_dividend(q, 0, "withhold")

@@ -28,7 +28,7 @@ def connect(g: Game, corp: Corporation, a: str, b: str) -> None:
     for hx, side in ((ha, edge), (hb, (edge + 3) % 6)):
         tile = next(t for t in g.tile_supply.values() if t.name == "57")
         rotation = next(r for r in range(6) if side in {(e + r) % 6 for e in tile.tdef.edges()})
-        g.lay_tile(corp, {"hex": hx.id, "tile": tile.id, "rotation": rotation}, check_connection=False)
+        g.track.lay_tile(corp, {"hex": hx.id, "tile": tile.id, "rotation": rotation}, check_connection=False)
 
 
 def corp_action(kind: str, sym: str, **fields: object) -> dict[str, Any]:

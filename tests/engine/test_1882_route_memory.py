@@ -33,14 +33,14 @@ def cut_off(g: Game) -> None:
     """Turn J8's track away from L8, as a re-placed station or a filled city would cut it in play."""
     j8 = g.board["J8"]
     j8.tile.rotation = (j8.tile.rotation + 1) % 6
-    g.board_changed()
+    g.track.board_changed()
 
 
 def test_new_games_play_the_newest_edition_and_remember_routes() -> None:
     g, gt = gt_after_its_first_train(None)
     assert g.rules_edition == 2 and "GT" in g.routes_seen
     cut_off(g)
-    assert not g.network(gt).route_possible
+    assert not g.track.network(gt).route_possible
     assert g.trains.route_available(gt)  # its route step still waits for a run (of nothing)
     gt.trains.clear()
     assert g.must_buy_train(gt) and g.president_may_contribute(gt)

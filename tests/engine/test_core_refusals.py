@@ -24,7 +24,7 @@ def floated(g: G1882, sym: str, cash: int) -> Corporation:
     corp = g.corporations[sym]
     corp.floated = True
     g.bank.spend(cash, corp)
-    g.place_home_token(corp)
+    g.track.place_home_token(corp)
     return corp
 
 
@@ -40,19 +40,19 @@ def test_a_tile_lay_is_refused_off_the_network_in_the_wrong_colour_rotation_or_b
     home = cnr.tokens[0].hex
     assert home is not None
     with pytest.raises(GameError, match="is not connected to CNR's network"):
-        g.lay_tile(cnr, {"hex": "C3", "tile": "57-0", "rotation": 0})
+        g.track.lay_tile(cnr, {"hex": "C3", "tile": "57-0", "rotation": 0})
     with pytest.raises(GameError, match="green tiles are not available in phase 2"):
-        g.lay_tile(cnr, {"hex": home, "tile": "14-0", "rotation": 0})
+        g.track.lay_tile(cnr, {"hex": home, "tile": "14-0", "rotation": 0})
     with pytest.raises(GameError, match=f"tile 9 cannot be laid on {home}"):
-        g.lay_tile(cnr, {"hex": home, "tile": "9-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": home, "tile": "9-0", "rotation": 0}, check_connection=False)
     # B4 lies on the map's edge: a gentle curve fits it one way only, and any other way is named with that one.
     with pytest.raises(GameError, match="tile 8 cannot be laid on B4 at rotation 0; legal rotations: 5"):
-        g.lay_tile(cnr, {"hex": "B4", "tile": "8-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": "B4", "tile": "8-0", "rotation": 0}, check_connection=False)
     mountain = g.board["M3"]  # a town in the mountains: $40 for its first tile
     old = mountain.tile
-    rotation = g.tile_rotations(cnr, mountain, g.tile_from_supply("58-0").tdef, None)[0]
+    rotation = g.tile_rotations(cnr, mountain, g.track.tile_from_supply("58-0").tdef, None)[0]
     with pytest.raises(GameError, match="CNR cannot afford this tile lay: treasury \\$0, cost \\$40"):
-        g.lay_tile(cnr, {"hex": "M3", "tile": "58-0", "rotation": rotation}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": "M3", "tile": "58-0", "rotation": rotation}, check_connection=False)
     assert mountain.tile is old and g.board["B4"].tile.tdef.name == "B4"
 
 
@@ -62,9 +62,9 @@ def test_a_hex_blocked_by_a_private_takes_no_tile_while_a_player_owns_it() -> No
     hb = g.companies["HB"]
     hb.owner = g.players[0]
     g.players[0].companies.append(hb)
-    blocked = next(h for h in g.board.hexes.values() if g.blocked_hex(h) is hb)
+    blocked = next(h for h in g.board.hexes.values() if g.track.blocked_hex(h) is hb)
     with pytest.raises(GameError, match=f"{blocked.id} is blocked by HB while a player owns it"):
-        g.lay_tile(cnr, {"hex": blocked.id, "tile": "9-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": blocked.id, "tile": "9-0", "rotation": 0}, check_connection=False)
 
 
 def test_a_station_is_refused_in_a_full_city_and_beyond_the_treasury() -> None:
@@ -73,10 +73,10 @@ def test_a_station_is_refused_in_a_full_city_and_beyond_the_treasury() -> None:
     hbr = floated(g, "HBR", 0)
     full = g.board[hbr.tokens[0].hex or ""]
     with pytest.raises(GameError, match=f"no free token space in {full.id}"):
-        g.place_token(cnr, cnr.tokens[1], full, hbr.tokens[0].node)
+        g.track.place_token(cnr, cnr.tokens[1], full, hbr.tokens[0].node)
     free = g.board["C3"]
     with pytest.raises(GameError, match="CNR cannot afford a token: treasury \\$0, price \\$40"):
-        g.place_token(cnr, cnr.tokens[1], free, 0)
+        g.track.place_token(cnr, cnr.tokens[1], free, 0)
     assert free.tile.tokens == {0: [None]} and not cnr.tokens[1].used
 
 

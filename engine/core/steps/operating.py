@@ -7,7 +7,6 @@ from typing import Any
 from ..actions import Action, entity_action, sale_actions
 from ..entities import Company, Corporation, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
-from ..play_track import TrackRules
 from ..round import G, InterruptStep, Step
 from ..routes import build_route
 
@@ -34,11 +33,11 @@ def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[st
         supply = [t for t in supply if (t.colour == "yellow" and spec.get("lay", True))
                   or (t.colour != "yellow" and spec.get("upgrade", True))]
     out = []
-    for hex_id, edges in sorted(game.network(corp).hex_edges.items()):
+    for hex_id, edges in sorted(game.track.network(corp).hex_edges.items()):
         if only_hex is not None and hex_id != only_hex:
             continue
         hx = game.board.hexes[hex_id]
-        if game.blocked_hex(hx) is not None:
+        if game.track.blocked_hex(hx) is not None:
             continue
         for tile in supply:
             terrain = game.upgrade_cost(corp, hx, tile)
@@ -86,13 +85,13 @@ class Track(Step[G]):
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         spec = self.next_lay()
         assert spec is not None
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.track.tile_from_supply(str(action["tile"]))
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade", True):
             raise illegal("the second tile lay must be a yellow tile, not an upgrade")
         if not upgrade and not spec.get("lay", True):
             raise illegal("no more yellow tile lays this turn")
-        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.game.track.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
         self.lays += 1
         self.upgraded = self.upgraded or upgrade
 
@@ -111,12 +110,12 @@ class TokenStep(Step[G]):
         if kind != "place_token":
             return super().choices(entity, kind)
         out = []
-        for hex_id, node in sorted(self.game.network(entity).nodes):
+        for hex_id, node in sorted(self.game.track.network(entity).nodes):
             hx = self.game.board.hexes[hex_id]
             if node not in hx.tile.tokens:
                 continue
             for neutral in (False, True):
-                token = self.game.token_for(entity, "neutral" if neutral else None)
+                token = self.game.track.token_for(entity, "neutral" if neutral else None)
                 if token is None or token.price > entity.cash or not self.game.can_token_city(entity, hx, node, token):
                     continue
                 action = {**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
@@ -126,15 +125,15 @@ class TokenStep(Step[G]):
         return out
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        hx, node = self.game.city_by_id(action["city"])
-        token = self.game.token_for(entity, action.get("token_type"))
+        hx, node = self.game.track.city_by_id(action["city"])
+        token = self.game.track.token_for(entity, action.get("token_type"))
         if token is None:
             raise illegal(f"{entity.sym} has no station tokens left")
-        if (hx.id, node) not in self.game.network(entity).nodes:
+        if (hx.id, node) not in self.game.track.network(entity).nodes:
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
         if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
-        self.game.place_token(entity, token, hx, node, slot=action.get("slot"))
+        self.game.track.place_token(entity, token, hx, node, slot=action.get("slot"))
         self.pass_()
 
 
@@ -459,9 +458,9 @@ class Bankrupt(Step[G]):
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
 
     def offers(self, entity: Any, kind: str) -> bool:
-        # Asked before every operating action: listing asks which step is active, as costly as the whole action.
-        # Asking is a pure query unless the title's network() records what it sees (1828), where it is still asked.
-        if kind != "bankrupt" and type(self.game).network is TrackRules.network:
+        # Asked before every operating action: listing asks which step is active, as costly as the whole action,
+        # and only "bankrupt" is ever offered here.
+        if kind != "bankrupt":
             return False
         return super().offers(entity, kind)
 

@@ -300,21 +300,21 @@ class HomeToken(InterruptStep[G]):
         if kind != "place_token":
             return super().choices(entity, kind)
         actor, hexes, token = self.pending()[0]
-        spots = self.game.home_token_spots(self.game.token_owner(token, actor), hexes)
+        spots = self.game.track.home_token_spots(self.game.track.token_owner(token, actor), hexes)
         return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot}
                 for hx, node, slot in spots]
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         actor, hexes, token = self.pending()[0]
-        corp = self.game.token_owner(token, actor)  # the acting company may re-place another's station
-        hx, node = self.game.city_by_id(action["city"])
+        corp = self.game.track.token_owner(token, actor)  # the acting company may re-place another's station
+        hx, node = self.game.track.city_by_id(action["city"])
         if hx.id not in hexes:
             raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
         slots = hx.tile.tokens[node]
         slot = action.get("slot")
         if slot is not None and not 0 <= int(slot) < len(slots):
             raise malformed(f"{hx.id} city {node} has no space {slot}")
-        spots = self.game.home_token_spots(corp, hexes)
+        spots = self.game.track.home_token_spots(corp, hexes)
         if slot is not None and slots[int(slot)] is not None:
             if (hx, node, int(slot)) not in spots:
                 raise illegal(f"{corp.sym} may not replace {slots[int(slot)]}'s station in {hx.id}")
@@ -327,5 +327,5 @@ class HomeToken(InterruptStep[G]):
             self.game.routes_seen.discard(neutral_owner)  # it may have lost its route (18xx.games forgets it)
         elif not any(h is hx and n == node for h, n, _ in spots):
             raise illegal(f"{hx.id} city {node} has no space {corp.sym} may use")
-        self.game.place_home_choice(corp, hx, node, slot, token)
+        self.game.track.place_home_choice(corp, hx, node, slot, token)
         self.pending().pop(0)

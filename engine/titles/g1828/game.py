@@ -62,7 +62,7 @@ class G1828(Game1828):
             self.depot.remove(six)
             del self.all_trains[six.id]
             self.log("Removing 6 train")
-        self.board_changed()  # closes the coalfields to every company without a coal marker
+        self.track.board_changed()  # closes the coalfields to every company without a coal marker
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()

@@ -27,7 +27,7 @@ def setup_minor(game: Game1828) -> None:
     train.owner = minor
     minor.trains.append(train)
     hx = game.board[minor.home or ""]
-    game.place_token(minor, minor.tokens[0], hx, hx.tile.tdef.cities[0], free=True)
+    game.track.place_token(minor, minor.tokens[0], hx, hx.tile.tdef.cities[0], free=True)
 
 
 def remove_minor(game: Game1828, minor: Corporation, *, block: bool = False) -> None:
@@ -54,7 +54,7 @@ def remove_minor(game: Game1828, minor: Corporation, *, block: bool = False) -> 
         ev.emit(ev.TrainMoved(train.id, train.name, minor.party, ev.NOBODY, ev.TrainHow.LEFT))
     minor.closed = True
     ev.emit(ev.CompanyClosed(minor.sym))
-    game.board_changed()
+    game.track.board_changed()
 
 
 def close_with_privates(game: Game1828) -> None:
@@ -120,11 +120,11 @@ def token_pending(game: Game1828, company: Company) -> bool:
 def place_token(game: Game1828, company: Company, action: dict[str, Any]) -> None:
     corp = company.owner
     assert isinstance(corp, Corporation)
-    hx, node = game.city_by_id(action["city"])
+    hx, node = game.track.city_by_id(action["city"])
     if hx.id != cp_hex(game):
         raise illegal(f"{company.sym}'s station goes in {cp_hex(game)}")
     token = corp.unused_tokens()[0]
-    game.place_token(corp, token, hx, node, free=True, slot=action.get("slot"))
+    game.track.place_token(corp, token, hx, node, free=True, slot=action.get("slot"))
     game.cp_token_owed.discard(company.sym)
     game.tokened_this_round.add(corp.sym)
 

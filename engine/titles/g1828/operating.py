@@ -87,10 +87,10 @@ class TokenStep1828(TokenStep[Game1828]):
     def choices(self, entity: Any, kind: str) -> list[Action]:
         coal = self.game.coal["coalfields"]
         return [c for c in super().choices(entity, kind) if kind != "place_token"
-                or self.game.city_by_id(c["city"])[0].id != coal]
+                or self.game.track.city_by_id(c["city"])[0].id != coal]
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        if self.game.city_by_id(action["city"])[0].id == self.game.coal["coalfields"]:
+        if self.game.track.city_by_id(action["city"])[0].id == self.game.coal["coalfields"]:
             raise illegal("the Virginia Coalfields may not be tokened")
         super().process_place_token(action, entity)
         self.game.tokened_this_round.add(entity.sym)
@@ -258,7 +258,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             hex_id = self.game.lay_station_owed[company.sym]
             hx = self.game.board[hex_id]
             return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",
-                     "slot": self.game.free_slot(hx, node, corp.sym)}
+                     "slot": self.game.track.free_slot(hx, node, corp.sym)}
                     for node in privates.lay_station_cities(self.game, corp, hex_id)]
         if kind == "place_token":
             hx = self.game.board[minor.cp_hex(self.game)]

@@ -118,7 +118,7 @@ def lay_station_place(game: Game1828, company: Company, action: dict[str, Any]) 
     corp = company.owner
     hex_id = game.lay_station_owed.get(company.sym)
     assert isinstance(corp, Corporation) and hex_id is not None
-    hx, node = game.city_by_id(action["city"])
+    hx, node = game.track.city_by_id(action["city"])
     if hx.id != hex_id:
         raise illegal(f"{company.sym}'s station goes in {hex_id}, not {hx.id}")
     if node not in lay_station_cities(game, corp, hex_id):
@@ -126,7 +126,7 @@ def lay_station_place(game: Game1828, company: Company, action: dict[str, Any]) 
     slot = action.get("slot")
     if slot is not None and not (isinstance(slot, int) and 0 <= slot < len(hx.tile.tokens[node])):
         raise illegal(f"{hx.id} has no station space {slot}")
-    game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)
+    game.track.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)
     del game.lay_station_owed[company.sym]
     game.tokened_this_round.add(corp.sym)
 

@@ -157,7 +157,7 @@ class RemoveTokens(InterruptStep[Game1828]):
                  "slot": t.slot} for t in entity.tokens if t.used and t.hex in hexes]
 
     def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
-        hx, node = self.game.city_by_id(action["city"])
+        hx, node = self.game.track.city_by_id(action["city"])
         slot = int(action.get("slot", 0))
         hexes: list[str] = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
         if hx.id not in hexes:
@@ -172,7 +172,7 @@ class RemoveTokens(InterruptStep[Game1828]):
         hx.tile.tokens[node][slot] = BLOCKING_OWNER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         self.game.log(f"{entity.sym} removes its station from {hx.id}; a blocking marker takes its place")
-        self.game.board_changed()
+        self.game.track.board_changed()
         hexes.remove(hx.id)
         if not hexes:
             self.round.corporation_removing_tokens = None  # type: ignore[attr-defined]
@@ -221,7 +221,7 @@ class HomeToken1828(HomeToken[Game1828]):
 
     def _chooser(self) -> Any:
         actor, _, token = self.pending()[0]
-        return self.game.token_owner(token, actor)
+        return self.game.track.token_owner(token, actor)
 
     def actions(self, entity: Any) -> list[str]:
         return ["place_token"] if self.pending() and entity is self._chooser() else []

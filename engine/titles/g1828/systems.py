@@ -45,7 +45,7 @@ def create_system(game: Game1828, corps: list[Corporation]) -> Corporation:
         game.log(f"{sym} cannot have two coal markers, returning one to Virginia Coalfields")
     cells = [game.market.location[c.sym] for c in corps]
     game.set_par(system, system_market_price(game, cells))
-    game.board_changed()
+    game.track.board_changed()
     game.log(f"Merging {target.sym} into {merger.sym}. The {merger.sym} system receives "
              f"{game.format_money(system.cash)} cash, trains: {', '.join(t.name for t in system.trains) or 'none'}"
              f" and tokens ({len(system.tokens)}). New share price is "
@@ -121,4 +121,4 @@ def close_member(game: Game1828, corp: Corporation) -> None:
     corp.closed = True
     corp.owner = None
     ev.emit(ev.CompanyClosed(corp.sym, "merger"))
-    game.board_changed()
+    game.track.board_changed()

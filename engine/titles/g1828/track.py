@@ -127,7 +127,7 @@ class Track1828(Track[Game1828]):
         spec = self.next_lay()
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.track.tile_from_supply(str(action["tile"]))
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade"):
             raise illegal("this tile lay cannot be an upgrade")
@@ -136,7 +136,7 @@ class Track1828(Track[Game1828]):
         if action["hex"] in round_laid(self):
             raise illegal(f"{action['hex']} already had a tile laid this turn")
         coal.check_lay_allowed(self.game, action["hex"], str(action["tile"]))
-        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.game.track.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
         self.count_lay(entity, action["hex"], upgrade)
 
     def count_lay(self, corp: Corporation, hex_id: str, upgrade: bool) -> None:

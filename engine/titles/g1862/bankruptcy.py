@@ -55,7 +55,7 @@ def remove_corporation(game: Game1862, corp: Corporation, *, compensate: bool, b
                     ev.emit(ev.StationChanged(hx.id, node, i, corp.sym, None))
     corp.closed = True
     game.market.remove(corp.sym)
-    game.board_changed()
+    game.track.board_changed()
     shares.update_cert_limit(game)
     game.log(f"{corp.sym} is out of the game")
     ev.emit(ev.CompanyClosed(corp.sym, "bankruptcy" if bankrupt is not None else "price"))

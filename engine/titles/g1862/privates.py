@@ -37,12 +37,12 @@ def place_bo_marker(game: Game1862) -> None:
     """The B&O's buyer puts its station marker in Baltimore."""
     hx = game.board[BALTIMORE]
     node = hx.tile.tdef.cities[0]
-    slot = game.free_slot(hx, node, BO_MARKER)
+    slot = game.track.free_slot(hx, node, BO_MARKER)
     if slot is not None:
         hx.tile.tokens[node][slot] = BO_MARKER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         ev.emit(ev.StationChanged(hx.id, node, slot, None, BO_MARKER, TokenKind.BLOCKING.value))
-        game.board_changed()
+        game.track.board_changed()
         game.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
 
@@ -56,7 +56,7 @@ def close_voluntarily(game: Game1862, company: Company) -> None:
                         slots[i] = None
                         hx.tile.kinds[node][i] = TokenKind.NORMAL
                         ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
-        game.board_changed()
+        game.track.board_changed()
     game.close_company(company)
 
 
@@ -75,7 +75,7 @@ def place_erie_tile(game: Game1862) -> None:
     for h in [hx, *(game.board.hexes[n] for n in hx.neighbors.values())]:
         h.sealed = frozenset(e for e, other in h.neighbors.items()
                              if _blank_side(game.board.hexes[other], (e + 3) % 6))
-    game.board_changed()
+    game.track.board_changed()
     game.log("The special Erie tile is placed on E28")
 
 
@@ -198,12 +198,12 @@ class RockyMountainTile(Step[Game1862]):
 
     def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         corp = self.round.entity()
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.track.tile_from_supply(str(action["tile"]))
         if tile.colour != "yellow":
             raise illegal("the Rocky Mountain Company lays a yellow tile")
         hx = self.game.board[str(action["hex"])]
         discount = min(self.game.RMC_DISCOUNT, hx.terrain_cost if hx.tile is hx.original else 0)
-        self.game.lay_tile(corp, action, extra_cost=-discount)
+        self.game.track.lay_tile(corp, action, extra_cost=-discount)
         self.game.close_company(entity)
 
 
