@@ -100,7 +100,7 @@ def score_text(game: Game, score: Score) -> str:
 def result_line(live: LiveGame) -> str:
     """The winner, then every player's score in its parts, best first."""
     game = live.game
-    scores = sorted((game.player_score(p) for p in game.players), key=lambda s: -s.total)
+    scores = sorted((game.shares.player_score(p) for p in game.players), key=lambda s: -s.total)
     reason = end_reason(game)
     head = f"Game over: {reason}." if reason else "Game over."
     if not scores:

@@ -16,7 +16,7 @@ from . import events as ev
 from .abilities import Exchange, ExchangeFrom, Shares, parse_abilities
 from .board import Board, Hex
 from .config import TitleConfig
-from .entities import Bank, Company, Corporation, Player, Share, SharePool, Token, Train
+from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import DataError, ErrorCode, GameError, illegal, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
@@ -32,13 +32,14 @@ from .game_end import (
     met,
     stock_market_end_reached,
 )
-from .market import StockMarket
+from .market import Cell, StockMarket
 from .play import RunRules
 from .play_shares import ShareRules
 from .play_track import TrackRules
 from .play_trains import TrainRules
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
+from .state import GameState
 from .tiles import Tile, parse_tile, shared_catalogue
 from .track import border_cost, crossing_cost, legal_rotations
 
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from .routes import Route
 
 
-class Game(ShareRules):
+class Game(GameState):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
     dynamic_operating_order: ClassVar[bool] = True
@@ -63,6 +64,7 @@ class Game(ShareRules):
         self.strict = strict
         self.raw_actions = []
         # The rule areas the game owns (each typed against a protocol of what it reads of the game).
+        self.shares = ShareRules(self)
         self.track = TrackRules(self)
         self.trains = TrainRules(self)
         self.runs = RunRules(self)
@@ -369,7 +371,8 @@ class Game(ShareRules):
         self.game_end_reason = reason
         self.log(f"-- Game over: {reason} --")
         if ev.recording_now():
-            ev.emit(ev.GameEnded(reason, end_reason_text(reason), tuple(self.player_score(p) for p in self.players)))
+            scores = tuple(self.shares.player_score(p) for p in self.players)
+            ev.emit(ev.GameEnded(reason, end_reason_text(reason), scores))
 
     def before_game_end(self, reason: str) -> None:
         """Title hook: what happens as the game ends for ``reason``, before the scores (1862 repays debts)."""
@@ -436,6 +439,59 @@ class Game(ShareRules):
     def after_operating(self, corp: Corporation) -> None:
         pass
 
+
+    # ------------------------------------------------------------------ shares and privates
+    # The hooks of hooks.ShareHooks; their machinery is ``self.shares`` (engine/core/play_shares.py), which holds the
+    # longer defaults.
+    MIN_BID_INCREMENT: ClassVar[int] = 5
+    # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
+    # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
+    BIDS_IN_STEPS: ClassVar[bool] = True
+    SELL_AFTER_FIRST_SR: ClassVar[bool] = True
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        return self.shares.can_par(corp, player)
+
+    def par_cost(self, corp: Corporation, price: int) -> int:
+        return self.shares.par_cost(corp, price)
+
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        pass
+
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        return receiver
+
+    def float_corporation(self, corp: Corporation) -> None:
+        self.shares.float_corporation(corp)
+
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        self.shares.check_presidency(corp, previous, seller)
+
+    def num_certs(self, player: Player) -> float:
+        return self.shares.num_certs(player)
+
+    def parse_price(self, text: str, *, par: bool = False) -> Cell:
+        return self.shares.parse_price(text, par=par)
+
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        return self.shares.sell_shares(seller, shares, percent)
+
+    def payout_companies(self) -> None:
+        for comp in self.companies.values():
+            if comp.closed or comp.owner is None or comp.revenue <= 0:
+                continue
+            self.bank.spend(comp.revenue, comp.owner)
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
+
+    def player_value(self, player: Player) -> int:
+        return self.shares.player_value(player)
+
+    def private_worth(self, player: Player) -> int:
+        """Face values."""
+        return sum(c.value for c in player.companies if not c.closed)
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        self.shares.after_buy_company(player, company, price)
 
     # ------------------------------------------------------------------ track and stations
     # The hooks of hooks.TrackHooks; their machinery is ``self.track`` (engine/core/play_track.py), which holds the
@@ -663,6 +719,10 @@ class Game(ShareRules):
         return int(company.value)
 
     # ------------------------------------------------------------------ queries
+    def result(self) -> dict[str, int]:
+        """Each player's value (``player_value``), by player id."""
+        return {str(p.id): self.player_value(p) for p in self.players}
+
     def acting(self) -> list[Any]:
         if self.finished:
             return []

@@ -23,7 +23,7 @@ def total_money(game: Game) -> int:
 
 def total_owed(game: Game) -> int:
     """What players and companies owe the bank (loans at their size, and debts)."""
-    return sum(p.debt for p in game.players) + sum(game.liabilities(c) for c in game.corporations.values())
+    return sum(p.debt for p in game.players) + sum(game.shares.liabilities(c) for c in game.corporations.values())
 
 
 def problems(game: Game, money: int, *, live: bool = True) -> list[str]:

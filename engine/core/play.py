@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .config import TitleConfig
     from .entities import Bank, SharePool
     from .market import StockMarket
+    from .play_shares import ShareRules
 
 
 class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
@@ -50,7 +51,8 @@ class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
 
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int: ...
 
-    def sell_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]: ...
+    @property
+    def shares(self) -> ShareRules: ...
 
     def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]: ...
 
@@ -178,7 +180,7 @@ class RunRules:
         game = self.game
         return [(shares, percent)
                 for sym in sorted({s.corp for s in player.shares})
-                for shares, percent in game.sell_bundles(player, game.corporations[sym])
+                for shares, percent in game.shares.sell_bundles(player, game.corporations[sym])
                 if game.emergency_bundle_legal(player, corp, shares, percent)
                 and game.emergency_bundle_needed(corp, shares, percent)]
 
@@ -214,7 +216,7 @@ class RunRules:
             cell = game.market.location.get(sym)
             if cell is None:
                 continue
-            bundles = game.sell_bundles(player, game.corporations[sym])
+            bundles = game.shares.sell_bundles(player, game.corporations[sym])
             total += max((units.value(game.corporations[sym], cell.price, percent) for shares, percent in bundles
                           if game.emergency_bundle_legal(player, corp, shares, percent)), default=0)
         return total
@@ -231,7 +233,8 @@ class RunRules:
         order = sorted({s.corp for s in player.shares if s.corp in game.market.location}, key=game.market.order_key)
         for sym in order:
             while True:
-                sales = [(shares, percent) for shares, percent in game.sell_bundles(player, game.corporations[sym])
+                bundles = game.shares.sell_bundles(player, game.corporations[sym])
+                sales = [(shares, percent) for shares, percent in bundles
                          if game.emergency_bundle_legal(player, corp, shares, percent)
                          and game.emergency_bundle_needed(corp, shares, percent)]
                 if not sales:

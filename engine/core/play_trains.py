@@ -21,6 +21,7 @@ from .hooks import TrainHooks
 
 if TYPE_CHECKING:
     from .entities import Bank, SharePool
+    from .play_shares import ShareRules
     from .play_track import TrackRules
 
 
@@ -48,7 +49,8 @@ class TrainHost(TrainHooks, Protocol):
 
     def format_money(self, amount: int) -> str: ...
 
-    def close_company(self, comp: Company) -> None: ...
+    @property
+    def shares(self) -> ShareRules: ...
 
     @property
     def track(self) -> TrackRules: ...
@@ -169,7 +171,7 @@ class TrainRules:
             self.game.run_event(event, None, None)
         for comp in self.game.companies.values():
             if self.closing_phase(comp) == self.game.phase["name"]:
-                self.game.close_company(comp)
+                self.game.shares.close_company(comp)
 
     def closing_phase(self, comp: Company) -> str | None:
         """The phase whose start closes ``comp`` (its close ability), if any."""
@@ -180,7 +182,7 @@ class TrainRules:
             later = self.closing_phase(comp)
             if later and later != self.game.phase["name"] and not self.game.phase_reached(later):
                 continue
-            self.game.close_company(comp)
+            self.game.shares.close_company(comp)
 
     def discard_train(self, corp: Corporation, train: Train) -> None:
         corp.trains.remove(train)
@@ -318,7 +320,7 @@ class TrainRules:
         """Close the privates whose close ability waits for ``corp`` to buy a train (1882's CP and the CPR)."""
         for comp in self.game.companies.values():
             if any(a.when is CloseWhen.TRAIN_BOUGHT and a.corporation == corp.sym for a in comp.abilities_of(Close)):
-                self.game.close_company(comp)
+                self.game.shares.close_company(comp)
 
 
 def train_variants(spec: dict[str, Any]) -> list[TrainVariant]:

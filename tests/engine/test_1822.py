@@ -11,6 +11,7 @@ import pytest
 from engine.core import actions as act
 from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
+from engine.core.play_track import TrackRules
 from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
@@ -348,7 +349,7 @@ def test_a_major_floating_in_phase_6_is_fully_capitalised() -> None:
     event_full_capitalisation(game)
     corp = game.corporations["MR"]
     cell = next(c for c in game.market.par_cells() if c.price == 100)
-    game.set_par(corp, cell)
+    game.shares.set_par(corp, cell)
     corp.cash = 200  # what its first shares paid, incrementally
     bank = game.bank.cash
     unsold = sum(s.percent for s in corp.shares)
@@ -373,9 +374,9 @@ def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> N
     game = new_game()
     event_full_capitalisation(game)
     corp, player = game.corporations["MR"], game.players[0]
-    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    game.shares.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
     bank, share = game.bank.cash, next(s for s in corp.shares if not s.president)
-    game.buy_shares(player, [share], 100)
+    game.shares.buy_shares(player, [share], 100)
     assert corp.cash == 0 and game.bank.cash == bank + 100
 
 
@@ -383,13 +384,13 @@ def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
     game = new_game()
     corp = game.corporations["LNWR"]
     p1, p2 = game.players[0], game.players[1]
-    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    game.shares.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
     pres, *rest = corp.shares
-    game.transfer_share(pres, p1)
+    game.shares.transfer_share(pres, p1)
     corp.owner = p1
     for share in rest[:2]:
-        game.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
-    game.transfer_share(rest[2], game.pool)
+        game.shares.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
+    game.shares.transfer_share(rest[2], game.pool)
     corp.cash = 500
     redeem_shares(game, corp, [rest[2]])
     assert corp.owner is p2
@@ -511,7 +512,7 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     p21.owner = corp
     corp.companies.append(p21)
     seen: dict[str, int] = {}
-    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
+    monkeypatch.setattr(TrackRules, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
     step = SpecialTrack.__new__(SpecialTrack)
@@ -539,7 +540,7 @@ def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.Monkey
     corp, p12 = game.corporations["SECR"], game.companies["P12"]
     p12.owner = corp
     corp.companies.append(p12)
-    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: None)
+    monkeypatch.setattr(TrackRules, "lay_tile", lambda self, c, a, **kw: None)
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     track = Track1822.__new__(Track1822)
     track.lays, track.upgraded = 1, False

@@ -166,7 +166,7 @@ def test_oracle_playouts_leave_out_the_tax_haven_buying_lnwr_which_players_may_s
     game, _ = recorded_until(1030)
     p16 = game.companies["P16"]
     share = next(s for p in game.players for s in p.shares if s.corp == "LNWR" and not s.president)
-    game.transfer_share(share, game.pool)
+    game.shares.transfer_share(share, game.pool)
     game.bank.spend(300, game.player_by_id(P16_OWNER))  # enough for LNWR at £200
     offered = [a["choice"] for a in game.round.choices_for(p16, "choose_ability")]
     assert "LNWR_market" in offered and "MR_ipo" in offered
@@ -215,7 +215,7 @@ def test_a_share_in_the_tax_haven_counts_for_a_sold_out_company() -> None:
     owner = game.player_by_id(P16_OWNER)
     p16_buy(game, "MR_ipo")
     for share in [*mr.shares_of("MR"), *game.pool.shares_of("MR")]:
-        game.transfer_share(share, owner)
+        game.shares.transfer_share(share, owner)
     assert sum(p.percent_of("MR") for p in game.players) == 90
     before = game.market.location["MR"]
     game.finish_stock_round()
@@ -258,11 +258,11 @@ def lnwr_president_of_one_share(in_tax_haven: bool) -> tuple[G1822, dict[str, An
     lnwr = game.corporation("LNWR")
     for holder in game.players:
         for share in holder.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_0"), seller)
-    game.transfer_share(game.share_by_id("LNWR_2"), other)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_0"), seller)
+    game.shares.transfer_share(game.share_by_id("LNWR_2"), other)
     if in_tax_haven:
-        game.transfer_share(game.share_by_id("LNWR_3"), game.tax_haven)
+        game.shares.transfer_share(game.share_by_id("LNWR_3"), game.tax_haven)
     lnwr.owner = seller
     return game, {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_0"],
                   "percent": 10}
@@ -384,7 +384,7 @@ def p16_owner_with_only_the_lnwr_tie(*, cash: int, debt: int) -> tuple[G1822, Pl
     seller = game.player_by_id(P16_OWNER)
     for share in list(seller.shares):
         if share.corp != "LNWR":
-            game.transfer_share(share, game.pool)
+            game.shares.transfer_share(share, game.pool)
     seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
     seller.cash, seller.debt = cash, debt
     return game, seller
@@ -458,10 +458,10 @@ def test_a_seller_who_still_holds_the_most_becomes_president_without_the_certifi
     lnwr = game.corporation("LNWR")
     for holder in game.players:
         for share in holder.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_0"), president)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_0"), president)
     for sid in ("LNWR_1", "LNWR_2", "LNWR_3"):
-        game.transfer_share(game.share_by_id(sid), seller)
+        game.shares.transfer_share(game.share_by_id(sid), seller)
     lnwr.owner = president
     game.process({"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_1"],
                   "percent": 10})
@@ -480,11 +480,11 @@ def test_half_a_directors_certificate_held_without_the_directorship_sells_as_usu
     mr = game.corporation("MR")
     for holder in [*game.players, game.pool]:
         for share in holder.shares_of("MR"):
-            game.transfer_share(share, mr)
-    game.transfer_share(game.share_by_id("MR_0"), seller)
+            game.shares.transfer_share(share, mr)
+    game.shares.transfer_share(game.share_by_id("MR_0"), seller)
     for sid in ("MR_1", "MR_2", "MR_3"):
-        game.transfer_share(game.share_by_id(sid), director)
-    game.transfer_share(game.share_by_id("MR_4"), game.pool)
+        game.shares.transfer_share(game.share_by_id(sid), director)
+    game.shares.transfer_share(game.share_by_id("MR_4"), game.pool)
     mr.owner = director
     half = {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["MR_0"], "percent": 10}
     whole = {**half, "percent": 20}
@@ -509,9 +509,9 @@ def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it()
     lnwr = game.corporation("LNWR")
     for h in game.players:
         for share in h.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_4"), holder)
-    game.transfer_share(game.share_by_id("LNWR_3"), game.pool)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_4"), holder)
+    game.shares.transfer_share(game.share_by_id("LNWR_3"), game.pool)
     lnwr.owner = outgoing
     redeem_shares(game, lnwr, [game.share_by_id("LNWR_3")])
     assert lnwr.owner is holder

@@ -55,11 +55,11 @@ def test_mh_exchange_above_sixty_percent_is_allowed_in_the_orange_and_brown_zone
     assert isinstance(owner, Player)
     nyc = g.corporations["NYC"]
     for share in [s for s in nyc.shares if not s.president][:6]:
-        g.transfer_share(share, owner)
+        g.shares.transfer_share(share, owner)
     share = next(s for s in nyc.shares if not s.president)
     assert not g.exchange_allowed(owner, share)  # type: ignore[attr-defined]
     orange = next(c for row in g.market.rows for c in row if c is not None and c.zone == "orange")
-    g.set_par(nyc, g.market.cell(0, 6))
+    g.shares.set_par(nyc, g.market.cell(0, 6))
     g.market._move_to("NYC", orange)
     assert g.exchange_allowed(owner, share)  # type: ignore[attr-defined]
 

@@ -145,7 +145,7 @@ def test_mh_exchange_is_refused_at_sixty_percent() -> None:
     assert isinstance(owner, Player)
     nyc = g.corporations["NYC"]
     for share in [s for s in nyc.shares if not s.president][:6]:
-        g.transfer_share(share, owner)
+        g.shares.transfer_share(share, owner)
     g._checkpoint = None  # a refused action must restore this state
     assert query.choices(g, g.companies["MH"], "buy_shares") == []
     with pytest.raises(GameError) as err:
@@ -191,12 +191,12 @@ def test_brown_zone_shares_come_several_a_turn_from_the_market_only() -> None:
     buy_cheapest_in_turn(g)
     g.turn = 2
     corp = g.corporations["PRR"]
-    g.set_par(corp, g.market.cell(0, 6))
+    g.shares.set_par(corp, g.market.cell(0, 6))
     corp.floated = True
     g.market._move_to(corp.sym, g.market.cell(6, 0))  # $18: the brown zone
     plain = [s for s in corp.shares if not s.president]
     for share in plain[:3]:
-        g.transfer_share(share, g.pool)
+        g.shares.transfer_share(share, g.pool)
     ent = g.acting()[0]
     g._checkpoint = None
     pool_share = next(s for s in g.pool.shares if s.corp == "PRR")

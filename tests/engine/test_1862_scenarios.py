@@ -176,7 +176,7 @@ def test_sc07_played_soc_pays_15_after_the_first_float_and_nothing_after_the_sec
         if corp.owner is None:
             start(g, sym, pid)
         for share in list(corp.shares):
-            g.transfer_share(share, player(g, pid))
+            g.shares.transfer_share(share, player(g, pid))
     start(g, "CPR", 1, floated=False)
     give(g, 1, "CPR_2", "CPR_3")  # 20% + P3's 10% + 20%: one more share floats CPR
     start(g, "UP", 2, floated=False)
@@ -707,9 +707,9 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     lay(g, "ATS", "G22", "4", 0)
     p3 = player(g, 3)
     for c in list(p3.companies):
-        g.close_company(c)
+        g.shares.close_company(c)
     for share in [s for s in p3.shares if s.corp != "ATS"]:
-        g.transfer_share(share, g.corporations[share.corp])
+        g.shares.transfer_share(share, g.corporations[share.corp])
     g.bank.cash += p3.cash
     p3.cash = 0
     nyc = start(g, "NYC", 1, col=9, cash=220)
@@ -795,9 +795,9 @@ def test_sc22_debt_repayment_at_game_end() -> None:
     give(g, 1, "CP_1", "CP_2", "CP_3")
     p1 = player(g, 1)
     for company in list(p1.companies):
-        g.close_company(company)
+        g.shares.close_company(company)
     for s in [s for s in p1.shares if s.corp not in ("NYC", "CP")]:
-        g.transfer_share(s, g.corporations[s.corp])
+        g.shares.transfer_share(s, g.corporations[s.corp])
     g.bank.cash += p1.cash - 200
     p1.cash = 200
     debt.repay_debts(g)

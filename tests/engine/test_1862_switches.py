@@ -54,7 +54,7 @@ def test_group_2_waits_for_group_1_to_float() -> None:
     sell_privates(g)
     for corp in g.groups[1]:
         for share in list(corp.shares):
-            g.transfer_share(share, player(g, 1))
+            g.shares.transfer_share(share, player(g, 1))
     assert not shares.group_open(g, 2)  # sold out, but not every group-1 company has floated
     for corp in g.groups[1]:
         corp.floated = True

@@ -58,7 +58,7 @@ def gt_must_buy(*, to_train_step: bool = True) -> tuple[Game, Corporation, Playe
     gt = g.corporations["GT"]
     cy = player(g, "Cy")
     assert g.round.entity() is gt and gt.owner is cy
-    g.transfer_share(next(s for s in cy.shares if not s.president), player(g, "Bob"))
+    g.shares.transfer_share(next(s for s in cy.shares if not s.president), player(g, "Bob"))
     connect(g, gt, "L8", "J8")
     assert g.must_buy_train(gt)
     edited(g)
@@ -74,7 +74,7 @@ def edited(g: Game) -> None:
 
 def give(g: Game, player: Player, sym: str, count: int) -> None:
     for share in [s for s in g.corporations[sym].shares if not s.president][:count]:
-        g.transfer_share(share, player)
+        g.shares.transfer_share(share, player)
 
 
 def player(g: Game, name: str) -> Player:
@@ -84,7 +84,7 @@ def player(g: Game, name: str) -> Player:
 def make_president(g: Game, sym: str, new: Player) -> None:
     corp = g.corporations[sym]
     pres = next(s for h in g._holders() for s in h.shares if s.corp == sym and s.president)
-    g.transfer_share(pres, new)
+    g.shares.transfer_share(pres, new)
     corp.owner = new
 
 

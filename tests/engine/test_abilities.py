@@ -158,7 +158,7 @@ def test_blocks_hexes_while_a_player_owns_the_private() -> None:
     assert g.track.blocked_hex(c11) is None  # unowned
     give(g, hb, g.players[0])
     assert g.track.blocked_hex(c11) is hb and g.track.blocked_hex(g.board["G9"]) is None
-    g.close_company(hb)
+    g.shares.close_company(hb)
     assert g.track.blocked_hex(c11) is None
     tb = g.companies["TB"]
     give(g, tb, g.corporations["CPR"])
@@ -227,7 +227,7 @@ def test_tile_income_pays_the_owner_per_water_crossing() -> None:
     g.track.pay_tile_income(2)
     assert (owner.cash - cash, bank - g.bank.cash) == (20, 20)
     assert g._log[-1] == "B earns $20 from TB"
-    g.close_company(tb)
+    g.shares.close_company(tb)
     g.track.pay_tile_income(3)
     assert owner.cash - cash == 20
 
@@ -241,7 +241,7 @@ def test_the_par_exchange_starts_only_by_the_privates_owner_for_one_share() -> N
     assert g.can_par(corp, a) and not g.can_par(corp, b)
     assert g.par_cost(corp, 100) == 100 and g.par_cost(g.corporations["CPR"], 100) == 200
     cell = next(c for c in g.market.par_cells() if c.price == 100)
-    g.par_corporation(a, corp, cell)
+    g.shares.par_corporation(a, corp, cell)
     assert sc.closed and corp.owner is a and a.percent_of("SC") == 20
 
 
@@ -306,7 +306,7 @@ def test_a_made_up_private_works_from_data_alone(monkeypatch: pytest.MonkeyPatch
     assert not g.can_par(qll, player)
     give(g, yy, player)
     assert g.can_par(qll, player) and not g.can_par(qll, g.players[0])
-    g.par_corporation(player, qll, next(c for c in g.market.par_cells() if c.price == 90))
+    g.shares.par_corporation(player, qll, next(c for c in g.market.par_cells() if c.price == 90))
     assert yy.closed and player.percent_of("QLL") == 20 and g._log[-1] == "YY closes"
     assert g.track.token_ability_prices(qll) == []  # closed with the exchange
 

@@ -161,7 +161,7 @@ def test_share_purchases_are_refused_when_the_stock_rules_forbid_them() -> None:
         act(g, "par", p.id, corporation="CN", share_price="100,0,6")
     p = g.player_by_id(p.id)  # each refusal restored the state in new objects
     cheapest = min(g.market.par_cells(), key=lambda c: c.price)
-    g.set_par(g.corporations["CNR"], cheapest)  # a cheaper share for sale: the step itself is asked
+    g.shares.set_par(g.corporations["CNR"], cheapest)  # a cheaper share for sale: the step itself is asked
     cash, short = p.cash, cheapest.price
     assert short < g.market.location["CPR"].price
     g.bank.cash += cash - short
@@ -178,9 +178,9 @@ def test_a_purchase_over_the_holding_limit_is_refused() -> None:
     g, p = stock_round_one()
     cpr = g.corporations["CPR"]
     for share in [s for s in cpr.shares if not s.president][:6]:
-        g.transfer_share(share, p)
+        g.shares.transfer_share(share, p)
     nxt = next(s for s in cpr.shares if not s.president)
-    g.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
+    g.shares.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
     with pytest.raises(GameError, match=f"{p.name} would exceed the certificate limit or the 60% holding limit"):
         act(g, "buy_shares", p.id, shares=[nxt.id], percent=10)
 

@@ -29,7 +29,7 @@ def test_a_company_loan_of_the_titles_size_is_a_liability() -> None:
     money = total_money(g)
     corp = g.corporations["CPR"]
     corp.loans = 2
-    assert g.liabilities(corp) == 200 and total_owed(g) == 200
+    assert g.shares.liabilities(corp) == 200 and total_owed(g) == 200
     assert problems(g, money) == []
     corp.loans = 3
     assert any("over the limit" in p for p in problems(g, money))

@@ -182,18 +182,18 @@ class BuySellParShares(Step[G]):
             percent = sum(s.percent for s in shares)
         if not units.pool_accepts(self.game.config.shares, corp, self.game.pool.shares_of(corp.sym), shares, percent):
             return False
-        return self.game.can_dump(player, shares)
+        return self.game.shares.can_dump(player, shares)
 
     def sellable_bundles(self, player: Player) -> list[tuple[list[Share], int]]:
         out = []
         for sym in sorted({s.corp for s in player.shares}):
             corp = self.game.corporation(sym)
-            out += [b for b in self.game.sell_bundles(player, corp) if self.can_sell(player, *b)]
+            out += [b for b in self.game.shares.sell_bundles(player, corp) if self.can_sell(player, *b)]
         return out
 
     def can_sell_any(self, player: Player, corp: Corporation | None = None) -> bool:
         corps = [corp] if corp is not None else [self.game.corporation(c) for c in {s.corp for s in player.shares}]
-        return any(self.can_sell(player, *b) for c in corps for b in self.game.sell_bundles(player, c))
+        return any(self.can_sell(player, *b) for c in corps for b in self.game.shares.sell_bundles(player, c))
 
     # --- processing
     def choices(self, entity: Any, kind: str) -> list[Action]:
@@ -239,7 +239,7 @@ class BuySellParShares(Step[G]):
         # The purchase is told before what it causes (the company floating).
         self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} "
                       f"for {self.game.format_money(cost)}")
-        self.game.buy_shares(entity, shares, cost)
+        self.game.shares.buy_shares(entity, shares, cost)
         self.current.append(action)
         self.round.last_to_act = entity
 
@@ -252,7 +252,7 @@ class BuySellParShares(Step[G]):
         if not self.game.can_par(corp, entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")
         cell = self.game.parse_price(action["share_price"], par=True)
-        self.game.par_corporation(entity, corp, cell)
+        self.game.shares.par_corporation(entity, corp, cell)
         self.current.append(action)
         self.round.last_to_act = entity
 
@@ -262,7 +262,7 @@ class BuySellParShares(Step[G]):
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
         percent = int(action.get("percent") or sum(s.percent for s in shares))
-        if not self.game.valid_bundle(entity, shares, percent):
+        if not self.game.shares.valid_bundle(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {percent}% as {', '.join(s.id for s in shares)}")
         if not self.can_sell(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {corp.sym} now")

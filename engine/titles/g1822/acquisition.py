@@ -75,7 +75,7 @@ def acquire_minor(game: Game1822, major: Corporation, minor: Corporation, shares
             pay(major, owner, diff, ev.Why.MERGER)
         for _ in range(shares):
             share = next(s for s in major.shares if not s.president)
-            game.transfer_share(share, owner)
+            game.shares.transfer_share(share, owner)
         treasury = minor.cash
         pay(minor, major, minor.cash, ev.Why.MERGER)
         companies = tuple(c.sym for c in minor.companies)
@@ -158,7 +158,7 @@ def close_corporation(game: Game1822, corp: Corporation) -> None:
         remove_station(game, corp, token)
     for holder in [*game.players, game.pool, game.tax_haven]:
         for share in holder.shares_of(corp.sym):
-            game.transfer_share(share, corp)  # its certificates leave play with it
+            game.shares.transfer_share(share, corp)  # its certificates leave play with it
     game.market.remove(corp.sym)
     corp.owner = None
     game.track.board_changed()

@@ -77,7 +77,7 @@ def place_channel_station(game: Game1822, company: Company, hx: Hex, node: int, 
     token.price = 0
     game.track.place_token(corp, token, hx, node, free=True, slot=slot)
     game.log(f"{company.sym} places an exchange token of {corp.sym} in the English Channel and closes")
-    game.close_company(company)
+    game.shares.close_company(company)
 
 
 def free_token_hexes(game: Game1822, corp: Corporation) -> list[str]:

@@ -159,4 +159,4 @@ def use_track_power(game: Game1822, company: Company, corp: Corporation, upgrade
     else:
         uses["count"] -= 1
     if uses["count"] <= 0:
-        game.close_company(company)
+        game.shares.close_company(company)

@@ -66,10 +66,10 @@ def exchange_company(game: Game1828, company: Company, share: Share) -> None:
     assert isinstance(owner, Player)
     corp = game.corporations[share.corp]
     previous = corp.owner
-    game.transfer_share(share, owner)
+    game.shares.transfer_share(share, owner)
     game.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-    game.close_company(company)
-    game._check_float(corp)
+    game.shares.close_company(company)
+    game.shares.check_float(corp)
     if corp.ipoed:
         game.check_presidency(corp, previous=previous)
     else:
@@ -85,8 +85,8 @@ def take_unparred_directorship(game: Game1828, player: Player, corp: Corporation
         return
     plain = [s for s in player.shares_of(corp.sym) if not s.president][:cert.percent // corp.share_percent]
     for share in plain:
-        game.transfer_share(share, corp)
-    game.transfer_share(cert, player)
+        game.shares.transfer_share(share, corp)
+    game.shares.transfer_share(cert, player)
     corp.owner = player
     game.log(f"{player.name} becomes the president of {corp.sym}")
 

@@ -72,7 +72,7 @@ def liquidity(game: Game1862, player: Player) -> int:
     total = 0
     for sym in {s.corp for s in player.shares}:
         target = game.corporations[sym]
-        bundles = [sold for sold, percent in game.sell_bundles(player, target)
+        bundles = [sold for sold, percent in game.shares.sell_bundles(player, target)
                    if bundle_legal(game, player, sold, percent)]
         total += max((sale_proceeds(game, target, sold) for sold in bundles), default=0)
     return total

@@ -57,7 +57,7 @@ def close_voluntarily(game: Game1862, company: Company) -> None:
                         hx.tile.kinds[node][i] = TokenKind.NORMAL
                         ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
         game.track.board_changed()
-    game.close_company(company)
+    game.shares.close_company(company)
 
 
 def erie_placed(game: Game1862) -> bool:
@@ -87,18 +87,18 @@ def close_all(game: Game1862, companies: list[Company]) -> None:
             continue
         if company.sym == "ERIE" and not erie_placed(game):
             place_erie_tile(game)
-        game.close_company(company)
+        game.shares.close_company(company)
 
 
 def after_float(game: Game1862, corp: Corporation) -> None:
     """NYH's float closes the NYSH; the SOC closes once CPR and UP have both floated, its revenue falls to $15
     when one has."""
     if corp.sym == "NYH":
-        game.close_company(game.companies["NYSH"])
+        game.shares.close_company(game.companies["NYSH"])
     soc = game.companies["SOC"]
     if corp.sym in ("CPR", "UP") and not soc.closed:
         if game.corporations["CPR"].floated and game.corporations["UP"].floated:
-            game.close_company(soc)
+            game.shares.close_company(soc)
         else:
             soc.revenue = 15
             game.log("SOC's revenue falls to $15")
@@ -107,7 +107,7 @@ def after_float(game: Game1862, corp: Corporation) -> None:
 def after_payout(game: Game1862, corp: Corporation) -> None:
     first = CLOSED_BY_FIRST_DIVIDEND.get(corp.sym)
     if first is not None:
-        game.close_company(game.companies[first])
+        game.shares.close_company(game.companies[first])
 
 
 class ErieTile(InterruptStep[Game1862]):
@@ -146,7 +146,7 @@ class ErieTile(InterruptStep[Game1862]):
         if int(action["rotation"]) != 0:
             raise illegal("the Erie tile fits E28 one way only (exits W, NE and SE): rotation 0")
         place_erie_tile(self.game)
-        self.game.close_company(entity)
+        self.game.shares.close_company(entity)
 
 
 class RockyMountainTile(Step[Game1862]):
@@ -204,7 +204,7 @@ class RockyMountainTile(Step[Game1862]):
         hx = self.game.board[str(action["hex"])]
         discount = min(self.game.RMC_DISCOUNT, hx.terrain_cost if hx.tile is hx.original else 0)
         self.game.track.lay_tile(corp, action, extra_cost=-discount)
-        self.game.close_company(entity)
+        self.game.shares.close_company(entity)
 
 
 class ClosePrivate(InterruptStep[Game1862]):

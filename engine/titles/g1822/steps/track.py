@@ -222,7 +222,7 @@ class SpecialTrack(Step[Game1822]):
 
     def process_pass(self, action: dict[str, Any], entity: Company) -> None:
         if self.company is entity:
-            self.game.close_company(entity)
+            self.game.shares.close_company(entity)
             self.company = None
 
 
