@@ -1,7 +1,8 @@
-"""BaseGame: the state of one game and the rules every title shares.
+"""The facade of one game: it builds the state, applies actions, drives the rounds, owns the parts that hold the
+rules every title shares (``shares``, ``track``, ``trains``, ``runs``) and holds the default of every declared hook.
 
 A game is a title, a seed, players and an append-only action log; the state is the replay of
-the standing actions. Titles subclass :class:`Game`, load their data files and override hooks.
+the standing actions. Titles subclass :class:`Game`, load their data files and implement hooks (engine/core/hooks.py).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from .game_end import (
     stock_market_end_reached,
 )
 from .market import Cell, StockMarket
-from .play import RunRules
-from .play_shares import ShareRules
-from .play_track import TrackRules
-from .play_trains import TrainRules
+from .play import RunPart
+from .play_shares import SharePart
+from .play_track import TrackPart
+from .play_trains import TrainPart
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
 from .state import GameState
@@ -64,10 +65,10 @@ class Game(GameState):
         self.strict = strict
         self.raw_actions = []
         # The rule areas the game owns (each typed against a protocol of what it reads of the game).
-        self.shares = ShareRules(self)
-        self.track = TrackRules(self)
-        self.trains = TrainRules(self)
-        self.runs = RunRules(self)
+        self.shares = SharePart(self)
+        self.track = TrackPart(self)
+        self.trains = TrainPart(self)
+        self.runs = RunPart(self)
         self._setup_state()
         if actions:
             self._replay(actions)

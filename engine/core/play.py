@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .config import TitleConfig
     from .entities import Bank, SharePool
     from .market import StockMarket
-    from .play_shares import ShareRules
+    from .play_shares import SharePart
 
 
 class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
@@ -52,12 +52,12 @@ class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
     def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int: ...
 
     @property
-    def shares(self) -> ShareRules: ...
+    def shares(self) -> SharePart: ...
 
     def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]: ...
 
 
-class RunRules:
+class RunPart:
     """Runs, dividends, emergency money and privates bought by companies, for one game."""
 
     def __init__(self, game: RunHost) -> None:

@@ -54,7 +54,7 @@ class ShareHost(ShareHooks, Protocol):
     def _holders(self, corp: Corporation | None = None) -> list[Holder]: ...
 
 
-class ShareRules:
+class SharePart:
     """Par, buying and selling, presidency, floating, privates' closing and what players are worth, for one
     game."""
 

@@ -49,7 +49,7 @@ class TrackHost(TrackHooks, Protocol):
     def format_money(self, amount: int) -> str: ...
 
 
-class TrackRules:
+class TrackPart:
     """Tile lays, stations, home stations, reservations and the networks they make, for one game."""
 
     def __init__(self, game: TrackHost) -> None:

@@ -21,8 +21,8 @@ from .hooks import TrainHooks
 
 if TYPE_CHECKING:
     from .entities import Bank, SharePool
-    from .play_shares import ShareRules
-    from .play_track import TrackRules
+    from .play_shares import SharePart
+    from .play_track import TrackPart
 
 
 class TrainHost(TrainHooks, Protocol):
@@ -50,13 +50,13 @@ class TrainHost(TrainHooks, Protocol):
     def format_money(self, amount: int) -> str: ...
 
     @property
-    def shares(self) -> ShareRules: ...
+    def shares(self) -> SharePart: ...
 
     @property
-    def track(self) -> TrackRules: ...
+    def track(self) -> TrackPart: ...
 
 
-class TrainRules:
+class TrainPart:
     """The depot, buying, trading in, rusting, discarding and phase changes, for one game."""
 
     def __init__(self, game: TrainHost) -> None:

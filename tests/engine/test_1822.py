@@ -11,7 +11,7 @@ import pytest
 from engine.core import actions as act
 from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
-from engine.core.play_track import TrackRules
+from engine.core.play_track import TrackPart
 from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
@@ -512,7 +512,7 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     p21.owner = corp
     corp.companies.append(p21)
     seen: dict[str, int] = {}
-    monkeypatch.setattr(TrackRules, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
+    monkeypatch.setattr(TrackPart, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
     step = SpecialTrack.__new__(SpecialTrack)
@@ -540,7 +540,7 @@ def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.Monkey
     corp, p12 = game.corporations["SECR"], game.companies["P12"]
     p12.owner = corp
     corp.companies.append(p12)
-    monkeypatch.setattr(TrackRules, "lay_tile", lambda self, c, a, **kw: None)
+    monkeypatch.setattr(TrackPart, "lay_tile", lambda self, c, a, **kw: None)
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     track = Track1822.__new__(Track1822)
     track.lays, track.upgraded = 1, False

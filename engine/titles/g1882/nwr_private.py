@@ -102,7 +102,7 @@ class SpecialNWR(InterruptStep[Game]):
         ev.emit(ev.StationChanged(hx.id, node, slot, owner.sym, "CN" if home else None))
         if home:
             # The home station is replaced by a neutral station (it belongs to CN): a marker of CN's own, so that
-            # track arriving on a trackless two-city hex can ask where it goes (TrackRules.rechoose_city).
+            # track arriving on a trackless two-city hex can ask where it goes (TrackPart.rechoose_city).
             slots[slot] = "CN"
             hx.tile.neutral[node][slot] = True
             self.game.corporations["CN"].tokens.append(
