@@ -440,7 +440,6 @@ class Game(GameState):
     def after_operating(self, corp: Corporation) -> None:
         pass
 
-
     # ------------------------------------------------------------------ shares and privates
     # The hooks of hooks.ShareHooks; their machinery is ``self.shares`` (engine/core/play_shares.py), which holds the
     # longer defaults.
