@@ -193,4 +193,4 @@ def test_b1_seven_player_seed_3_has_no_avoidable_bankruptcy() -> None:
     assert result.problems == [], result.problems
     game = result.game
     assert isinstance(game, G1862)
-    assert game.rules_edition == 2
+    assert game.rules_edition >= 2  # the edition that measures against bank and pool, or later

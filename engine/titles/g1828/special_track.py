@@ -195,8 +195,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade"):
             raise illegal(f"{corp.sym} has no upgrade left this turn, so {entity.sym} may only lay a yellow tile")
-        if not upgrade and not spec.get("lay"):
-            raise illegal(f"{corp.sym} has no yellow lay left this turn, so {entity.sym} may only upgrade")
+        # (A lay that allows no yellow tile allows no upgrade either: own_lay() then offers none.)
         if action["hex"] in round_laid(self):
             raise illegal(f"{action['hex']} already had a tile laid this turn")
         cost = int(lay.get("cost", 0)) + int(spec.get("cost", 0))

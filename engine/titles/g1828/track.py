@@ -129,10 +129,9 @@ class Track1828(Track[Game1828]):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
         tile = self.game.track.tile_from_supply(str(action["tile"]))
         upgrade = tile.colour != "yellow"
+        # A lay that allows no yellow tile allows no upgrade either (tile_lays_for), and is refused above.
         if upgrade and not spec.get("upgrade"):
             raise illegal("this tile lay cannot be an upgrade")
-        if not upgrade and not spec.get("lay"):
-            raise illegal("this tile lay cannot be a yellow tile")
         if action["hex"] in round_laid(self):
             raise illegal(f"{action['hex']} already had a tile laid this turn")
         coal.check_lay_allowed(self.game, action["hex"], str(action["tile"]))

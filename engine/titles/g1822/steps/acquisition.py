@@ -192,8 +192,3 @@ class MinorAcquisition(Step[Game1822]):
         self.state = "select"
         self.minor = None
         self.pass_()
-
-    def process_pass(self, action: dict[str, Any], entity: Corporation) -> None:
-        if self.state != "select":
-            raise illegal("finish the acquisition first")
-        self.pass_()
