@@ -31,6 +31,8 @@ def test_a_major_is_started_by_its_concessions_holder_at_a_majors_par_price() ->
         _par(game, "LNWR", "100,4,4")
     with pytest.raises(GameError, match="£50 is a par price for minors only"):
         _par(game, "CR", "50,9,4")
+    with pytest.raises(GameError, match="£550 is not a par price; par prices: £50, £60, £70, £80, £90, £100"):
+        _par(game, "CR", "550,0,17")
 
 
 def test_a_major_is_started_only_with_the_money_for_its_directors_certificate() -> None:
