@@ -57,3 +57,26 @@ def test_a_train_is_bought_only_as_one_of_its_variants() -> None:
     with pytest.raises(GameError, match="a 7 train is bought as 7, E, not 8"):
         train.choose_variant("8")
     assert (train.name, train.distance) == ("7", 7)
+
+
+def _lnwr_run_made_here() -> tuple[G1822, dict[str, Any]]:
+    """LNWR's recorded run as a move made here (not loaded from 18xx.games, so each route is checked)."""
+    game, rest = recorded_until(974)
+    game.options.pop("recorded_runs")
+    run = dict(rest[0], routes=[dict(r) for r in rest[0]["routes"]])
+    return game, run
+
+
+def test_a_run_names_each_of_the_companys_trains_once_at_the_revenue_its_route_earns() -> None:
+    game, run = _lnwr_run_made_here()
+    first = run["routes"][0]
+    assert (first["train"], first["revenue"]) == ("2P-0", 90)
+    foreign = next(t.id for t in game.all_trains.values() if t.owner is game.corporations["CR"])
+    with pytest.raises(GameError, match=f"LNWR does not own train {foreign}"):
+        game.process({**run, "routes": [{**first, "train": foreign}]})
+    with pytest.raises(GameError, match="train 2P-0 can only run once"):
+        game.process({**run, "routes": [first, first]})
+    with pytest.raises(GameError, match="the 2P train's route earns £90, not £100"):
+        game.process({**run, "routes": [{**first, "revenue": 100}]})
+    game.process(run)
+    assert game.round.revenue == sum(int(r["revenue"]) for r in run["routes"])  # type: ignore[attr-defined]

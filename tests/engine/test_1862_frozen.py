@@ -4,6 +4,7 @@ a game in which one still could goes on, and games begun under edition 2 replay 
 from __future__ import annotations
 
 from engine import new_game
+from engine.core.game_end import end_reason_text
 from engine.playout import random_playout
 from engine.titles.g1862 import stalemate
 from engine.titles.g1862.game import G1862
@@ -43,6 +44,7 @@ def test_a_frozen_game_ends_when_the_stock_round_ends() -> None:
     assert stalemate.frozen(game) and not game.finished
     all_pass(game)
     assert game.finished and game.game_end_reason == "frozen"
+    assert end_reason_text(game.game_end_reason) == "no company could ever float or operate again"
     # Scored by §10.3: cash plus certificates at their price (NYH at $60; P4's 30% president's certificate $180).
     assert [game.player_value(p) for p in game.players] == [99, 10, 10, 190]
 
@@ -66,6 +68,16 @@ def test_a_floated_company_keeps_the_game_going() -> None:
     game = frozen_position()
     game.corporations["NYH"].floated = True
     assert not stalemate.frozen(game)
+
+
+def test_an_end_already_due_by_the_rules_keeps_its_name() -> None:
+    """With eight companies out (S2's end, due after the next set of operating rounds) the game ends by that
+    rule, not as frozen, though nothing could change any more either."""
+    game = frozen_position()
+    for corp in [c for c in game.corporations.values() if c.sym != "NYH"][:8]:
+        corp.closed = True
+    all_pass(game)
+    assert game.finished and game.game_end_reason == "companies_out"
 
 
 def test_games_begun_under_edition_2_play_on_as_they_were_played() -> None:

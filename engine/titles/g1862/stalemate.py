@@ -8,6 +8,8 @@ least that price (at par from the initial offering), and unfloated prices only f
 the cheapest certificate of the initial offering (a company floats only by such purchases, §5.4) and no player can
 ever hold more of a company than its president's certificate (the only way a president's certificate, which is
 never sold, could become sellable), no company can float again and the game can never end by S2's rules.
+When one of S2's ends is met at the same moment (the last floated company is the 8th to leave), that end names
+the game's end and ends it in its own time.
 
 The check is sound rather than exact: it may leave a dead game running a little longer (it over-estimates what
 each player can raise), but it never ends a game in which a company could still float. Once true it stays true, as
@@ -24,6 +26,7 @@ from .state import Game1862
 
 # The rules edition from which a frozen game ends (D-22); earlier games replay as they were played.
 EDITION = 3
+FROZEN = "frozen"  # the end reason, in game.toml's [game_end]
 
 
 def frozen(game: Game1862) -> bool:
@@ -33,6 +36,9 @@ def frozen(game: Game1862) -> bool:
     in_game = [c for c in game.corporations.values() if not c.closed]
     if any(c.floated for c in in_game) or any(not c.closed for c in game.companies.values()):
         return False  # a company operates or a private pays: money still comes into play
+    checks = game.end_checks()
+    if any(checks[end.reason]() for end in game.end_conditions.conditions if end.reason != FROZEN):
+        return False  # one of S2's ends is met: it ends the game in its own time and name
     players = [p for p in game.players if not p.bankrupt]
     means = {p.id: liquid(game, p) for p in players}
     cheapest = cheapest_offering(game, in_game)
