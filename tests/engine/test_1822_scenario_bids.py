@@ -1,5 +1,6 @@
 """1822's bid boxes (1822 rules 4.2): a bid names an item in a bid box, at least its minimum, in steps of £5, within
-the bidder's cash; a player bids on at most as many items as they have bid tokens, then may only move a bid."""
+the bidder's cash; a player bids on at most as many items as they have bid tokens, then may only move a bid. A loan is
+repaid in part by a positive amount."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from engine.core.errors import GameError
 from engine.titles.g1822.bidboxes import bidbox_companies
+from engine.titles.g1822.game import G1822
 from tests.engine.test_1822 import bid, new_game, pass_
 
 
@@ -45,3 +47,13 @@ def test_a_player_out_of_bid_tokens_may_not_bid_on_another_item() -> None:
         bid(game, game.players[0], targets[len(placed)], 100)
     assert sorted(sym for sym, bids in game.bids.items() if any(who is game.players[0] for who, _ in bids)) \
         == sorted(placed)
+
+
+def test_a_partial_repayment_of_a_loan_is_of_a_positive_amount() -> None:
+    game = G1822([(1, "P1"), (2, "P2"), (3, "P3")], 11, {"optional_rules": []})
+    game.players[0].debt = 30
+    assert game.actions_for(game.players[0]) == ["payoff_player_debt", "payoff_player_debt_partial", "pass"]
+    with pytest.raises(GameError, match="a repayment must be of a positive amount"):
+        game.process({"type": "payoff_player_debt_partial", "entity": 1, "entity_type": "player", "amount": 0})
+    game.process({"type": "payoff_player_debt_partial", "entity": 1, "entity_type": "player", "amount": 10})
+    assert (game.players[0].cash, game.players[0].debt) == (700 - 10, 20)

@@ -1,6 +1,7 @@
 """1828 operating choices refused outside what the rules offer, on positions of the recorded game
 ../shared/fixtures/1828/23366.json: the C&P minor's train is not for sale (rules 13.2), the Coalfields sell only coal
-markers (rules 16), and a company over its train limit discards one of its own trains (rules 7.5.4, 11)."""
+markers (rules 16), a company over its train limit discards one of its own trains (rules 7.5.4, 11), and the C&P's free
+station goes in Peterborough only (rules 13.2)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,15 @@ def test_a_company_over_its_train_limit_discards_one_of_its_own_trains() -> None
         game.process(_corp("NYC", "discard_train", train=other.id))
     with pytest.raises(GameError, match="NYC cannot discard train 9-9 now"):
         game.process(_corp("NYC", "discard_train", train="9-9"))
+
+
+def test_a_company_buying_the_c_and_p_places_its_free_station_in_peterborough_only() -> None:
+    game = _position(285)  # GT-IC has just bought the C&P
+    cp = game.companies["C&P"]
+    [offer] = query.choices(game, cp, "place_token")
+    assert offer["city"] == "C15-0-0" and game.actions_for(cp) == ["place_token", "pass"]
+    with pytest.raises(GameError, match="C&P's station goes in C15"):
+        game.process({**offer, "city": f"{game.board['D4'].tile.id}-0"})
+    cash = game.corporations["GT-IC"].cash
+    game.process(offer)
+    assert game.board["C15"].tile.tokens == {0: ["GT-IC"]} and game.corporations["GT-IC"].cash == cash

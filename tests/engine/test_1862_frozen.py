@@ -4,6 +4,7 @@ a game in which one still could goes on, and games begun under edition 2 replay 
 from __future__ import annotations
 
 from engine import new_game
+from engine.core.game_end import end_reason_text
 from engine.playout import random_playout
 from engine.titles.g1862 import stalemate
 from engine.titles.g1862.game import G1862
@@ -43,6 +44,7 @@ def test_a_frozen_game_ends_when_the_stock_round_ends() -> None:
     assert stalemate.frozen(game) and not game.finished
     all_pass(game)
     assert game.finished and game.game_end_reason == "frozen"
+    assert end_reason_text(game.game_end_reason) == "no company could ever float or operate again"
     # Scored by §10.3: cash plus certificates at their price (NYH at $60; P4's 30% president's certificate $180).
     assert [game.player_value(p) for p in game.players] == [99, 10, 10, 190]
 
