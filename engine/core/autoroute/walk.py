@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .candidates import Candidate, Deadline, Pricing
@@ -40,6 +40,13 @@ def _dead_ends(graph: RouteGraph) -> set[int]:
                 dead.add(i)
                 changed = True
     return dead
+
+
+def _bitset(items: Iterable[int]) -> int:
+    out = 0
+    for k in items:
+        out |= 1 << k
+    return out
 
 
 def _chunk_tables(masks: list[int]) -> list[tuple[int, list[int]]]:
@@ -207,7 +214,8 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     # not yet visited, never through a station numbered below the anchor's (a route's first station) nor past a
     # node no route runs through.
     reach = bounding and limit >= UNLIMITED
-    near = [sum(1 << j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
+    # (A union, not a sum: two links to one neighbour would carry its bit into the next node's.)
+    near = [_bitset(j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
     near_chunks = _chunk_tables(near)
     through = sum(1 << k for k in range(n) if passable[k])
     stations = sum(1 << k for k in range(n) if token[k])
