@@ -63,14 +63,17 @@ class Bench:
     playouts: tuple[Playout, ...]
 
 
-# Chosen for the length and richness of their late boards (each ends by the bank or the market).
+# The richest playouts (``--scan 20``: seeds 1-20 with every policy at the title's largest player count): among those
+# that end by the bank or the market and reach the last phase, those with the most laid tiles and stations on their
+# last board. 1862 adds the richest that ends by price (the market), in phase 8. 1822 and 1822+: the longest games with
+# E trains; the 5-player 1882 and 1830 games are the earlier choice.
 BENCHES = (
-    Bench("1882", "1882", (), "1882", (Playout(6, 2), Playout(5, 7, "steady"))),
+    Bench("1882", "1882", (), "1882", (Playout(6, 4, "steady"), Playout(5, 7, "steady"))),
     Bench("1828", "1828", (), "1828", (Playout(5, 1), Playout(4, 3, "steady"))),
     Bench("1822", "1822", (), "1822", (Playout(7, 1), Playout(5, 2, "steady"))),
     Bench("1822+", "1822", ("plus_expansion",), None, (Playout(7, 1), Playout(5, 2, "steady"))),
-    Bench("1862", "1862", (), None, (Playout(6, 1), Playout(5, 4, "steady"))),
-    Bench("1830", "1830", (), "1830", (Playout(6, 1), Playout(5, 2, "steady"))),
+    Bench("1862", "1862", (), None, (Playout(6, 7), Playout(6, 1), Playout(6, 3, "steady"))),
+    Bench("1830", "1830", (), "1830", (Playout(6, 13, "seeker"), Playout(6, 14, "steady"), Playout(5, 2, "steady"))),
 )
 
 
@@ -168,13 +171,13 @@ def scan(bench: Bench, seeds: int, players: int) -> None:
                                   optional_rules=list(bench.rules) or None).game
             tiles, stations = richness(game)
             runs = sum(1 for a in game.raw_actions if a.get("type") == "run_routes")
-            if game.game_end_reason not in LEAN_ENDS:
+            if game.game_end_reason not in LEAN_ENDS and game.phase_index == len(game.phases) - 1:
                 found.append((tiles + stations, -seed, policy))
             print(f"  {bench.name} {players}p seed {seed} {policy}: {len(game.raw_actions)} actions, end "
                   f"{game.game_end_reason}, phase {game.phase['name']}, {runs} runs, {tiles} tiles, "
                   f"{stations} stations", flush=True)
     richest = ", ".join(f"seed {-seed} {policy} ({full})" for full, seed, policy in sorted(found, reverse=True)[:3])
-    print(f"{bench.name} {players}p: richest boards that end by the bank or the market: {richest or 'none'}")
+    print(f"{bench.name} {players}p: richest last-phase boards that end by the bank or the market: {richest or 'none'}")
 
 
 def bench_positions(bench: Bench, late: int) -> Iterator[tuple[str, Position, bool]]:
