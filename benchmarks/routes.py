@@ -63,13 +63,14 @@ class Bench:
     playouts: tuple[Playout, ...]
 
 
-# The richest playouts (``--scan 20``: seeds 1-20 with every policy at the title's largest player count): among those
-# that end by the bank or the market and reach the last phase, those with the most laid tiles and stations on their
-# last board. 1862 adds the richest that ends by price (the market), in phase 8. 1822 and 1822+: the longest games with
-# E trains; the 5-player 1882 and 1830 games are the earlier choice.
+# The richest playouts, chosen with ``--scan`` at the title's largest player count (1882: seeds 1-10 with every policy;
+# 1830: 1-20 steady and seeker, 1-6 random; 1862: 1-10 random and steady; 1828: 1-3 steady): among those that end by the
+# bank or the market and reach the last phase, those with the most laid tiles and stations on their last board. 1862
+# adds the richest that ends by price (the market), in phase 8. 1822 and 1822+: long games with E trains; the 5-player
+# 1882 and 1830 games and the 4-player 1828 one are the earlier choice.
 BENCHES = (
     Bench("1882", "1882", (), "1882", (Playout(6, 4, "steady"), Playout(5, 7, "steady"))),
-    Bench("1828", "1828", (), "1828", (Playout(5, 1), Playout(4, 3, "steady"))),
+    Bench("1828", "1828", (), "1828", (Playout(5, 3, "steady"), Playout(4, 3, "steady"))),
     Bench("1822", "1822", (), "1822", (Playout(7, 1), Playout(5, 2, "steady"))),
     Bench("1822+", "1822", ("plus_expansion",), None, (Playout(7, 1), Playout(5, 2, "steady"))),
     Bench("1862", "1862", (), None, (Playout(6, 7), Playout(6, 1), Playout(6, 3, "steady"))),
