@@ -23,6 +23,7 @@ from typing import TextIO
 
 from bot import logs
 from bot.config import load_settings
+from bot.core.game_names import game_name
 from bot.core.live import LoadError, replay_stored
 from bot.core.text import refused_action
 from bot.storage import GameRecord, GameStatus, ReplayFailure, Storage, is_postgres_url
@@ -51,7 +52,7 @@ async def check_games(storage: Storage) -> list[Checked]:
 
 
 def failure_line(record: GameRecord, failure: ReplayFailure) -> str:
-    return f"game {record.id} {record.title} in {record.platform}/{record.channel}: {refused_action(failure)}"
+    return f"game {record.id} {game_name(record)} in {record.platform}/{record.channel}: {refused_action(failure)}"
 
 
 async def run(db: str, *, mark: bool, out: TextIO) -> int:

@@ -250,7 +250,7 @@ def rule_files(title_dir: Path) -> tuple[list[Path], list[Path]]:
 # The engine's unit tests of core rules (refusals, transfers, loans, prices...): quick, each on a position it builds.
 CORE_TESTS = ("test_core_units", "test_share_units", "test_transfer", "test_loans_and_trains", "test_game_end",
               "test_abilities", "test_train_kinds", "test_track_network", "test_price_ranges", "test_round_plan",
-              "test_replay_liveness", "test_core_refusals")
+              "test_replay_liveness", "test_core_refusals", "test_core_runs")
 
 
 def default_tests(title: str) -> list[str]:

@@ -19,6 +19,7 @@ from bot.core import auto, auto_prompts
 from bot.core.clock import PaceClock
 from bot.core.commands import CommandError
 from bot.core.fork_verbs import owner_of
+from bot.core.game_names import game_name
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Button, Notification, Outcome, Reply
@@ -194,7 +195,7 @@ class AutoVerbs(ServiceCore):
                 continue
             text, buttons = auto_prompts.prompt(game, sym, player, live.seq)
             reply.notify.append(Notification(
-                seat.user_id, f"Game #{live.id} ({live.record.title}, {live.record.channel}): {text}", "prompt",
+                seat.user_id, f"Game #{live.id} ({game_name(live.record)}, {live.record.channel}): {text}", "prompt",
                 live.id, platform=live.record.platform, channel=live.record.channel, delivery="dm", buttons=buttons,
             ))
         owing = auto_prompts.over_limit(game)
@@ -229,7 +230,7 @@ class AutoVerbs(ServiceCore):
         reply.text = _before_tail(reply.text, line, self._next_line(live))
         note = Notification(
             rec.user_id,
-            f"Your auto-action in {live.record.title} game #{live.id} ({what}) switched itself off: {why}. "
+            f"Your auto-action in {game_name(live.record)} game #{live.id} ({what}) switched itself off: {why}. "
             "Send your own move, or program a new one with `auto`.",
             "auto",
             live.id,

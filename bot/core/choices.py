@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from bot.core.commands import VERBS, verb_named, with_position
-from bot.core.intents import VERB_TYPES, listed_moves
+from bot.core.grammar import HEAD_TYPES
+from bot.core.intents import listed_moves
 from bot.core.prefs import available_zones
 from bot.core.replies import Button
 from engine import TITLES
@@ -33,7 +34,7 @@ Words = tuple[str, ...]
 
 
 def _kinds_for(verb: str | None) -> set[str] | None:
-    return None if verb is None else set(VERB_TYPES.get(verb, ()))
+    return None if verb is None else set(HEAD_TYPES.get(verb, ()))
 
 
 def command_words(game: Game, player: Player, *, kinds: Iterable[str] | None = None) -> list[Words]:
@@ -75,9 +76,9 @@ def next_words(
     ``verb`` may be a private's symbol (``nwr``): then the first argument is the move verb.
     """
     head = _canonical(verb)
-    if head not in VERB_TYPES and head.upper() not in {sym.upper() for sym in game.companies}:
+    if head not in HEAD_TYPES and head.upper() not in {sym.upper() for sym in game.companies}:
         return []
-    kinds = _kinds_for(head) if head in VERB_TYPES else None
+    kinds = _kinds_for(head) if head in HEAD_TYPES else None
     return complete(command_words(game, player, kinds=kinds), verb, args, partial, limit)
 
 
@@ -85,7 +86,7 @@ def complete(commands: Sequence[Words], verb: str, args: Sequence[str], partial:
              ) -> list[str]:
     """:func:`next_words` over the commands a seat may send (``commands``, from :func:`command_words`)."""
     head = _canonical(verb)
-    company = None if head in VERB_TYPES else head  # a private's power: ``nwr lay ...``
+    company = None if head in HEAD_TYPES else head  # a private's power: ``nwr lay ...``
     typed = tuple(a.lower() for a in args)
     want = partial.lower()
     out: list[str] = []

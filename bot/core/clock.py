@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from bot.core import clock_math, timefmt
 from bot.core import prefs as prefs_mod
 from bot.core.commands import malformed
+from bot.core.game_names import game_name
 from bot.core.live import LiveGame
 from bot.core.notify import acting_player_ids
 from bot.core.reminders import Pings
@@ -224,7 +225,7 @@ class PaceClock:
         if waking + 60 < hours * prefs_mod.HOUR or prefs.away:
             return None
         text = (
-            f"Pace nudge: game #{record.id} ({record.title}, {record.channel}) has waited on you for "
+            f"Pace nudge: game #{record.id} ({game_name(record)}, {record.channel}) has waited on you for "
             f"{duration(waking)} of your waking time (since {timefmt.mark(span.started_at)})."
         )
         return Notification(item.user_id, text, "reminder", record.id, platform=record.platform,

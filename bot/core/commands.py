@@ -416,6 +416,10 @@ def help_text(topic: str | None = None) -> str:
             lines.append("Examples: " + "; ".join(f"`{e}`" for e in verb.examples))
         if verb.aliases:
             lines.append("Also: " + ", ".join(verb.aliases))
+        for move in MOVES:  # the titles' phrases that start with this verb (1828's `buy coal`)
+            if move.is_phrase and move.head == verb.name:
+                where = f" ({', '.join(move.titles)})" if move.titles else ""
+                lines.append(f"`{move.usage}`{where}: {move.summary}. {move.details}".rstrip())
         return "\n".join(lines)
     groups = (
         ("Setting up", "game"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.core.commands import did_you_mean, malformed
+from bot.storage.records import GameRecord
 from engine.core.game import Game
 
 #: Names of titles played with optional rules that make them another game: name -> (title, rules).
@@ -22,6 +23,11 @@ def display_title(title: str, optional_rules: Iterable[str] = ()) -> str:
         if base == title and rules.issuperset(needs):
             return name
     return title
+
+
+def game_name(record: GameRecord) -> str:
+    """A stored game's title as players call it, with its options ("1822+")."""
+    return display_title(record.title, record.options.get("optional_rules") or ())
 
 
 def variant_named(word: str) -> tuple[str, tuple[str, ...]] | None:

@@ -22,6 +22,31 @@ MOVES: tuple[MoveSpec, ...] = (
 
 MOVE_BY_VERB: dict[str, MoveSpec] = {m.verb: m for m in MOVES}
 
+#: The phrase moves by their first word: ``buy`` -> {``coal``: 1828's ``buy coal``}.
+PHRASES: dict[str, dict[str, MoveSpec]] = {}
+for _move in MOVES:
+    if _move.is_phrase:
+        PHRASES.setdefault(_move.head, {})[_move.verb.split()[1]] = _move
+
+#: Action types each first word may produce, its phrases' included (what autocomplete offers after ``buy``).
+HEAD_TYPES: dict[str, tuple[str, ...]] = {}
+for _move in MOVES:
+    HEAD_TYPES[_move.head] = (*HEAD_TYPES.get(_move.head, ()), *_move.types)
+
+
+def phrase(title: str, verb: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The move a verb and its words name in ``title``: ``buy coal`` is 1828's phrase move, not the core ``buy``
+    of a company called "coal"."""
+    move = PHRASES.get(verb, {}).get(args[0].lower()) if args else None
+    if move is None or not move.in_title(title):
+        return verb, args
+    return move.verb, args[1:]
+
+
+def phrase_words(title: str, verb: str) -> list[str]:
+    """The fixed words that follow ``verb`` in ``title``'s phrase moves (``coal`` after 1828's ``buy``)."""
+    return [word for word, move in PHRASES.get(verb, {}).items() if move.in_title(title)]
+
 #: The declarations that write each engine action type, in the order tried (the first that writes it wins).
 WRITERS: dict[str, tuple[MoveSpec, ...]] = {
     kind: tuple(m for m in MOVES if kind in m.written) for kind in dict.fromkeys(k for m in MOVES for k in m.written)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.commands import Command, CommandError, illegal, malformed, verb_named
-from bot.core.grammar import MOVE_BY_VERB, MOVES, TYPE_WORDS, WRITERS
+from bot.core.grammar import MOVE_BY_VERB, MOVES, TYPE_WORDS, WRITERS, phrase
 from bot.core.move_spec import Action as Action
 from bot.core.move_spec import Candidates
 from bot.core.move_spec import Intent as Intent
@@ -47,6 +47,7 @@ def translate(game: Game, player: Player | None, command: Command, *, company: s
     verb = command.verb
     if verb not in MOVE_VERBS:
         raise malformed(f"`{verb}` is not a move")
+    verb, args = phrase(game.TITLE, verb, command.args)
     if game.finished:
         raise CommandError(Outcome.GAME_OVER, "the game is over")
     if player is None:
@@ -76,11 +77,11 @@ def translate(game: Game, player: Player | None, command: Command, *, company: s
     assert read is not None  # grammar refuses a move without a reader
     try:
         most = MAX_WORDS.get(verb)
-        if most is not None and len(command.args) > most:
-            extra = " ".join(command.args[most:])
+        if most is not None and len(args) > most:
+            extra = " ".join(args[most:])
             raise malformed(f"`{verb}` takes {'no' if most == 0 else f'at most {most}'} more word"
                             f"{'' if most == 1 else 's'}, not `{extra}`")
-        intent = read(game, player, candidates, command.args)
+        intent = read(game, player, candidates, args)
     except CommandError as exc:
         raise _with_examples(game, player, candidates, company, exc) from None
     return intent

@@ -74,7 +74,11 @@ class Arg:
 
 @dataclass(frozen=True, slots=True)
 class MoveSpec:
-    """One move verb: what it produces, how it is typed and explained, and where Discord files it."""
+    """One move verb: what it produces, how it is typed and explained, and where Discord files it.
+
+    ``verb`` may be a phrase of two words (1828's ``buy coal``): a title's move said with a core verb and a fixed
+    word, read before the core verb's own reader; Discord reaches it through the core verb's first option.
+    """
 
     verb: str
     types: tuple[str, ...]  # engine action types, in the order tried
@@ -97,5 +101,17 @@ class MoveSpec:
     @property
     def written(self) -> tuple[str, ...]:
         return self.writes or self.types
+
+    @property
+    def head(self) -> str:
+        """The word the move starts with (its verb, or a phrase's first word)."""
+        return self.verb.split()[0]
+
+    @property
+    def is_phrase(self) -> bool:
+        return " " in self.verb
+
+    def in_title(self, title: str) -> bool:
+        return not self.titles or title in self.titles
 
 

@@ -252,10 +252,11 @@ def choice_question(game: Game, entity: Any, kind: str = "choose") -> str:
 
 
 def merge_start(game: Game, action: Action) -> bool:
-    """An 1828 stock-round ``choose`` that names the company starting a merger (said ``merge PRR``)."""
+    """A player's stock-round ``choose`` that names a company: the company starting a merger (1828, said
+    ``merge PRR``)."""
     if action.get("type") != "choose" or action.get("entity_type") != "player":
         return False
-    if str(action.get("choice")) not in game.corporations or not hasattr(game, "merge_candidates"):
+    if str(action.get("choice")) not in game.corporations:
         return False
     step = query.step_for(game, game.resolve_entity(action), "choose")
     return step is not None and getattr(step, "name", "") != "Merger"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from bot.core import choices, timefmt
 from bot.core import prefs as prefs_mod
+from bot.core.game_names import game_name
 from bot.core.live import LiveGame, LoadError
 from bot.core.notify import acting_player_ids
 from bot.core.prefs import Prefs
@@ -237,7 +238,7 @@ class Pings:
             waited = max(0.0, now - since) / prefs_mod.HOUR
             game = live.game
             text = (
-                f"Reminder: it is your turn in {record.title} game #{record.id} ({short_round(game)}, "
+                f"Reminder: it is your turn in {game_name(record)} game #{record.id} ({short_round(game)}, "
                 f"phase {game.phase['name']}) — waiting {waited:.0f} h (since {timefmt.mark(since)})."
             )
             number = int(item.payload.get("n", 1))

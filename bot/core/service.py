@@ -33,7 +33,7 @@ from bot.core.commands import (
 )
 from bot.core.consent_verbs import ConsentVerbs
 from bot.core.fork_verbs import ForkVerbs, owner_of
-from bot.core.game_names import display_title
+from bot.core.game_names import display_title, game_name
 from bot.core.intents import entities_of, split_move, to_int, waiting_for
 from bot.core.live import LiveGame, LoadError
 from bot.core.moderation_verbs import ModerationVerbs
@@ -150,7 +150,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             names = ", ".join(s.display_name for s in seats) or "nobody"
             raise Answer(
                 Reply(
-                    f"{record.title} game #{record.id} has not started. Seated: {names}.", game_id=record.id
+                    f"{game_name(record)} game #{record.id} has not started. Seated: {names}.", game_id=record.id
                 )
             )
         async with self._lock(record.id):
@@ -318,7 +318,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             return [Reply("You are not in any game. Create one with `new 1882`.", ephemeral=True)]
         lines = ["Your games:"]
         for record in records:
-            where = f"#{record.id} {record.title} in {record.channel}"
+            where = f"#{record.id} {game_name(record)} in {record.channel}"
             if record.status == GameStatus.OPEN:
                 lines.append(f"  {where}: waiting to start")
                 continue
@@ -344,7 +344,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
             return Reply("You have no finished games yet.", ephemeral=True)
         lines = ["Your finished games (`history #N` reads one's log):"]
         for record in records[:20]:
-            where = f"#{record.id} {record.title} in {record.channel}"
+            where = f"#{record.id} {game_name(record)} in {record.channel}"
             try:
                 async with self._lock(record.id):
                     live = await self._live(record)
@@ -365,7 +365,7 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
                 continue
             names = ", ".join(s.display_name for s in seats) or "nobody yet"
             lines.append(
-                f"  #{record.id} {record.title} in {record.channel}: {len(seats)}/{cap} seated ({names}); "
+                f"  #{record.id} {game_name(record)} in {record.channel}: {len(seats)}/{cap} seated ({names}); "
                 "`join` there"
             )
         if not lines:

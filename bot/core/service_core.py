@@ -36,6 +36,7 @@ from bot.core.commands import (
     unknown_verb,
 )
 from bot.core.forced import hints
+from bot.core.game_names import game_name
 from bot.core.intents import match_hex, split_move, translate, waiting_for
 from bot.core.live import GameCache, LiveGame, LoadError, encode_snapshot, engine_version, load_live
 from bot.core.moves_text import lay_answer
@@ -539,7 +540,7 @@ class ServiceCore:
                 reply.notify.append(
                     Notification(
                         seat.user_id,
-                        f"{live.record.title} game #{live.id} is over. " + result_line(live),
+                        f"{game_name(live.record)} game #{live.id} is over. " + result_line(live),
                         "game_end",
                         live.id,
                     )
@@ -584,7 +585,7 @@ class ServiceCore:
         game = live.game
         mine = [names_of(live).text(a.label) for a in query.actors(game) if a.player_id == pid]
         lines = [
-            f"Your turn in {live.record.title} game #{live.id} ({live.record.channel}): "
+            f"Your turn in {game_name(live.record)} game #{live.id} ({live.record.channel}): "
             f"{round_name(game)}, {', '.join(mine)}.",
         ]
         names = names_of(live)
@@ -661,7 +662,7 @@ class ServiceCore:
             reply.notify.append(
                 Notification(
                     user,
-                    f"Request {cid} from {req.user_name} in {live.record.title} game #{live.id} "
+                    f"Request {cid} from {req.user_name} in {game_name(live.record)} game #{live.id} "
                     f"({live.record.channel}): {what}. Send `approve {cid}` or `decline {cid}`.",
                     "consent",
                     live.id,

@@ -15,7 +15,7 @@ from bot.core.commands import (
     illegal,
     malformed,
 )
-from bot.core.game_names import checked_rules, display_title, variant_named
+from bot.core.game_names import checked_rules, display_title, game_name, variant_named
 from bot.core.import_file import ImportRefused, read_import
 from bot.core.intents import to_int
 from bot.core.live import LoadError, encode_snapshot, engine_options, engine_players, engine_version
@@ -213,7 +213,7 @@ class SetupVerbs(ServiceCore):
             else:
                 low, high = _player_range(title_class(record.title))
                 if not low <= len(seats) <= high:
-                    raise illegal(f"{record.title} needs {low} to {high} players; {len(seats)} seated")
+                    raise illegal(f"{game_name(record)} needs {low} to {high} players; {len(seats)} seated")
                 order = list(seats)
                 if shuffle:
                     random.Random(record.seed).shuffle(order)
@@ -383,7 +383,7 @@ class SetupVerbs(ServiceCore):
             records = await self.storage.load_action_records(record.id)
             doc = export_document(record, players, records, game)
         data = json.dumps(doc, ensure_ascii=False).encode("utf-8")
-        name = f"{record.title}-game{record.id}.json"
+        name = f"{game_name(record)}-game{record.id}.json"
         text = f"Game #{record.id} as 18xx.games JSON: {len(records)} actions. "
         if failure is None:
             text += f"It replays with `python -m engine.replay {name}`."

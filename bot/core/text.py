@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.core.game_names import game_name
 from bot.core.live import LiveGame
 from bot.core.narrate import Names
 from bot.storage import GameRecord, ReplayFailure
@@ -47,7 +48,7 @@ def headline(live: LiveGame) -> str:
     state = "finished" if game.finished else round_name(game)
     phase = game.phase["name"]
     bank = "bank unlimited" if bank_unlimited(game) else bank_text(game, game.bank.cash)
-    return f"{live.record.title} game #{live.id} · {state} · phase {phase} · {bank}"
+    return f"{game_name(live.record)} game #{live.id} · {state} · phase {phase} · {bank}"
 
 
 def board_text(live: LiveGame) -> str:
@@ -127,7 +128,7 @@ def refused_action(failure: ReplayFailure) -> str:
 def broken_text(record: GameRecord, failure: ReplayFailure) -> str:
     """What the players of a game whose log no longer replays are told, and what they can do."""
     return (
-        f"{record.title} game #{record.id} cannot continue with this version of the rules engine: "
+        f"{game_name(record)} game #{record.id} cannot continue with this version of the rules engine: "
         f"{refused_action(failure)}.\n"
         "Nothing was deleted, and nothing can be played until it replays again. You can `export` the game "
         "(18xx.games JSON with every stored action). `undo` is not possible: the game cannot be rebuilt up "

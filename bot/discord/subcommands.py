@@ -236,6 +236,8 @@ def build(titles: list[str], privates: list[str]) -> CommandSet:
     for verb in VERBS:
         if verb.name in taken:
             continue  # the service learnt a verb we already offer with our own options
+        if " " in verb.name:
+            continue  # a phrase move (``buy coal``) is its first word's subcommand with the word as first option
         options = specs.get(verb.name) or _free_text(verb.usage)
         group = SPECIAL_GROUP if verb.name in SPECIAL_VERBS else GROUP_OF.get(verb.group, OTHER_GROUP)
         sub = Subcommand(

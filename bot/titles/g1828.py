@@ -1,7 +1,8 @@
-"""1828's own moves: a system moves a train between its two shells (``swap``).
+"""1828's own moves: a system moves a train between its two shells (``swap``), and a company buys a coal marker
+at the Virginia Coalfields (``buy coal``).
 
-Its other moves are the core ones: ``merge`` (:mod:`bot.core.verbs.decisions`), ``buy coal`` and ``train ...
-shell CORP`` (:mod:`bot.core.verbs.market`, :mod:`bot.core.verbs.operating`).
+Its other moves are the core ones: ``merge`` (:mod:`bot.core.verbs.decisions`) and ``train ... shell CORP``
+(:mod:`bot.core.verbs.operating`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,19 @@ from bot.core.refusals import illegal, malformed
 from engine.core import query
 from engine.core.entities import Player
 from engine.core.game import Game
+
+
+def _buy_coal(game: Game, player: Player, candidates: Candidates, args: tuple[str, ...]) -> Intent:
+    ent = candidates[0][0]
+    options = query.choices(game, ent, "special_buy")
+    if not options:
+        raise illegal(f"{game.describe(ent)} cannot buy a coal marker now{_why_no_coal(game, player)}")
+    return Intent(options[0], ent, player)
+
+
+def _why_no_coal(game: Game, player: Player) -> str:
+    return (": a company may when it reaches the Virginia Coalfields with a marker left there, holds none and has "
+            "the price")
 
 
 def _swap(game: Game, player: Player, candidates: Candidates, args: tuple[str, ...]) -> Intent:
@@ -43,6 +57,19 @@ def _write_swap(game: Game, action: Action) -> str:
 
 
 MOVES: tuple[MoveSpec, ...] = (
+    MoveSpec(
+        'buy coal',
+        types=('special_buy',),
+        usage='buy coal',
+        summary='your company buys a coal marker from the Virginia Coalfields',
+        details='It must reach the Coalfields, hold no marker yet and pay the price; a marker left there is needed.',
+        examples=('buy coal',),
+        max_words=0,
+        read=_buy_coal,
+        write=lambda game, action: "buy coal",
+        why_not=_why_no_coal,
+        titles=('1828',),
+    ),
     MoveSpec(
         'swap',
         types=('swap_train',),

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from .entities import Company, Player
+from .entities import Company, Entity, Player
 from .errors import malformed
 
 Action = dict[str, Any]
@@ -128,6 +128,40 @@ def validate_shape(action: Action) -> None:
             raise malformed(f"{kind}: every item of {name} must be {item[0]}, not {value!r}")
 
 
+# Typed reads of the fields ``validate_shape`` checked (FIELD_TYPES): every action a round processes went through
+# it, so a rule reads ``text(action, "hex")`` as the str it is instead of an untyped ``action["hex"]``.
+def text(action: Action, name: str) -> str:
+    """A text field (``hex``, ``tile``, ``train``, ``company``, ``choice``...)."""
+    return str(action[name])
+
+
+def whole(action: Action, name: str) -> int:
+    """A whole-number field (``price``, ``rotation``, ``percent``...)."""
+    return int(action[name])
+
+
+def opt_text(action: Action, name: str) -> str | None:
+    """An optional text field: None when it is missing or null."""
+    value = action.get(name)
+    return None if value is None else str(value)
+
+
+def opt_whole(action: Action, name: str) -> int | None:
+    """An optional whole-number field: None when it is missing or null."""
+    value = action.get(name)
+    return None if value is None else int(value)
+
+
+def share_ids(action: Action) -> list[str]:
+    """The share ids of a ``buy_shares``/``sell_shares`` action."""
+    return cast(list[str], action["shares"])
+
+
+def route_list(action: Action) -> list[dict[str, Any]]:
+    """The routes of a ``run_routes`` action, as 18xx.games writes them."""
+    return cast(list[dict[str, Any]], action["routes"])
+
+
 def filter_undo(actions: list[Action]) -> list[Action]:
     """The actions that stand after undo/redo, in order (18xx.games semantics).
 
@@ -168,7 +202,7 @@ def filter_undo(actions: list[Action]) -> list[Action]:
     return kept
 
 
-def entity_ref(entity: Any) -> tuple[str, str | int]:
+def entity_ref(entity: Entity) -> tuple[str, str | int]:
     """How actions name an entity: ("player", id), ("company", sym) or ("corporation", sym); a corporation may
     name its own type (1828's C&P is a "minor", its systems are "system"s, as 18xx.games names them)."""
     if isinstance(entity, Player):
@@ -178,13 +212,13 @@ def entity_ref(entity: Any) -> tuple[str, str | int]:
     return str(getattr(entity, "entity_type", "corporation")), entity.sym
 
 
-def entity_action(entity: Any, kind: str) -> Action:
+def entity_action(entity: Entity, kind: str) -> Action:
     """The head every action of ``entity`` starts with: its type and who acts."""
     etype, ref = entity_ref(entity)
     return {"type": kind, "entity": ref, "entity_type": etype}
 
 
-def sale_actions(entity: Any, bundles: list[tuple[list[Any], int]]) -> list[Action]:
+def sale_actions(entity: Entity, bundles: list[tuple[list[Any], int]]) -> list[Action]:
     """sell_shares actions for (certificates, percent sold) bundles."""
     return [{**entity_action(entity, "sell_shares"), "shares": [s.id for s in shares], "percent": percent}
             for shares, percent in bundles]

@@ -300,3 +300,8 @@ class Corporation(Holder):
     def unused_tokens(self) -> list[Token]:
         """Stations it may still place in its token step (a destination station goes only to its destination)."""
         return [t for t in self.tokens if not t.used and t.kind is not TokenKind.DESTINATION]
+
+
+# Who may act: a player, a corporation (1822's minors and 1828's systems included) or a private acting for its
+# owner. Rounds and steps take this; a step that acts for one kind alone narrows it (``round.as_corporation``).
+Entity = Player | Corporation | Company

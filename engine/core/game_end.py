@@ -152,6 +152,7 @@ END_REASON_TEXT = {
     "players_out": "too few players were left in the game",
     "companies_out": "too few companies were left in the game",
     "dnf": "nothing was bought or bid on in the first stock round",
+    "frozen": "no company could ever float or operate again",
 }
 
 

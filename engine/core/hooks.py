@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .autoroute import Pricing, RouteGraph, TrainSpec
     from .board import Hex
-    from .entities import Company, Corporation, Holder, Player, Share, Train
+    from .entities import Company, Corporation, Entity, Holder, Player, Share, Train
     from .flow import RoundState
     from .game_end import EndCheck, EndTrigger
     from .market import Cell
@@ -414,10 +414,10 @@ class StepHooks(Protocol):
     name: ClassVar[str]
     blocks: ClassVar[bool]
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         """The action types ``entity`` may take in this step now."""
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         """Every concrete action of type ``kind`` this step would take from ``entity`` now."""
 
     def active(self) -> bool:
@@ -432,13 +432,13 @@ class StepHooks(Protocol):
     def description(self) -> str:
         """What the step is about, for prompts."""
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """What a ``choose`` option means, in words."""
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         """The prices the step accepts for ``action``; None: fixed."""
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         """False for a choice oracle playouts leave out (listed in docs/conformance.md)."""
 
     def setup(self) -> None:
@@ -456,10 +456,10 @@ class StepHooks(Protocol):
     def next_lay(self) -> dict[str, Any] | None:
         """The tile lay this step makes next (one of ``tile_lays``, with its ``cost``), or None."""
 
-    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+    def lay_cost(self, entity: Entity, action: Action) -> tuple[int, int, int] | None:
         """(terrain, river, fee) of a ``lay_tile`` choice the step prices itself; None: the core prices it."""
 
-    def token_price(self, entity: Any, action: Action) -> int | None:
+    def token_price(self, entity: Entity, action: Action) -> int | None:
         """The price of a ``place_token`` choice the step sets itself; None: the station's price."""
 
     def company_bids(self) -> dict[str, list[tuple[Any, int]]]:

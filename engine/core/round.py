@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 from . import events as ev
 from .actions import Action, entity_action
-from .entities import Company
+from .entities import Company, Corporation, Entity, Player
 from .errors import illegal, not_your_turn
 
 if TYPE_CHECKING:
@@ -19,6 +19,39 @@ G = TypeVar("G", bound="Game")
 
 # What ``Round.settle`` hands on when it cannot say which step blocks.
 _UNSETTLED: Any = object()
+
+
+def as_corporation(entity: object) -> Corporation:
+    """``entity`` where only a corporation can be acting: a step offered the action to a corporation alone, or an
+    operating round's entity."""
+    if isinstance(entity, Corporation):
+        return entity
+    raise illegal(f"{_named(entity)} is not a corporation")
+
+
+def as_player(entity: object) -> Player:
+    """``entity`` where only a player can be acting (a stock round's, an auction's)."""
+    if isinstance(entity, Player):
+        return entity
+    raise illegal(f"{_named(entity)} is not a player")
+
+
+def as_company(entity: object) -> Company:
+    """``entity`` where only a private can be acting (its power's step)."""
+    if isinstance(entity, Company):
+        return entity
+    raise illegal(f"{_named(entity)} is not a private company")
+
+
+def sym_of(entity: object) -> str:
+    """The symbol of the corporation or private acting (a player has none)."""
+    if isinstance(entity, Corporation | Company):
+        return entity.sym
+    raise illegal(f"{_named(entity)} is not a company")
+
+
+def _named(entity: object) -> str:
+    return "nobody" if entity is None else str(getattr(entity, "name", entity))
 
 
 class Step(Generic[G]):
@@ -37,13 +70,13 @@ class Step(Generic[G]):
         self.passed = False
 
     # --- what the step offers
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return []
 
     def active(self) -> bool:
         return not self.passed
 
-    def offers(self, entity: Any, kind: str) -> bool:
+    def offers(self, entity: Entity, kind: str) -> bool:
         """Whether ``actions(entity)`` lists ``kind``, where the list itself is not needed. A step that can answer
         without listing everything (``Bankrupt``, ``BuySellParShares``) says so sooner."""
         return kind in self.actions(entity)
@@ -51,35 +84,35 @@ class Step(Generic[G]):
     def blocking(self) -> bool:
         return self.blocks and any(self.actions(e) for e in self.active_entities())
 
-    def current_entity(self) -> Any:
+    def current_entity(self) -> Entity | None:
         ents = self.active_entities()
         return ents[0] if ents else None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> list[Entity]:
         ent = self.round.entity()
         return [ent] if ent is not None else []
 
     def description(self) -> str:
         return self.name
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         """Every concrete action of type ``kind`` this step would take from ``entity`` now. Each step lists its
         choices from the same checks as its ``process_<kind>``: the one source of legality for prompts, buttons,
         autocomplete and playouts."""
         return [entity_action(entity, "pass")] if kind == "pass" else []
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """What one of this step's ``choose`` options means, in words, when its word alone does not say it
         (``one_share`` of a minor's acquisition: how many shares and how much money go which way); None when the
         word is plain enough."""
         return None
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         """The lowest and highest price this step would accept for ``action`` (one of its choices, whose ``price``
         is a suggestion) from ``entity``, or None when the price is fixed."""
         return None
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         """False for one of this step's choices that oracle playouts leave out: one following a printed rule
         18xx.games never offers (1828's D&H in Scranton), which the reference engine would refuse, or one after
         which it may be unable to go on (1822's tax haven buying LNWR), or one it settles differently (1822's sale
@@ -90,12 +123,12 @@ class Step(Generic[G]):
         """The tile lay this step makes next (one of ``game.tile_lays()``, with its ``cost``), or None."""
         return None
 
-    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int] | None:
+    def lay_cost(self, entity: Entity, action: Action) -> tuple[int, int, int] | None:
         """(terrain, river, fee) of one of this step's ``lay_tile`` choices when the step prices its lays
         itself (1828's privates); None: the core prices it (``query.lay_cost``)."""
         return None
 
-    def token_price(self, entity: Any, action: Action) -> int | None:
+    def token_price(self, entity: Entity, action: Action) -> int | None:
         """What one of this step's ``place_token`` choices costs when the step prices it itself (free private
         stations); None: the price of the station it uses."""
         return None
@@ -118,13 +151,13 @@ class Step(Generic[G]):
     def pass_(self) -> None:
         self.passed = True
 
-    def process(self, action: dict[str, Any], entity: Any) -> None:
+    def process(self, action: Action, entity: Entity) -> None:
         handler = getattr(self, f"process_{action['type']}", None)
         if handler is None:
             raise illegal(f"{self.name} cannot take {action['type']}")
         handler(action, entity)
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         self.pass_()
 
 
@@ -156,10 +189,11 @@ class Round:
         self.game = game
         self.number = number
         self.entity_index = 0
+        # The round's turn order: players in stock and auction rounds, corporations in operating rounds.
         self.entities: list[Any] = self.select_entities()
         self.steps: list[Step[Any]] = [cls(game, self) for cls in step_classes]
         self.done = False
-        self.last_to_act: Any = None
+        self.last_to_act: Entity | None = None
         # Privates bought with a president's certificate whose par the buyer must set (the auction's
         # CompanyPendingPar step works through it).
         self.pending_par: list[tuple[Company, str]] = []
@@ -175,10 +209,11 @@ class Round:
         for step in self.steps:
             step.setup()
 
-    def entity(self) -> Any:
+    def entity(self) -> Entity | None:
         if not self.entities:
             return None
-        return self.entities[self.entity_index]
+        ent: Entity = self.entities[self.entity_index]
+        return ent
 
     def active_step(self) -> Step[Any] | None:
         for step in self.steps:
@@ -186,18 +221,18 @@ class Round:
                 return step
         return None
 
-    def current_entity(self) -> Any:
+    def current_entity(self) -> Entity | None:
         step = self.active_step()
         if step is None:
             return self.entity()
         ents = step.active_entities()
         return ents[0] if ents else None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> list[Entity]:
         step = self.active_step()
         return step.active_entities() if step else []
 
-    def actions_for(self, entity: Any) -> list[str]:
+    def actions_for(self, entity: Entity) -> list[str]:
         out: list[str] = []
         for step in self.steps:
             if not step.active():
@@ -209,17 +244,17 @@ class Round:
                 break
         return out
 
-    def choices_for(self, entity: Any, kind: str) -> list[Action]:
+    def choices_for(self, entity: Entity, kind: str) -> list[Action]:
         """The concrete actions of one type ``entity`` may take now, from the step that would take them."""
         step = self.step_taking(entity, kind)
         return step.choices(entity, kind) if step is not None else []
 
-    def price_range_for(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range_for(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         """The price range of one choice, from the step that would take it."""
         step = self.step_taking(entity, action["type"])
         return step.price_range(entity, action) if step is not None else None
 
-    def step_taking(self, entity: Any, kind: str) -> Step[Any] | None:
+    def step_taking(self, entity: Entity, kind: str) -> Step[Any] | None:
         """The step that would take an action of type ``kind`` from ``entity`` now (None: no step would)."""
         for step in self.steps:
             if not step.active():
@@ -230,7 +265,7 @@ class Round:
                 break
         return None
 
-    def process(self, action: dict[str, Any], entity: Any) -> None:
+    def process(self, action: Action, entity: Entity) -> None:
         kind = action["type"]
         for step in self.steps:
             if not step.active():
@@ -259,7 +294,7 @@ class Round:
             self._settled = _UNSETTLED
 
     @staticmethod
-    def _take(step: Step[Any], action: dict[str, Any], entity: Any) -> None:
+    def _take(step: Step[Any], action: Action, entity: Entity) -> None:
         if action["type"] == "pass":
             ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
                 getattr(entity, "sym", entity))), step.name))
@@ -272,7 +307,7 @@ class Round:
         return self._active_after_settle(settled)
 
     @staticmethod
-    def _blocks_given(step: Step[Any], entity: Any, offered: list[str]) -> bool:
+    def _blocks_given(step: Step[Any], entity: Entity, offered: list[str]) -> bool:
         """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
         entity (the usual case), since listing actions is the costly part of every check."""
         if type(step).blocking is not Step.blocking:
@@ -284,7 +319,7 @@ class Round:
             return bool(offered)
         return step.blocking()
 
-    def _refuse(self, kind: str, entity: Any, step: Step[Any] | None) -> NoReturn:
+    def _refuse(self, kind: str, entity: Entity, step: Step[Any] | None) -> NoReturn:
         acting = self.active_entities()
         who = self.game.describe(entity)
         # A private acts for its owner: in the owner's turn it is refused for what it cannot do, not for the turn.
@@ -346,7 +381,7 @@ class Round:
         found: Step[Any] | None = settled
         return found
 
-    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         pass
 
     def finished(self) -> bool:
@@ -378,7 +413,7 @@ class StockRound(Round):
         if self._active_after_settle(self.settle()) is None:
             self.next_entity()
 
-    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         if self._active_after_process() is not None:
             return
         self.next_entity()
@@ -423,7 +458,7 @@ class OperatingRound(Round):
 
     def start_operating(self) -> None:
         while True:
-            corp = self.entity()
+            corp = as_corporation(self.entity())
             self.game.log(f"{self.game.describe(self.game.acting_player(corp))} operates {corp.sym}")
             for train in corp.trains:
                 train.operated = False
@@ -434,7 +469,7 @@ class OperatingRound(Round):
                 return
 
     def _advance(self) -> bool:
-        corp = self.entity()
+        corp = as_corporation(self.entity())
         corp.operated = True
         self.game.after_operating(corp)
         if self.entity_index >= len(self.entities) - 1:
@@ -455,7 +490,7 @@ class OperatingRound(Round):
         rest.sort(key=lambda c: self.game.market.order_key(c.sym))
         self.entities[self.entity_index:] = rest
 
-    def after_process(self, action: dict[str, Any], entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         if self.done or self._active_after_process() is not None:
             return
         if self._advance():

@@ -49,7 +49,7 @@ def test_bids_into_the_bid_boxes(tmp_path: Path) -> None:
     assert "alice bids £100 for MINOR: 15. London Tilbury & Southend Railway" in text
     assert "[illegal] the minimum bid for M12 is £100" in text
     assert "[illegal] M23 is not up for bids now; open: M24 (from £100), M6 (from £100)" in text
-    assert "bot -> @bob: Your turn in 1822 game #1" in text
+    assert "bot -> @bob: Your turn in 1822+ game #1" in text
     assert "[illegal] the minimum bid for M15 is £105" in text
     assert "bob bids £105 for MINOR: 15." in text
     assert "in a bid box, high bid Player 2 £105" in text and "in a bid box, high bid Player 1 £100" in text
@@ -78,7 +78,7 @@ def test_a_major_acquires_another_players_minor(tmp_path: Path) -> None:
     text = "\n".join(output)
     assert "LNWR: merge 7 | merge 12" in text
     assert "[malformed] no company 99; `merge CORP` with one of: 7, 12" in text
-    assert "bot -> @bob: Request 1 from alice in 1822 game #1 (console): LNWR merges with 7." in text
+    assert "bot -> @bob: Request 1 from alice in 1822+ game #1 (console): LNWR merges with 7." in text
     assert "[illegal] LNWR cannot choose now; you can: `merge 7`" in text  # nothing is stored before bob approves
     assert "LNWR: Acquire a minor: choose one_share" in text
     assert "[illegal] money is not a choice here (Acquire a minor); choose one of: one_share" in text

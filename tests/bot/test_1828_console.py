@@ -134,8 +134,8 @@ def test_a_company_buys_a_coal_marker(tmp_path: Path) -> None:
     output = run_console(db, out, lines)
     text = "\n".join(output)
     assert "IC: buy coal" in text
-    assert "`buy coal` buys your company a coal marker" in text
-    assert "[illegal] IC cannot buy a coal marker now: a company may when it reaches the Virginia Coalfields" in text
+    assert "`buy coal` (1828): your company buys a coal marker" in text
+    assert "[illegal] IC cannot buy coal now: a company may when it reaches the Virginia Coalfields" in text
     assert [a["type"] for _, a in stored_actions(db)][159:] == ["special_buy"]  # the second was refused
 
 

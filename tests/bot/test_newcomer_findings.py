@@ -47,6 +47,9 @@ async def test_1822_plus_is_named_and_started_as_1822_plus(table: Table) -> None
     status = await table.say("alice", "status")
     assert status.ok
     assert "1822+" in status.text.splitlines()[0]
+    # the turn ping names the game as its players call it, not by its base title
+    pings = [n.text for n in reply.notify if n.text.startswith("Your turn in")]
+    assert pings and all(p.startswith("Your turn in 1822+ game #") for p in pings), pings
 
 
 async def test_plus_expansion_by_its_name_makes_1822_plus(table: Table) -> None:

@@ -117,6 +117,22 @@ def test_a_finished_game_takes_no_action_and_a_game_needs_its_player_count() -> 
         new_game("1882", [(1, "Ann")], seed=1)
 
 
+
+def test_a_stored_log_replays_when_the_game_is_built_and_nothing_follows_its_end() -> None:
+    g = game()
+    ann = g.acting()[0]
+    g.process({"type": "pass", "entity": ann.id, "entity_type": "player"})
+    again = G1882(g.player_specs, g.seed, g.options, actions=g.raw_actions)
+    assert [p.name for p in again.acting()] == ["Bob"] and again.raw_actions == g.raw_actions
+    end = {"type": "end_game", "entity": ann.id, "entity_type": "player", "id": 2}
+    ended = G1882(g.player_specs, g.seed, g.options, actions=[*g.raw_actions, end])
+    assert ended.finished and ended.game_end_reason == "manually_ended"
+    assert ended.acting() == [] and ended.actions_for(ended.players[1]) == []
+    late = {"type": "pass", "entity": 2, "entity_type": "player", "id": 3}
+    with pytest.raises(GameError) as err:  # a stored log with a move after the end does not load
+        G1882(g.player_specs, g.seed, g.options, actions=[*g.raw_actions, end, late])
+    assert err.value.code is ErrorCode.GAME_OVER
+
 def act(g: Game, kind: str, pid: int, **fields: object) -> None:
     g._checkpoint = None  # positions below are partly set up by hand: a refusal restores this state
     g.process({"type": kind, "entity": pid, "entity_type": "player", **fields})

@@ -38,7 +38,7 @@ FEWER_GAMES = {
     "1822": ([(s, 3 + s % 5) for s in range(7)], [(85006, 6)]),
     # 1828: bankruptcies in the random games, the $500 price (s404) and the purple phase (s411, s415) in steady ones.
     "1828": ([(412, 3), (413, 4), (408, 5)], [(415, 3), (404, 4), (411, 5)]),
-    # 1862 (rules edition 2): companies out (s0), fewer than three players (s60) and the bank (s1, 6 players) in the
+    # 1862: companies out (s0), fewer than three players (s60) and the bank (s1, 6 players) in the
     # random games, the $400 price in the steady ones; every player count from 4 to 7.
     "1862": ([(0, 4), (60, 4), (1, 6)], [(100, 4), (101, 5), (102, 6), (103, 7)]),
     # 1830: bankruptcies in the random s3 and s6, the bank in the random s5 and in the steady games.
@@ -60,8 +60,9 @@ def cases(seeds: range, which: int) -> list[tuple[str, int, int]]:
 RANDOM = cases(range(20), 0)
 STEADY = cases(range(100, 110), 1)
 # The rule-seeking policy (engine.playout "seeker"): its spend flavour (seeds 0, 3, ...) pays out whatever it earns,
-# which drives 1822's prices to the market's end (s0, 3 players).
-SEEKER = [("1822", 0, 3), ("1882", 0, 4)]
+# which drives 1822's prices to the market's end (s0, 3 players). Its crash flavour closes every 1862 company that
+# floated and leaves nobody able to float another: the frozen end (D-22; s120010, 6 players, 832 actions).
+SEEKER = [("1822", 0, 3), ("1882", 0, 4), ("1862", 120010, 6)]
 
 
 @functools.cache

@@ -77,3 +77,16 @@ def test_track_on_a_printed_oo_hex_holding_two_stations_re_places_both() -> None
     game.lay_tile(gt, {"hex": "E5", "tile": "59-0", "rotation": 4}, check_connection=False)
     assert e5.tile.tokens == {0: [None], 1: [None]}
     assert [(actor.sym, token.corp) for actor, _hexes, token in game.pending_tokens] == [("GT", "GT"), ("GT", "CNR")]
+
+
+
+def test_no_hex_lies_beyond_the_maps_edge_or_across_an_impassable_side() -> None:
+    game = new_1882()
+    c7 = game.board["C7"]  # beside gray Prince Albert (D8), across an impassable side
+    edge = next(e for e, n in c7.neighbors.items() if n == "D8")
+    assert c7.borders[edge].kind == "impassable" and game.board.neighbor(c7, edge) is None
+    other = next(e for e, n in c7.neighbors.items() if n != "D8" and e not in c7.borders)
+    assert game.board.neighbor(c7, other) is game.board[c7.neighbors[other]]
+    edge_hex = next(h for h in game.board.hexes.values() if len(h.neighbors) < 6)
+    off = next(e for e in range(6) if e not in edge_hex.neighbors)
+    assert game.board.neighbor(edge_hex, off) is None  # off the map

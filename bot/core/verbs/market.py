@@ -19,7 +19,7 @@ from bot.core.reading import (
     to_int,
     verb_words,
 )
-from bot.core.refusals import did_you_mean, illegal, malformed
+from bot.core.refusals import illegal, malformed, suggest
 from engine.core import query
 from engine.core.entities import Company, Player
 from engine.core.game import Game
@@ -54,11 +54,6 @@ def _buy(game: Game, player: Player, candidates: Candidates, args: tuple[str, ..
     need(args, 1, "buy CORP [pool] | buy PRIVATE")
     word = args[0]
     kinds = [t for _, t in candidates]
-    if word.lower() == "coal" and "special_buy" in kinds:
-        return _special(game, player, first(candidates, "special_buy"), args)
-    if word.lower() == "coal" and hasattr(game, "buy_coal_marker"):
-        raise illegal(f"{game.describe(candidates[0][0])} cannot buy a coal marker now: a company may when it "
-                      "reaches the Virginia Coalfields with a marker left there, holds none and has the price")
     is_corp = any(sym.lower() == word.lower() for sym in game.corporations)
     is_private = any(sym.lower() == word.lower() for sym in game.companies)
     if "buy_shares" in kinds and is_corp:
@@ -78,12 +73,13 @@ def _buy(game: Game, player: Player, candidates: Candidates, args: tuple[str, ..
     if "bid" in kinds or "buy_company" in kinds:
         names += list(game.companies)
     kind = "company" if "buy_shares" in kinds else "private company"
-    if hasattr(game, "buy_coal_marker"):
-        names.append("coal")  # 1828's `buy coal`
-    hint = did_you_mean(word, names)
-    if hint.endswith("coal?"):
-        raise malformed(f"no {kind} {word}, did you mean `buy coal`?")
-    raise malformed(f"no {kind} {word}{hint}")
+    from bot.core.grammar import phrase_words  # the grammar gathers this module's moves: read it when called
+
+    phrases = phrase_words(game.TITLE, "buy")  # 1828's `buy coal`
+    hit = suggest(word, [*names, *phrases])
+    if hit in phrases:
+        raise malformed(f"no {kind} {word}, did you mean `buy {hit}`?")
+    raise malformed(f"no {kind} {word}" + (f", did you mean {hit}?" if hit else ""))
 
 
 def _buy_shares(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
@@ -240,13 +236,6 @@ def _par(game: Game, player: Player, candidates: Candidates, args: tuple[str, ..
     return Intent(mine[prices.index(price)], ent, player)
 
 
-def _special(game: Game, player: Player, ent: Any, args: tuple[str, ...]) -> Intent:
-    options = query.choices(game, ent, "special_buy")
-    if not options:
-        raise illegal(f"{game.describe(ent)} cannot buy a coal marker now")
-    return Intent(options[0], ent, player)
-
-
 def _outright(game: Game, action: Action) -> bool:
     """A bid at a private's price that buys it (``buy X``); a bid box (1822) is bid into even at its lowest
     price, as it can still be outbid."""
@@ -284,8 +273,6 @@ def _write_buy(game: Game, action: Action) -> str | None:
     kind = action["type"]
     if kind == "bid":
         return f"buy {game.companies[action['company']].sym}" if _outright(game, action) else None
-    if kind == "special_buy":
-        return "buy coal"
     first = game.share_by_id(action["shares"][0])
     text = f"buy {first.corp}" + (" pool" if first.owner is game.pool else "")
     return text + (f" {len(action['shares'])}" if len(action["shares"]) > 1 else "")
@@ -335,17 +322,13 @@ MOVES: tuple[MoveSpec, ...] = (
     ),
     MoveSpec(
         'buy',
-        types=('buy_shares', 'bid', 'buy_company', 'special_buy'),
-        usage='buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE] | buy coal',
+        types=('buy_shares', 'bid', 'buy_company'),
+        usage='buy CORP [pool|ipo] [N] | buy PRIVATE [PRICE]',
         summary=(
             'buy a share (from the IPO unless you say pool), the cheapest private in the auction, or '
             '(for your company) a private from a player'
         ),
-        details=(
-            'In 1828 `buy coal` buys your company a coal marker from the Virginia Coalfields (it must '
-            'reach them).'
-        ),
-        examples=('buy CPR', 'buy QLL pool', 'buy HB', 'buy NWR 100', 'buy coal'),
+        examples=('buy CPR', 'buy QLL pool', 'buy HB', 'buy NWR 100'),
         args=(
             Arg('what', 'company', "a company's share, or a private company", required=True, completed=True),
             Arg('source', 'word', 'where the share comes from (default: IPO)', choices=('ipo', 'pool')),
@@ -354,7 +337,7 @@ MOVES: tuple[MoveSpec, ...] = (
         ),
         read=_buy,
         write=_write_buy,
-        writes=('buy_shares', 'bid', 'special_buy'),
+        writes=('buy_shares', 'bid'),
     ),
     MoveSpec(
         'buyprivate',

@@ -24,7 +24,7 @@ def _lay(game: Game, player: Player, candidates: Candidates, args: tuple[str, ..
         hexes = sorted({c["hex"] for c in options})
         raise illegal(f"{who} cannot lay a tile on {hex_id}; it can build on: {listing(hexes) or 'nothing'}")
     names = {tile_name(c["tile"]) for c in here}
-    all_names = {t.name for t in game.tile_supply.values()} | set(getattr(game, "tile_defs", {}))
+    all_names = {t.name for t in game.tile_supply.values()} | set(game.tile_defs)
     want = next((n for n in names if n.lower() == args[1].lower()), None)
     if want is None:
         if not any(n.lower() == args[1].lower() for n in all_names):

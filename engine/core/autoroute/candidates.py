@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .graph import RouteGraph
 from .trains import NodeRef, RouteRules
@@ -43,13 +43,18 @@ class Pricing:
     verify: bool = True  # solve() checks route_rules against game.route_bonus (off: the title prices runs itself)
 
 
-def pricing_for(game: RouteRules, graph: RouteGraph) -> Pricing:
+class PricingRules(RouteRules, Protocol):
+    """A game whose route bonuses the finder reads (``autoroute_pricing`` names the graph, so it is declared
+    here rather than in ``RouteRules``)."""
+
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing | None: ...
+
+
+def pricing_for(game: PricingRules, graph: RouteGraph) -> Pricing:
     """The title's ``autoroute_pricing(graph)`` if it has one, else the engine's ``route_bonus``."""
-    hook = getattr(game, "autoroute_pricing", None)
-    if callable(hook):
-        got = hook(graph)
-        if isinstance(got, Pricing):
-            return got
+    got = game.autoroute_pricing(graph)
+    if got is not None:
+        return got
     if not game.has_route_bonus():
         return Pricing()
     return engine_pricing(game)

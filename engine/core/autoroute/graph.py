@@ -213,9 +213,7 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
             if nodes[j].passable and j not in expanded:
                 stack.append(j)
     once = _tile_once(game)
-    single = getattr(game, "autoroute_single_stop_hexes", None)
-    if once is not None or callable(single):
-        links = _mark_tiles(nodes, links, once, frozenset(single()) if callable(single) else frozenset())
+    links = _mark_tiles(nodes, links, once, frozenset(game.autoroute_single_stop_hexes()))
     links = _drop_dominated_links(links)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in nodes]
     # Neighbours in decreasing value order find good routes early (helps anytime answers).
@@ -234,10 +232,7 @@ def build_graph(game: RouteRules, corp: Corporation) -> RouteGraph:
 
 def _tile_once(game: RouteRules) -> frozenset[str] | None:
     """The hexes exempt from a title's rule that a route includes each tile once (None: no such rule)."""
-    hook = getattr(game, "autoroute_tile_once", None)
-    if not callable(hook):
-        return None
-    got = hook()
+    got = game.autoroute_tile_once()
     return None if got is None else frozenset(got)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .candidates import Candidate, Deadline, Pricing, engine_pricing, pricing_for
+from .candidates import Candidate, Deadline, Pricing, PricingRules, engine_pricing, pricing_for
 from .combine import _Combiner
 from .graph import RouteGraph, build_graph
 from .trains import CUT_SHORT, NodeRef, RouteRules, TrainSpec, train_spec
@@ -64,7 +64,7 @@ class Solution:
 WORK_BUDGET = 150
 
 
-def solve(game: RouteRules, corp: Corporation, trains: Sequence[Train] | None = None,
+def solve(game: PricingRules, corp: Corporation, trains: Sequence[Train] | None = None,
           time_budget: float | None = 5.0, work_budget: int | None = None) -> Solution:
     """The routes with the maximum total revenue for ``corp``'s trains (all of them by default).
 
@@ -165,7 +165,7 @@ def _solve(game: RouteRules, graph: RouteGraph, run: list[Train], pricing: Prici
                     time.perf_counter() - started, stats)
 
 
-def best_routes_for(game: RouteRules, corp: Corporation, time_budget: float | None = None,
+def best_routes_for(game: PricingRules, corp: Corporation, time_budget: float | None = None,
                     work_budget: int | None = WORK_BUDGET) -> list[dict[str, Any]]:
     """The optimal routes for the company's trains as run_routes ``routes`` data (the bot's ``run auto``, and every
     playout's run): bounded by search work, not wall time, so the answer never depends on the machine's load."""

@@ -29,6 +29,12 @@ class RouteRules(Protocol):
 
     def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None: ...
 
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None: ...
+
+    def autoroute_tile_once(self) -> frozenset[str] | None: ...
+
+    def autoroute_single_stop_hexes(self) -> frozenset[str]: ...
+
 
 NodeRef = tuple[str, int]  # (hex id, node index)
 Unit = tuple[str, int, str]  # a track unit: a hexside (hex, edge, "") or a path or junction (hex, i, kind)
@@ -82,10 +88,8 @@ ORDINARY = TrainSpec("", None)  # a train that counts and pays every stop, witho
 
 def train_spec(game: RouteRules, train: Train) -> TrainSpec:
     """The default reading of a train: ``distance`` counted stops, 99 or more meaning unlimited."""
-    hook = getattr(game, "autoroute_train_spec", None)
-    if callable(hook):
-        spec = hook(train)
-        if isinstance(spec, TrainSpec):
-            return spec
+    spec = game.autoroute_train_spec(train)
+    if spec is not None:
+        return spec
     limit = None if train.distance >= 99 else int(train.distance)
     return TrainSpec(train.name, limit)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import events as ev
-from ..actions import Action, entity_action
-from ..entities import Company, Player, pay
+from ..actions import Action, entity_action, text, whole
+from ..entities import Company, Entity, Player, pay
 from ..errors import illegal, insufficient
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_player
 
 
 class CompanyPendingPar(InterruptStep[G]):
@@ -22,7 +22,7 @@ class CompanyPendingPar(InterruptStep[G]):
     def pending(self) -> list[tuple[Company, str]]:
         return self.round.pending_par
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.pending() and entity is self.pending()[0][0].owner:
             return ["par"]
         return []
@@ -30,21 +30,22 @@ class CompanyPendingPar(InterruptStep[G]):
     def active_entities(self) -> list[Any]:
         return [self.pending()[0][0].owner] if self.pending() else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "par":
             return super().choices(entity, kind)
         corp = self.game.corporations[self.pending()[0][1]]
         return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
                 for cell in self.game.market.par_cells()]
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+    def process_par(self, action: Action, entity: Entity) -> None:
         company, corp_sym = self.pending()[0]
-        corp = self.game.corporation(action["corporation"])
+        corp = self.game.corporation(text(action, "corporation"))
         if corp.sym != corp_sym:
             raise illegal(f"{company.sym} makes you set the par price of {corp_sym}, not {corp.sym}")
         cell = self.game.parse_price(action["share_price"], par=True)
         self.game.set_par(corp, cell)
         pres = corp.shares[0]
+        entity = as_player(entity)  # the private's buyer
         self.game.buy_shares(entity, [pres], 0)
         self.game.log(f"{entity.name} pars {corp.sym} at {self.game.format_money(cell.price)}")
         self.pending().pop(0)
@@ -78,7 +79,7 @@ class WaterfallAuction(Step[G]):
             return [min(bids, key=lambda b: b[1])[0]]
         return [self.round.entity()]
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.companies:
             return []
         return ["bid", "pass"] if entity in self.active_entities() else []
@@ -103,7 +104,7 @@ class WaterfallAuction(Step[G]):
         return (high if high is not None else company.min_bid) + self.game.MIN_BID_INCREMENT
 
     # --- processing
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "bid":
             return super().choices(entity, kind)
         out = []
@@ -112,21 +113,22 @@ class WaterfallAuction(Step[G]):
             if bidding_on is not None and comp is not bidding_on:
                 continue
             low = self.min_bid(comp)
-            if low <= self.max_bid(entity, comp):
+            if low <= self.max_bid(as_player(entity), comp):
                 out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
         return out
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         if action["type"] != "bid":
             return None
-        company = self.game.company(action["company"])
-        return self.min_bid(company), self.max_bid(entity, company)
+        company = self.game.company(text(action, "company"))
+        return self.min_bid(company), self.max_bid(as_player(entity), company)
 
-    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.company(action["company"])
+    def process_bid(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        company = self.game.company(text(action, "company"))
         if company not in self.companies:
             raise illegal(f"{company.sym} is not for sale")
-        price = int(action["price"])
+        price = whole(action, "price")
         entity.passed = False
         if self._auction_bids():
             if company is not self.auctioning:
@@ -145,7 +147,8 @@ class WaterfallAuction(Step[G]):
                 self.add_bid(entity, company, price)
             self.round.next_entity_index()
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
         if self._auction_bids():
             assert self.auctioning is not None
             self.bids[self.auctioning.sym] = [b for b in self.bids[self.auctioning.sym] if b[0] is not entity]
@@ -217,7 +220,7 @@ class WaterfallAuction(Step[G]):
                           f"{self.game.format_money(self.cheapest.min_bid)}")
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
-                self.award(self.round.entity(), self.cheapest, 0)
+                self.award(as_player(self.round.entity()), self.cheapest, 0)
                 self.resolve_bids()
         else:
             self.game.payout_companies()

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, entity_action, sale_actions
-from ..entities import Company, Corporation, Player, Share, Train
+from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
+from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..play_track import TrackRules
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_corporation, as_player
 from ..routes import build_route
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
-def _is_current_corp(step: Step[Any], entity: Any) -> bool:
+
+def _is_current_corp(entity: Entity, step: Step[Any]) -> TypeIs[Corporation]:
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
 
-def tile_lay_choices(game: Any, entity: Any, corp: Corporation, *, spec: dict[str, Any] | None = None,
+def tile_lay_choices(game: Any, entity: Entity, corp: Corporation, *, spec: dict[str, Any] | None = None,
                      only_hex: str | None = None) -> list[Action]:
     """Every lay_tile ``corp`` can afford on its network (tiles of the phase; ``spec`` limits yellow lays or
     upgrades and adds its cost; ``only_hex`` restricts the hex); ``entity`` is who acts (the company, or a
@@ -68,8 +71,8 @@ class Track(Step[G]):
             return None
         return spec
 
-    def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity):
+    def actions(self, entity: Entity) -> list[str]:
+        if not _is_current_corp(entity, self):
             return []
         spec = self.next_lay()
         if spec is None or not self.game.can_lay_track(entity):
@@ -78,15 +81,17 @@ class Track(Step[G]):
             return []
         return ["lay_tile", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "lay_tile":
             return super().choices(entity, kind)
+        entity = as_corporation(entity)  # the company in turn (actions)
         return tile_lay_choices(self.game, entity, entity, spec=self.next_lay())
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         spec = self.next_lay()
         assert spec is not None
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade", True):
             raise illegal("the second tile lay must be a yellow tile, not an upgrade")
@@ -102,14 +107,15 @@ class TokenStep(Step[G]):
 
     name = "Place a token"
 
-    def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity):
+    def actions(self, entity: Entity) -> list[str]:
+        if not _is_current_corp(entity, self):
             return []
         return ["place_token", "pass"] if self.game.can_place_token(entity) else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "place_token":
             return super().choices(entity, kind)
+        entity = as_corporation(entity)
         out = []
         for hex_id, node in sorted(self.game.network(entity).nodes):
             hx = self.game.board.hexes[hex_id]
@@ -125,16 +131,17 @@ class TokenStep(Step[G]):
                 out.append(action)
         return out
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        hx, node = self.game.city_by_id(action["city"])
-        token = self.game.token_for(entity, action.get("token_type"))
+    def process_place_token(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        hx, node = self.game.city_by_id(text(action, "city"))
+        token = self.game.token_for(entity, opt_text(action, "token_type"))
         if token is None:
             raise illegal(f"{entity.sym} has no station tokens left")
         if (hx.id, node) not in self.game.network(entity).nodes:
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
         if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
-        self.game.place_token(entity, token, hx, node, slot=action.get("slot"))
+        self.game.place_token(entity, token, hx, node, slot=opt_whole(action, "slot"))
         self.pass_()
 
 
@@ -147,28 +154,29 @@ class RouteStep(Step[G]):
     def setup(self) -> None:
         self.round.routes = []  # type: ignore[attr-defined]
 
-    def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity) or not self.game.route_trains(entity):
+    def actions(self, entity: Entity) -> list[str]:
+        if not _is_current_corp(entity, self) or not self.game.route_trains(entity):
             return []
         if not self.game.route_available(entity):
             return []
         return ["run_routes"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "run_routes":
             return super().choices(entity, kind)
-        return [{**entity_action(entity, "run_routes"), "routes": self.game.best_routes(entity)}]
+        corp = as_corporation(entity)
+        return [{**entity_action(corp, "run_routes"), "routes": self.game.best_routes(corp)}]
 
-    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+    def process_run_routes(self, action: Action, entity: Entity) -> None:
         from ..autoroute import validate_route, validate_routes
 
-        corp: Corporation = entity
+        entity = corp = as_corporation(entity)
         routes = []
         traced = []
         used_trains: set[str] = set()
         total = 0
         recorded = self.game.recorded_run(action)
-        for data in action["routes"]:
+        for data in route_list(action):
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not entity:
                 raise illegal(f"{entity.sym} does not own train {data.get('train')}")
@@ -185,7 +193,7 @@ class RouteStep(Step[G]):
             else:
                 traced.append(check)
                 route.stops = list(check.stops)
-            claimed = data.get("revenue")
+            claimed: Any = data.get("revenue")  # as recorded: a number, or None when not claimed
             route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
             if claimed is not None and int(claimed) != route.revenue:
                 earns, claimed_text = self.game.format_money(route.revenue), self.game.format_money(claimed)
@@ -200,7 +208,7 @@ class RouteStep(Step[G]):
         self.round.revenue = total  # type: ignore[attr-defined]
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue,
                                   "connections": [list(c) for c in data.get("connections") or []]}
-                                 for r, data in zip(routes, action["routes"], strict=True)]
+                                 for r, data in zip(routes, route_list(action), strict=True)]
         self.game.log(f"{entity.sym} runs for {self.game.format_money(total)}")
         self.game.routes_run(corp, routes)
         self.pass_()
@@ -209,8 +217,8 @@ class RouteStep(Step[G]):
 class Dividend(Step[G]):
     name = "Pay or withhold dividends"
 
-    def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity) or not getattr(self.round, "routes", None):
+    def actions(self, entity: Entity) -> list[str]:
+        if not _is_current_corp(entity, self) or not getattr(self.round, "routes", None):
             return []
         return ["dividend"]
 
@@ -220,13 +228,15 @@ class Dividend(Step[G]):
             self.game.pay_dividend(corp, 0, "withhold")
         self.pass_()
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "dividend":
             return super().choices(entity, kind)
-        return [{**entity_action(entity, "dividend"), "kind": k} for k in self.game.dividend_kinds(entity)]
+        corp = as_corporation(entity)
+        return [{**entity_action(corp, "dividend"), "kind": k} for k in self.game.dividend_kinds(corp)]
 
-    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
-        kind = action["kind"]
+    def process_dividend(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        kind = text(action, "kind")
         kinds = self.game.dividend_kinds(entity)
         if kind not in kinds:
             raise malformed(f"dividend must be one of {', '.join(kinds)}, not {kind!r}")
@@ -247,20 +257,21 @@ class DiscardTrain(InterruptStep[G]):
     def blocking(self) -> bool:
         return self.blocks and bool(self.game.crowded_corporations())
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         crowded = self.game.crowded_corporations()
         return ["discard_train"] if crowded and entity is crowded[0] else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "discard_train":
             return super().choices(entity, kind)
-        return [{**entity_action(entity, "discard_train"), "train": t.id} for t in entity.trains if t.counts_for_limit]
+        corp = as_corporation(entity)  # the crowded company (actions)
+        return [{**entity_action(corp, "discard_train"), "train": t.id} for t in corp.trains if t.counts_for_limit]
 
-    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
-        corp: Corporation = entity
-        train = self.game.all_trains.get(str(action["train"]))
+    def process_discard_train(self, action: Action, entity: Entity) -> None:
+        corp = as_corporation(entity)
+        train = self.game.all_trains.get(text(action, "train"))
         if train is None or train.owner is not corp:
-            raise illegal(f"{corp.sym} does not own train {action['train']}")
+            raise illegal(f"{corp.sym} does not own train {text(action, 'train')}")
         if not train.counts_for_limit:
             raise illegal(f"{train.id} is outside the train limit; discard a train that counts")
         self.game.discard_train(corp, train)
@@ -300,7 +311,7 @@ class BuyTrain(Step[G]):
             return True
         return corp.cash >= 1 and bool(self.other_trains(corp))
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         corp = self.round.entity()
         if not isinstance(corp, Corporation):
             return []
@@ -326,11 +337,12 @@ class BuyTrain(Step[G]):
             return []
         return self.game.emergency_bundles(player, corp)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "sell_shares":
-            return sale_actions(entity, self.sellable_bundles(entity))
+            return sale_actions(entity, self.sellable_bundles(as_player(entity)))
         if kind != "buy_train":
             return super().choices(entity, kind)
+        entity = as_corporation(entity)
         game = self.game
         out = []
         must = game.must_buy_train(entity)
@@ -366,36 +378,39 @@ class BuyTrain(Step[G]):
                         out.append({**entity_action(entity, "buy_train"), "train": train.id, "price": high})
         return out
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
-        train = self.game.all_trains.get(str(action.get("train")))
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
+        train = self.game.all_trains.get(str(opt_text(action, "train")))
         if action["type"] != "buy_train" or train is None or not isinstance(train.owner, Corporation):
             return None
+        entity = as_corporation(entity)
         low, high = self.game.other_train_price_range(entity, train, self.last_sale_price)
         if high > entity.cash and not self.game.president_may_contribute(entity):
             high = entity.cash
         return low, high
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
-        train = self.game.all_trains.get(str(action["train"]))
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        train = self.game.all_trains.get(text(action, "train"))
         if train is None:
-            raise malformed(f"there is no train {action['train']}")
-        price = int(action["price"])
-        exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
-        variant = str(action["variant"]) if action.get("variant") else None
+            raise malformed(f"there is no train {text(action, 'train')}")
+        price = whole(action, "price")
+        exchange = self.game.all_trains.get(text(action, "exchange")) if opt_text(action, "exchange") else None
+        variant = text(action, "variant") if opt_text(action, "variant") else None
         self.game.buy_train_action(entity, train, price, exchange=exchange,
                                    must_buy=self.game.president_may_contribute(entity),
                                    last_sale_price=self.last_sale_price, variant=variant)
         if not self.can_buy(entity):
             self.pass_()
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.round.entity()
-        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+    def process_sell_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        corp = as_corporation(self.round.entity())
+        shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         if not shares:
             raise malformed("name the certificates to sell")
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
-        percent = int(action.get("percent") or sum(s.percent for s in shares))
+        percent = int(opt_whole(action, "percent") or sum(s.percent for s in shares))
         self.last_sale_price = self.game.emergency_sell(entity, corp, shares, percent)
 
 
@@ -408,8 +423,8 @@ class BuyCompany(Step[G]):
         super().__init__(game, round_)
         self.blocks = blocks
 
-    def actions(self, entity: Any) -> list[str]:
-        if not _is_current_corp(self, entity):
+    def actions(self, entity: Entity) -> list[str]:
+        if not _is_current_corp(entity, self):
             return []
         if self.game.can_buy_company(entity):
             return ["buy_company", "pass"] if self.blocks else ["buy_company"]
@@ -418,9 +433,10 @@ class BuyCompany(Step[G]):
             return ["pass"]
         return []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "buy_company":
             return super().choices(entity, kind)
+        entity = as_corporation(entity)
         out = []
         for comp in self.game.companies.values():
             if not self.game.company_for_sale(comp):
@@ -431,16 +447,17 @@ class BuyCompany(Step[G]):
                             "price": max(low, min(comp.value, high, entity.cash))})
         return out
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         if action["type"] != "buy_company":
             return None
-        low, high = self.game.company_price_range(entity, self.game.company(action["company"]))
+        entity = as_corporation(entity)
+        low, high = self.game.company_price_range(entity, self.game.company(text(action, "company")))
         return low, min(high, entity.cash)
 
-    def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.company(action["company"])
-        price = int(action["price"])
-        self.game.corporation_buys_company(entity, company, price)
+    def process_buy_company(self, action: Action, entity: Entity) -> None:
+        company = self.game.company(text(action, "company"))
+        price = whole(action, "price")
+        self.game.corporation_buys_company(as_corporation(entity), company, price)
 
 
 class BlockingBuyCompany(BuyCompany[G]):
@@ -452,24 +469,24 @@ class Bankrupt(Step[G]):
     name = "Bankruptcy"
     blocks = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         # Only while the train is owed: 18xx.games sells the bankrupt's shares only from the train step.
-        if not _is_current_corp(self, entity) or not isinstance(self.round.active_step(), BuyTrain):
+        if not _is_current_corp(entity, self) or not isinstance(self.round.active_step(), BuyTrain):
             return []
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
 
-    def offers(self, entity: Any, kind: str) -> bool:
+    def offers(self, entity: Entity, kind: str) -> bool:
         # Asked before every operating action: listing asks which step is active, as costly as the whole action.
         # Asking is a pure query unless the title's network() records what it sees (1828), where it is still asked.
         if kind != "bankrupt" and type(self.game).network is TrackRules.network:
             return False
         return super().offers(entity, kind)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         return [entity_action(entity, "bankrupt")] if kind == "bankrupt" else super().choices(entity, kind)
 
-    def process_bankrupt(self, action: dict[str, Any], entity: Any) -> None:
-        self.game.go_bankrupt(entity)
+    def process_bankrupt(self, action: Action, entity: Entity) -> None:
+        self.game.go_bankrupt(as_corporation(entity))
 
 
 _ = (Company, insufficient)

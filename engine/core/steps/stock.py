@@ -7,11 +7,11 @@ from typing import Any
 
 from .. import events as ev
 from .. import shares as units
-from ..actions import Action, entity_action, sale_actions
+from ..actions import Action, entity_action, opt_whole, sale_actions, share_ids, text
 from ..config import LimitBasis
-from ..entities import Corporation, Player, Share
+from ..entities import Corporation, Entity, Player, Share
 from ..errors import illegal, insufficient, malformed
-from ..round import G, InterruptStep, Step
+from ..round import G, InterruptStep, Step, as_player
 from ..tiles import TokenKind
 
 
@@ -37,7 +37,7 @@ class BuySellParShares(Step[G]):
                 out.add(str(a["shares"][0]).rsplit("_", 1)[0])
         return out
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.round.entity() or not isinstance(entity, Player):
             return []
         if self.must_sell(entity):
@@ -53,7 +53,7 @@ class BuySellParShares(Step[G]):
             out.append("pass")
         return out
 
-    def offers(self, entity: Any, kind: str) -> bool:
+    def offers(self, entity: Entity, kind: str) -> bool:
         # What the round asks before each stock action: only the one kind is looked for, not the whole list.
         if type(self).actions is not BuySellParShares.actions:
             return super().offers(entity, kind)  # a title's own list
@@ -196,20 +196,22 @@ class BuySellParShares(Step[G]):
         return any(self.can_sell(player, *b) for c in corps for b in self.game.sell_bundles(player, c))
 
     # --- processing
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "par":
-            return [{**entity_action(entity, "par"), "corporation": corp.sym, "share_price": cell.text}
-                    for corp in self.parable(entity) for cell in self.game.market.par_cells()
-                    if self.game.par_cost(corp, cell.price) <= entity.cash]
+            player = as_player(entity)
+            return [{**entity_action(player, "par"), "corporation": corp.sym, "share_price": cell.text}
+                    for corp in self.parable(player) for cell in self.game.market.par_cells()
+                    if self.game.par_cost(corp, cell.price) <= player.cash]
         if kind == "buy_shares":
             return [{**entity_action(entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
-                    for s in self.buyable_shares(entity)]
+                    for s in self.buyable_shares(as_player(entity))]
         if kind == "sell_shares":
-            return sale_actions(entity, self.sellable_bundles(entity))
+            return sale_actions(entity, self.sellable_bundles(as_player(entity)))
         return super().choices(entity, kind)
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
-        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         corp = self.game.corporation(shares[0].corp)
         if any(s.corp != corp.sym for s in shares):
             raise malformed("buy certificates of one company at a time")
@@ -243,8 +245,9 @@ class BuySellParShares(Step[G]):
         self.current.append(action)
         self.round.last_to_act = entity
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.game.corporation(action["corporation"])
+    def process_par(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        corp = self.game.corporation(text(action, "corporation"))
         if self.bought():
             raise illegal(f"{entity.name} has already bought this turn")
         if corp.ipoed:
@@ -256,12 +259,13 @@ class BuySellParShares(Step[G]):
         self.current.append(action)
         self.round.last_to_act = entity
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
-        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+    def process_sell_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         corp = self.game.corporation(shares[0].corp)
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
-        percent = int(action.get("percent") or sum(s.percent for s in shares))
+        percent = int(opt_whole(action, "percent") or sum(s.percent for s in shares))
         if not self.game.valid_bundle(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {percent}% as {', '.join(s.id for s in shares)}")
         if not self.can_sell(entity, shares, percent):
@@ -273,7 +277,7 @@ class BuySellParShares(Step[G]):
 
     def pass_(self) -> None:
         super().pass_()
-        player = self.round.entity()
+        player = as_player(self.round.entity())
         player.passed = not self.current
 
     def skip(self) -> None:
@@ -288,7 +292,7 @@ class HomeToken(InterruptStep[G]):
     def pending(self) -> list[tuple[Corporation, list[str], Any]]:
         return self.game.pending_tokens
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.pending() and entity is self.pending()[0][0]:
             return ["place_token"]
         return []
@@ -296,7 +300,7 @@ class HomeToken(InterruptStep[G]):
     def active_entities(self) -> list[Any]:
         return [self.pending()[0][0]] if self.pending() else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "place_token":
             return super().choices(entity, kind)
         actor, hexes, token = self.pending()[0]
@@ -304,14 +308,14 @@ class HomeToken(InterruptStep[G]):
         return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot}
                 for hx, node, slot in spots]
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, token = self.pending()[0]
         corp = self.game.token_owner(token, actor)  # the acting company may re-place another's station
-        hx, node = self.game.city_by_id(action["city"])
+        hx, node = self.game.city_by_id(text(action, "city"))
         if hx.id not in hexes:
             raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
         slots = hx.tile.tokens[node]
-        slot = action.get("slot")
+        slot = opt_whole(action, "slot")
         if slot is not None and not 0 <= int(slot) < len(slots):
             raise malformed(f"{hx.id} city {node} has no space {slot}")
         spots = self.game.home_token_spots(corp, hexes)

@@ -35,8 +35,7 @@ def destination_connected(game: Game1822, corp: Corporation) -> bool:
         return False
     hx = game.board.hexes[dest]
     home = corp.tokens[0]
-    if home.hex is None or home.node is None:
-        return False
+    assert home.hex is not None  # a placed station has its hex and city
     # 18xx.games asks for track between the destination and the home station itself, not any station.
     nodes = company_network(game.board, corp.sym, starts=frozenset({(home.hex, home.node)})).nodes
     return any((dest, n) in nodes for n in hx.tile.tokens)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.actions import Action
+from ...core.actions import Action, opt_whole, whole
 from ...core.entities import Corporation, CorporationKind, Player, Share
 from ...core.game import Game
 from .market import share_worth
@@ -79,10 +79,10 @@ def splits_anothers_directors_certificate(game: Game1822, action: Action) -> boo
         return False
     shares = [game.share_by_id(str(i)) for i in action.get("shares") or []]
     pres = next((s for s in shares if s.president), None)
-    if pres is None or action.get("percent") is None:
+    if pres is None or opt_whole(action, "percent") is None:
         return False
     corp = game.corporation(pres.corp)
-    return pres.owner is not corp.owner and int(action["percent"]) < sum(s.percent for s in shares)
+    return pres.owner is not corp.owner and whole(action, "percent") < sum(s.percent for s in shares)
 
 
 def emergency_bundle_legal(game: Game1822, player: Player, corp: Corporation, shares: list[Share],

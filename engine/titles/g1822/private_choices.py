@@ -78,8 +78,7 @@ def move_card_choices(game: Game1822, company: Company) -> list[str]:
 
 
 def move_card(game: Game1822, company: Company, choice: str) -> None:
-    if choice not in move_card_choices(game, company):
-        raise illegal(f"{company.sym} cannot make the move {choice}")
+    """P17's move ``choice``, one of move_card_choices (make_company_choice checks it)."""
     sym, where = choice.rsplit("_", 1)
     moved = game.companies[sym]
     order = [c for c in game.companies.values() if c is not moved]

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from ...core import events as ev
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Share, pay
-from ...core.errors import illegal
 from .market import share_worth
 from .optional_rules import tax_haven_multiple
 
@@ -99,11 +98,11 @@ def sale_ties_tax_haven_for_presidency(game: Game1822, player: Player, shares: l
 
 def tax_haven_buy(game: Game1822, choice: str) -> None:
     """The tax haven buys the certificate ``choice`` names: the company is paid for one of its own (even
-    fully capitalised, whose float then returns the money), the bank for one from the market."""
+    fully capitalised, whose float then returns the money), the bank for one from the market. ``choice`` is one of
+    the stock step's tax_haven_choices (it refuses any other)."""
     share = tax_haven_share(game, choice)
     spender = tax_haven_spender(game)
-    if share is None or spender is None:
-        raise illegal(f"the tax haven cannot buy {choice}")
+    assert share is not None and spender is not None
     corp = game.corporation(share.corp)
     price = game.market.location[corp.sym].price
     receiver: Holder = corp if share.owner is corp else game.bank

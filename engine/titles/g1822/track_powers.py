@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.actions import Action, opt_text
 from ...core.entities import Company, Corporation, CorporationKind
 from .state import Game1822, TrackPower, newest_colour
 
@@ -58,8 +59,8 @@ def track_powers_block(game: Game1822, corp: Corporation) -> bool:
 
 
 def track_power_allows(game: Game1822, company: Company, corp: Corporation, power: TrackPower,
-                       action: dict[str, Any]) -> bool:
-    hx = game.board.hexes.get(str(action.get("hex")))
+                       action: Action) -> bool:
+    hx = game.board.hexes.get(str(opt_text(action, "hex")))
     if hx is None:
         return False
     hexes = power.get("hexes")
@@ -79,7 +80,7 @@ def track_power_allows(game: Game1822, company: Company, corp: Corporation, powe
     if power.get("estuary") or (power.get("crossing_required") and game.rules_edition >= 3):
         # P10 lays across an estuary crossing of the hex (and pays £40 less for it); from edition 3 P21's
         # bridge lays must too, over a crossing not yet built (18xx.games).
-        tile = game.tile_supply.get(str(action.get("tile")))
+        tile = game.tile_supply.get(str(opt_text(action, "tile")))
         if tile is None:
             return False
         rot = int(action.get("rotation", 0))

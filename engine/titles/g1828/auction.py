@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Player
+from ...core.entities import Company, Entity, Player
 from ...core.game import Game
+from ...core.round import as_player
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 
 
@@ -34,13 +33,13 @@ class TieredAuction(WaterfallAuction[Game]):
             return False
         return self._rest_of_row_has_bids(company)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "bid" or self._auction_bids():
             return super().choices(entity, kind)
         out = []
         for comp in self.companies:
             low = self.min_bid(comp)
-            if low <= self.max_bid(entity, comp):
+            if low <= self.max_bid(as_player(entity), comp):
                 out.append({**entity_action(entity, "bid"), "company": comp.sym, "price": low})
         return out
 

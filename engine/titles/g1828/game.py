@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import events as ev
+from ...core.actions import Action
 from ...core.autoroute import TrainSpec
 from ...core.board import Hex
 from ...core.entities import Company, Corporation, CorporationKind, Holder, Player, Train
@@ -25,7 +26,7 @@ from ...core.sequence import STANDARD_PLAN
 from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828, share_price_of
-from .state import Game1828, Shell
+from .state import Coal1828, Game1828, Shell
 
 CP = minor.CP
 
@@ -41,7 +42,9 @@ class G1828(Game1828):
     def setup(self) -> None:
         g = self.data()["game"]
         self.market: Market1828 = Market1828(g["market"])
-        self.coal = dict(g["coal"])
+        c = g["coal"]
+        self.coal = Coal1828(coalfields=str(c["coalfields"]), tunnel=str(c["tunnel"]),
+                             tunnel_tile=str(c["tunnel_tile"]), markers=int(c["markers"]), price=int(c["price"]))
         self.coal_on_fields = int(self.coal["markers"])
         self.shells: dict[str, list[Shell]] = {}  # a system's two shells, each with its own trains
         self.merger_of = (None, None)
@@ -114,7 +117,7 @@ class G1828(Game1828):
         from .market import sold_out_rise
         sold_out_rise(self)
 
-    def action_processed(self, action: dict[str, Any]) -> None:
+    def action_processed(self, action: Action) -> None:
         systems.check_system_floats(self)
         merger.check_merging_floats(self)
         if action.get("type") != "message":
@@ -158,7 +161,7 @@ class G1828(Game1828):
         # During a merger old certificates wait in the merger's boxes (discarded, exchanged, the joint IPO).
         return merger.merger_boxes(self)
 
-    def describe(self, entity: Any) -> str:
+    def describe(self, entity: object) -> str:
         name = getattr(entity, "name", None)
         if not isinstance(entity, (Player, Corporation, Company)) and isinstance(name, str):
             return name  # the market, the IPO, the discard in a merger

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.actions import Action, entity_action
-from ...core.entities import Corporation, Holder, Player, Share
+from ...core.actions import Action, entity_action, opt_text, text
+from ...core.entities import Corporation, Entity, Holder, Player, Share
 from ...core.errors import GameError, illegal
-from ...core.round import InterruptStep
+from ...core.round import InterruptStep, as_player
 from . import merger_exchange as exchange
 from .merger_exchange import PlayerChoice, ShareBox, num_shares
 from .merger_rules import finishable_merges, merge_candidates, trial_copy
@@ -71,7 +71,7 @@ class Merger(InterruptStep[Any]):
     def active(self) -> bool:
         return True
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.in_progress():
             return []
         if self.state == "select_target":
@@ -96,7 +96,7 @@ class Merger(InterruptStep[Any]):
         entity = self.mergeable_entity()
         return f"Merger - select a company to merge with {entity.sym if entity else ''}"
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "merge" and self.state == "select_target":
             initiator = self.mergeable_entity()
             assert initiator is not None
@@ -108,7 +108,7 @@ class Merger(InterruptStep[Any]):
         if kind == "failed_merge" and self.state == "failed":
             # The merger cannot stand: 18xx.games undoes it (to before the merger began), then the player records
             # failed_merge. Offered as that undo; BuySellParShares1828 then offers failed_merge.
-            return [{"type": "undo", "entity": entity.id, "entity_type": "player",
+            return [{"type": "undo", "entity": as_player(entity).id, "entity_type": "player",
                      "action_id": int(self.round.merge_start_id)}]  # type: ignore[attr-defined]
         if kind == "choose" and self.player_choice is not None:
             options = [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
@@ -116,7 +116,7 @@ class Merger(InterruptStep[Any]):
             # Only what 18xx.games can process is offered; when it would refuse every option, the merger can only
             # be undone (docs/conformance.md). The others stay accepted, so games recorded before still load.
             offered = [o for o in options if not self._refused_by_reference(o)]
-            return offered or [self._undo_merger(entity)]
+            return offered or [self._undo_merger(as_player(entity))]
         return super().choices(entity, kind)
 
     def _undo_merger(self, player: Player) -> Action:
@@ -159,17 +159,17 @@ class Merger(InterruptStep[Any]):
         if self.game.merger_strict:
             raise illegal(f"no system share is left for {self.game.describe(holder)} (18xx.games cannot go on)")
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """What a trade-up or odd-share option costs or brings the player (the word alone gives no price)."""
         if self.player_choice is None:
             return None
-        return self.player_choice.labels.get(str(action.get("choice")))
+        return self.player_choice.labels.get(str(opt_text(action, "choice")))
 
     # --- processing
-    def process_merge(self, action: dict[str, Any], entity: Any) -> None:
+    def process_merge(self, action: Action, entity: Entity) -> None:
         if self.state != "select_target":
             raise illegal("no merger is waiting for its second company")
-        target = self.game.corporation(action["corporation"])
+        target = self.game.corporation(text(action, "corporation"))
         initiator = self.mergeable_entity()
         if initiator is None or entity is not initiator:
             raise illegal(f"the merger is {initiator.sym if initiator else 'nobody'}'s, not {action['entity']}'s")
@@ -182,12 +182,12 @@ class Merger(InterruptStep[Any]):
         self.target = target
         self._enter("start_merge")
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Entity) -> None:
         if self.player_choice is None:
             raise illegal("there is no merger decision to make")
         if not self.players or entity is not self.players[0]:
             raise illegal(f"the decision is {self.game.describe(self.players[0]) if self.players else 'nobody'}'s")
-        choice = str(action["choice"])
+        choice = text(action, "choice")
         if not any(choice in c for c in self.player_choice.choices):
             raise illegal(f"choose one of: {', '.join(self.player_choice.choices)}")
         self.player_selection = choice

@@ -141,14 +141,14 @@ def exchange_pairs(step: MergerInProgress, entity: Holder) -> None:
             return
 
 
-def hide_odd_share(step: MergerInProgress, entity: Any) -> None:
+def hide_odd_share(step: MergerInProgress, entity: Holder) -> None:
     if step.odd_share is None:
         _identify_odd_share(step, entity)
     if step.odd_share is not None:
         move_share(step, step.odd_share, step.used)
 
 
-def _identify_odd_share(step: MergerInProgress, entity: Any) -> None:
+def _identify_odd_share(step: MergerInProgress, entity: Holder) -> None:
     merger, target = step.merger, step.target
     assert merger is not None and target is not None
     if (num_shares(entity, merger) + num_shares(entity, target)) % 2 == 0:
@@ -169,7 +169,7 @@ def _identify_odd_share(step: MergerInProgress, entity: Any) -> None:
         step.odd_share = merger_share or target_share
 
 
-def restore_odd_share(step: MergerInProgress, entity: Any) -> None:
+def restore_odd_share(step: MergerInProgress, entity: Holder) -> None:
     if step.odd_share is not None and step.odd_share.owner is step.used:
         move_share(step, step.odd_share, entity)
 

@@ -4,9 +4,8 @@ the privates close."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import events as ev
+from ...core.actions import Action, opt_whole, text
 from ...core.entities import Company, Corporation, pay
 from ...core.errors import illegal
 from ...core.tiles import TokenKind
@@ -117,14 +116,14 @@ def token_pending(game: Game1828, company: Company) -> bool:
     return True
 
 
-def place_token(game: Game1828, company: Company, action: dict[str, Any]) -> None:
+def place_token(game: Game1828, company: Company, action: Action) -> None:
     corp = company.owner
     assert isinstance(corp, Corporation)
-    hx, node = game.city_by_id(action["city"])
+    hx, node = game.city_by_id(text(action, "city"))
     if hx.id != cp_hex(game):
         raise illegal(f"{company.sym}'s station goes in {cp_hex(game)}")
     token = corp.unused_tokens()[0]
-    game.place_token(corp, token, hx, node, free=True, slot=action.get("slot"))
+    game.place_token(corp, token, hx, node, free=True, slot=opt_whole(action, "slot"))
     game.cp_token_owed.discard(company.sym)
     game.tokened_this_round.add(corp.sym)
 

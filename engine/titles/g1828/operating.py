@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation, CorporationKind, Player
+from ...core.actions import Action, entity_action, opt_text, route_list, text, whole
+from ...core.entities import Company, Corporation, CorporationKind, Entity, Player
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step
+from ...core.round import InterruptStep, Step, as_company, as_corporation, sym_of
 from ...core.steps.operating import (
     BlockingBuyCompany,
     BuyCompany,
@@ -26,23 +26,25 @@ from .track import current, turn_lay_waits
 class DiscardTrain1828(DiscardTrain[Game1828]):
     """A system over the limit discards from the shell that is over it (rules 7.5.4)."""
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "discard_train":
             return super().choices(entity, kind)
+        entity = as_corporation(entity)
         return [{**entity_action(entity, "discard_train"), "train": t.id}
                 for t in shells.discardable_trains(self.game, entity)]
 
-    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
-        train = self.game.all_trains.get(str(action["train"]))
+    def process_discard_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        train = self.game.all_trains.get(text(action, "train"))
         if train is None or train not in shells.discardable_trains(self.game, entity):
-            raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
+            raise illegal(f"{entity.sym} cannot discard train {text(action, 'train')} now")
         self.game.discard_train(entity, train)
 
 
 class Dividend1828(Dividend[Game1828]):
     """The C&P pays half its run to its owner and keeps half, without a decision (rules 13.2)."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR:
             return []
         return super().actions(entity)
@@ -60,18 +62,18 @@ class Dividend1828(Dividend[Game1828]):
 class RouteStep1828(RouteStep[Game1828]):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if _minor(entity) and not getattr(self.round, "laid_hexes", None):
             return []
         return super().actions(entity)
 
-    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
+    def process_run_routes(self, action: Action, entity: Entity) -> None:
         laid = list(getattr(self.round, "laid_hexes", []) or [])
         if not self.game.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
-            for data in action["routes"]:
+            for data in route_list(action):
                 hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
                 stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
-                routes.check_route(self.game, entity, hexes, stops, laid)
+                routes.check_route(self.game, as_corporation(entity), hexes, stops, laid)
         super().process_run_routes(action, entity)
 
 
@@ -79,24 +81,24 @@ class TokenStep1828(TokenStep[Game1828]):
     """No station in the Virginia Coalfields (rules 16); a company places one station a turn, the C&P's
     included."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Corporation) and entity.sym in self.game.tokened_this_round:
             return []
         return super().actions(entity)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         coal = self.game.coal["coalfields"]
         return [c for c in super().choices(entity, kind) if kind != "place_token"
                 or self.game.city_by_id(c["city"])[0].id != coal]
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        if self.game.city_by_id(action["city"])[0].id == self.game.coal["coalfields"]:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
+        if self.game.city_by_id(text(action, "city"))[0].id == self.game.coal["coalfields"]:
             raise illegal("the Virginia Coalfields may not be tokened")
         super().process_place_token(action, entity)
-        self.game.tokened_this_round.add(entity.sym)
+        self.game.tokened_this_round.add(sym_of(entity))
 
 
-def _minor(entity: Any) -> bool:
+def _minor(entity: object) -> bool:
     return isinstance(entity, Corporation) and entity.kind is CorporationKind.MINOR
 
 
@@ -108,7 +110,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         super().setup()
         self.sold_for_train = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if _minor(self.round.entity()):
             return []
         out = super().actions(entity)
@@ -117,7 +119,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
             out = [a for a in out if a != "pass"]
         return out
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Entity) -> None:
         super().process_sell_shares(action, entity)
         self.sold_for_train = True
 
@@ -147,12 +149,13 @@ class BuyTrain1828(BuyTrain[Game1828]):
     def other_trains(self, corp: Corporation) -> list[Any]:
         return [t for t in super().other_trains(corp) if not _minor(t.owner)]  # the C&P's train is never sold
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
         if kind == "buy_train":
             out = [c for c in out if not _minor(self.game.all_trains[c["train"]].owner)]
-        if kind != "buy_train" or entity.kind is not CorporationKind.SYSTEM:
+        if kind != "buy_train" or as_corporation(entity).kind is not CorporationKind.SYSTEM:
             return out
+        entity = as_corporation(entity)
         out = [{**c, "shell": shell.name} for c in out for shell in shells.with_room(self.game, entity)
                if int(c["price"]) <= entity.cash or not shell.trains]
         empty = [s for s in self.game.shells.get(entity.sym, []) if not s.trains]
@@ -166,15 +169,15 @@ class BuyTrain1828(BuyTrain[Game1828]):
                 out += [{**offer, "shell": s.name} for s in empty if {**offer, "shell": s.name} not in out]
         return out
 
-    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
         shell = None
         if isinstance(entity, Corporation) and entity.kind is CorporationKind.SYSTEM:
             roomy = shells.with_room(self.game, entity)
-            shell = next((s for s in roomy if s.name == action.get("shell")), None)
+            shell = next((s for s in roomy if s.name == opt_text(action, "shell")), None)
             if shell is None:
                 names = ", ".join(s.name for s in roomy) or "none"
                 raise illegal(f"name the shell the train goes to: one with room ({names})")
-        train = self.game.all_trains.get(str(action["train"]))
+        train = self.game.all_trains.get(text(action, "train"))
         if train is not None and _minor(train.owner):
             raise illegal(f"train {train.id} runs for the C&P and is not for sale")
         if shell is None:
@@ -182,12 +185,13 @@ class BuyTrain1828(BuyTrain[Game1828]):
             self.sold_for_train = False
             return
         if train is None:
-            raise illegal(f"there is no train {action['train']}")
+            raise illegal(f"there is no train {text(action, 'train')}")
+        entity = as_corporation(entity)  # a system: it named a shell
         # The president helps only with a train for an empty shell (or when the system has no train at all).
         must = self.game.must_buy_train(entity) or not shell.trains
-        exchange = self.game.all_trains.get(str(action["exchange"])) if action.get("exchange") else None
-        variant = str(action["variant"]) if action.get("variant") else None
-        self.game.buy_train_action(entity, train, int(action["price"]), exchange=exchange, must_buy=must,
+        exchange = self.game.all_trains.get(text(action, "exchange")) if opt_text(action, "exchange") else None
+        variant = text(action, "variant") if opt_text(action, "variant") else None
+        self.game.buy_train_action(entity, train, whole(action, "price"), exchange=exchange, must_buy=must,
                                    last_sale_price=self.last_sale_price, variant=variant)
         shell.trains.append(train)
         self.sold_for_train = False
@@ -196,7 +200,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
 
 
 class BuyCompany1828(BuyCompany[Game1828]):
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return [] if _minor(entity) else super().actions(entity)
 
 
@@ -204,7 +208,7 @@ class BlockingBuyCompany1828(BlockingBuyCompany[Game1828]):
     """The last chance of the turn to buy privates, or to use a private's lay that may come any time in the
     company's turn (the C&StL's): the company passes it explicitly (18xx.games)."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if _minor(entity):
             return []
         out = super().actions(entity)
@@ -233,10 +237,10 @@ class SpecialToken1828(InterruptStep[Game1828]):
             return None
         return next((c for c in corp.companies if c.sym in self.game.lay_station_owed), None)
 
-    def token_price(self, entity: Any, action: Action) -> int:
+    def token_price(self, entity: Entity, action: Action) -> int:
         return 0  # both private stations are free
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         company = self.lay_station_company()
         lays = company.data.get("special_lays", ()) if company is not None and entity is company else ()
         return all(lay.get("reference", True) is not False for lay in lays if lay.get("station"))
@@ -248,13 +252,13 @@ class SpecialToken1828(InterruptStep[Game1828]):
         company = self.pending()
         return [company] if company is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["place_token", "pass"] if entity is not None and entity is self.pending() else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         company = self.lay_station_company()
         if kind == "place_token" and company is not None and entity is company:
-            corp = current(self)
+            corp = as_corporation(current(self))
             hex_id = self.game.lay_station_owed[company.sym]
             hx = self.game.board[hex_id]
             return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",
@@ -266,20 +270,20 @@ class SpecialToken1828(InterruptStep[Game1828]):
                     for node in hx.tile.tdef.cities]
         return super().choices(entity, kind)
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
         company = self.lay_station_company()
         if company is not None and entity is company:
             privates.lay_station_place(self.game, company, action)
             return
-        minor.place_token(self.game, entity, action)
+        minor.place_token(self.game, as_company(entity), action)
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         company = self.lay_station_company()
         if company is not None and entity is company:
             privates.lay_station_pass(self.game, company)
             return
-        minor.pass_token(self.game, entity)
+        minor.pass_token(self.game, as_company(entity))
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
 
@@ -289,20 +293,21 @@ class SpecialBuy1828(InterruptStep[Game1828]):
     name = "Buy a coal marker"
     blocks = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is current(self) and isinstance(entity, Corporation) and coal.can_buy_marker(self.game, entity):
             return ["special_buy"]
         return []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "special_buy":
             return [{**entity_action(entity, "special_buy"), "description": "Coal Marker",
                      "cost": int(self.game.coal["price"])}]
         return super().choices(entity, kind)
 
-    def process_special_buy(self, action: dict[str, Any], entity: Any) -> None:
-        if str(action.get("description")) != "Coal Marker":
-            raise illegal(f"there is no {action.get('description')} for sale")
+    def process_special_buy(self, action: Action, entity: Entity) -> None:
+        if str(opt_text(action, "description")) != "Coal Marker":
+            raise illegal(f"there is no {opt_text(action, 'description')} for sale")
+        entity = as_corporation(entity)
         if not coal.can_buy_marker(self.game, entity):
             raise illegal(f"{entity.sym} must be connected to the Virginia Coalfields, hold no coal marker and "
                           f"have {self.game.format_money(int(self.game.coal['price']))}")
@@ -317,7 +322,7 @@ class SwapTrain(Step[Game1828]):
     def setup(self) -> None:
         self.round.ignore_train_limit = False  # type: ignore[attr-defined]
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not current(self) or not isinstance(entity, Corporation):
             return []
         if entity.kind is not CorporationKind.SYSTEM or not entity.trains:
@@ -330,15 +335,15 @@ class SwapTrain(Step[Game1828]):
         self.round.ignore_train_limit = False  # type: ignore[attr-defined]
         super().pass_()
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "swap_train":
-            return [{**entity_action(entity, "swap_train"), "train": t.id} for t in entity.trains]
+            return [{**entity_action(entity, "swap_train"), "train": t.id} for t in as_corporation(entity).trains]
         return super().choices(entity, kind)
 
-    def process_swap_train(self, action: dict[str, Any], entity: Any) -> None:
-        system: Corporation = entity
-        train = self.game.all_trains.get(str(action["train"]))
+    def process_swap_train(self, action: Action, entity: Entity) -> None:
+        system = as_corporation(entity)
+        train = self.game.all_trains.get(text(action, "train"))
         if train is None or train.owner is not system:
-            raise illegal(f"{system.sym} does not own train {action['train']}")
+            raise illegal(f"{system.sym} does not own train {text(action, 'train')}")
         shells.swap_train(self.game, system, train)
         self.round.ignore_train_limit = True  # type: ignore[attr-defined]

@@ -3,8 +3,7 @@ twice face value, the M&H's exchange for a share, and the D&H's free station aft
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...core.actions import Action, opt_whole, text
 from ...core.entities import Company, Corporation, CorporationKind, Player, Share
 from ...core.errors import illegal
 from . import minor as cp
@@ -114,16 +113,16 @@ def lay_station_cities(game: Game1828, corp: Corporation, hex_id: str) -> list[i
     return [node for node in hx.tile.tdef.cities if game.can_token_city(corp, hx, node, token)]
 
 
-def lay_station_place(game: Game1828, company: Company, action: dict[str, Any]) -> None:
+def lay_station_place(game: Game1828, company: Company, action: Action) -> None:
     corp = company.owner
     hex_id = game.lay_station_owed.get(company.sym)
     assert isinstance(corp, Corporation) and hex_id is not None
-    hx, node = game.city_by_id(action["city"])
+    hx, node = game.city_by_id(text(action, "city"))
     if hx.id != hex_id:
         raise illegal(f"{company.sym}'s station goes in {hex_id}, not {hx.id}")
     if node not in lay_station_cities(game, corp, hex_id):
         raise illegal(f"{corp.sym} cannot place a station in that city of {hex_id}")
-    slot = action.get("slot")
+    slot = opt_whole(action, "slot")
     if slot is not None and not (isinstance(slot, int) and 0 <= slot < len(hx.tile.tokens[node])):
         raise illegal(f"{hx.id} has no station space {slot}")
     game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.actions import Action, route_list
 from ...core.autoroute import TrainSpec
 from ...core.entities import Corporation, CorporationKind, Train
 from ...core.errors import illegal
@@ -46,9 +47,9 @@ def check_route(game: Game1828, corp: Corporation, hexes: set[str], stops: set[s
         raise illegal(f"the {corp.sym}'s route must use the tile it laid this turn")
 
 
-def check_run(game: Game1828, corp: Corporation, action: dict[str, Any], laid: list[str]) -> None:
+def check_run(game: Game1828, corp: Corporation, action: Action, laid: list[str]) -> None:
     """Each route of a typed run against 1828's rules (check_route)."""
-    for data in action["routes"]:
+    for data in route_list(action):
         hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
         stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
         check_route(game, corp, hexes, stops, laid)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.actions import Action, entity_action
+from ...core.actions import Action, entity_action, text, whole
 from ...core.board import Hex
-from ...core.entities import Company, Corporation
+from ...core.entities import Company, Corporation, Entity
 from ...core.errors import illegal, insufficient
-from ...core.round import InterruptStep
+from ...core.round import InterruptStep, as_company, as_corporation, sym_of
 from ...core.tiles import Tile
 from . import coal, privates
 from .state import Game1828
@@ -34,8 +34,8 @@ def lay_cost(game: Game1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation:
     return int(lay.get("cost", 0)) + terrain + int(crossing_cost(game, hx, exits))
 
 
-def special_lay(game: Game1828, corp: Corporation, action: dict[str, Any], lay: dict[str, Any]) -> None:
-    coal.check_lay_allowed(game, action["hex"], str(action["tile"]))
+def special_lay(game: Game1828, corp: Corporation, action: Action, lay: dict[str, Any]) -> None:
+    coal.check_lay_allowed(game, text(action, "hex"), text(action, "tile"))
     game.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
                   free_terrain=bool(lay.get("free") or lay.get("teleport")))
 
@@ -52,7 +52,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
     def round_setup(self) -> None:
         self.round.just_sold_company = None  # type: ignore[attr-defined]
 
-    def lay_for(self, company: Any) -> tuple[int, dict[str, Any]] | None:
+    def lay_for(self, company: Entity) -> tuple[int, dict[str, Any]] | None:
         """The lay ``company`` may make now: its index among the private's lays, and the lay."""
         if not isinstance(company, Company) or company.closed:
             return None
@@ -98,23 +98,23 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             tiles = [t for t in tiles if spec.get("upgrade" if t.colour != "yellow" else "lay")]
         return tiles
 
-    def lay_cost(self, entity: Any, action: Action) -> tuple[int, int, int]:
+    def lay_cost(self, entity: Entity, action: Action) -> tuple[int, int, int]:
         """One of this step's lays priced for the query layer: terrain, river crossings and the lay's fee."""
         from ...core.track import crossing_cost
         found = self.lay_for(entity)
         if found is None:
             return 0, 0, 0
         lay = found[1]
-        hx = self.game.board.hexes[str(action["hex"])]
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        hx = self.game.board.hexes[text(action, "hex")]
+        tile = self.game.tile_from_supply(text(action, "tile"))
         free = bool(lay.get("free") or lay.get("teleport"))
         terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
-        exits = frozenset((e + int(action["rotation"])) % 6 for e in tile.tdef.edges())
+        exits = frozenset((e + whole(action, "rotation")) % 6 for e in tile.tdef.edges())
         spec = self.own_lay() if lay.get("normal") else None
         fee = int(lay.get("cost", 0)) + (int(spec.get("cost", 0)) if spec is not None else 0)
         return terrain, int(crossing_cost(self.game, hx, exits)), fee
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         found = self.lay_for(entity)
         return found is None or found[1].get("reference", True) is not False
 
@@ -128,7 +128,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             return [sold]
         return super().active_entities()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         found = self.lay_for(entity)
         if found is None:
             return []
@@ -136,12 +136,13 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             return []
         return ["lay_tile"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         found = self.lay_for(entity)
         if kind != "lay_tile" or found is None:
             return super().choices(entity, kind)
         _, lay = found
-        corp: Corporation = entity.owner
+        entity = as_company(entity)
+        corp = as_corporation(entity.owner)
         spec = self.own_lay() if lay.get("normal") else None
         if lay.get("when") == "track" and not lay.get("normal") and getattr(self.round, "upgraded_track", False):
             return []
@@ -158,16 +159,17 @@ class SpecialTrack1828(InterruptStep[Game1828]):
                     out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
         return out
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
         found = self.lay_for(entity)
         if found is None:
-            raise illegal(f"{entity.sym} has no tile lay to make now")
+            raise illegal(f"{sym_of(entity)} has no tile lay to make now")
         index, lay = found
-        corp: Corporation = entity.owner
+        entity = as_company(entity)
+        corp = as_corporation(entity.owner)
         hexes = lay.get("hexes") or []
-        if hexes and action["hex"] not in hexes:
+        if hexes and text(action, "hex") not in hexes:
             raise illegal(f"{entity.sym} lays tiles only in {', '.join(hexes)}")
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.tile_from_supply(text(action, "tile"))
         if lay.get("tiles") and tile.name not in lay["tiles"]:
             raise illegal(f"{entity.sym} lays only tiles {', '.join(lay['tiles'])}")
         if lay.get("normal"):
@@ -182,11 +184,11 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} for this lay")
         special_lay(self.game, corp, action, lay)
         self.game.special_lays_used.add((entity.sym, index))
-        round_laid(self).append(action["hex"])
+        round_laid(self).append(text(action, "hex"))
         if lay.get("when") == "sold":
             self.round.just_sold_company = None  # type: ignore[attr-defined]
 
-    def own_lay_tile(self, action: dict[str, Any], entity: Company, lay: dict[str, Any], tile: Any) -> None:
+    def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Any) -> None:
         """A private's lay that is the company's own lay or upgrade of its track step (the D&H's, rules
         13.2.2.4): off its network, for the lay's fee instead of terrain; a station may follow."""
         corp = entity.owner
@@ -195,16 +197,15 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade"):
             raise illegal(f"{corp.sym} has no upgrade left this turn, so {entity.sym} may only lay a yellow tile")
-        if not upgrade and not spec.get("lay"):
-            raise illegal(f"{corp.sym} has no yellow lay left this turn, so {entity.sym} may only upgrade")
-        if action["hex"] in round_laid(self):
-            raise illegal(f"{action['hex']} already had a tile laid this turn")
+        # (A lay that allows no yellow tile allows no upgrade either: own_lay() then offers none.)
+        if text(action, "hex") in round_laid(self):
+            raise illegal(f"{text(action, 'hex')} already had a tile laid this turn")
         cost = int(lay.get("cost", 0)) + int(spec.get("cost", 0))
         if cost > corp.cash:
             raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} to use {entity.sym}: "
                                f"treasury {self.game.format_money(corp.cash)}")
         special_lay(self.game, corp, action, {**lay, "cost": cost})
-        self.track_step().count_lay(corp, action["hex"], upgrade)
+        self.track_step().count_lay(corp, text(action, "hex"), upgrade)
         if lay.get("station"):
-            privates.lay_station_offer(self.game, entity, action["hex"])
+            privates.lay_station_offer(self.game, entity, text(action, "hex"))
 

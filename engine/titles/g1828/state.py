@@ -7,7 +7,7 @@ their game as :class:`Game1828` so that none of them imports the game module (en
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ...core.entities import Player, Train
 from ...core.game import Game
@@ -21,10 +21,20 @@ class Shell:
     trains: list[Train] = field(default_factory=list)
 
 
+class Coal1828(TypedDict):
+    """The coal figures (game.toml ``[coal]``)."""
+
+    coalfields: str  # the Virginia Coalfields: coal markers, no stations, routes need a marker
+    tunnel: str  # the Virginia Tunnel: one marker for the company that lays tile #tunnel_tile there
+    tunnel_tile: str
+    markers: int  # on the Coalfields at the start
+    price: int
+
+
 class Game1828(Game):
     """What 1828 keeps besides the core's state (G1828.setup sets it)."""
 
-    coal: dict[str, Any]  # the coal figures (game.toml [game.coal]): hexes, price, markers
+    coal: Coal1828  # the coal figures (game.toml [game.coal]): hexes, price, markers
     coal_on_fields: int  # coal markers left on the Virginia Coalfields
     tunnel_coal: bool  # the Virginia Tunnel's marker is still there
     shells: dict[str, list[Shell]]  # a system's two shells, each with its own trains

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import events as ev
-from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Company, Corporation, CorporationKind, Player, Share
+from ...core.actions import Action, entity_action, register_action, share_ids, text
+from ...core.entities import Company, Corporation, CorporationKind, Entity, Player, Share
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step, StockRound
+from ...core.round import InterruptStep, Step, StockRound, as_company, as_corporation, as_player
 from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
@@ -62,7 +62,7 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "choose", "failed_merge") for a in self.current)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         out = super().actions(entity)
         if entity is not self.round.entity() or not isinstance(entity, Player) or self.bought():
             return out
@@ -81,7 +81,9 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
         return not self.bought() and (can_merge_any(self.game, player)
                                       or any(exchange_shares(self.game, c) for c in player.companies))
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
+        if not isinstance(entity, Player):  # only the player in turn merges
+            return super().choices(entity, kind)
         failed = undone_failed_merge(self.game, entity)
         if kind == "failed_merge":
             return [] if failed is None else [{**entity_action(entity, "failed_merge"), "corporations": failed}]
@@ -98,17 +100,19 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
             return []
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.game.corporations.get(str(action["choice"]))
+    def process_choose(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        corp = self.game.corporations.get(text(action, "choice"))
         if corp is None or not merge_candidates(self.game, entity, corp):
-            raise illegal(f"{action['choice']} has no company to merge with")
+            raise illegal(f"{text(action, 'choice')} has no company to merge with")
         self.round.acting_player = entity  # type: ignore[attr-defined]
         self.round.merge_initiator = corp  # type: ignore[attr-defined]
         self.round.merge_start_id = self.game.last_action_id  # type: ignore[attr-defined]
         self.current.append(action)
         self.round.last_to_act = entity
 
-    def process_failed_merge(self, action: dict[str, Any], entity: Any) -> None:
+    def process_failed_merge(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
         if not can_merge_any(self.game, entity):
             raise illegal(f"{entity.name} has no merger to record as failed")
         names = " and ".join(str(c) for c in action.get("corporations") or [])
@@ -117,7 +121,7 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
         self.round.last_to_act = entity
 
     def pass_(self) -> None:
-        player = self.round.entity()
+        player = as_player(self.round.entity())
         super().pass_()
         order: list[Player] = self.round.pass_order  # type: ignore[attr-defined]
         if self.current:
@@ -146,18 +150,21 @@ class RemoveTokens(InterruptStep[Game1828]):
         system = self.system()
         return [system] if system is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["remove_token"] if entity is not None and entity is self.system() else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "remove_token":
             return super().choices(entity, kind)
         hexes = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
-        return [{**entity_action(entity, "remove_token"), "city": f"{self.game.board.hexes[t.hex].tile.id}-{t.node}",
+        entity = as_corporation(entity)
+        board = self.game.board.hexes
+        return [{**entity_action(entity, "remove_token"), "city": f"{board[str(t.hex)].tile.id}-{t.node}",
                  "slot": t.slot} for t in entity.tokens if t.used and t.hex in hexes]
 
-    def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
-        hx, node = self.game.city_by_id(action["city"])
+    def process_remove_token(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        hx, node = self.game.city_by_id(text(action, "city"))
         slot = int(action.get("slot", 0))
         hexes: list[str] = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
         if hx.id not in hexes:
@@ -190,7 +197,7 @@ class Exchange1828(InterruptStep[Game1828]):
     def _stock_step(self) -> BuySellParShares1828 | None:
         return next((s for s in self.round.steps if isinstance(s, BuySellParShares1828)), None)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Company) or not exchange_shares(self.game, entity):
             return []
         stock = self._stock_step()
@@ -198,14 +205,15 @@ class Exchange1828(InterruptStep[Game1828]):
             return []
         return ["buy_shares"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "buy_shares":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
-                for s in exchange_shares(self.game, entity)]
+                for s in exchange_shares(self.game, as_company(entity))]
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
-        shares = [self.game.share_by_id(str(sid)) for sid in action["shares"]]
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_company(entity)
+        shares = [self.game.share_by_id(str(sid)) for sid in share_ids(action)]
         offered = exchange_shares(self.game, entity)
         if len(shares) != 1 or shares[0] not in offered:
             raise illegal(f"{entity.sym} is exchanged for one 10% share from the IPO or the market")
@@ -223,7 +231,7 @@ class HomeToken1828(HomeToken[Game1828]):
         actor, _, token = self.pending()[0]
         return self.game.token_owner(token, actor)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["place_token"] if self.pending() and entity is self._chooser() else []
 
     def active_entities(self) -> list[Any]:

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.actions import Action
-from ...core.entities import Company, Corporation, CorporationKind
+from ...core.actions import Action, text
+from ...core.entities import Company, Corporation, CorporationKind, Entity
 from ...core.errors import illegal
 from ...core.flow import RoundState
-from ...core.round import Step
+from ...core.round import Step, as_corporation
 from ...core.steps.operating import Track, tile_lay_choices
 from . import coal
 from .state import Game1828
 
 
-def current(step: Step[Any]) -> Any:
+def current(step: Step[Any]) -> Entity | None:
     return step.round.entity()
 
 
@@ -86,7 +86,7 @@ class Track1828(Track[Game1828]):
         self.round.upgraded_track = False  # type: ignore[attr-defined]
 
     def next_lay(self) -> dict[str, Any] | None:
-        corp = current(self)
+        corp = as_corporation(current(self))
         lays = tile_lays_for(self.game, corp)
         if self.lays >= len(lays):
             return None
@@ -106,38 +106,39 @@ class Track1828(Track[Game1828]):
             return False
         return bool(entity.tokens) and entity.cash >= int(spec.get("cost", 0))
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not current(self) or not isinstance(entity, Corporation):
             return []
         if not self.game.can_lay_track(entity) and not track_ability_waits(self.game, entity):
             return []
         return ["lay_tile", "pass"] if self.can_lay(entity) else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "lay_tile":
             return super().choices(entity, kind)
         spec = self.next_lay()
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             return []
         laid = round_laid(self)
+        entity = as_corporation(entity)
         return [c for c in tile_lay_choices(self.game, entity, entity, spec=spec)
                 if c["hex"] not in laid and coal.lay_allowed(self.game, c["hex"], c["tile"])]
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         spec = self.next_lay()
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
-        tile = self.game.tile_from_supply(str(action["tile"]))
+        tile = self.game.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
+        # A lay that allows no yellow tile allows no upgrade either (tile_lays_for), and is refused above.
         if upgrade and not spec.get("upgrade"):
             raise illegal("this tile lay cannot be an upgrade")
-        if not upgrade and not spec.get("lay"):
-            raise illegal("this tile lay cannot be a yellow tile")
-        if action["hex"] in round_laid(self):
-            raise illegal(f"{action['hex']} already had a tile laid this turn")
-        coal.check_lay_allowed(self.game, action["hex"], str(action["tile"]))
+        if text(action, "hex") in round_laid(self):
+            raise illegal(f"{text(action, 'hex')} already had a tile laid this turn")
+        coal.check_lay_allowed(self.game, text(action, "hex"), text(action, "tile"))
         self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
-        self.count_lay(entity, action["hex"], upgrade)
+        self.count_lay(entity, text(action, "hex"), upgrade)
 
     def count_lay(self, corp: Corporation, hex_id: str, upgrade: bool) -> None:
         """A lay in ``hex_id`` takes one of ``corp``'s lays this turn (its own, or a private's that counts as one)."""

@@ -5,11 +5,11 @@ revenue instead, however many privates were sold since (18xx.games' base auction
 from __future__ import annotations
 
 from ...core.entities import Company, Player
-from ...core.game import Game
 from ...core.steps.auction import WaterfallAuction
+from .rules import Rules1830
 
 
-class WaterfallAuction1830(WaterfallAuction[Game]):
+class WaterfallAuction1830(WaterfallAuction[Rules1830]):
     def award(self, player: Player, company: Company, price: int) -> None:
         first = self.cheapest
         super().award(player, company, price)

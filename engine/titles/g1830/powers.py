@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation, Player, Share
+from ...core.actions import Action, entity_action, opt_whole, share_ids, text
+from ...core.entities import Company, Corporation, Entity, Player, Share
 from ...core.errors import illegal
-from ...core.game import Game
-from ...core.round import InterruptStep
+from ...core.round import InterruptStep, as_company, as_corporation, sym_of
 from ...core.steps.operating import TokenStep, Track
 from .abilities import ExtraLay, ShareExchange, Teleport
 from .rules import Rules1830
 
 
-def _operating_owner(step: InterruptStep[Any], company: Any) -> Corporation | None:
+def _operating_owner(step: InterruptStep[Any], company: Entity) -> Corporation | None:
     """The corporation owning ``company`` when it is the one operating now."""
     if not isinstance(company, Company) or company.closed or step.round.kind != "operating":
         return None
@@ -32,9 +31,8 @@ def _operating_owner(step: InterruptStep[Any], company: Any) -> Corporation | No
     return corp
 
 
-class SpecialTrack1830(InterruptStep[Game]):
+class SpecialTrack1830(InterruptStep[Rules1830]):
     """The C&StL's extra lay and the D&H's lay in Scranton, made by the private for its owning corporation."""
-    game: Rules1830
 
     name = "Lay track for a private"
     blocks = False
@@ -42,9 +40,9 @@ class SpecialTrack1830(InterruptStep[Game]):
     def _track(self) -> Track[Any] | None:
         return next((s for s in self.round.steps if isinstance(s, Track)), None)
 
-    def power(self, company: Any) -> ExtraLay | Teleport | None:
+    def power(self, company: Entity) -> ExtraLay | Teleport | None:
         corp = _operating_owner(self, company)
-        if corp is None:
+        if corp is None or not isinstance(company, Company):
             return None
         lays: list[ExtraLay] = company.active(ExtraLay)
         if lays:
@@ -58,14 +56,14 @@ class SpecialTrack1830(InterruptStep[Game]):
             return teleport if spec is not None and spec.get("lay", True) else None
         return None
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["lay_tile"] if self.power(entity) is not None else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         power = self.power(entity)
         if kind != "lay_tile" or power is None:
             return super().choices(entity, kind)
-        corp = entity.owner
+        corp = as_corporation(as_company(entity).owner)
         out: list[Action] = []
         for hex_id in power.hexes:
             hx = self.game.board.hexes[hex_id]
@@ -81,16 +79,17 @@ class SpecialTrack1830(InterruptStep[Game]):
                     out.append({**entity_action(entity, "lay_tile"), "hex": hex_id, "tile": tile.id, "rotation": rot})
         return out
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
         power = self.power(entity)
         assert power is not None
-        corp = entity.owner
-        tile = self.game.tile_from_supply(str(action["tile"]))
-        if action["hex"] not in power.hexes or tile.name not in power.tiles:
+        entity = as_company(entity)
+        corp = as_corporation(entity.owner)
+        tile = self.game.tile_from_supply(text(action, "tile"))
+        if text(action, "hex") not in power.hexes or tile.name not in power.tiles:
             raise illegal(f"{entity.sym} lays tile {' or '.join(power.tiles)} in {' or '.join(power.hexes)}")
-        if isinstance(power, Teleport) and self.game.board[action["hex"]].tile is not self.game.board[
-                action["hex"]].original:
-            raise illegal(f"{entity.sym}'s lay needs {action['hex']} empty")
+        if isinstance(power, Teleport) and self.game.board[text(action, "hex")].tile is not self.game.board[
+                text(action, "hex")].original:
+            raise illegal(f"{entity.sym}'s lay needs {text(action, 'hex')} empty")
         self.game.lay_tile(corp, action, check_connection=False)
         power.use()
         if isinstance(power, Teleport):
@@ -98,13 +97,12 @@ class SpecialTrack1830(InterruptStep[Game]):
             assert track is not None
             track.lays += 1  # the corporation's lay of the turn
             if corp.unused_tokens():
-                self.game.teleported = (entity, str(action["hex"]))
+                self.game.teleported = (entity, text(action, "hex"))
 
 
-class SpecialToken1830(InterruptStep[Game]):
+class SpecialToken1830(InterruptStep[Rules1830]):
     """After the D&H's lay, its corporation may place a station in Scranton at no cost, off its network, as its
     station of the turn; or pass."""
-    game: Rules1830
 
     name = "Place a station for a private"
 
@@ -119,7 +117,7 @@ class SpecialToken1830(InterruptStep[Game]):
         got = self.pending()
         return [got[0]] if got is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         got = self.pending()
         return ["place_token", "pass"] if got is not None and entity is got[0] else []
 
@@ -137,44 +135,43 @@ class SpecialToken1830(InterruptStep[Game]):
         return [node for node in hx.tile.tdef.cities if token is not None
                 and self.game.can_token_city(corp, hx, node, token)]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         got = self.pending()
         if kind != "place_token" or got is None:
             return super().choices(entity, kind)
         hx = self.game.board[got[1]]
         return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"} for node in self._cities()]
 
-    def token_price(self, entity: Any, action: Action) -> int:
+    def token_price(self, entity: Entity, action: Action) -> int:
         return 0
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
         got = self.pending()
         assert got is not None
         corp = self._corporation()
-        hx, node = self.game.city_by_id(action["city"])
+        hx, node = self.game.city_by_id(text(action, "city"))
         if hx.id != got[1] or node not in self._cities():
-            raise illegal(f"{entity.sym}'s station goes in {got[1]}")
-        self.game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=action.get("slot"))
+            raise illegal(f"{got[0].sym}'s station goes in {got[1]}")
+        self.game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=opt_whole(action, "slot"))
         self.game.teleported = None
         token_step = next((s for s in self.round.steps if isinstance(s, TokenStep)), None)
         if token_step is not None:
             token_step.pass_()  # the station of the turn
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         got = self.pending()
         assert got is not None
-        self.game.log(f"{self.game.describe(got[0].owner)} places no station in {got[1]} with {entity.sym}")
+        self.game.log(f"{self.game.describe(got[0].owner)} places no station in {got[1]} with {sym_of(entity)}")
         self.game.teleported = None
 
 
-class Exchange1830(InterruptStep[Game]):
+class Exchange1830(InterruptStep[Rules1830]):
     """The M&H's owner exchanges it for an NYC share from the IPO or the market."""
-    game: Rules1830
 
     name = "Exchange a private for a share"
     blocks = False
 
-    def offered(self, entity: Any) -> list[Share]:
+    def offered(self, entity: Entity) -> list[Share]:
         if not isinstance(entity, Company) or entity.closed or not isinstance(entity.owner, Player):
             return []
         out: list[Share] = []
@@ -187,17 +184,18 @@ class Exchange1830(InterruptStep[Game]):
             out += [s for s in (ipo, pool) if s is not None and self.game.exchange_allowed(entity.owner, s)]
         return out
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["buy_shares"] if self.offered(entity) else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "buy_shares":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "buy_shares"), "shares": [s.id], "percent": s.percent}
                 for s in self.offered(entity)]
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
-        shares = [self.game.share_by_id(str(sid)) for sid in action["shares"]]
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_company(entity)
+        shares = [self.game.share_by_id(str(sid)) for sid in share_ids(action)]
         if len(shares) != 1 or shares[0] not in self.offered(entity):
             raise illegal(f"{entity.sym} is exchanged for one NYC share from the IPO or the market, by a player "
                           "holding less than 60% of the NYC")

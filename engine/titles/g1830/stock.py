@@ -4,20 +4,17 @@ brown-zone shares in one turn come from the market only, unless the optional rul
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import events as ev
 from ...core.abilities import NoBuy, Shares
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Player, Share, pay
+from ...core.actions import Action, entity_action, opt_text, share_ids, whole
+from ...core.entities import Company, Entity, Player, Share, pay
 from ...core.errors import illegal, insufficient
-from ...core.game import Game
+from ...core.round import as_player
 from ...core.steps.stock import BuySellParShares
 from .rules import Rules1830
 
 
-class BuySellParShares1830(BuySellParShares[Game]):
-    game: Rules1830
+class BuySellParShares1830(BuySellParShares[Rules1830]):
 
     def setup(self) -> None:
         super().setup()
@@ -34,8 +31,8 @@ class BuySellParShares1830(BuySellParShares[Game]):
             return False
         return super().can_buy(player, share)
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
-        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         from_ipo = any(s.owner is not self.game.pool for s in shares)
         if self.bought() and not self.game.brown_from_ipo() and (from_ipo or self.bought_from_ipo):
             raise illegal(f"{entity.name} has already bought this turn; more brown-zone shares come from the "
@@ -58,7 +55,7 @@ class BuySellParShares1830(BuySellParShares[Game]):
         return not any(isinstance(self.game.share_by_id(sid).owner, Player)
                        for ability in company.abilities_of(Shares) for sid in ability.certificates)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         out = super().actions(entity)
         if out == ["sell_shares"] or not isinstance(entity, Player) or entity is not self.round.entity():
             return out
@@ -72,25 +69,27 @@ class BuySellParShares1830(BuySellParShares[Game]):
     def has_any_action(self, player: Player) -> bool:
         return super().has_any_action(player) or bool(self.tradeable_companies(player))
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "buy_company":
+            entity = as_player(entity)
             return [{**entity_action(entity, "buy_company"), "company": c.sym, "price": min(c.value, entity.cash)}
                     for c in self.tradeable_companies(entity) if self.certificates_free(c)]
         return super().choices(entity, kind)
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         if action.get("type") == "buy_company":
-            return 1, int(entity.cash)
+            return 1, as_player(entity).cash
         return super().price_range(entity, action)
 
-    def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.companies.get(str(action.get("company")))
+    def process_buy_company(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        company = self.game.companies.get(str(opt_text(action, "company")))
         if company is None or company not in self.tradeable_companies(entity):
-            raise illegal(f"{entity.name} cannot buy {action.get('company')} now; another player's private is "
+            raise illegal(f"{entity.name} cannot buy {opt_text(action, 'company')} now; another player's private is "
                           "bought from the second stock round, in phases 2 to 4, as the one purchase of a turn")
         if not self.certificates_free(company):
             raise illegal(f"{company.sym} cannot change hands while a player holds the certificate that comes with it")
-        price = int(action["price"])
+        price = whole(action, "price")
         if price < 1:
             raise illegal("a private is bought for at least $1")
         if price > entity.cash:

@@ -24,7 +24,7 @@ from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.steps.operating import Bankrupt, BuyTrain, DiscardTrain, Dividend, TokenStep, Track
 from ...core.steps.stock import HomeToken
 from ...core.tiles import Tile
-from . import bankruptcy, certificates, debt, forced_purchase, privates, redemption, routes, stations
+from . import bankruptcy, certificates, debt, forced_purchase, privates, redemption, routes, stalemate, stations
 from . import shares as share_rules
 from .private_sale import PrivateAuction, unsold_privates
 from .privates import ClosePrivate, ErieTile, NyhPar, RockyMountainTile
@@ -59,7 +59,8 @@ class G1862(Game1862):
     # 2: a forced purchase and bankruptcy are measured against the cheapest train of the bank and the pool, whose
     # sale of an unfloated company's shares pays the price after the drop; the treasury alone pays when it covers
     # such a train; the Rocky Mountain Company's tile only before the trains run (§8.7.4, §10.1, D-08, D-12).
-    RULES_EDITION: ClassVar[int] = 2
+    # 3: a frozen game, in which no company can ever float or operate again, ends with the round (D-22).
+    RULES_EDITION: ClassVar[int] = 3
     # Initial stock rounds (repeated while privates are unsold, through next_in_plan), then sets of operating
     # rounds and stock rounds in turn; priority passes at the end of every stock round (S2 "SEQUENCE").
     ROUND_PLAN: ClassVar[RoundPlan] = RoundPlan(
@@ -115,6 +116,7 @@ class G1862(Game1862):
             **super().end_checks(),
             "companies_out": lambda: certificates.companies_out(self) >= 8,
             "players_out": lambda: certificates.players_in_game(self) < 3,
+            "frozen": lambda: stalemate.frozen(self),
         }
 
     def before_game_end(self, reason: str) -> None:

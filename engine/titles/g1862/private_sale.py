@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import events as ev
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Player, pay
+from ...core.actions import Action, entity_action, opt_text, text, whole
+from ...core.entities import Company, Entity, Player, pay
 from ...core.errors import illegal, insufficient, malformed
-from ...core.round import Step
+from ...core.round import Step, as_player
 from . import privates
 from .state import Auction, Game1862, PrivateSale
 
@@ -67,12 +67,12 @@ class PrivateAuction(Step[Game1862]):
             return []
         return [self.round.entity()]
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.unsold() or entity not in self.active_entities():
             return []
         if self.sale.decisions:
             return ["choose"]
-        if self.sale.auction is None and self.forced_free(entity):
+        if self.sale.auction is None and self.forced_free(as_player(entity)):
             return ["bid"]
         return ["bid", "pass"]
 
@@ -100,11 +100,12 @@ class PrivateAuction(Step[Game1862]):
     def fits_limit(self, player: Player, company: Company) -> bool:
         return bool(self.game.num_certs(player) + 1 + privates.granted_certificates(company) <= self.game.cert_limit)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": c} for c in (KEEP, WITHDRAW)]
         if kind != "bid":
             return super().choices(entity, kind)
+        entity = as_player(entity)
         auction = self.sale.auction
         if auction is not None:
             company = self.game.companies[auction.company]
@@ -127,12 +128,13 @@ class PrivateAuction(Step[Game1862]):
                 out.append({**entity_action(entity, "bid"), "company": company.sym, "price": price})
         return out
 
-    def price_range(self, entity: Any, action: Action) -> tuple[int, int] | None:
+    def price_range(self, entity: Entity, action: Action) -> tuple[int, int] | None:
         """A bid may name any price from the least allowed up to the player's unearmarked cash; buying the lowest
         private has its one price."""
         if action["type"] != "bid":
             return None
-        company = self.game.company(action["company"])
+        entity = as_player(entity)
+        company = self.game.company(text(action, "company"))
         auction = self.sale.auction
         if auction is not None:
             return auction.price + self.game.MIN_BID_INCREMENT, self.available(entity, company)
@@ -140,23 +142,23 @@ class PrivateAuction(Step[Game1862]):
             return None
         return self.min_bid(company), self.available(entity, company)
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """What keeping or withdrawing an outbid bid does: the word alone does not say where the money goes."""
         if action.get("type") != "choose" or not self.sale.decisions:
             return None
         player, sym = self.sale.decisions[0]
         mine = [price for p, price in self.sale.bids.get(sym, []) if p is player]
         bid = f"the {self.game.format_money(mine[0])} bid" if mine else "the bid"
-        if action.get("choice") == KEEP:
+        if opt_text(action, "choice") == KEEP:
             return (f"{bid} on {sym} stands and its money stays earmarked; {player.name} joins the auction "
                     f"among {sym}'s bidders when it comes up")
-        if action.get("choice") == WITHDRAW:
+        if opt_text(action, "choice") == WITHDRAW:
             return f"{bid} on {sym} is taken back and its money is free again"
         return None
 
     # --- processing
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
-        choice = str(action["choice"])
+    def process_choose(self, action: Action, entity: Entity) -> None:
+        choice = text(action, "choice")
         if choice not in (KEEP, WITHDRAW):
             raise malformed(f"choose {KEEP} or {WITHDRAW}, not {choice!r}")
         player, sym = self.sale.decisions.pop(0)
@@ -166,9 +168,10 @@ class PrivateAuction(Step[Game1862]):
         else:
             self.game.log(f"{player.name} keeps the bid on {sym}")
 
-    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.company(action["company"])
-        price = int(action["price"])
+    def process_bid(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        company = self.game.company(text(action, "company"))
+        price = whole(action, "price")
         unsold = self.unsold()
         if company not in unsold:
             raise illegal(f"{company.sym} is not for sale")
@@ -236,7 +239,8 @@ class PrivateAuction(Step[Game1862]):
                 auction.turn = i
                 return
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
         auction = self.sale.auction
         if auction is not None:
             self.game.log(f"{entity.name} drops out of the auction for {auction.company}")

@@ -8,11 +8,11 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.abilities import Shares
-from ...core.actions import Action, entity_action, register_action
+from ...core.actions import Action, entity_action, register_action, text, whole
 from ...core.board import _blank_side
-from ...core.entities import Company, Corporation, Player
+from ...core.entities import Company, Corporation, Entity, Player
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step
+from ...core.round import InterruptStep, Step, as_company, as_corporation, as_player
 from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.tiles import Tile, TokenKind
@@ -124,7 +124,7 @@ class ErieTile(InterruptStep[Game1862]):
     def active_entities(self) -> list[Any]:
         return []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Company) or entity.sym != "ERIE":
             return []
         if entity.closed or not isinstance(entity.owner, Player) or erie_placed(self.game):
@@ -133,20 +133,20 @@ class ErieTile(InterruptStep[Game1862]):
             return []  # not inside an auction of privates (§3.5)
         return ["lay_tile"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "lay_tile":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "lay_tile"), "hex": "E28", "tile": "ERIE", "rotation": 0}]
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
-        if str(action["hex"]) != "E28":
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        if text(action, "hex") != "E28":
             raise illegal("the Erie tile may only be placed on the Erie hex E28")
-        if str(action["tile"]).split("-")[0] != "ERIE":
+        if text(action, "tile").split("-")[0] != "ERIE":
             raise illegal("the Erie Steamship Company places only the special Erie tile")
-        if int(action["rotation"]) != 0:
+        if whole(action, "rotation") != 0:
             raise illegal("the Erie tile fits E28 one way only (exits W, NE and SE): rotation 0")
         place_erie_tile(self.game)
-        self.game.close_company(entity)
+        self.game.close_company(as_company(entity))
 
 
 class RockyMountainTile(Step[Game1862]):
@@ -166,7 +166,7 @@ class RockyMountainTile(Step[Game1862]):
     def active_entities(self) -> list[Any]:
         return []
 
-    def _company(self, entity: Any) -> Company | None:
+    def _company(self, entity: Entity) -> Company | None:
         if not isinstance(entity, Company) or entity.sym != "RMC" or entity.closed:
             return None
         corp = self.round.entity()
@@ -186,25 +186,25 @@ class RockyMountainTile(Step[Game1862]):
         route = next((n for n, s in enumerate(steps) if isinstance(s, RouteStep)), None)
         return route is not None and active is not None and steps.index(active) > route
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["lay_tile"] if self._company(entity) is not None else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "lay_tile":
             return super().choices(entity, kind)
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         spec = {"lay": True, "upgrade": False, "cost": -self.game.RMC_DISCOUNT}
         return tile_lay_choices(self.game, entity, corp, spec=spec)
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
-        corp = self.round.entity()
-        tile = self.game.tile_from_supply(str(action["tile"]))
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        corp = as_corporation(self.round.entity())
+        tile = self.game.tile_from_supply(text(action, "tile"))
         if tile.colour != "yellow":
             raise illegal("the Rocky Mountain Company lays a yellow tile")
-        hx = self.game.board[str(action["hex"])]
+        hx = self.game.board[text(action, "hex")]
         discount = min(self.game.RMC_DISCOUNT, hx.terrain_cost if hx.tile is hx.original else 0)
         self.game.lay_tile(corp, action, extra_cost=-discount)
-        self.game.close_company(entity)
+        self.game.close_company(as_company(entity))
 
 
 class ClosePrivate(InterruptStep[Game1862]):
@@ -224,19 +224,19 @@ class ClosePrivate(InterruptStep[Game1862]):
         ent = self.round.entity()
         return ent is player or (isinstance(ent, Corporation) and ent.owner is player)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Player) or not self._owner_acts(entity):
             return []
         return [CLOSE] if any(c.sym != "ERIE" and not c.closed for c in entity.companies) else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != CLOSE:
             return super().choices(entity, kind)
-        return [{**entity_action(entity, CLOSE), "company": c.sym} for c in entity.companies
+        return [{**entity_action(entity, CLOSE), "company": c.sym} for c in as_player(entity).companies
                 if c.sym != "ERIE" and not c.closed]
 
-    def process_close_company(self, action: dict[str, Any], entity: Any) -> None:
-        company = self.game.company(action["company"])
+    def process_close_company(self, action: Action, entity: Entity) -> None:
+        company = self.game.company(text(action, "company"))
         if company.owner is not entity or company.closed:
             raise illegal(f"{entity.name} does not own an open {company.sym}")
         if company.sym == "ERIE":
@@ -250,13 +250,13 @@ class NyhPar(CompanyPendingPar[Game1862]):
     def _locked(self) -> bool:
         return "nyh_par_locked" in (self.game.options.get("optional_rules") or [])
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         got = super().choices(entity, kind)
         if kind == "par" and self._locked():
             got = [a for a in got if self.game.parse_price(a["share_price"], par=True).price == 100]
         return got
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+    def process_par(self, action: Action, entity: Entity) -> None:
         if self._locked() and self.game.parse_price(action["share_price"], par=True).price != 100:
             raise illegal("NYH's par price is locked to $100 in this game")
         super().process_par(action, entity)

@@ -4,13 +4,11 @@ by 5% units and keeps its own 50%."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import events as ev
-from ...core.actions import Action, entity_action, register_action
-from ...core.entities import Corporation, Holder, Player, Share, pay
+from ...core.actions import Action, entity_action, register_action, text
+from ...core.entities import Corporation, Entity, Holder, Player, Share, pay
 from ...core.errors import illegal, insufficient, malformed
-from ...core.round import Step
+from ...core.round import Step, as_corporation
 from . import debt, rules
 from .state import Game1862
 
@@ -97,22 +95,23 @@ class Redeem(Step[Game1862]):
 
     name = "Redeem shares"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.round.entity() or not isinstance(entity, Corporation):
             return []
         return [REDEEM, "pass"] if may_redeem(self.game, entity) else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != REDEEM:
             return super().choices(entity, kind)
+        entity = as_corporation(entity)
         kinds = ["debt"]
         if entity.cash >= payment(self.game, entity):
             kinds.insert(0, "treasury")
         return [{**entity_action(entity, REDEEM), "kind": k} for k in kinds]
 
-    def process_redeem_shares(self, action: dict[str, Any], entity: Any) -> None:
-        kind = str(action["kind"])
+    def process_redeem_shares(self, action: Action, entity: Entity) -> None:
+        kind = text(action, "kind")
         if kind not in REDEEM_KINDS:
             raise malformed(f"pay the redemption from the treasury or with debt, not {kind!r}")
-        redeem(self.game, entity, kind)
+        redeem(self.game, as_corporation(entity), kind)
         self.pass_()

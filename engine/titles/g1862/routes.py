@@ -7,8 +7,9 @@ import itertools
 from collections import Counter
 from typing import Any
 
+from ...core.actions import Action, route_list
 from ...core.autoroute import BonusRule, Pricing, RouteGraph, TrainSpec
-from ...core.entities import Train
+from ...core.entities import Entity, Train
 from ...core.errors import illegal
 from ...core.steps.operating import RouteStep
 from .state import Game1862
@@ -60,8 +61,8 @@ class Routes1862(RouteStep[Game1862]):
     """Routes may not include the same tile twice, except New York's two separate stations, and include at most
     one of the two Mexico hexes (§7.4)."""
 
-    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
-        for data in action["routes"]:
+    def process_run_routes(self, action: Action, entity: Entity) -> None:
+        for data in route_list(action):
             problem = route_problem(self.game, data)
             if problem:
                 raise illegal(problem)

@@ -4,10 +4,9 @@ the certificate limit by players and companies left, and a player's value."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import events as ev
-from ...core.entities import Corporation, Player, Share
+from ...core.actions import Action
+from ...core.entities import Corporation, Entity, Player, Share
 from ...core.steps.stock import BuySellParShares
 from . import rules
 from .bankruptcy import check_price_zero
@@ -17,7 +16,7 @@ from .state import Game1862
 from .switches import GROUP2_AFTER_FLOATS
 
 
-def bankrupt_or_out(entity: Any) -> bool:
+def bankrupt_or_out(entity: Entity) -> bool:
     return isinstance(entity, Player) and entity.bankrupt
 
 
@@ -113,7 +112,7 @@ class Shares1862(BuySellParShares[Game1862]):
     def must_sell(self, player: Player) -> bool:
         return self.game.num_certs(player) > self.game.cert_limit and self.can_sell_any(player)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if bankrupt_or_out(entity):
             return []
         return super().actions(entity)
@@ -126,11 +125,11 @@ class Shares1862(BuySellParShares[Game1862]):
             return False
         return self.can_buy_any(entity) or self.can_sell_any(entity) or self.can_par_any(entity)
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
         super().process_buy_shares(action, entity)
         self.pass_()
 
-    def process_par(self, action: dict[str, Any], entity: Any) -> None:
+    def process_par(self, action: Action, entity: Entity) -> None:
         super().process_par(action, entity)
         self.pass_()
 
@@ -141,7 +140,7 @@ class InitialShares(Shares1862):
     def sales_allowed(self) -> bool:
         return False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if unsold_privates(self.game):
             return []
         return super().actions(entity)

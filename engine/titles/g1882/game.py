@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.actions import Action
 from ...core.board import Hex
 from ...core.entities import Corporation, Player, Token, Train
 from ...core.round import AuctionRound, OperatingRound, Round, StockRound
@@ -79,7 +80,7 @@ class G1882(Game1882):
         # The SC private, exchanged for the certificate, is closed by now.
         saskatchewan.converted(self, corp)
 
-    def action_processed(self, action: dict[str, Any]) -> None:
+    def action_processed(self, action: Action) -> None:
         saskatchewan.check_convertible(self)
 
     def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:

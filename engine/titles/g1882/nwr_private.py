@@ -10,16 +10,16 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.abilities import TileLay, TokenAbility
-from ...core.actions import Action, entity_action
-from ...core.entities import Company, Corporation, Token
+from ...core.actions import Action, entity_action, opt_whole, text
+from ...core.entities import Company, Corporation, Entity, Token
 from ...core.errors import illegal
-from ...core.game import Game
-from ...core.round import InterruptStep
+from ...core.round import InterruptStep, as_company, as_corporation
 from ...core.steps.operating import tile_lay_choices
 from ...core.tiles import TokenKind
+from .state import Game1882
 
 
-class SpecialNWR(InterruptStep[Game]):
+class SpecialNWR(InterruptStep[Game1882]):
     """NWR (P3): remove one of the owner's stations outside the NWR hexes, place it in an open
     NWR city, then optionally lay or upgrade a tile there (rules §7.1)."""
 
@@ -33,7 +33,7 @@ class SpecialNWR(InterruptStep[Game]):
     def setup(self) -> None:
         pass
 
-    def _usable(self, entity: Any) -> bool:
+    def _usable(self, entity: Entity) -> bool:
         if not isinstance(entity, Company) or not _moves_stations(entity) or entity.closed:
             return False
         owner = entity.owner
@@ -47,7 +47,7 @@ class SpecialNWR(InterruptStep[Game]):
             return False
         return not getattr(self.round, "routes", None)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self._usable(entity):
             return []
         if self.state is None:
@@ -62,8 +62,11 @@ class SpecialNWR(InterruptStep[Game]):
     def active_entities(self) -> list[Any]:
         return [c for c in self.game.companies.values() if _moves_stations(c)]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
-        owner: Corporation = entity.owner
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
+        if kind not in ("remove_token", "place_token", "lay_tile"):
+            return super().choices(entity, kind)
+        entity = as_company(entity)
+        owner = as_corporation(entity.owner)
         if kind == "remove_token":
             out = []
             for token in owner.tokens:
@@ -80,13 +83,12 @@ class SpecialNWR(InterruptStep[Game]):
             return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": 0}
                     for hx in (self.game.board.hexes[h] for h in _move_token(entity).hexes)
                     for node in hx.tile.tokens if self.game.can_token_city(owner, hx, node)]
-        if kind == "lay_tile":
-            return tile_lay_choices(self.game, entity, owner, only_hex=self.destination)
-        return super().choices(entity, kind)
+        return tile_lay_choices(self.game, entity, owner, only_hex=self.destination)
 
-    def process_remove_token(self, action: dict[str, Any], entity: Any) -> None:
-        owner: Corporation = entity.owner
-        hx, node = self.game.city_by_id(action["city"])
+    def process_remove_token(self, action: Action, entity: Entity) -> None:
+        entity = as_company(entity)
+        owner = as_corporation(entity.owner)
+        hx, node = self.game.city_by_id(text(action, "city"))
         slots = hx.tile.tokens[node]
         slot = int(action.get("slot", 0))
         if slots[slot] != owner.sym or hx.tile.neutral[node][slot]:
@@ -114,30 +116,32 @@ class SpecialNWR(InterruptStep[Game]):
         self.game.board_changed()
         self.state = "place_token"
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        owner: Corporation = entity.owner
-        hx, node = self.game.city_by_id(action["city"])
+    def process_place_token(self, action: Action, entity: Entity) -> None:
+        entity = as_company(entity)
+        owner = as_corporation(entity.owner)
+        hx, node = self.game.city_by_id(text(action, "city"))
         hexes = _move_token(entity).hexes
         if hx.id not in hexes:
             raise illegal(f"{entity.sym} stations go to {', '.join(hexes)}")
         token = next((t for t in owner.tokens if not t.used and not t.neutral), None)
         if token is None or not self.game.can_token_city(owner, hx, node):
             raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
-        self.game.place_token(owner, token, hx, node, free=True, slot=action.get("slot"))
+        self.game.place_token(owner, token, hx, node, free=True, slot=opt_whole(action, "slot"))
         _move_token(entity).use()
         self.game.routes_seen.discard(owner.sym)  # 18xx.games forgets the owner's routes here: it may have none
         self.destination = hx.id
         self.state = "lay_tile"
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
-        owner: Corporation = entity.owner
-        if action["hex"] != self.destination:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        entity = as_company(entity)
+        owner = as_corporation(entity.owner)
+        if text(action, "hex") != self.destination:
             raise illegal(f"the NWR tile lay must be on {self.destination}")
         self.game.lay_tile(owner, action)
         next(a for a in entity.abilities_of(TileLay) if a.left).use()
         self.state = None
 
-    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         # The unused tile lay stays with the private (18xx.games keeps the ability until NWR closes).
         self.state = None
 

@@ -83,7 +83,8 @@ def test_schema_within_discord_limits() -> None:
 def test_every_verb_of_the_service_has_a_subcommand() -> None:
     commands = build(titles(), privates())
     verbs = {sub.verb for sub in commands.subcommands.values()}
-    assert {v.name for v in VERBS} <= verbs
+    assert {v.name for v in VERBS if " " not in v.name} <= verbs
+    assert {v.name.split()[0] for v in VERBS if " " in v.name} <= verbs  # a phrase goes by its first word
     # and the notification preferences the service understands
     assert {"notify", "remind", "quiet", "away", "prefs"} <= verbs
     paths = {s.path for s in commands.subcommands.values()}
@@ -170,7 +171,7 @@ def test_the_common_moves_are_one_level_deep_and_the_rest_grouped_within_limits(
     [root] = schema()
     top = {o["name"]: o for o in root["options"]}
     assert len(top) <= 25
-    common = [m.verb for m in MOVES if m.own_verb and m.group is None]
+    common = [m.verb for m in MOVES if m.own_verb and m.group is None and not m.is_phrase]
     assert {"bid", "buy", "sell", "par", "pass", "lay", "token", "run", "pay", "withhold", "train", "choose"} \
         <= set(common)
     for verb in common:

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ....core.actions import Action, entity_action
-from ....core.entities import Corporation, CorporationKind
+from ....core.actions import Action, entity_action, opt_text, text
+from ....core.entities import Corporation, CorporationKind, Entity
 from ....core.errors import illegal
-from ....core.round import Step
+from ....core.round import Step, as_corporation
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
 from ..bidboxes import bidbox_minors
 from ..privates import acquire_private, purchasable_companies
@@ -23,19 +23,19 @@ class AcquireCompany(Step[Game1822]):
 
     name = "Acquire private companies"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or not purchasable_companies(self.game, entity):
             return []
         return ["acquire_company", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "acquire_company":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "acquire_company"), "company": c.sym}
-                for c in purchasable_companies(self.game, entity)]
+                for c in purchasable_companies(self.game, as_corporation(entity))]
 
-    def process_acquire_company(self, action: dict[str, Any], entity: Corporation) -> None:
-        company = self.game.company(action["company"])
+    def process_acquire_company(self, action: Action, entity: Corporation) -> None:
+        company = self.game.company(text(action, "company"))
         if company not in purchasable_companies(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {company.sym} now")
         acquire_private(self.game, entity, company)
@@ -60,7 +60,7 @@ class MinorAcquisition(Step[Game1822]):
     def blocking(self) -> bool:
         return self.state != "select" or super().blocking()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self):
             return []
         if self.state != "select":
@@ -71,25 +71,26 @@ class MinorAcquisition(Step[Game1822]):
             return []
         return ["merge", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "merge":
-            major: Corporation = entity  # the major in turn (actions)
+            major = as_corporation(entity)  # the major in turn (actions)
             return [{**entity_action(major, "merge"), "corporation": m.sym}
                     for m in potential_minors(self.game, major) if minor_connected(self.game, major, m)]
         if kind == "choose":
-            buyer: Corporation = entity
+            buyer = as_corporation(entity)
             options = self.pay_choices(buyer) if self.state == "pay" else self.token_choices(buyer)
             return [{**entity_action(buyer, "choose"), "choice": c} for c in options]
         return super().choices(entity, kind)
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """How a floated minor's price (twice its share price) is paid: in cash, or with shares of the major and
         the difference in cash one way or the other."""
-        minor, choice = self.minor, str(action.get("choice"))
+        minor, choice = self.minor, str(opt_text(action, "choice"))
         if self.state == "token" and minor is not None:
-            return self.station_label(entity, minor, choice)
+            return self.station_label(as_corporation(entity), minor, choice)
         if self.state != "pay" or minor is None or not minor.floated or minor.owner is None or choice not in self.PAY:
             return None
+        entity = as_corporation(entity)  # the major acquiring
         money = self.game.format_money
         owner = minor.owner.name
         worth = self.game.market.location[minor.sym].price * 2
@@ -150,8 +151,8 @@ class MinorAcquisition(Step[Game1822]):
         nodes = self.game.network(major).nodes
         return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
-    def process_merge(self, action: dict[str, Any], entity: Corporation) -> None:
-        minor = self.game.corporation(action["corporation"])
+    def process_merge(self, action: Action, entity: Corporation) -> None:
+        minor = self.game.corporation(text(action, "corporation"))
         if minor not in potential_minors(self.game, entity):
             raise illegal(f"{entity.sym} cannot acquire {minor.sym}: {self.not_acquirable(entity, minor)}")
         if not minor_connected(self.game, entity, minor):
@@ -177,8 +178,8 @@ class MinorAcquisition(Step[Game1822]):
             return f"{minor.sym} has not operated twice yet"
         return f"{major.sym} can pay for it neither in money nor with its treasury shares"
 
-    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
-        choice = str(action["choice"])
+    def process_choose(self, action: Action, entity: Corporation) -> None:
+        choice = text(action, "choice")
         if self.state == "pay":
             if choice not in self.pay_choices(entity):
                 raise illegal(f"choose one of {', '.join(self.pay_choices(entity))}")
@@ -191,9 +192,4 @@ class MinorAcquisition(Step[Game1822]):
         acquire_minor(self.game, entity, self.minor, self.shares, choice)
         self.state = "select"
         self.minor = None
-        self.pass_()
-
-    def process_pass(self, action: dict[str, Any], entity: Corporation) -> None:
-        if self.state != "select":
-            raise illegal("finish the acquisition first")
         self.pass_()

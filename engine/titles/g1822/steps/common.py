@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ....core.actions import Action, entity_action
-from ....core.entities import Company, Corporation
+from ....core.entities import Company, Corporation, Entity
 from ....core.round import Step
 from ..private_choices import company_choices
 from ..stations import (
@@ -18,12 +18,12 @@ if TYPE_CHECKING:
     from ..state import Game1822
 
 
-def in_turn(entity: Any, step: Step[Any]) -> TypeGuard[Corporation]:
+def in_turn(entity: Entity, step: Step[Any]) -> TypeGuard[Corporation]:
     """Whether ``entity`` is the company whose turn it is (so typed from there on)."""
     return isinstance(entity, Corporation) and entity is step.round.entity()
 
 
-def company_choice_actions(game: Game1822, entity: Any, time: str) -> list[Action]:
+def company_choice_actions(game: Game1822, entity: Entity, time: str) -> list[Action]:
     """choose_ability actions of a private (or of the privates of a company) at one step of the turn."""
     if isinstance(entity, Company):
         comps = [entity]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ....core.actions import Action, entity_action
-from ....core.entities import Corporation, CorporationKind, Train
+from ....core.actions import Action, entity_action, opt_text, route_list, text, whole
+from ....core.entities import Corporation, CorporationKind, Entity, Train
 from ....core.errors import GameError, illegal, malformed
+from ....core.round import as_corporation
 from ....core.routes import Route
 from ....core.steps.operating import (
     Dividend,
@@ -27,7 +28,7 @@ class Route1822(RouteStep[Game1822]):
     """Runs routes; L trains run from one station of the company, optionally to a town beside it."""
 
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or not self.game.route_trains(entity):
             return []
         if entity.kind is CorporationKind.MINOR and all(t.name == "E" for t in self.game.route_trains(entity)):
@@ -51,39 +52,40 @@ class Route1822(RouteStep[Game1822]):
     def pullman_choices(self, corp: Corporation) -> list[Train]:
         return [t for t in self.game.route_trains(corp) if t.name not in ("L", "LP", "E")]
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
         """The Pullman's train, which the option names only by its place in the list."""
-        trains = self.pullman_choices(entity)
-        index = str(action.get("choice"))
+        trains = self.pullman_choices(as_corporation(entity))
+        index = str(opt_text(action, "choice"))
         if not index.isdigit() or int(index) >= len(trains):
             return None
         return f"the Pullman runs with the {trains[int(index)].name} train"
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": str(i)}
-                    for i, _ in enumerate(self.pullman_choices(entity))]
+                    for i, _ in enumerate(self.pullman_choices(as_corporation(entity)))]
         if kind == "run_routes":
-            return [{**entity_action(entity, "run_routes"), "routes": suggest_routes(self.game, entity)}]
+            corp = as_corporation(entity)
+            return [{**entity_action(corp, "run_routes"), "routes": suggest_routes(self.game, corp)}]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_choose(self, action: Action, entity: Corporation) -> None:
         options = self.pullman_choices(entity)
         try:
-            train = options[int(action["choice"])]
+            train = options[whole(action, "choice")]
         except (ValueError, IndexError):
             raise illegal(f"choose a train from 0 to {len(options) - 1}") from None
         self.pullman = train
         train.name += "+"
         self.game.log(f"{entity.sym} attaches the pullman to a {train.sym} train")
 
-    def process_run_routes(self, action: dict[str, Any], entity: Corporation) -> None:
-        corp: Corporation = entity
+    def process_run_routes(self, action: Action, entity: Entity) -> None:
+        corp = as_corporation(entity)
         routes: list[Route] = []
         total = 0
         used: set[str] = set()
         recorded = self.game.recorded_run(action)
-        claims: list[dict[str, Any]] = action["routes"]
+        claims: list[dict[str, Any]] = route_list(action)
         for data in claims:
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not corp:
@@ -130,7 +132,7 @@ class Dividend1822(Dividend[Game1822]):
     def setup(self) -> None:
         self.extra_choice: str | None = None
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or entity.kind is CorporationKind.MINOR:
             return []
         if not getattr(self.round, "routes", None):
@@ -148,18 +150,19 @@ class Dividend1822(Dividend[Game1822]):
                 return route
         return None
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": k} for k in self.KINDS]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Corporation) -> None:
-        if action["choice"] not in self.KINDS:
+    def process_choose(self, action: Action, entity: Corporation) -> None:
+        if text(action, "choice") not in self.KINDS:
             raise illegal(f"choose one of {', '.join(self.KINDS)}")
-        self.extra_choice = str(action["choice"])
+        self.extra_choice = text(action, "choice")
 
-    def process_dividend(self, action: dict[str, Any], entity: Corporation) -> None:
-        kind: str = action["kind"]
+    def process_dividend(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        kind: str = text(action, "kind")
         if kind not in self.KINDS:
             raise malformed(f"dividend must be one of {', '.join(self.KINDS)}, not {kind!r}")
         revenue = int(getattr(self.round, "revenue", 0))

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.actions import Action, entity_action
+from ....core.actions import Action, entity_action, opt_text, opt_whole, text
 from ....core.board import Hex
-from ....core.entities import Company, Corporation, CorporationKind, Token
+from ....core.entities import Company, Corporation, CorporationKind, Entity, Token
 from ....core.errors import illegal
-from ....core.round import Step
+from ....core.round import Step, as_corporation
 from ....core.steps.operating import (
     TokenStep,
 )
@@ -40,7 +40,7 @@ class PendingToken(HomeToken[Game1822]):
     """A station waiting for its city (minor 14's home and the station a major gets for it): any city of the
     hex the company has no station in, in a space of its own if the city is full."""
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "place_token":
             return super().choices(entity, kind)
         actor, hexes, _token = self.pending()[0]
@@ -57,10 +57,10 @@ class PendingToken(HomeToken[Game1822]):
         its track reaches (18xx.games)."""
         return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
 
-    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, pending = self.pending()[0]
         token: Token = pending
-        hx, node = self.game.city_by_id(action["city"])
+        hx, node = self.game.city_by_id(text(action, "city"))
         if hx.id not in hexes:
             raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
         slots = hx.tile.tokens[node]
@@ -77,28 +77,28 @@ class DestinationToken(Step[Game1822]):
 
     name = "Place the destination token"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or entity.kind is not CorporationKind.MAJOR:
             return []
         if destination_token(self.game, entity) is None:
             return []
         return ["hex_token", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "hex_token":
-            corp: Corporation = entity  # the major in turn (actions)
+            corp = as_corporation(entity)  # the major in turn (actions)
             if not destination_connected(self.game, corp):
                 return []
             return [{**entity_action(corp, "hex_token"), "hex": destination_of(corp), "token_type": "destination"}]
-        if kind == "pass" and destination_connected(self.game, entity):
+        if kind == "pass" and isinstance(entity, Corporation) and destination_connected(self.game, entity):
             return []
         return super().choices(entity, kind)
 
     # 18xx.games checks the connection only when a move is made live, never when a game is loaded; recorded
     # games hold placements and passes its live check would judge otherwise, so only the choices offered check it.
-    def process_hex_token(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_hex_token(self, action: Action, entity: Corporation) -> None:
         destination = destination_of(entity)
-        if action["hex"] != destination:
+        if text(action, "hex") != destination:
             raise illegal(f"{entity.sym}'s destination is {destination}")
         place_destination_token(self.game, entity)
         remove_extra_tokens(self.game, self.game.board.hexes[destination])
@@ -110,7 +110,7 @@ class Token1822(TokenStep[Game1822]):
     charter (a choose_ability by the private)."""
 
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.entity()
             if entity.owner is not corp:
@@ -152,7 +152,7 @@ class Token1822(TokenStep[Game1822]):
                 out.append((hx, node))
         return out
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose_ability":
             return company_choice_actions(self.game, entity, "token")
         if isinstance(entity, Company):
@@ -167,22 +167,22 @@ class Token1822(TokenStep[Game1822]):
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
         return out
 
-    def process_place_token(self, action: dict[str, Any], entity: Corporation | Company) -> None:
-        hx, node = self.game.city_by_id(action["city"])
+    def process_place_token(self, action: Action, entity: Entity) -> None:
+        hx, node = self.game.city_by_id(text(action, "city"))
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.
-            place_channel_station(self.game, entity, hx, node, action.get("slot"))
+            place_channel_station(self.game, entity, hx, node, opt_whole(action, "slot"))
             return
-        if isinstance(entity, Corporation) and action.get("token_type") is None \
+        if isinstance(entity, Corporation) and opt_text(action, "token_type") is None \
                 and (hx, node) in self.free_cities(entity):
             token: Token = self.normal_tokens(entity)[0]
-            self.game.place_token(entity, token, hx, node, free=True, slot=action.get("slot"))
+            self.game.place_token(entity, token, hx, node, free=True, slot=opt_whole(action, "slot"))
             self.game.free_tokens_used.add(entity.sym)
             self.pass_()
             return
         super().process_place_token(action, entity)
 
-    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose_ability(self, action: Action, entity: Entity) -> None:
         if not isinstance(entity, Company):
             raise illegal("a private makes that choice")
-        make_company_choice(self.game, entity, str(action["choice"]), "token")
+        make_company_choice(self.game, entity, text(action, "choice"), "token")

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from ....core import shares as units
-from ....core.actions import Action, entity_action, register_action
-from ....core.entities import Company, Corporation, CorporationKind, Player, Share
+from ....core.actions import Action, entity_action, opt_text, register_action, share_ids, text, whole
+from ....core.entities import Company, Corporation, CorporationKind, Entity, Player, Share
 from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
 from ....core.market import Cell
-from ....core.round import Round, Step, StockRound
+from ....core.round import Round, Step, StockRound, as_company, as_player
 from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate
@@ -57,7 +57,7 @@ class BidSellParShares(BuySellParShares[Game1822]):
         self.bid_actions = 0
 
     # --- what the player may do
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Company):
             return ["choose_ability"] if self.tax_haven_choices(entity) else []
         if entity is not self.round.entity() or not isinstance(entity, Player):
@@ -182,13 +182,12 @@ class BidSellParShares(BuySellParShares[Game1822]):
         if self.bought() or self.must_sell(player):
             return []
         spender = tax_haven_spender(self.game)
-        if spender is None:
-            return []  # not reached: the owner in turn is the spender or their tax haven
+        assert spender is not None  # P16's owner is the player in turn (above): they or their tax haven pay
         available = self.available_cash(player) if spender is player else int(spender.cash)
         sold = self.sold.get(player.id, {})
         return [c for c in tax_haven_choices(self.game, available) if not sold.get(c.rpartition("_")[0])]
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         """Oracle playouts leave out the tax haven buying into a company whose director's certificate is one share
         (LNWR). 18xx.games offers it, but it then counts the tax haven among the holders a directorship may pass
         to; once that company's director holds only the certificate and needs emergency money, it demands a sale
@@ -197,15 +196,15 @@ class BidSellParShares(BuySellParShares[Game1822]):
         holder does not direct the company, which 18xx.games settles differently (docs/conformance.md)."""
         if splits_anothers_directors_certificate(self.game, action):
             return False
-        share = tax_haven_share(self.game, str(action.get("choice"))) if action.get("type") == "choose_ability" \
+        share = tax_haven_share(self.game, str(opt_text(action, "choice"))) if action.get("type") == "choose_ability" \
             else None
         if share is None:
             return True
         corp = self.game.corporation(share.corp)
         return bool(corp.president_percent > corp.share_percent)
 
-    def choice_label(self, entity: Any, action: Action) -> str | None:
-        choice = str(action.get("choice"))
+    def choice_label(self, entity: Entity, action: Action) -> str | None:
+        choice = str(opt_text(action, "choice"))
         share = tax_haven_share(self.game, choice) if action.get("type") == "choose_ability" else None
         if share is None:
             return None
@@ -215,11 +214,11 @@ class BidSellParShares(BuySellParShares[Game1822]):
                f"{self.game.format_money(price)}"
 
     # --- choices
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose_ability":
-            return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(entity)]
+            return [{**entity_action(entity, kind), "choice": c} for c in self.tax_haven_choices(as_company(entity))]
         if kind == "bid":
-            bidder: Player = entity  # only the player in turn bids or starts a major (actions)
+            bidder = as_player(entity)  # only the player in turn bids or starts a major (actions)
             out = []
             for comp in bidbox_companies(self.game):
                 if self.can_bid(bidder, comp):
@@ -227,14 +226,14 @@ class BidSellParShares(BuySellParShares[Game1822]):
                                 "price": min_bid(self.game, comp)})
             return out
         if kind == "par":
-            player: Player = entity
+            player = as_player(entity)
             return [{**entity_action(player, "par"), "corporation": corp.sym, "share_price": cell.text}
                     for corp in self.parable(player) for cell in self.major_pars()
                     if self.par_cost(player, corp, cell) <= self.available_cash(player)]
         if kind == "payoff_player_debt":
             return [entity_action(entity, kind)]
         if kind == "payoff_player_debt_partial":
-            half = self.repayment(entity, None) // 2
+            half = self.repayment(as_player(entity), None) // 2
             return [{**entity_action(entity, kind), "amount": half}] if half > 0 else []
         return super().choices(entity, kind)
 
@@ -256,12 +255,12 @@ class BidSellParShares(BuySellParShares[Game1822]):
         return most if amount is None else min(amount, most)
 
     # --- processing
-    def process_payoff_player_debt(self, action: dict[str, Any], entity: Player) -> None:
+    def process_payoff_player_debt(self, action: Action, entity: Player) -> None:
         self._repay(entity, None)
 
-    def process_payoff_player_debt_partial(self, action: dict[str, Any], entity: Player) -> None:
+    def process_payoff_player_debt_partial(self, action: Action, entity: Player) -> None:
         try:
-            amount = int(action["amount"])
+            amount = whole(action, "amount")
         except (TypeError, ValueError):
             raise malformed("a partial repayment names a whole amount") from None
         if amount <= 0:
@@ -284,12 +283,12 @@ class BidSellParShares(BuySellParShares[Game1822]):
         self.current.append({"type": "payoff_player_debt"})
         self.round.last_to_act = player
 
-    def process_bid(self, action: dict[str, Any], entity: Player) -> None:
+    def process_bid(self, action: Action, entity: Player) -> None:
         game = self.game
-        comp = game.company(action["company"])
+        comp = game.company(text(action, "company"))
         if comp not in bidbox_companies(game):
             raise illegal(f"{comp.sym} is not in a bid box")
-        price = int(action["price"])
+        price = whole(action, "price")
         least = min_bid(game, comp)
         money = game.format_money
         if price < least:
@@ -315,21 +314,22 @@ class BidSellParShares(BuySellParShares[Game1822]):
         if self.bid_actions >= per_turn:
             self.pass_()
 
-    def process_choose_ability(self, action: dict[str, Any], entity: Company) -> None:
-        choice = str(action["choice"])
+    def process_choose_ability(self, action: Action, entity: Company) -> None:
+        choice = text(action, "choice")
         if choice not in self.tax_haven_choices(entity):
             share = tax_haven_share(self.game, choice)
             what = f"a share of {share.corp}" if share is not None else repr(choice)
             raise illegal(f"the tax haven cannot buy {what} now")
-        player = entity.owner
+        player = as_player(entity.owner)
         tax_haven_buy(self.game, choice)
         self.tax_haven_bought = True
         self.current.append(action)
         self.round.last_to_act = player
         self.pass_()
 
-    def process_buy_shares(self, action: dict[str, Any], entity: Player) -> None:
-        shares = [self.game.share_by_id(sid) for sid in action["shares"]]
+    def process_buy_shares(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        shares = [self.game.share_by_id(sid) for sid in share_ids(action)]
         if len(shares) != 1:
             raise malformed("buy one certificate at a time")
         if not self.can_buy(entity, shares[0]):
@@ -337,8 +337,9 @@ class BidSellParShares(BuySellParShares[Game1822]):
         super().process_buy_shares(action, entity)
         self.pass_()
 
-    def process_par(self, action: dict[str, Any], entity: Player) -> None:
-        corp = self.game.corporation(action["corporation"])
+    def process_par(self, action: Action, entity: Entity) -> None:
+        entity = as_player(entity)
+        corp = self.game.corporation(text(action, "corporation"))
         if corp not in self.parable(entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")
         cell = self.game.parse_price(action["share_price"], par=True)
@@ -375,18 +376,18 @@ class ChoicesRound(Round):
 class DoubleCash(Step[Game1822]):
     name = "Choose"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.passed or entity is not self.round.entity():
             return []
         return ["choose", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": "double"}]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Player) -> None:
-        if action["choice"] != "double":
+    def process_choose(self, action: Action, entity: Player) -> None:
+        if text(action, "choice") != "double":
             raise illegal("P9's choice is double")
         self.game.double_cash_choice = entity
         self.game.log(f"{entity.name} chooses to double actual cash holding when determining player turn order")

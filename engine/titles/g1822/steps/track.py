@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ....core.actions import Action, entity_action
-from ....core.entities import Company, Corporation, CorporationKind
+from ....core.actions import Action, entity_action, opt_whole, text
+from ....core.entities import Company, Corporation, CorporationKind, Entity
 from ....core.errors import illegal
-from ....core.round import Step
+from ....core.round import Step, as_company, as_corporation, sym_of
 from ....core.steps.operating import (
     Track,
     tile_lay_choices,
@@ -39,26 +39,26 @@ class SpecialChoose(Step[Game1822]):
 
     name = "Choose for a private"
 
-    def company(self, entity: Any) -> Company | None:
+    def company(self, entity: Entity) -> Company | None:
         comp = self.game.companies.get("P8")
         if comp is None or comp.closed or comp.owner is not entity or not in_turn(entity, self):
             return None
         return comp if comp.sym not in self.game.egr_choice and comp.sym in self.game.acquired_this_round else None
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["choose"] if self.company(entity) is not None else []
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose":
             return [{**entity_action(entity, "choose"), "choice": c} for c in ("token", "discount")]
         return super().choices(entity, kind)
 
-    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
-        choice = str(action["choice"])
+    def process_choose(self, action: Action, entity: Entity) -> None:
+        choice = text(action, "choice")
         if choice not in ("token", "discount"):
             raise illegal("choose token or discount")
         self.game.egr_choice["P8"] = choice
-        self.game.log(f"{entity.sym} chooses the {choice} of P8")
+        self.game.log(f"{sym_of(entity)} chooses the {choice} of P8")
 
 
 class SpecialTrack(Step[Game1822]):
@@ -102,13 +102,14 @@ class SpecialTrack(Step[Game1822]):
             return [self.teleported]
         return [self.company] if self.company is not None else super().active_entities()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.station_pending():
             return ["place_token"] if entity is self.teleported else []
         if self.company is not None:
             return ["lay_tile", "pass"] if entity is self.company else []
-        corp: Corporation = self.round.entity()
-        if not track_power_usable(self.game, entity, corp) or not self.may_begin(entity, corp):
+        corp = as_corporation(self.round.entity())
+        if (not track_power_usable(self.game, entity, corp) or not isinstance(entity, Company)
+                or not self.may_begin(entity, corp)):
             return []
         if not isinstance(self.round.active_step(), Track1822):
             return []
@@ -125,12 +126,12 @@ class SpecialTrack(Step[Game1822]):
         track = next(s for s in self.round.steps if isinstance(s, Track1822))
         return not (power.get("before_own_lay") and track.lays > 0)
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "place_token" and self.station_pending():
-            return channel_station_actions(self.game, entity)
+            return channel_station_actions(self.game, as_company(entity))
         if kind != "lay_tile":
             return super().choices(entity, kind)
-        company: Company = entity  # only a private with a usable track power lays here
+        company = as_company(entity)  # only a private with a usable track power lays here
         corp = cast(Corporation, company.owner)
         power = track_power(self.game, company)
         if power.get("teleport"):
@@ -145,7 +146,7 @@ class SpecialTrack(Step[Game1822]):
             out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if track_power_allows(self.game, company, corp, power, a) and self.lay_left(power, a)]
 
-    def lay_left(self, power: TrackPower, action: dict[str, Any]) -> bool:
+    def lay_left(self, power: TrackPower, action: Action) -> bool:
         """A private's lay other than P12's takes one of the company's own lays, which must still allow it."""
         if power.get("extra"):
             return True
@@ -153,11 +154,11 @@ class SpecialTrack(Step[Game1822]):
         spec = track.next_lay()
         if spec is None:
             return False
-        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        upgrade = self.game.board[text(action, "hex")].tile.colour != "white"
         allowed: object = spec.get("upgrade" if upgrade else "lay", True)
         return bool(allowed)
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Company) -> None:
+    def process_lay_tile(self, action: Action, entity: Company) -> None:
         corp = entity.owner
         if not isinstance(corp, Corporation) or corp is not self.round.entity():
             raise illegal(f"{entity.sym} lays track only in its company's turn")
@@ -166,21 +167,21 @@ class SpecialTrack(Step[Game1822]):
             raise illegal(f"{entity.sym} cannot lay that tile there")
         if not self.lay_left(power, action):
             raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
-        tile = self.game.tile_from_supply(str(action["tile"]))
-        upgrade = self.game.board[action["hex"]].tile.colour != "white"
+        tile = self.game.tile_from_supply(text(action, "tile"))
+        upgrade = self.game.board[text(action, "hex")].tile.colour != "white"
         if corp.kind is CorporationKind.MINOR and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
         self.game.laying_private = entity
         try:
             if power.get("teleport"):
                 if int(action.get("rotation", 0)) != 0 or \
-                        not any(lay["tile"] == action["tile"] for lay in teleport_lays(self.game, entity)):
+                        not any(lay["tile"] == text(action, "tile") for lay in teleport_lays(self.game, entity)):
                     raise illegal(f"{entity.sym} upgrades the English Channel only to make room for its station, "
                                   f"with tile {' or '.join(power.get('tiles', ()))} at rotation 0")
                 self.game.lay_tile(corp, action, check_connection=False)
             elif power.get("free"):
                 # A free lay costs nothing at all: terrain nor estuary crossing (18xx.games).
-                hx = self.game.board[action["hex"]]
+                hx = self.game.board[text(action, "hex")]
                 rot = int(action.get("rotation", 0))
                 exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
                 free = self.game.upgrade_cost(corp, hx, tile) + self.game.crossing_estimate(corp, hx, exits)
@@ -212,23 +213,23 @@ class SpecialTrack(Step[Game1822]):
         if power.get("teleport"):
             self.teleported = entity
 
-    def process_place_token(self, action: dict[str, Any], entity: Company) -> None:
+    def process_place_token(self, action: Action, entity: Company) -> None:
         company = self.teleported
         if not self.station_pending() or company is None or entity is not company:
             raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
-        hx, node = self.game.city_by_id(action["city"])
-        place_channel_station(self.game, company, hx, node, action.get("slot"))
+        hx, node = self.game.city_by_id(text(action, "city"))
+        place_channel_station(self.game, company, hx, node, opt_whole(action, "slot"))
         self.teleported = None
 
-    def process_pass(self, action: dict[str, Any], entity: Company) -> None:
-        if self.company is entity:
-            self.game.close_company(entity)
+    def process_pass(self, action: Action, entity: Entity) -> None:
+        if self.company is not None and self.company is entity:
+            self.game.close_company(self.company)
             self.company = None
 
 
 class Track1822(Track[Game1822]):
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Company):
             # P18's station swap and P17's card move may also be made during the track step.
             return ["choose_ability"] if (entity.owner is self.round.entity()
@@ -242,18 +243,18 @@ class Track1822(Track[Game1822]):
             return ["pass"]
         return out
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "choose_ability":
             return company_choice_actions(self.game, entity, "track")
         return super().choices(entity, kind)
 
-    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+    def process_choose_ability(self, action: Action, entity: Entity) -> None:
         if not isinstance(entity, Company):
             raise illegal("a private makes that choice")
-        make_company_choice(self.game, entity, str(action["choice"]), "track")
+        make_company_choice(self.game, entity, text(action, "choice"), "track")
 
     def next_lay(self) -> dict[str, Any] | None:
-        corp = self.round.entity()
+        corp = as_corporation(self.round.entity())
         lays = tile_lays_for(self.game, corp)
         if self.lays >= len(lays):
             return None
@@ -262,7 +263,8 @@ class Track1822(Track[Game1822]):
             return None
         return spec
 
-    def process_lay_tile(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_lay_tile(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         super().process_lay_tile(action, entity)
         if self.next_lay() is None and not track_powers_block(self.game, entity):
             self.pass_()

@@ -4,12 +4,10 @@ another company at any price the treasury pays, and the L to 2 upgrade).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ....core.actions import Action, entity_action
-from ....core.entities import Corporation, CorporationKind, Player, Train
+from ....core.actions import Action, entity_action, opt_text, text, whole
+from ....core.entities import Corporation, CorporationKind, Entity, Player, Train
 from ....core.errors import illegal, malformed
-from ....core.round import Step
+from ....core.round import Step, as_corporation
 from ....core.steps.operating import (
     BuyTrain,
     DiscardTrain,
@@ -24,16 +22,17 @@ class DiscardTrain1822(DiscardTrain[Game1822]):
     """A crowded company discards down to its limit, or one of two permanent private trains or two Pullmans."""
 
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "discard_train":
             return super().choices(entity, kind)
         return [{**entity_action(entity, "discard_train"), "train": t.id}
-                for t in discardable_trains(self.game, entity)]
+                for t in discardable_trains(self.game, as_corporation(entity))]
 
-    def process_discard_train(self, action: dict[str, Any], entity: Corporation) -> None:
-        train = self.game.all_trains.get(str(action["train"]))
+    def process_discard_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        train = self.game.all_trains.get(text(action, "train"))
         if train is None or train not in discardable_trains(self.game, entity):
-            raise illegal(f"{entity.sym} cannot discard train {action['train']} now")
+            raise illegal(f"{entity.sym} cannot discard train {text(action, 'train')} now")
         self.game.discard_train(entity, train)
 
 
@@ -42,7 +41,7 @@ class FirstTurnHousekeeping(Step[Game1822]):
 
     name = "Buy a first L train"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or entity.kind is not CorporationKind.MINOR or entity.operated:
             return []
         depot = self.game.available_depot_trains()
@@ -52,18 +51,19 @@ class FirstTurnHousekeeping(Step[Game1822]):
             return []
         return ["buy_train", "pass"]
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "buy_train":
             return super().choices(entity, kind)
         train = self.game.available_depot_trains()[0]
         return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
 
-    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
         train = self.game.available_depot_trains()[0]
-        price = int(action["price"])
+        price = whole(action, "price")
         if price != train.price:
             raise illegal(f"the L train costs {self.game.format_money(train.price)}")
-        if action.get("variant") not in (None, "L"):
+        if opt_text(action, "variant") not in (None, "L"):
             raise illegal("only an L train may be bought now")
         self.game.buy_train(entity, train, price)
         self.pass_()
@@ -86,14 +86,14 @@ class BuyTrain1822(BuyTrain[Game1822]):
         # 18xx.games keeps the step open for them even before they may be bought (its cheapest-train check).
         return [t for t in super().other_trains(corp) if self.tradeable(t)]
 
-    def process_sell_shares(self, action: dict[str, Any], entity: Corporation) -> None:
+    def process_sell_shares(self, action: Action, entity: Entity) -> None:
         super().process_sell_shares(action, entity)
         # 18xx.games sorts the companies still to operate again after an emergency sale moved a price.
         rnd = self.round
         rest = rnd.entities[rnd.entity_index + 1:]
         rnd.entities[rnd.entity_index + 1:] = [c for c in self.game.operating_order() if c in rest]
 
-    def offered_by_reference(self, entity: Any, action: Action) -> bool:
+    def offered_by_reference(self, entity: Entity, action: Action) -> bool:
         """Oracle playouts make no emergency sale of half a director's certificate whose holder does not direct
         the company, which 18xx.games settles differently (docs/conformance.md)."""
         return not splits_anothers_directors_certificate(self.game, action)
@@ -108,10 +108,12 @@ class BuyTrain1822(BuyTrain[Game1822]):
         """The privates' trains (2P, LP, P+) stay with the company that gained them."""
         return not isinstance(train.owner, Corporation) or train.name not in ("2P", "LP", "P+")
 
-    def choices(self, entity: Any, kind: str) -> list[Action]:
+    def choices(self, entity: Entity, kind: str) -> list[Action]:
         out = super().choices(entity, kind)
-        corp: Corporation = entity  # the company in turn, when it buys a train
-        owner = entity.owner if isinstance(entity, Corporation) else None
+        if kind != "buy_train":
+            return out
+        corp = as_corporation(entity)  # the company in turn buys a train
+        owner = corp.owner
         lowest = self.game.min_depot_price()
         if kind == "buy_train" and ("can_buy_trains" not in phase_status(self.game) or (
                 self.last_sale_price is not None and lowest is not None and corp.cash < lowest)):
@@ -139,21 +141,22 @@ class BuyTrain1822(BuyTrain[Game1822]):
                          "exchange": t.id} for t in corp.trains if t.sym == "L" and t.name == "L"]
         return out
 
-    def process_buy_train(self, action: dict[str, Any], entity: Corporation) -> None:
-        exchange = action.get("exchange")
+    def process_buy_train(self, action: Action, entity: Entity) -> None:
+        entity = as_corporation(entity)
+        exchange = opt_text(action, "exchange")
         if exchange:
             train = self.game.all_trains.get(str(exchange))
             if train is None or not isinstance(entity, Corporation) or train.owner is not entity \
-                    or train.name != "L" or str(action["train"]) != train.id:
+                    or train.name != "L" or text(action, "train") != train.id:
                 raise illegal(f"{entity.sym} can only upgrade its own L trains to 2 trains")
-            if action.get("variant") != "2":
+            if opt_text(action, "variant") != "2":
                 raise malformed("an L train is upgraded to a 2 train (variant 2)")
-            upgrade_l_train(self.game, entity, train, int(action["price"]))
+            upgrade_l_train(self.game, entity, train, whole(action, "price"))
             if not self.can_buy(entity):
                 self.pass_()
             return
-        train = self.game.all_trains.get(str(action["train"]))
-        if action.get("variant") == "E" and any(t.name == "E" for t in entity.trains):
+        train = self.game.all_trains.get(text(action, "train"))
+        if opt_text(action, "variant") == "E" and any(t.name == "E" for t in entity.trains):
             raise illegal(f"{entity.sym} can only own one E train")
         if train is not None and not self.offered_from_pool(train):
             raise illegal(f"the first discarded {train.name} train is sold before {train.id}")
