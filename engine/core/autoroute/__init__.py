@@ -43,7 +43,7 @@ unpaid stop kinds for 1828's 8E, express trains that earn their best ``limit`` o
 revenue multiplier for 3+D, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level
 bonuses; set-level bonuses with an optimistic bound used while searching and exact evaluation at the
 leaves). :meth:`TrainSpec.earnings` prices a route's stops for the finder and for routes typed by hand
-alike (``PlayRules.route_revenue``), so the two can never disagree.
+alike (``Game.route_revenue``), so the two can never disagree.
 
 Limits, none of which 1882 meets: a junction tile centre ("j") is one unit of track, so two trains may
 not cross there; a node-to-node path inside one hex cannot be written as 18xx.games ``connections``.

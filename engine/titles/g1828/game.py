@@ -65,7 +65,7 @@ class G1828(Game1828):
             self.depot.remove(six)
             del self.all_trains[six.id]
             self.log("Removing 6 train")
-        self.board_changed()  # closes the coalfields to every company without a coal marker
+        self.track.board_changed()  # closes the coalfields to every company without a coal marker
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -270,13 +270,13 @@ class G1828(Game1828):
         if not treasury:
             return []
         # A system's treasury share pays the system (rules 7.5.5).
-        return [self.pay_holder(corp, self.holder_payout(revenue, treasury))]
+        return [self.runs.pay_holder(corp, self.runs.holder_payout(revenue, treasury))]
 
     # ------------------------------------------------------------------ routes
     def network_read(self, corp: Corporation, net: Network) -> None:
         # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
-        # follow it (TrainRules.route_available), recording whenever it walks the company's track.
+        # follow it (TrainPart.route_available), recording whenever it walks the company's track.
         if net.route_possible:
             self.routes_seen.add(corp.sym)
 

@@ -63,7 +63,7 @@ def _shares(step: MergerInProgress, holder: Holder, corp: Corporation | None) ->
 
 
 def move_share(step: MergerInProgress, share: Share, to: Holder) -> None:
-    step.game.transfer_share(share, to)
+    step.game.shares.transfer_share(share, to)
 
 
 def system_shares(step: MergerInProgress) -> list[Share]:

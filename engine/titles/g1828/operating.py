@@ -69,7 +69,7 @@ class RouteStep1828(RouteStep[Game1828]):
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
         laid = list(getattr(self.round, "laid_hexes", []) or [])
-        if not self.game.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
+        if not self.game.runs.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
             for data in route_list(action):
                 hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
                 stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
@@ -89,10 +89,10 @@ class TokenStep1828(TokenStep[Game1828]):
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         coal = self.game.coal["coalfields"]
         return [c for c in super().choices(entity, kind) if kind != "place_token"
-                or self.game.city_by_id(c["city"])[0].id != coal]
+                or self.game.track.city_by_id(c["city"])[0].id != coal]
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
-        if self.game.city_by_id(text(action, "city"))[0].id == self.game.coal["coalfields"]:
+        if self.game.track.city_by_id(text(action, "city"))[0].id == self.game.coal["coalfields"]:
             raise illegal("the Virginia Coalfields may not be tokened")
         super().process_place_token(action, entity)
         self.game.tokened_this_round.add(sym_of(entity))
@@ -159,7 +159,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         out = [{**c, "shell": shell.name} for c in out for shell in shells.with_room(self.game, entity)
                if int(c["price"]) <= entity.cash or not shell.trains]
         empty = [s for s in self.game.shells.get(entity.sym, []) if not s.trains]
-        depot = self.game.available_depot_trains()
+        depot = self.game.trains.available_depot_trains()
         owner = entity.owner
         if empty and depot and isinstance(owner, Player):
             # With its president's money, the cheapest new train for an empty shell.
@@ -191,7 +191,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         must = self.game.must_buy_train(entity) or not shell.trains
         exchange = self.game.all_trains.get(text(action, "exchange")) if opt_text(action, "exchange") else None
         variant = text(action, "variant") if opt_text(action, "variant") else None
-        self.game.buy_train_action(entity, train, whole(action, "price"), exchange=exchange, must_buy=must,
+        self.game.trains.buy_train_action(entity, train, whole(action, "price"), exchange=exchange, must_buy=must,
                                    last_sale_price=self.last_sale_price, variant=variant)
         shell.trains.append(train)
         self.sold_for_train = False
@@ -262,7 +262,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             hex_id = self.game.lay_station_owed[company.sym]
             hx = self.game.board[hex_id]
             return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",
-                     "slot": self.game.free_slot(hx, node, corp.sym)}
+                     "slot": self.game.track.free_slot(hx, node, corp.sym)}
                     for node in privates.lay_station_cities(self.game, corp, hex_id)]
         if kind == "place_token":
             hx = self.game.board[minor.cp_hex(self.game)]

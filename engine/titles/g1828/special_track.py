@@ -20,7 +20,7 @@ def lay_rotations(game: Game1828, corp: Corporation, lay: dict[str, Any], hx: He
     from ...core.track import legal_rotations
     if not coal.lay_allowed(game, hx.id, tile.id):
         return []
-    edges = game.network(corp).hex_edges.get(hx.id, set()) if lay.get("reachable") else None
+    edges = game.track.network(corp).hex_edges.get(hx.id, set()) if lay.get("reachable") else None
     if edges is not None and not edges:
         return []
     return legal_rotations(game, hx, tile.tdef, edges)
@@ -36,7 +36,7 @@ def lay_cost(game: Game1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation:
 
 def special_lay(game: Game1828, corp: Corporation, action: Action, lay: dict[str, Any]) -> None:
     coal.check_lay_allowed(game, text(action, "hex"), text(action, "tile"))
-    game.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
+    game.track.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
                   free_terrain=bool(lay.get("free") or lay.get("teleport")))
 
 
@@ -106,7 +106,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             return 0, 0, 0
         lay = found[1]
         hx = self.game.board.hexes[text(action, "hex")]
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         free = bool(lay.get("free") or lay.get("teleport"))
         terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
         exits = frozenset((e + whole(action, "rotation")) % 6 for e in tile.tdef.edges())
@@ -148,9 +148,9 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             return []
         extra = int(spec.get("cost", 0)) if spec is not None else 0
         out = []
-        for hex_id in lay.get("hexes") or sorted(self.game.network(corp).hex_edges):
+        for hex_id in lay.get("hexes") or sorted(self.game.track.network(corp).hex_edges):
             hx = self.game.board.hexes[hex_id]
-            if self.game.blocked_hex(hx) is not None or hex_id in round_laid(self):
+            if self.game.track.blocked_hex(hx) is not None or hex_id in round_laid(self):
                 continue
             for tile in self.lay_tiles(lay, spec):
                 for rot in lay_rotations(self.game, corp, lay, hx, tile):
@@ -169,7 +169,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         hexes = lay.get("hexes") or []
         if hexes and text(action, "hex") not in hexes:
             raise illegal(f"{entity.sym} lays tiles only in {', '.join(hexes)}")
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         if lay.get("tiles") and tile.name not in lay["tiles"]:
             raise illegal(f"{entity.sym} lays only tiles {', '.join(lay['tiles'])}")
         if lay.get("normal"):

@@ -164,7 +164,7 @@ class RemoveTokens(InterruptStep[Game1828]):
 
     def process_remove_token(self, action: Action, entity: Entity) -> None:
         entity = as_corporation(entity)
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         slot = int(action.get("slot", 0))
         hexes: list[str] = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
         if hx.id not in hexes:
@@ -179,7 +179,7 @@ class RemoveTokens(InterruptStep[Game1828]):
         hx.tile.tokens[node][slot] = BLOCKING_OWNER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         self.game.log(f"{entity.sym} removes its station from {hx.id}; a blocking marker takes its place")
-        self.game.board_changed()
+        self.game.track.board_changed()
         hexes.remove(hx.id)
         if not hexes:
             self.round.corporation_removing_tokens = None  # type: ignore[attr-defined]
@@ -229,7 +229,7 @@ class HomeToken1828(HomeToken[Game1828]):
 
     def _chooser(self) -> Any:
         actor, _, token = self.pending()[0]
-        return self.game.token_owner(token, actor)
+        return self.game.track.token_owner(token, actor)
 
     def actions(self, entity: Entity) -> list[str]:
         return ["place_token"] if self.pending() and entity is self._chooser() else []

@@ -65,7 +65,7 @@ def turn_lay_waits(game: Game1828, corp: Corporation) -> bool:
 def track_company_buyable(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
         return False
-    return any(game.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
+    return any(game.runs.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
                                                 for lay in c.data.get("special_lays", ()))
                for c in game.companies.values())
 
@@ -129,7 +129,7 @@ class Track1828(Track[Game1828]):
         spec = self.next_lay()
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
         # A lay that allows no yellow tile allows no upgrade either (tile_lays_for), and is refused above.
         if upgrade and not spec.get("upgrade"):
@@ -137,7 +137,7 @@ class Track1828(Track[Game1828]):
         if text(action, "hex") in round_laid(self):
             raise illegal(f"{text(action, 'hex')} already had a tile laid this turn")
         coal.check_lay_allowed(self.game, text(action, "hex"), text(action, "tile"))
-        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.game.track.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
         self.count_lay(entity, text(action, "hex"), upgrade)
 
     def count_lay(self, corp: Corporation, hex_id: str, upgrade: bool) -> None:

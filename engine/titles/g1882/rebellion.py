@@ -46,5 +46,5 @@ def strike(game: Game1882) -> None:
         game.tile_supply[old.id] = old
         game.log(f"Rebellion destroys tile {hx.id}")
         ev.emit(ev.TileLaid(hx.id, hx.tile.name, hx.tile.id, hx.tile.rotation, old.name, ""))
-    game.board_changed()
+    game.track.board_changed()
     game.routes_seen.clear()  # 18xx.games clears its whole graph here, memory of routes included
