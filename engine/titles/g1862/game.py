@@ -80,6 +80,7 @@ class G1862(Game1862):
         self.groups: dict[int, list[Corporation]] = {
             g: [c for c in self.corporations.values() if int(c.data["group"]) == g] for g in (1, 2, 3)}
         self.bankruptcies = 0
+        self.idle_stock_rounds = 0
         for number, company in enumerate(sorted(self.companies.values(), key=lambda c: int(c.data["number"]))):
             company.data["order"] = number
         certificates.update_cert_limit(self)
@@ -141,6 +142,10 @@ class G1862(Game1862):
 
     def finish_stock_round(self) -> None:
         share_rules.sold_out_rise(self)
+        self.idle_stock_rounds += 1
+
+    def action_processed(self, action: dict[str, Any]) -> None:
+        self.idle_stock_rounds = 0
 
     def player_value(self, player: Player) -> int:
         return share_rules.player_value(self, player)
