@@ -3,6 +3,7 @@ tiles, fees and terrain, and the step that carries them out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...core.actions import Action, entity_action, text, whole
@@ -60,7 +61,8 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         corp = company.owner
         if not isinstance(corp, Corporation) or corp is not current(self):
             return None
-        for index, lay in enumerate(company.data.get("special_lays", ())):
+        lays: Sequence[dict[str, Any]] = company.data.get("special_lays", ())
+        for index, lay in enumerate(lays):
             if special_lay_used(self.game, company, index):
                 continue
             when = lay.get("when")
@@ -189,7 +191,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         if lay.get("when") == "sold":
             operating_round_of(self).just_sold_company = None
 
-    def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Any) -> None:
+    def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Tile) -> None:
         """A private's lay that is the company's own lay or upgrade of its track step (the D&H's, rules
         13.2.2.4): off its network, for the lay's fee instead of terrain; a station may follow."""
         corp = entity.owner

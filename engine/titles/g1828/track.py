@@ -34,7 +34,7 @@ def tile_lays_for(game: Game1828, corp: Corporation) -> list[dict[str, Any]]:
         else [corp.sym]
     if corp.kind is CorporationKind.SYSTEM:
         lays.append({"lay": True, "upgrade": "not_if_upgraded"})
-    track = game.data()["game"]["track"]
+    track: dict[str, Any] = game.data()["game"]["track"]
     for sym in members:
         if sym in track["extra_yellow"]:
             lays.append({"lay": "not_if_upgraded", "upgrade": False, "cost": int(track["extra_yellow_cost"])})

@@ -11,7 +11,8 @@ from .state import Game1882
 def set_aside_trains(game: Game1882) -> dict[str, Train]:
     """One train of each of 3, 4, 5, 6 is set aside for SC; the last of each type."""
     reserve: dict[str, Train] = {}
-    for name in game.data()["game"]["sc_extra_trains"]["types"]:
+    names: list[str] = game.data()["game"]["sc_extra_trains"]["types"]
+    for name in names:
         train = [t for t in game.depot if t.name == name][-1]
         game.depot.remove(train)
         train.reserved = True
