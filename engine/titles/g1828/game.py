@@ -20,12 +20,13 @@ from ...core.errors import illegal
 from ...core.game_end import EndCheck
 from ...core.graph import Network
 from ...core.market import Cell
-from ...core.round import AuctionRound, OperatingRound, Round
+from ...core.round import AuctionRound, Round
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828, share_price_of
+from .operating_round import OperatingRound1828
 from .state import Coal1828, Game1828, Shell
 
 CP = minor.CP
@@ -86,7 +87,7 @@ class G1828(Game1828):
     def operating_round(self, number: int) -> Round:
         from .rounds import operating_steps
         self.tokened_this_round = set()
-        return OperatingRound(self, operating_steps(), number)
+        return OperatingRound1828(self, operating_steps(), number)
 
     def start_operating(self, corp: Corporation) -> None:
         if corp.kind is CorporationKind.SYSTEM:

@@ -19,6 +19,7 @@ from ...core.steps.operating import (
     TokenStep,
 )
 from . import coal, minor, privates, routes, shells
+from .operating_round import operating_round_of
 from .state import Game1828
 from .track import current, turn_lay_waits
 
@@ -63,12 +64,12 @@ class RouteStep1828(RouteStep[Game1828]):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
 
     def actions(self, entity: Entity) -> list[str]:
-        if _minor(entity) and not getattr(self.round, "laid_hexes", None):
+        if _minor(entity) and not operating_round_of(self).laid_hexes:
             return []
         return super().actions(entity)
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
-        laid = list(getattr(self.round, "laid_hexes", []) or [])
+        laid = list(operating_round_of(self).laid_hexes)
         if not self.game.runs.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
             for data in route_list(action):
                 hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
@@ -226,7 +227,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
     name = "Place a private's station"
 
     def pending(self) -> Company | None:
-        company = getattr(self.round, "just_sold_company", None)
+        company = operating_round_of(self).just_sold_company
         if isinstance(company, Company) and company.data.get("minor") and minor.token_pending(self.game, company):
             return company
         return self.lay_station_company()
@@ -276,7 +277,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             privates.lay_station_place(self.game, company, action)
             return
         minor.place_token(self.game, as_company(entity), action)
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
     def process_pass(self, action: Action, entity: Entity) -> None:
         company = self.lay_station_company()
@@ -284,7 +285,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             privates.lay_station_pass(self.game, company)
             return
         minor.pass_token(self.game, as_company(entity))
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
 
 class SpecialBuy1828(InterruptStep[Game1828]):
@@ -320,7 +321,7 @@ class SwapTrain(Step[Game1828]):
     name = "Arrange trains between shells"
 
     def setup(self) -> None:
-        self.round.ignore_train_limit = False  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = False
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not current(self) or not isinstance(entity, Corporation):
@@ -332,7 +333,7 @@ class SwapTrain(Step[Game1828]):
         return ["swap_train", "pass"]
 
     def pass_(self) -> None:
-        self.round.ignore_train_limit = False  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = False
         super().pass_()
 
     def choices(self, entity: Entity, kind: str) -> list[Action]:
@@ -346,4 +347,4 @@ class SwapTrain(Step[Game1828]):
         if train is None or train.owner is not system:
             raise illegal(f"{system.sym} does not own train {text(action, 'train')}")
         shells.swap_train(self.game, system, train)
-        self.round.ignore_train_limit = True  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = True

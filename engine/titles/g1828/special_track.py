@@ -12,6 +12,7 @@ from ...core.errors import illegal, insufficient
 from ...core.round import InterruptStep, as_company, as_corporation, sym_of
 from ...core.tiles import Tile
 from . import coal, privates
+from .operating_round import operating_round_of
 from .state import Game1828
 from .track import Track1828, current, in_track_step, round_laid, special_lay_used
 
@@ -50,7 +51,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
     blocks = False
 
     def round_setup(self) -> None:
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
     def lay_for(self, company: Entity) -> tuple[int, dict[str, Any]] | None:
         """The lay ``company`` may make now: its index among the private's lays, and the lay."""
@@ -64,7 +65,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
                 continue
             when = lay.get("when")
             if when == "sold":
-                if getattr(self.round, "just_sold_company", None) is company:
+                if operating_round_of(self).just_sold_company is company:
                     return index, lay
             elif when == "turn" or (when == "track" and in_track_step(self.round, corp)):
                 if lay.get("normal") and self.own_lay() is None:
@@ -119,11 +120,11 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         return found is None or found[1].get("reference", True) is not False
 
     def blocking(self) -> bool:
-        sold = getattr(self.round, "just_sold_company", None)
+        sold = operating_round_of(self).just_sold_company
         return sold is not None and self.lay_for(sold) is not None and self.lay_for(sold)[1].get("when") == "sold"  # type: ignore[index]
 
     def active_entities(self) -> list[Any]:
-        sold = getattr(self.round, "just_sold_company", None)
+        sold = operating_round_of(self).just_sold_company
         if self.blocking():
             return [sold]
         return super().active_entities()
@@ -132,7 +133,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         found = self.lay_for(entity)
         if found is None:
             return []
-        if self.blocking() and entity is not self.round.just_sold_company:  # type: ignore[attr-defined]
+        if self.blocking() and entity is not operating_round_of(self).just_sold_company:
             return []
         return ["lay_tile"]
 
@@ -144,7 +145,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         entity = as_company(entity)
         corp = as_corporation(entity.owner)
         spec = self.own_lay() if lay.get("normal") else None
-        if lay.get("when") == "track" and not lay.get("normal") and getattr(self.round, "upgraded_track", False):
+        if lay.get("when") == "track" and not lay.get("normal") and operating_round_of(self).upgraded_track:
             return []
         extra = int(spec.get("cost", 0)) if spec is not None else 0
         out = []
@@ -176,9 +177,9 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             self.own_lay_tile(action, entity, lay, tile)
             return
         if lay.get("when") == "track":
-            if getattr(self.round, "upgraded_track", False):
+            if operating_round_of(self).upgraded_track:
                 raise illegal(f"cannot use {entity.sym} after a tile upgrade")
-            self.round.upgraded_track = True  # type: ignore[attr-defined]
+            operating_round_of(self).upgraded_track = True
         cost = int(lay.get("cost", 0))
         if cost > corp.cash:
             raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} for this lay")
@@ -186,7 +187,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         self.game.special_lays_used.add((entity.sym, index))
         round_laid(self).append(text(action, "hex"))
         if lay.get("when") == "sold":
-            self.round.just_sold_company = None  # type: ignore[attr-defined]
+            operating_round_of(self).just_sold_company = None
 
     def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Any) -> None:
         """A private's lay that is the company's own lay or upgrade of its track step (the D&H's, rules

@@ -13,6 +13,7 @@ from ...core.flow import RoundState
 from ...core.round import Step, as_corporation
 from ...core.steps.operating import Track, tile_lay_choices
 from . import coal
+from .operating_round import operating_round_of
 from .state import Game1828
 
 
@@ -22,11 +23,7 @@ def current(step: Step[Any]) -> Entity | None:
 
 def round_laid(step: Step[Any]) -> list[str]:
     """The hexes laid in this operating turn (no second lay in one hex)."""
-    laid: list[str] | None = getattr(step.round, "laid_hexes", None)
-    if laid is None:
-        laid = []
-        step.round.laid_hexes = laid  # type: ignore[attr-defined]
-    return laid
+    return operating_round_of(step).laid_hexes
 
 
 def tile_lays_for(game: Game1828, corp: Corporation) -> list[dict[str, Any]]:
@@ -82,8 +79,8 @@ class Track1828(Track[Game1828]):
 
     def setup(self) -> None:
         super().setup()
-        self.round.laid_hexes = []  # type: ignore[attr-defined]
-        self.round.upgraded_track = False  # type: ignore[attr-defined]
+        operating_round_of(self).laid_hexes = []
+        operating_round_of(self).upgraded_track = False
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = as_corporation(current(self))
@@ -91,7 +88,7 @@ class Track1828(Track[Game1828]):
         if self.lays >= len(lays):
             return None
         spec = dict(lays[self.lays])
-        upgraded = bool(getattr(self.round, "upgraded_track", False))
+        upgraded = operating_round_of(self).upgraded_track
         for key in ("lay", "upgrade"):
             if spec.get(key) == "not_if_upgraded":
                 spec[key] = not upgraded
@@ -145,7 +142,7 @@ class Track1828(Track[Game1828]):
         self.lays += 1
         round_laid(self).append(hex_id)
         if upgrade:
-            self.round.upgraded_track = True  # type: ignore[attr-defined]
+            operating_round_of(self).upgraded_track = True
             self.upgraded = True
         if not self.can_lay(corp):
             self.pass_()
