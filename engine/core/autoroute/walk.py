@@ -216,7 +216,6 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     reach = bounding and limit >= UNLIMITED
     # (A union, not a sum: two links to one neighbour would carry its bit into the next node's.)
     near = [_bitset(j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
-    near_chunks = _chunk_tables(near)
     through = sum(1 << k for k in range(n) if passable[k])
     stations = sum(1 << k for k in range(n) if token[k])
     paying = [(value[k], 1 << k) for k in range(n) if value[k] > 0 and not hexbit[k]]
@@ -279,7 +278,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
         seen = starts
         frontier = starts & through
         while frontier:
-            nb = _union(near_chunks, frontier) & ~(closed | seen)
+            nb = 0
+            while frontier:
+                low = frontier & -frontier
+                nb |= near[low.bit_length() - 1]
+                frontier ^= low
+            nb &= ~(closed | seen)
             seen |= nb
             frontier = nb & through
         return beaten(val, room, visited, seen & ~visited, hexes)
