@@ -152,7 +152,7 @@ def _read(game: Game, player: Player, text: str) -> intents.Intent:
 
 def check_position(game: Game, rng: random.Random, report: GameReport, memo: _Memo) -> None:
     """Checks 1-4 at the current position of ``game``; failures go into ``report``."""
-    seats = [p for p in (deciding_player(e) for e in game.acting()) if isinstance(p, Player)]
+    seats = [p for p in (deciding_player(game, e) for e in game.acting()) if isinstance(p, Player)]
     if not seats:
         report.failures.append(f"action {len(game.raw_actions)}: nobody decides for {game.acting()}")
         return

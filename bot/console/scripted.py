@@ -71,7 +71,7 @@ def command_intent(game: Game, player: Player, text: str) -> Intent:
 def next_move(game: Game, policy: Policy, names: dict[int, str]) -> Move | None:
     """The policy's next move on ``game`` (applied to it), or None if nobody can move."""
     for ent in query.deciding_entities(game):
-        player = deciding_player(ent)
+        player = deciding_player(game, ent)
         if player is None:
             continue
         options = query.all_choices(game, ent)

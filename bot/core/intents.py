@@ -55,7 +55,7 @@ def translate(game: Game, player: Player | None, command: Command, *, company: s
     mine = entities_of(game, player)
     if company is not None:
         comp = match_private(game, company)
-        if deciding_player(comp) is not player:
+        if deciding_player(game, comp) is not player:
             raise CommandError(Outcome.DENIED, f"{comp.sym} is not yours to use")
         if comp not in mine:
             raise illegal(f"{comp.sym} has nothing to do now")

@@ -31,15 +31,11 @@ def company_prefix(action: Action) -> str:
     return f"{str(action['entity']).lower()} " if action.get("entity_type") == "company" else ""
 
 
-def deciding_player(entity: Any) -> Player | None:
-    """The player who decides for an entity: itself, a corporation's president, a private's owner."""
-    for _ in range(4):
-        if isinstance(entity, Player):
-            return entity
-        entity = getattr(entity, "owner", None)
-        if entity is None:
-            return None
-    return None
+def deciding_player(game: Game, entity: Any) -> Player | None:
+    """The player who decides for an entity, as the engine says: itself, a corporation's president, a private's
+    owner, the player in turn for a company with no president yet."""
+    player = game.acting_player(entity)
+    return player if isinstance(player, Player) else None
 
 
 def entities_of(game: Game, player: Player) -> list[Any]:
@@ -48,7 +44,7 @@ def entities_of(game: Game, player: Player) -> list[Any]:
     acting = game.acting()
     players = [e for e in acting if isinstance(e, Player)]
     for ent in query.deciding_entities(game):
-        decider = deciding_player(ent)
+        decider = deciding_player(game, ent)
         if isinstance(ent, Corporation) and ent not in acting and players:
             # A company acting for the acting player (1828: the company that starts a merger names the other),
             # whoever presides over it.

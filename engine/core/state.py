@@ -192,6 +192,12 @@ class GameState:
             if not isinstance(entity, Corporation | Company) or entity.owner is None:
                 break
             entity = entity.owner
+        if isinstance(entity, Corporation) and entity.owner is None:
+            # A company with no president yet (1828: a new system removing a station in its merger) acts in the
+            # turn of the player whose move made it, so someone can always make its move.
+            current = self.round.entity()
+            if isinstance(current, Player):
+                return current
         return entity
 
     def share_price(self, corp: Corporation) -> Cell | None:

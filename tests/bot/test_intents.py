@@ -58,7 +58,7 @@ def test_every_choice_round_trips_through_its_command(seed: int) -> None:
     kinds: set[str] = set()
     while not game.finished:
         for ent in query.deciding_entities(game):
-            player = deciding_player(ent)
+            player = deciding_player(game, ent)
             options = query.all_choices(game, ent)
             for choice in rng.sample(options, min(4, len(options))):
                 text = to_command(game, choice)
@@ -81,7 +81,7 @@ def _in_stock_round_with_shares(game: Any) -> bool:
 def test_near_miss_names_get_a_suggestion() -> None:
     game = _new()
     _advance(game, _in_stock_round_with_shares)
-    player = deciding_player(game.acting()[0])
+    player = deciding_player(game, game.acting()[0])
     with pytest.raises(CommandError, match=r"no company CRP, did you mean CPR\?") as info:
         translate(game, player, parse("buy CRP"))
     assert info.value.outcome == Outcome.MALFORMED
@@ -90,7 +90,7 @@ def test_near_miss_names_get_a_suggestion() -> None:
 def test_names_are_case_insensitive() -> None:
     game = _new()
     _advance(game, _in_stock_round_with_shares)
-    player = deciding_player(game.acting()[0])
+    player = deciding_player(game, game.acting()[0])
     choice = query.choices(game, game.acting()[0], "buy_shares")[0]
     text = to_command(game, choice)
     assert command_intent(game, player, text.lower()).action == choice
@@ -99,7 +99,7 @@ def test_names_are_case_insensitive() -> None:
 
 def test_out_of_turn_and_spectator_are_refused() -> None:
     game = _new()
-    acting = deciding_player(game.acting()[0])
+    acting = deciding_player(game, game.acting()[0])
     other = next(p for p in game.players if p is not acting)
     with pytest.raises(CommandError) as info:
         translate(game, other, parse("pass"))
@@ -112,7 +112,7 @@ def test_out_of_turn_and_spectator_are_refused() -> None:
 
 def test_wrong_kind_of_move_lists_what_is_possible() -> None:
     game = _new()
-    acting = deciding_player(game.acting()[0])
+    acting = deciding_player(game, game.acting()[0])
     with pytest.raises(CommandError, match=r"you can: `buy HB`, `bid SC 55`, .*`pass`") as info:
         translate(game, acting, parse("lay E9 57 2"))
     assert info.value.outcome == Outcome.ILLEGAL
@@ -120,7 +120,7 @@ def test_wrong_kind_of_move_lists_what_is_possible() -> None:
 
 def test_bad_numbers_and_missing_arguments_are_malformed() -> None:
     game = _new()
-    acting = deciding_player(game.acting()[0])
+    acting = deciding_player(game, game.acting()[0])
     for text, message in [
         ("bid TB", "not enough to go on"),
         ("bid TB lots", "must be a number"),
@@ -133,7 +133,7 @@ def test_bad_numbers_and_missing_arguments_are_malformed() -> None:
 
 def test_auction_buy_means_the_cheapest_at_face_value() -> None:
     game = _new()
-    acting = deciding_player(game.acting()[0])
+    acting = deciding_player(game, game.acting()[0])
     cheapest = min(game.companies.values(), key=lambda c: c.value)
     action = translate(game, acting, parse(f"buy {cheapest.sym.lower()}")).action
     assert action["type"] == "bid" and action["company"] == cheapest.sym and action["price"] == cheapest.value
@@ -146,7 +146,7 @@ def test_lay_without_rotation_lists_the_legal_ones_and_bad_ones_are_explained() 
     game = _new()
     _advance(game, lambda g: any(len(query.choices(g, e, "lay_tile")) > 3 for e in g.acting()))
     corp = next(e for e in game.acting() if query.choices(game, e, "lay_tile"))
-    player = deciding_player(corp)
+    player = deciding_player(game, corp)
     options = query.choices(game, corp, "lay_tile")
     by_tile: dict[tuple[str, str], set[int]] = {}
     for c in options:

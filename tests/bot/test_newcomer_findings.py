@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot.console.scripted import command_intent
+from bot.core import intents
 from bot.core.commands import CommandError, help_text, parse
 from bot.core.intents import deciding_player, match_hex
 from bot.core.replies import Outcome
@@ -74,7 +75,7 @@ def test_a_bid_on_the_private_for_sale_names_its_price() -> None:
     """F4: `bid CP 190` when only `buy CP` ($180) was open bought CP for $190; 1882 §9 sells it at its price."""
     game = _1882()
     cheapest = game.round.active_step().companies[0]
-    player = deciding_player(game.acting()[0])
+    player = deciding_player(game, game.acting()[0])
     assert isinstance(player, Player)
     price = cheapest.min_bid
     with pytest.raises(CommandError) as info:
@@ -102,7 +103,7 @@ def test_a_move_copied_from_moves_with_its_colon_and_rot_reads() -> None:
         options = [c for e in query.deciding_entities(game) for c in query.all_choices(game, e)]
         game.process(sorted(options, key=lambda a: a["type"] != "par" and a["type"] != "buy_shares")[0])
     corp = game.acting()[0]
-    player = deciding_player(corp)
+    player = deciding_player(game, corp)
     assert isinstance(player, Player)
     choice = query.choices(game, corp, "lay_tile")[0]
     tile = str(choice["tile"]).rsplit("-", 1)[0]
@@ -113,7 +114,7 @@ def test_a_move_copied_from_moves_with_its_colon_and_rot_reads() -> None:
 def test_buy_col_suggests_buy_coal() -> None:
     """F15: `buy col` in 1828 suggested C&O."""
     game = new_game("1828", [(1, "alice"), (2, "bob"), (3, "carol")], seed=11)
-    player = deciding_player(game.acting()[0])
+    player = deciding_player(game, game.acting()[0])
     assert isinstance(player, Player)
     with pytest.raises(CommandError) as info:
         command_intent(game, player, "buy col")
@@ -127,7 +128,7 @@ def test_a_refused_redemption_gives_the_engines_reason() -> None:
     for _ in range(400):
         corp = next((e for e in game.acting() if "redeem_shares" in game.actions_for(e)), None)
         if corp is not None and not any(c["kind"] == "treasury" for c in query.choices(game, corp, "redeem_shares")):
-            player = deciding_player(corp)
+            player = deciding_player(game, corp)
             assert isinstance(player, Player)
             with pytest.raises(CommandError) as info:
                 command_intent(game, player, "redeem treasury")
@@ -151,7 +152,7 @@ def test_a_typed_run_that_leaves_a_train_idle_is_asked_about() -> None:
             runs = copy.process(best[0]).of(RouteRun)
             words = ["run", *(w for r in runs for w in (r.train, "-".join(s.hex for s in r.stops)))]
             one_train = " ".join(words[:3])
-            player = deciding_player(corp)
+            player = deciding_player(game, corp)
             assert isinstance(player, Player)
             with pytest.raises(CommandError) as info:
                 command_intent(game, player, one_train)
@@ -233,7 +234,7 @@ def test_1828_a_train_owed_before_selling_says_to_sell_first() -> None:
                 break
             for corp in game.acting():
                 kinds = game.actions_for(corp)
-                player = deciding_player(corp)
+                player = deciding_player(game, corp)
                 depot = game.trains.available_depot_trains()
                 if "buy_train" not in kinds or "pass" in kinds or "bankrupt" in kinds or getattr(corp, "trains", 1) \
                         or not isinstance(player, Player) or not depot:
@@ -258,7 +259,7 @@ def test_1828_buy_a_private_named_like_a_company_in_the_auction_says_which_and_w
     """F17: `buy CPR` in the auction said "CPR cannot be bought outright now" (the private and the public
     company share the symbol)."""
     game = new_game("1828", [(1, "alice"), (2, "bob"), (3, "carol"), (4, "dave")], seed=11)
-    player = deciding_player(game.acting()[0])
+    player = deciding_player(game, game.acting()[0])
     assert isinstance(player, Player)
     with pytest.raises(CommandError) as info:
         command_intent(game, player, "buy CPR")
@@ -274,7 +275,7 @@ def test_1828_merge_with_no_qualifying_pair_says_what_a_merger_needs() -> None:
     game = new_game("1828", [(i + 1, f"p{i + 1}") for i in range(4)], seed=2)
     for _ in range(600):
         seat = game.acting()[0]
-        player = deciding_player(seat)
+        player = deciding_player(game, seat)
         owned = [c.sym for c in game.corporations.values() if c.owner is player]
         if "Stock" in game.round.name() and owned and isinstance(player, Player) \
                 and "choose" not in game.actions_for(seat):
@@ -299,7 +300,7 @@ def test_1822_merge_with_a_minor_out_of_reach_says_why() -> None:
     said: list[str] = []
     for _ in range(1500):
         for major in [e for e in game.acting() if "merge" in game.actions_for(e)]:
-            player = deciding_player(major)
+            player = deciding_player(game, major)
             assert isinstance(player, Player)
             open_ = {c["corporation"] for c in query.choices(game, major, "merge")}
             for minor in [c.sym for c in game.corporations.values() if c.kind.value == "minor" and c.sym not in open_]:
@@ -316,3 +317,19 @@ def test_1822_merge_with_a_minor_out_of_reach_says_why() -> None:
         game.process(rng.choices(options, [_weight(o, "random") for o in options])[0])
     reasons = " ".join(said)
     assert "has closed" in reasons and "not connected" in reasons, said
+
+
+def test_1828_a_new_system_removing_a_station_is_its_merging_players_move() -> None:
+    """Conformance 1828 seed 41: a system that must remove a station before its shares are exchanged has no
+    president yet; nobody could send its move. The player who started the merger decides it."""
+    from bot.core.reading import entities_of
+    from tests.engine.test_1828_scenario_merger_stations import _merging_with_stations_in_both_cities_of_d14
+
+    game = _merging_with_stations_in_both_cities_of_d14()
+    system, merger = game.corporations["GT-IC"], game.player_by_id(5518)
+    assert entities_of(game, merger) == [system]
+    listed = [m.command for m in intents.listed_moves(game, merger)]
+    assert listed and all(c.startswith("remove D14") for c in listed)
+    assert intents.translate(game, merger, parse(listed[0])).action["type"] == "remove_token"
+    others = [p for p in game.players if p is not merger]
+    assert all(intents.listed_moves(game, p) == [] for p in others)

@@ -12,7 +12,7 @@ from bot.core.commands import CommandError
 from bot.core.intents import deciding_player, to_command
 from engine.core import query
 from engine.importer import read_game_file, replay
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import SHARED_FIXTURES, missing_message
 
 GAMES = {"1828": SHARED_FIXTURES / "1828" / "23366.json", "1822": SHARED_FIXTURES / "1822" / "33845.json"}
 EVERY = 7
@@ -35,7 +35,7 @@ def _same(game: Any, want: dict[str, Any], got: dict[str, Any]) -> bool:
 @pytest.mark.parametrize("title", list(GAMES))
 def test_every_legal_move_reads_back_to_itself(title: str) -> None:
     if not GAMES[title].is_file():
-        pytest.skip(f"the recorded game {GAMES[title]} is absent")
+        pytest.fail(missing_message(f"the recorded game {GAMES[title]}"), pytrace=False)
     problems: list[str] = []
     kinds: set[str] = set()
 
@@ -43,7 +43,7 @@ def test_every_legal_move_reads_back_to_itself(title: str) -> None:
         if index % EVERY and index not in EXTRA[title]:
             return
         for ent in query.deciding_entities(game):
-            player = deciding_player(ent)
+            player = deciding_player(game, ent)
             if player is None:
                 continue
             for choice in query.all_choices(game, ent, limit=60):

@@ -44,6 +44,8 @@ def test_a_system_with_two_stations_in_one_hex_removes_one_before_the_exchange()
     system = game.corporations["GT-IC"]
     assert isinstance(game.round.active_step(), RemoveTokens)
     assert game.acting() == [system]  # the exchange waits: no player has a decision yet
+    # The system has no president before the exchange: the player who started the merger decides the removal.
+    assert system.owner is None and game.acting_player(system) is game.player_by_id(5518)
     offered = query.choices(game, system, "remove_token")
     assert sorted((c["city"], c["slot"]) for c in offered) == [("D14-0-0", 0), ("D14-0-1", 0)]
     assert query.choices(game, game.player_by_id(648), "choose") == []

@@ -8,9 +8,7 @@ import pytest
 from engine.core import query
 from engine.core.errors import GameError
 from engine.titles.g1828 import shells
-from tests.engine.test_1828_rules import GAME_A, GAME_B, before
-
-pytestmark = pytest.mark.skipif(not (GAME_A.exists() and GAME_B.exists()), reason="1828 recorded games absent")
+from tests.engine.test_1828_rules import GAME_A, before
 
 FIRST_LAY = {"type": "lay_tile", "entity": "CPR-MC", "entity_type": "system", "hex": "D6", "tile": "14-2",
              "rotation": 1}  # id 274 of the recorded game

@@ -18,7 +18,7 @@ from engine.core.game import Game
 from engine.core.viewbuild import board_view, market_view, status_view
 from engine.importer import read_game_file, replay
 from rendering import render_map, render_market, render_status
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import SHARED_FIXTURES, missing_message
 from tests.rendering.imagecompare import assert_matches_golden
 
 GAMES = {"1828": SHARED_FIXTURES / "1828" / "23366.json", "1822": SHARED_FIXTURES / "1822" / "33845.json"}
@@ -45,7 +45,7 @@ def game_at(title: str, before: int | None) -> Game:
 def case(request: pytest.FixtureRequest) -> tuple[str, str]:
     title, point = request.param
     if not GAMES[title].is_file():
-        pytest.skip(f"the recorded game {GAMES[title]} is absent")
+        pytest.fail(missing_message(f"the recorded game {GAMES[title]}"), pytrace=False)
     return str(title), str(point)
 
 

@@ -16,7 +16,7 @@ from engine.core.game import Game
 from engine.core.viewbuild import board_view, market_view, status_view
 from engine.importer import read_game_file, replay
 from rendering import render_map, render_market, render_status
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import SHARED_FIXTURES, missing_message
 from tests.rendering.imagecompare import assert_matches_golden
 
 GAME = SHARED_FIXTURES / "1882" / "1882_game_end_stock_market.json"
@@ -35,7 +35,7 @@ def game_at(before: int | None) -> Game:
 @pytest.fixture(params=list(POINTS), ids=list(POINTS))
 def point(request: pytest.FixtureRequest) -> str:
     if not GAME.is_file():
-        pytest.skip(f"the recorded game {GAME} is absent")
+        pytest.fail(missing_message(f"the recorded game {GAME}"), pytrace=False)
     return str(request.param)
 
 

@@ -7,10 +7,12 @@ Recorded games in ../shared/fixtures add real boards when they are present.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -26,11 +28,22 @@ from rendering.canvas import Canvas
 from rendering.geometry import HexLayout
 from rendering.market import _empty_area
 from rendering.status import _CHIP_GAP, _OVER_BG, _chip_lines, _corp_state, _share_chips
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import SHARED_FIXTURES, missing_message
 from tests.rendering.boards import CORP_COLOURS_1882, feature_board, late_game_1882, market_1882, status_1882
 
 GAME_END = SHARED_FIXTURES / "1882" / "1882_game_end_stock_market.json"
-needs_game = pytest.mark.skipif(not GAME_END.exists(), reason="../shared/fixtures/1882 is absent")
+
+
+def needs_game(test: Callable[..., None]) -> Callable[..., None]:
+    """A test of the recorded 1882 game: it fails, not skips, when ../shared/fixtures is missing."""
+
+    @functools.wraps(test)
+    def checked(*args: Any, **kwargs: Any) -> None:
+        if not GAME_END.exists():
+            pytest.fail(missing_message(f"the recorded game {GAME_END}"), pytrace=False)
+        test(*args, **kwargs)
+
+    return checked
 
 _Box = tuple[float, float, float, float]
 

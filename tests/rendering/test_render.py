@@ -99,7 +99,6 @@ def test_printed_board_from_test_data_and_pointy_board_render() -> None:
     assert pointy.height > pointy.width  # pointy rows stack more steeply than flat ones
 
 
-@pytest.mark.skipif(not ENGINE_MAP_1882.exists(), reason="engine map not written yet")
 def test_engine_1882_map_renders() -> None:
     img = render_map(load_board(ENGINE_MAP_1882), scale=0.5)
     assert img.width > 600

@@ -89,7 +89,7 @@ def _merge(game: Game, player: Player, candidates: Candidates, args: tuple[str, 
                             f"{who} cannot merge with {corp.sym}")
         raise illegal(f"{who} cannot merge with {corp.sym}{why}; it can merge with: {listing(names)}")
     ent = hit[0]
-    owners = [o for o in (deciding_player(corp), deciding_player(ent)) if isinstance(o, Player)]
+    owners = [o for o in (deciding_player(game, corp), deciding_player(game, ent)) if isinstance(o, Player)]
     other = next((o for o in owners if o is not player), None)
     deal = f"{ent.sym} merges with {corp.sym}"
     return Intent(hit[1], ent, player, other, deal)

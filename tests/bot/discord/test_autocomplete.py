@@ -21,7 +21,7 @@ def layer(game: Any) -> Any:
     """The player who may lay a tile now, if anyone."""
     for ent in query.deciding_entities(game):
         if "lay_tile" in game.actions_for(ent):
-            return deciding_player(ent)
+            return deciding_player(game, ent)
     return None
 
 
