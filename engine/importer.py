@@ -27,7 +27,7 @@ class GameFile:
 # The settings key under which our exports name a game's rules edition (Game.RULES_EDITION); 18xx.games ignores it.
 EDITION_SETTING = "roundhouse_rules_edition"
 # The settings key under which our exports say that a game came from 18xx.games, so that its recorded runs stand as
-# recorded (``PlayRules.recorded_run``).
+# recorded (``RunPart.recorded_run``).
 RECORDED_SETTING = "roundhouse_recorded_runs"
 
 

@@ -3,7 +3,8 @@
 ``python -m engine.playout_check TITLE N SEED_BASE [--players LO-HI] [--policies random,steady,seeker]
 [--optional-rules A,B]`` plays N seeded games as ``engine.playout`` does, its invariants checked after every
 action, and names them as the oracle does: game i is ``TITLE-pP-POLICY-sS`` with P cycling through the player
-counts, POLICY changing after each full cycle and S = SEED_BASE + i. It prints one line per game and a last line
+counts, POLICY changing after each full cycle and S = SEED_BASE + i. It prints one line per game (with the reason
+it ended), the count of games by end reason, and a last line
 ``TITLE: K/N playouts ended with no problem (first problem: ...)``. Exit 0 when every game ended without one.
 """
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     good = 0
     first: str | None = None
+    ends: dict[str, int] = {}  # games by the reason they ended
     for players, policy, seed in plan(args.games, args.seed_base, counts, policies):
         name = f"{args.title}-p{players}-{policy}-s{seed}"
         result = random_playout(cls.TITLE, players, seed, max_actions=args.max_actions, policy=policy,
@@ -62,8 +64,13 @@ def main(argv: list[str] | None = None) -> int:
             good += 1
         else:
             first = first or f"{name}: {problem}"
-        print(f"{name}: {result.actions} actions, {'ended' if problem is None else 'PROBLEM: ' + problem}",
-              flush=True)
+        if problem is None:
+            reason = str(result.game.game_end_reason)
+            ends[reason] = ends.get(reason, 0) + 1
+        print(f"{name}: {result.actions} actions, "
+              f"{f'ended ({result.game.game_end_reason})' if problem is None else 'PROBLEM: ' + problem}", flush=True)
+    if ends:
+        print("ends: " + ", ".join(f"{reason} {count}" for reason, count in sorted(ends.items())))
     label = cls.TITLE + (f" ({','.join(rules)})" if rules else "")
     print(f"{label}: {good}/{args.games} playouts ended with no problem (first problem: {first or 'none'})")
     return 0 if good == args.games else 1

@@ -40,8 +40,8 @@ def out_of_turn_powers(game: Game) -> dict[str, int]:
 
 def closing_soon(game: Game, sym: str) -> str | None:
     """The phase the next train from the depot starts, when that phase closes this private (else None)."""
-    phase = game.closing_phase(game.companies[sym])
-    trains = game.available_depot_trains()
+    phase = game.trains.closing_phase(game.companies[sym])
+    trains = game.trains.available_depot_trains()
     if phase is None or not trains:
         return None
     name = trains[0].name
@@ -87,8 +87,9 @@ def prompt(game: Game, sym: str, player: Player, seq: int) -> tuple[str, tuple[B
 
 def over_limit(game: Game) -> dict[int, str]:
     """Players over the certificate limit, each with the sentence saying what they must do."""
-    limit, counter = game.cert_limit, game.num_certs
-    if game.finished:
+    limit = getattr(game, "cert_limit", None)
+    counter = getattr(game, "num_certs", None)
+    if limit is None or not callable(counter) or game.finished:
         return {}
     out: dict[int, str] = {}
     for player in game.players:

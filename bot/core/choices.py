@@ -119,7 +119,7 @@ def complete(commands: Sequence[Words], verb: str, args: Sequence[str], partial:
 def _label_train(game: Game, words: Words) -> str:
     name = words[1]
     price = next(
-        (t.price for t in game.available_depot_trains() if str(t.name) == name),
+        (t.price for t in game.trains.available_depot_trains() if str(t.name) == name),
         None,
     )
     where = " (pool)" if "pool" in words else ""

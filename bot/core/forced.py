@@ -109,7 +109,7 @@ def _par_prices(game: Game, ent: Any) -> str:
 
 def _emergency(game: Game, corp: Corporation, kinds: list[str]) -> str:
     """An owed train: the cheapest price, the shortfall, the president's cash and what may be sold."""
-    trains = [*game.available_depot_trains(), *game.pool_trains]
+    trains = [*game.trains.available_depot_trains(), *game.pool_trains]
     cheapest = min(trains, key=lambda t: t.price) if trains else None
     if cheapest is None:
         return f"{corp.sym} must buy a train, but none is for sale"

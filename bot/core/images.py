@@ -80,7 +80,7 @@ def changed_hexes(game: Game, action: dict[str, Any]) -> tuple[str, ...]:
         if action.get("type") == "lay_tile" and action.get("hex"):
             return (str(action["hex"]),)
         if action.get("type") == "place_token" and action.get("city"):
-            hx, _node = game.city_by_id(str(action["city"]))
+            hx, _node = game.track.city_by_id(str(action["city"]))
             return (str(hx.id),)
     except Exception:  # a crop is a convenience: without it the whole map goes out
         log.debug("no hex for %s", action, exc_info=True)

@@ -148,7 +148,7 @@ def tile_name(tile_id: str) -> str:
 
 
 def city_hex(game: Game, city: str) -> tuple[str, int]:
-    hx, node = game.city_by_id(city)
+    hx, node = game.track.city_by_id(city)
     return str(hx.id), int(node)
 
 

@@ -101,7 +101,7 @@ def score_text(game: Game, score: Score) -> str:
 def result_line(live: LiveGame) -> str:
     """The winner, then every player's score in its parts, best first."""
     game = live.game
-    scores = sorted((game.player_score(p) for p in game.players), key=lambda s: -s.total)
+    scores = sorted((game.shares.player_score(p) for p in game.players), key=lambda s: -s.total)
     reason = end_reason(game)
     head = f"Game over: {reason}." if reason else "Game over."
     if not scores:
@@ -167,7 +167,7 @@ def status_lines(live: LiveGame) -> list[str]:
                 f"  {c.sym}: {price} · president {pres} · treasury {money(game, c.cash)} · {trains}"
                 + ("" if c.floated else " · not floated")
             )
-    depot = game.available_depot_trains()
+    depot = game.trains.available_depot_trains()
     if depot:
         lines.append("Trains for sale: " + ", ".join(f"{t.name} ({money(game, t.price)})" for t in depot))
     return lines

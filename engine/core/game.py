@@ -1,7 +1,8 @@
-"""BaseGame: the state of one game and the rules every title shares.
+"""The facade of one game: it builds the state, applies actions, drives the rounds, owns the parts that hold the
+rules every title shares (``shares``, ``track``, ``trains``, ``runs``) and holds the default of every declared hook.
 
 A game is a title, a seed, players and an append-only action log; the state is the replay of
-the standing actions. Titles subclass :class:`Game`, load their data files and override hooks.
+the standing actions. Titles subclass :class:`Game`, load their data files and implement hooks (engine/core/hooks.py).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from . import actions as act
 from . import events as ev
 from .abilities import Exchange, ExchangeFrom, Shares, parse_abilities
-from .board import Board
+from .board import Board, Hex
 from .config import TitleConfig
-from .entities import Bank, Company, Corporation, Player, Share, SharePool
+from .entities import Bank, Company, Corporation, Holder, Player, Share, SharePool, Token, Train
 from .errors import DataError, ErrorCode, GameError, illegal, malformed, not_your_turn
 from .flow import RoundState
 from .game_end import (
@@ -32,14 +33,24 @@ from .game_end import (
     met,
     stock_market_end_reached,
 )
-from .market import StockMarket
-from .play import PlayRules
+from .market import Cell, StockMarket
+from .play import RunPart
+from .play_shares import SharePart
+from .play_track import TrackPart
+from .play_trains import TrainPart
 from .rng import Lcg
 from .sequence import OPERATING, STANDARD_PLAN, STOCK, Next, RoundPlan, after_last_to_act, next_round
+from .state import GameState
 from .tiles import Tile, parse_tile, shared_catalogue
+from .track import border_cost, crossing_cost, legal_rotations
+
+if TYPE_CHECKING:
+    from .autoroute import Pricing, RouteGraph, TrainSpec
+    from .graph import Network
+    from .routes import Route
 
 
-class Game(PlayRules):
+class Game(GameState):
     """One game. Use :meth:`process` for every move; it applies all of it or raises GameError."""
 
     dynamic_operating_order: ClassVar[bool] = True
@@ -53,6 +64,11 @@ class Game(PlayRules):
         self.options = dict(options or {})
         self.strict = strict
         self.raw_actions = []
+        # The rule areas the game owns (each typed against a protocol of what it reads of the game).
+        self.shares = SharePart(self)
+        self.track = TrackPart(self)
+        self.trains = TrainPart(self)
+        self.runs = RunPart(self)
         self._setup_state()
         if actions:
             self._replay(actions)
@@ -189,7 +205,7 @@ class Game(PlayRules):
             count = spec["count"]
             n = 1 if count == "unlimited" else int(count)
             for i in range(n):
-                self._new_train(spec, i)
+                self.trains.new_train(spec, i)
 
 
     def setup(self) -> None:
@@ -197,19 +213,6 @@ class Game(PlayRules):
 
     def initial_round(self) -> RoundState:
         raise NotImplementedError
-
-    # ------------------------------------------------------------------ logging and lookups
-
-
-
-
-
-
-
-
-
-
-
 
     # ------------------------------------------------------------------ processing
     def process(self, action: dict[str, Any]) -> ev.Outcome:
@@ -324,7 +327,7 @@ class Game(PlayRules):
             # stations or runs), and its graph keeps for good that the track joined two stops.
             corp = entity.owner if isinstance(entity, Company) else entity
             if isinstance(corp, Corporation):
-                self.remember_route(corp)
+                self.track.remember_route(corp)
         self._check_game_end_and_advance()
 
     def action_processed(self, action: dict[str, Any]) -> None:
@@ -369,7 +372,8 @@ class Game(PlayRules):
         self.game_end_reason = reason
         self.log(f"-- Game over: {reason} --")
         if ev.recording_now():
-            ev.emit(ev.GameEnded(reason, end_reason_text(reason), tuple(self.player_score(p) for p in self.players)))
+            scores = tuple(self.shares.player_score(p) for p in self.players)
+            ev.emit(ev.GameEnded(reason, end_reason_text(reason), scores))
 
     def before_game_end(self, reason: str) -> None:
         """Title hook: what happens as the game ends for ``reason``, before the scores (1862 repays debts)."""
@@ -431,57 +435,268 @@ class Game(PlayRules):
         return sorted(floated, key=lambda c: self.market.order_key(c.sym))
 
     def start_operating(self, corp: Corporation) -> None:
-        self.place_home_token(corp)
+        self.track.place_home_token(corp)
 
     def after_operating(self, corp: Corporation) -> None:
         pass
 
+    # ------------------------------------------------------------------ shares and privates
+    # The hooks of hooks.ShareHooks; their machinery is ``self.shares`` (engine/core/play_shares.py), which holds the
+    # longer defaults.
+    MIN_BID_INCREMENT: ClassVar[int] = 5
+    # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
+    # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
+    BIDS_IN_STEPS: ClassVar[bool] = True
+    SELL_AFTER_FIRST_SR: ClassVar[bool] = True
 
-    # ------------------------------------------------------------------ companies
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        return self.shares.can_par(corp, player)
 
+    def par_cost(self, corp: Corporation, price: int) -> int:
+        return self.shares.par_cost(corp, price)
 
-    # ------------------------------------------------------------------ shares
+    def after_par(self, player: Player, corp: Corporation) -> None:
+        pass
 
+    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
+        return receiver
 
+    def float_corporation(self, corp: Corporation) -> None:
+        self.shares.float_corporation(corp)
 
+    def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
+        self.shares.check_presidency(corp, previous, seller)
 
+    def num_certs(self, player: Player) -> float:
+        return self.shares.num_certs(player)
 
+    def parse_price(self, text: str, *, par: bool = False) -> Cell:
+        return self.shares.parse_price(text, par=par)
 
+    def sell_shares(self, seller: Player, shares: list[Share], percent: int | None = None) -> int:
+        return self.shares.sell_shares(seller, shares, percent)
 
+    def payout_companies(self) -> None:
+        for comp in self.companies.values():
+            if comp.closed or comp.owner is None or comp.revenue <= 0:
+                continue
+            self.bank.spend(comp.revenue, comp.owner)
+            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
 
+    def player_value(self, player: Player) -> int:
+        return self.shares.player_value(player)
+
+    def private_worth(self, player: Player) -> int:
+        """Face values."""
+        return sum(c.value for c in player.companies if not c.closed)
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        self.shares.after_buy_company(player, company, price)
+
+    # ------------------------------------------------------------------ track and stations
+    # The hooks of hooks.TrackHooks; their machinery is ``self.track`` (engine/core/play_track.py), which holds the
+    # longer defaults.
+    def tile_lays(self) -> list[dict[str, Any]]:
+        return [{"lay": True, "upgrade": True}]
+
+    def can_lay_track(self, corp: Corporation) -> bool:
+        return any(t.used for t in corp.tokens)
+
+    def lay_crossings(self, corp: Corporation, hx: Hex, tile: Tile) -> tuple[int, int]:
+        """A crossing is paid when it completes track on both sides."""
+        return border_cost(self, hx, tile)
+
+    def crossing_estimate(self, corp: Corporation, hx: Hex, exits: frozenset[int]) -> int:
+        return crossing_cost(self, hx, exits)
+
+    def tile_rotations(self, corp: Corporation, hx: Hex, tdef: Any, edges: set[int] | None) -> list[int]:
+        return legal_rotations(self, hx, tdef, edges)
+
+    def upgrade_cost(self, corp: Corporation, hx: Hex, tile: Tile) -> int:
+        """The printed hex's terrain on its first lay, later the printed upgrade cost of the tile being replaced."""
+        return hx.terrain_cost if hx.tile is hx.original else hx.tile.tdef.upgrade_cost
+
+    def after_tile_laid(self, corp: Corporation, hx: Hex, tile: Tile, water_crossings: int) -> None:
+        pass
+
+    def board_refreshed(self) -> None:
+        pass
+
+    def network_read(self, corp: Corporation, net: Network) -> None:
+        pass
+
+    def remembers_routes(self) -> bool:
+        return False
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        return self.track.can_place_token(corp)
+
+    def may_replace_neutral(self, corp: Corporation) -> bool:
+        return False
+
+    def after_home_token(self, corp: Corporation) -> None:
+        pass
+
+    def station_surcharge(self, corp: Corporation, token: Token, hx: Hex) -> int:
+        return 0
+
+    def home_node(self, corp: Corporation, hx: Hex) -> int:
+        """The city its ``home_city`` names, or the first."""
+        cities = hx.tile.tdef.cities
+        return cities[corp.home_city or 0] if corp.home_city is not None else cities[0]
+
+    def reserved_slots(self, hx: Hex, node: int) -> dict[int, str]:
+        return self.track.reserved_slots(hx, node)
+
+    def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
+        return self.track.token_blocked_by_reservation(hx, corp)
+
+    def can_token_city(self, corp: Corporation, hx: Hex, node: int, token: Token | None = None) -> bool:
+        return self.track.can_token_city(corp, hx, node, token)
 
     # ------------------------------------------------------------------ trains and phases
+    # The hooks of hooks.TrainHooks; their machinery is ``self.trains`` (engine/core/play_trains.py), which holds
+    # the longer defaults.
+    def train_limit(self, corp: Corporation) -> int:
+        return int(self.phase["train_limit"])
 
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and (corp.sym in self.routes_seen or self.track.network(corp).route_possible)
 
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy_train(corp)
 
+    def other_train_price_range(self, corp: Corporation, train: Train,
+                                last_sale_price: int | None = None) -> tuple[int, int]:
+        return self.trains.other_train_price_range(corp, train, last_sale_price)
 
+    def trade_in(self, train: Train) -> None:
+        train.owner = None
+        self.log(f"{train.name} train is traded in")
 
+    def discard_train(self, corp: Corporation, train: Train) -> None:
+        self.trains.discard_train(corp, train)
 
+    def crowded_corporations(self) -> list[Corporation]:
+        # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action (a company
+        # without trains is passed over before its limit is looked up).
+        return [c for c in self.corporations.values()
+                if c.trains and len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
 
+    def before_train_purchase(self, corp: Corporation, train: Train, price: int, *, exchange: Train | None,
+                              must_buy: bool) -> None:
+        pass
 
+    def on_new_train(self, corp: Corporation, train: Train) -> None:
+        self.trains.on_new_train(corp, train)
 
+    def train_left(self, corp: Corporation, train: Train) -> None:
+        pass
 
+    def phase_changed(self) -> None:
+        self.trains.phase_changed()
 
+    def close_on_train_bought(self, corp: Corporation) -> None:
+        self.trains.close_on_train_bought(corp)
 
+    def run_event(self, event: str, corp: Corporation | None, train: Train | None) -> None:
+        handler = getattr(self, f"event_{event}", None)
+        if handler is not None:
+            handler()
 
+    def event_close_companies(self) -> None:
+        self.trains.close_companies()
 
+    # ------------------------------------------------------------------ runs, dividends, money and privates
+    # The hooks of hooks.RouteHooks, DividendHooks, MoneyHooks and PrivateHooks; their machinery is ``self.runs``
+    # (engine/core/play.py), which holds the longer defaults.
+    def route_trains(self, corp: Corporation) -> list[Train]:
+        return list(corp.trains)
 
-    # ------------------------------------------------------------------ map
+    def route_revenue(self, corp: Corporation, route: Route) -> int:
+        # The same pricing as the route finder's, so that `run auto` and hand-typed routes always agree.
+        from .autoroute import route_price, train_spec
+        return route_price(self, route, train_spec(self, route.train))
 
+    def best_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes (as run_routes data) with the highest revenue for the company's trains."""
+        from .autoroute import best_routes_for
+        return best_routes_for(self, corp)
 
+    def route_anchors(self, corp: Corporation) -> list[tuple[str, int]] | None:
+        return None
 
+    def route_needs_station(self, corp: Corporation) -> bool:
+        return True
 
+    def has_route_bonus(self) -> bool:
+        return False
 
+    def route_bonus(self, route: Route) -> int:
+        return 0
 
+    # The route finder's readings of a title; the defaults read trains by their distance and price routes with
+    # ``route_bonus``.
+    def autoroute_train_spec(self, train: Train) -> TrainSpec | None:
+        return None
 
+    def autoroute_pricing(self, graph: RouteGraph) -> Pricing | None:
+        return None
 
+    def autoroute_tile_once(self) -> frozenset[str] | None:
+        return None
 
+    def autoroute_single_stop_hexes(self) -> frozenset[str]:
+        return frozenset()
 
+    def run_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int | None:
+        return None
 
-    # ------------------------------------------------------------------ scoring
+    # Titles with half pay (1822) or other splits extend this and ``pay_dividend``.
+    DIVIDEND_KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
+    def dividend_kinds(self, corp: Corporation) -> tuple[str, ...]:
+        return self.DIVIDEND_KINDS
 
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        self.runs.pay_dividend(corp, revenue, kind)
 
+    def more_dividend_parts(self, corp: Corporation, revenue: int) -> list[ev.HolderPart]:
+        return []
+
+    def min_depot_price(self) -> int | None:
+        """The cheapest train of the depot and the pool, as 18xx.games' depot counts its discarded trains
+        (titles whose discards leave the game keep the pool empty)."""
+        prices = [t.price for t in [*self.trains.available_depot_trains(), *self.pool_trains]]
+        return min(prices) if prices else None
+
+    def emergency_bundle_legal(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        return self.runs.emergency_bundle_legal(player, corp, shares, percent)
+
+    def emergency_bundle_needed(self, corp: Corporation, shares: list[Share], percent: int) -> bool:
+        return self.runs.emergency_bundle_needed(corp, shares, percent)
+
+    def emergency_liquidity(self, player: Player, corp: Corporation) -> int:
+        return self.runs.emergency_liquidity(player, corp)
+
+    def can_go_bankrupt(self, corp: Corporation) -> bool:
+        return self.runs.can_go_bankrupt(corp)
+
+    def go_bankrupt(self, corp: Corporation) -> None:
+        self.runs.go_bankrupt(corp)
+
+    def can_buy_company(self, corp: Corporation) -> bool:
+        return self.runs.can_buy_company(corp)
+
+    def company_price_range(self, corp: Corporation, company: Company) -> tuple[int, int]:
+        """Half to twice the private's face value."""
+        return (company.value + 1) // 2, company.value * 2
+
+    def has_turn_ability(self, corp: Corporation) -> bool:
+        return self.runs.has_turn_ability(corp)
+
+    def after_company_bought(self, corp: Corporation, company: Company, price: int) -> None:
+        pass
 
     # ------------------------------------------------------------------ the title's concepts in views
     # (hooks.ViewHooks; engine/core/viewbuild.py reads them, and titles without such concepts keep these.)
@@ -504,6 +719,10 @@ class Game(PlayRules):
         return int(company.value)
 
     # ------------------------------------------------------------------ queries
+    def result(self) -> dict[str, int]:
+        """Each player's value (``player_value``), by player id."""
+        return {str(p.id): self.player_value(p) for p in self.players}
+
     def acting(self) -> list[Any]:
         if self.finished:
             return []

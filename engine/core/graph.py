@@ -48,7 +48,7 @@ class Network:
     route_possible: bool = False  # two revenue stops are joined by track, one of them a station
     route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
     walks: dict[NodeRef, TokenWalk] = field(default_factory=dict)  # by station
-    # Some walks were dropped after a change to the board (TrackRules.hex_changed): the network must be built
+    # Some walks were dropped after a change to the board (play_track.TrackPart.hex_changed): the network must be built
     # again before it is read, walking again only from the stations whose walks are missing.
     stale: bool = False
 

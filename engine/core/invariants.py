@@ -23,7 +23,7 @@ def total_money(game: Game) -> int:
 
 def total_owed(game: Game) -> int:
     """What players and companies owe the bank (loans at their size, and debts)."""
-    return sum(p.debt for p in game.players) + sum(game.liabilities(c) for c in game.corporations.values())
+    return sum(p.debt for p in game.players) + sum(game.shares.liabilities(c) for c in game.corporations.values())
 
 
 def problems(game: Game, money: int, *, live: bool = True) -> list[str]:
@@ -106,7 +106,7 @@ def forced_purchase_problems(game: Game) -> list[str]:
             or not game.must_buy_train(corp):
         return []
     player = corp.owner
-    cheapest = game.cheapest_train_on_sale()
+    cheapest = game.trains.cheapest_train_on_sale()
     if not isinstance(player, Player) or cheapest is None:
         return []
     funds = corp.cash + player.cash + game.emergency_liquidity(player, corp)

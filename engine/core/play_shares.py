@@ -1,10 +1,14 @@
-"""Rules for certificates and money between players and companies: par, buying and selling, presidency,
-floating, privates' payouts and closing, and what players are worth.
+"""Certificates and money between players and companies, a part the game owns (``game.shares``): par, buying
+and selling, presidency, floating, privates' closing, and what players are worth.
+
+The hooks of these rules (``hooks.ShareHooks``) stay on :class:`engine.core.game.Game`, where titles implement
+them; the longer defaults are here (the ``Game`` default hands over to the method of the same name), and every
+hook this part asks goes through the game, so a title's implementation is the one that answers.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import events as ev
 from . import loans
@@ -15,24 +19,47 @@ from .abilities import (
 )
 from .entities import Company, Corporation, Holder, Player, Share, pay
 from .errors import illegal, insufficient, malformed
+from .hooks import ShareHooks
 from .market import Cell, parse_price_text
-from .state import GameState
+
+if TYPE_CHECKING:
+    from .config import TitleConfig
+    from .entities import Bank, SharePool
+    from .flow import RoundState
+    from .market import StockMarket
 
 
-class ShareRules(GameState):
-    MIN_BID_INCREMENT: ClassVar[int] = 5
-    # Whether a bid must rise by whole multiples of MIN_BID_INCREMENT (1882), or may be any amount at least that
-    # much above the last (1830, as 18xx.games' MUST_BID_INCREMENT_MULTIPLE).
-    BIDS_IN_STEPS: ClassVar[bool] = True
+class ShareHost(ShareHooks, Protocol):
+    """What the part reads of its game: the state below, and the hooks it asks."""
 
-    SELL_AFTER_FIRST_SR: ClassVar[bool] = True
+    bank: Bank
+    pool: SharePool
+    market: StockMarket
+    config: TitleConfig
+    players: list[Player]
+    corporations: dict[str, Corporation]
+    par_exchanges: dict[str, Company]
 
-    def payout_companies(self) -> None:
-        for comp in self.companies.values():
-            if comp.closed or comp.owner is None or comp.revenue <= 0:
-                continue
-            self.bank.spend(comp.revenue, comp.owner)
-            self.log(f"{comp.owner.name} collects {self.format_money(comp.revenue)} from {comp.sym}")
+    @property
+    def round(self) -> RoundState: ...
+
+    def log(self, line: str) -> None: ...
+
+    def format_money(self, amount: int) -> str: ...
+
+    def corporation(self, sym: Any) -> Corporation: ...
+
+    def share_by_id(self, share_id: str) -> Share: ...
+
+    def _holders(self, corp: Corporation | None = None) -> list[Holder]: ...
+
+
+class SharePart:
+    """Par, buying and selling, presidency, floating, privates' closing and what players are worth, for one
+    game."""
+
+    def __init__(self, game: ShareHost) -> None:
+        self.game = game
 
     def close_company(self, comp: Company) -> None:
         if comp.closed:
@@ -41,18 +68,18 @@ class ShareRules(GameState):
         owner = comp.owner
         if isinstance(owner, Player | Corporation) and comp in owner.companies:
             owner.companies.remove(comp)
-        self.log(f"{comp.sym} closes")
+        self.game.log(f"{comp.sym} closes")
         ev.emit(ev.PrivateClosed(comp.sym, comp.name))
 
     def set_par(self, corp: Corporation, cell: Cell) -> None:
         corp.par_price = cell.price
         corp.ipoed = True
-        self.market.place(corp.sym, cell)
+        self.game.market.place(corp.sym, cell)
 
     def num_certs(self, player: Player) -> float:
         total = 0.0
         for s in player.shares:
-            cell = self.market.location.get(s.corp)
+            cell = self.game.market.location.get(s.corp)
             if cell is not None and cell.zone in ("yellow", "orange", "brown"):
                 continue
             total += 1
@@ -66,37 +93,34 @@ class ShareRules(GameState):
         ev.emit(ev.ShareMoved(share.id, share.corp, share.percent, share.president, giver.party, to.party))
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
-        corp = self.corporation(shares[0].corp)
-        receiver = self.share_payee(corp, receiver)
-        if receiver is None and units.ipo_pays_company(self.config.shares) and all(s.owner is corp for s in shares):
+        game = self.game
+        corp = game.corporation(shares[0].corp)
+        receiver = game.share_payee(corp, receiver)
+        if receiver is None and units.ipo_pays_company(game.config.shares) and all(s.owner is corp for s in shares):
             receiver = corp
         if price:
-            pay(buyer, receiver or self.bank, price, ev.Why.SHARES)
+            pay(buyer, receiver or game.bank, price, ev.Why.SHARES)
         for s in shares:
             self.transfer_share(s, buyer)
-        self._check_float(corp)
-        self.check_presidency(corp, previous=corp.owner)
+        self.check_float(corp)
+        game.check_presidency(corp, previous=corp.owner)
 
-    def share_payee(self, corp: Corporation, receiver: Holder | None) -> Holder | None:
-        """Title hook: who is paid for certificates of ``corp`` bought with ``receiver`` named by the step (None:
-        the company for its IPO shares when the title's capitalization says so, else the bank)."""
-        return receiver
-
-    def _check_float(self, corp: Corporation) -> None:
+    def check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
             return
         if corp.sold_percent() >= corp.float_percent:
-            self.float_corporation(corp)
+            self.game.float_corporation(corp)
 
     def float_corporation(self, corp: Corporation) -> None:
+        game = self.game
         corp.floated = True
         ev.emit(ev.CompanyFloated(corp.sym))
-        capital = units.float_capital(self.config.shares, corp)
+        capital = units.float_capital(game.config.shares, corp)
         if capital:
-            self.bank.spend(capital, corp, ev.Why.CAPITAL)
-            self.log(f"{corp.sym} floats and receives {self.format_money(capital)}")
+            game.bank.spend(capital, corp, ev.Why.CAPITAL)
+            game.log(f"{corp.sym} floats and receives {game.format_money(capital)}")
         else:
-            self.log(f"{corp.sym} floats")
+            game.log(f"{corp.sym} floats")
 
     def check_presidency(self, corp: Corporation, previous: Player | None, seller: Player | None = None) -> None:
         """Hand the president's certificate to the largest holder if the president no longer is one.
@@ -105,23 +129,24 @@ class ShareRules(GameState):
         president hands back ordinary certificates worth the president's certificate's percent, whatever their
         size (two 5% shares for a 10% president's certificate).
         """
-        holdings = {p: p.percent_of(corp.sym) for p in self.players}
+        game = self.game
+        holdings = {p: p.percent_of(corp.sym) for p in game.players}
         top = max(holdings.values(), default=0)
         if top == 0 or (previous is not None and holdings.get(previous, 0) == top):
             return
         anchor = seller or previous
-        start = self.players.index(anchor) + 1 if anchor in self.players else 0
-        order = self.players[start:] + self.players[:start]
+        start = game.players.index(anchor) + 1 if anchor in game.players else 0
+        order = game.players[start:] + game.players[:start]
         new = next(p for p in order if holdings[p] == top)
-        pres = next((s for h in self._holders() for s in h.shares if s.corp == corp.sym and s.president), None)
+        pres = next((s for h in game._holders() for s in h.shares if s.corp == corp.sym and s.president), None)
         if corp.owner is not new:
             ev.emit(ev.PresidentChanged(corp.sym, corp.owner.party if corp.owner else None, new.party))
         corp.owner = new
         if pres is None or pres.owner is new:
             return
-        self.log(f"{new.name} becomes the president of {corp.sym}")
-        if pres.owner is self.pool and seller is not None:
-            swap_to: Holder = seller if seller.percent_of(corp.sym) >= pres.percent else self.pool
+        game.log(f"{new.name} becomes the president of {corp.sym}")
+        if pres.owner is game.pool and seller is not None:
+            swap_to: Holder = seller if seller.percent_of(corp.sym) >= pres.percent else game.pool
         else:
             swap_to = pres.owner
         for share in units.certificates_worth(new.shares_of(corp.sym), pres.percent):
@@ -135,31 +160,33 @@ class ShareRules(GameState):
         ``percent`` below the certificates' total means part of the president's certificate is sold;
         the seller gets ordinary certificates back for the rest.
         """
-        corp = self.corporation(shares[0].corp)
-        cell = self.market.location[corp.sym]
+        game = self.game
+        corp = game.corporation(shares[0].corp)
+        cell = game.market.location[corp.sym]
         total = sum(s.percent for s in shares)
         sold = total if percent is None else int(percent)
         price = units.value(corp, cell.price, sold)
         previous = corp.owner
         for s in shares:
-            self.transfer_share(s, self.pool)
-        self.bank.spend(price, seller, ev.Why.SHARE_SALE)
-        self.check_presidency(corp, previous, seller)
-        for back in units.certificates_worth(self.pool.shares_of(corp.sym), total - sold):
+            self.transfer_share(s, game.pool)
+        game.bank.spend(price, seller, ev.Why.SHARE_SALE)
+        game.check_presidency(corp, previous, seller)
+        for back in units.certificates_worth(game.pool.shares_of(corp.sym), total - sold):
             self.transfer_share(back, seller)
-        for _ in range(units.price_drops(self.config.shares, corp, sold)):
-            self.market.down(corp.sym)
-        self.log(f"{seller.name} sells {sold}% of {corp.sym} for {self.format_money(price)}")
+        for _ in range(units.price_drops(game.config.shares, corp, sold)):
+            game.market.down(corp.sym)
+        game.log(f"{seller.name} sells {sold}% of {corp.sym} for {game.format_money(price)}")
         return price
 
     def parse_price(self, text: str, *, par: bool = False) -> Cell:
+        game = self.game
         price, row, col = parse_price_text(text)
-        cell = self.market.at(row, col)
+        cell = game.market.at(row, col)
         if cell is None or cell.price != price:
-            raise malformed(f"there is no share price {self.format_money(price)} at row {row}, column {col}")
+            raise malformed(f"there is no share price {game.format_money(price)} at row {row}, column {col}")
         if par and not cell.par:
-            pars = ", ".join(self.format_money(c.price) for c in self.market.par_cells())
-            raise illegal(f"{self.format_money(price)} is not a par price; par prices: {pars}")
+            pars = ", ".join(game.format_money(c.price) for c in game.market.par_cells())
+            raise illegal(f"{game.format_money(price)} is not a par price; par prices: {pars}")
         return cell
 
     def can_par(self, corp: Corporation, player: Player) -> bool:
@@ -171,7 +198,7 @@ class ShareRules(GameState):
 
     def par_exchange(self, corp: Corporation) -> Company | None:
         """The private whose exchange ability starts ``corp`` (``from = "par"``), open or not."""
-        return self.par_exchanges.get(corp.sym)
+        return self.game.par_exchanges.get(corp.sym)
 
     def par_cost(self, corp: Corporation, price: int) -> int:
         percent = corp.shares[0].percent
@@ -180,27 +207,25 @@ class ShareRules(GameState):
         return units.value(corp, price, percent)
 
     def par_corporation(self, player: Player, corp: Corporation, cell: Cell) -> None:
-        cost = self.par_cost(corp, cell.price)
+        game = self.game
+        cost = game.par_cost(corp, cell.price)
         if cost > player.cash:
-            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at {self.format_money(cell.price)}: "
-                               f"cash {self.format_money(player.cash)}, cost {self.format_money(cost)}")
+            raise insufficient(f"{player.name} cannot afford to start {corp.sym} at {game.format_money(cell.price)}: "
+                               f"cash {game.format_money(player.cash)}, cost {game.format_money(cost)}")
         self.set_par(corp, cell)
         self.buy_shares(player, [corp.shares[0]], cost)
-        self.log(f"{player.name} pars {corp.sym} at {self.format_money(cell.price)}")
+        game.log(f"{player.name} pars {corp.sym} at {game.format_money(cell.price)}")
         source = self.par_exchange(corp)
         if source is not None:
             self.close_company(source)  # exchanged for the president's certificate
-        self.after_par(player, corp)
-
-    def after_par(self, player: Player, corp: Corporation) -> None:
-        """Title hook: after ``player`` started ``corp`` (its certificate bought, an exchanged private closed)."""
+        game.after_par(player, corp)
 
     def can_dump(self, player: Player, shares: list[Share]) -> bool:
         """A sale that includes the president's certificate needs another player able to take it."""
         pres = next((s for s in shares if s.president), None)
         if pres is None:
             return True
-        others = max((p.percent_of(pres.corp) for p in self.players if p is not player), default=0)
+        others = max((p.percent_of(pres.corp) for p in self.game.players if p is not player), default=0)
         return others >= pres.percent
 
     def sell_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
@@ -232,7 +257,7 @@ class ShareRules(GameState):
         pres = next((s for s in shares if s.president), None)
         if pres is None:
             return percent == total
-        unit = self.share_unit(self.corporations[pres.corp])
+        unit = self.share_unit(self.game.corporations[pres.corp])
         kept = total - percent
         return (set(shares) == set(player.shares_of(pres.corp)) and 0 <= kept < pres.percent
                 and kept % unit == 0)
@@ -240,44 +265,34 @@ class ShareRules(GameState):
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         """A private bought in the auction brings its certificates: a president's certificate makes the buyer set
         the par at once (the auction's CompanyPendingPar step), another one is handed over."""
+        game = self.game
         for ability in company.abilities_of(Shares):
             for share_id in ability.certificates:
-                share = self.share_by_id(share_id)
+                share = game.share_by_id(share_id)
                 if share.president:
-                    self.round.pending_par.append((company, share.corp))
+                    game.round.pending_par.append((company, share.corp))
                     continue
                 self.transfer_share(share, player)
-                self.log(f"{player.name} receives a {share.percent}% share of {share.corp} with {company.sym}")
+                game.log(f"{player.name} receives a {share.percent}% share of {share.corp} with {company.sym}")
 
     def player_value(self, player: Player) -> int:
         """Cash, shares at their price and privates at face value, less what the player owes the bank."""
         value = player.cash - player.debt
         for s in player.shares:
-            cell = self.market.location.get(s.corp)
+            cell = self.game.market.location.get(s.corp)
             if cell is not None:
-                value += units.value(self.corporations[s.corp], cell.price, s.percent)
+                value += units.value(self.game.corporations[s.corp], cell.price, s.percent)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
 
-    def private_worth(self, player: Player) -> int:
-        """Title hook: what ``player``'s privates add to his score (face values by default)."""
-        return sum(c.value for c in player.companies if not c.closed)
-
     def player_score(self, player: Player) -> ev.Score:
         """``player_value`` in its parts: cash, shares, privates and what he owes the bank."""
-        total = self.player_value(player)
-        privates = self.private_worth(player)
+        total = self.game.player_value(player)
+        privates = self.game.private_worth(player)
         return ev.Score(player.party, player.cash, total - player.cash + player.debt - privates, privates,
                         player.debt)
 
     def liabilities(self, corp: Corporation) -> int:
         """What ``corp`` owes the bank (its loans at the title's loan size and its debts)."""
-        return loans.liabilities(corp, self.config.loans)
+        return loans.liabilities(corp, self.game.config.loans)
 
-    def corporation_value(self, corp: Corporation) -> int:
-        """Title hook: what a company's treasury is worth to its holders, its cash less what it owes (titles whose
-        scoring counts companies, or whose share price falls with debt, read this; 1882's does not)."""
-        return corp.cash - self.liabilities(corp)
-
-    def result(self) -> dict[str, int]:
-        return {str(p.id): self.player_value(p) for p in self.players}

@@ -165,5 +165,5 @@ def token_price(game: Game, entity: Any, action: Action) -> int | None:
     if own is not None:
         return int(own)
     corp = entity if isinstance(entity, Corporation) else getattr(entity, "owner", None)
-    token = game.token_for(corp, action.get("token_type")) if isinstance(corp, Corporation) else None
+    token = game.track.token_for(corp, action.get("token_type")) if isinstance(corp, Corporation) else None
     return token.price if token is not None else None

@@ -1,7 +1,7 @@
 """The state of one game: what a game holds, and how to look its parts up. No rules live here.
 
-The rules (``play_shares``, ``play_track``, ``play_trains``, ``play``) are layered on top of it, and the facade
-(``game``) builds the state and drives the rounds.
+The facade (``game``) stands on it: it builds the state, drives the rounds and owns the parts that hold the rules
+(``play_shares``, ``play_track``, ``play_trains``, ``play``), which read the state through the game.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class GameState:
     networks: dict[str, Network]
     board_cache: dict[str, Any]
     pending_tokens: list[tuple[Corporation, list[str], Token]]
-    # Companies whose track has joined two stops, for titles that remember it (see TrainRules.route_available).
+    # Companies whose track has joined two stops, for titles that remember it (see TrainPart.route_available).
     routes_seen: set[str]
     rules_edition: int
     round: RoundState

@@ -24,13 +24,18 @@ from .tiles import TokenKind
 BLOCKING_OWNER = "B"
 
 
+class BoardListener(Protocol):
+    def board_changed(self) -> None: ...
+
+
 class TransferState(Protocol):
     """What the moves read and change: the map (for stations) and the game's listeners."""
 
     board: Board
     corporations: dict[str, Corporation]
 
-    def board_changed(self) -> None: ...
+    @property
+    def track(self) -> BoardListener: ...
 
     def log(self, line: str) -> None: ...
 
@@ -165,7 +170,7 @@ def move_token(state: TransferState, token: Token, source: Corporation, target: 
     source.tokens.remove(token)
     if placed is not token:
         token.used, token.hex, token.node, token.slot = False, None, -1, -1
-    state.board_changed()
+    state.track.board_changed()
     state.log(f"{source.sym}'s station in {hx.id}: {fate.value}" + (f" ({target.sym})" if placed else ""))
     return placed
 

@@ -106,7 +106,7 @@ def _hex_view(game: Game, hx: Hex, colour: str) -> HexView:
     tile = hx.tile
     printed = tile is hx.original or tile.preprinted
     row, col = _row_col(game, hx)
-    blocker = game.blocked_hex(hx)
+    blocker = game.track.blocked_hex(hx)
     return HexView(
         id=hx.id, row=row, col=col, colour=tile.colour, name=hx.name,
         tile=None if printed else tile.name,
@@ -145,7 +145,7 @@ def _hex_markers(game: Game, hx: Hex) -> tuple[str, ...]:
 def _home_reserved(game: Game, hx: Hex) -> tuple[str, ...]:
     """Companies holding a spot somewhere in a multi-city hex (``reserved_slots`` shows single cities)."""
     return tuple(c.sym for c in game.corporations.values()
-                 if game.home_reserved_on_tile(c, hx) and c.tokens and not c.tokens[0].used and not c.closed)
+                 if game.track.home_reserved_on_tile(c, hx) and c.tokens and not c.tokens[0].used and not c.closed)
 
 
 def _hexsides(game: Game) -> tuple[HexsideView, ...]:
@@ -314,7 +314,7 @@ def _phase_notes(game: Game) -> tuple[str, ...]:
     notes.append(f"{n} OR{'s' if n != 1 else ''} per set")
     if any(h.revenue for h in game.board.hexes.values()):
         notes.append(f"off-boards pay {game.phase_colour()} values")
-    if phase.get("can_buy_companies") and any(game.company_for_sale(c) for c in game.companies.values()):
+    if phase.get("can_buy_companies") and any(game.runs.company_for_sale(c) for c in game.companies.values()):
         notes.append("companies may buy privates")
     return tuple(notes)
 
@@ -400,7 +400,7 @@ def _company(game: Game, comp: Any, bids: dict[str, tuple[int, str]], boxes: set
 def _train_stock(game: Game) -> tuple[TrainStock, ...]:
     specs = {s["name"]: s for s in game.data()["game"]["trains"]}
     out = []
-    for t in game.available_depot_trains():
+    for t in game.trains.available_depot_trains():
         unlimited = specs.get(t.name, {}).get("count") == "unlimited"
         left = sum(1 for x in game.depot if x.name == t.name and not x.reserved)
         out.append(TrainStock(t.name, t.price, None if unlimited else left))

@@ -37,10 +37,10 @@ def test_the_proof_command_prints_its_summary_line(capsys: pytest.CaptureFixture
 
 def _short_of_money(game: object, corp: Corporation) -> bool:
     owner = corp.owner
-    cheapest = game.cheapest_train_on_sale()  # type: ignore[attr-defined]
+    cheapest = game.trains.cheapest_train_on_sale()  # type: ignore[attr-defined]
     return (isinstance(owner, Player) and cheapest is not None and game.must_buy_train(corp)  # type: ignore[attr-defined]
             and corp.cash + owner.cash < cheapest.price
-            and not game.emergency_bundles(owner, corp))  # type: ignore[attr-defined]
+            and not game.runs.emergency_bundles(owner, corp))  # type: ignore[attr-defined]
 
 
 def test_1822_minor_whose_director_cannot_pay_is_offered_the_depot_train_on_a_loan() -> None:
@@ -52,7 +52,7 @@ def test_1822_minor_whose_director_cannot_pay_is_offered_the_depot_train_on_a_lo
     for _ in range(900):
         for corp in [e for e in game.acting() if isinstance(e, Corporation)]:
             if "buy_train" in game.actions_for(corp) and _short_of_money(game, corp):
-                cheapest = game.cheapest_train_on_sale()
+                cheapest = game.trains.cheapest_train_on_sale()
                 owner = corp.owner
                 assert isinstance(owner, Player) and cheapest is not None
                 listed = [m for m in listed_moves(game, owner) if m.entity is corp]

@@ -234,7 +234,7 @@ def test_1828_a_train_owed_before_selling_says_to_sell_first() -> None:
             for corp in game.acting():
                 kinds = game.actions_for(corp)
                 player = deciding_player(corp)
-                depot = game.available_depot_trains()
+                depot = game.trains.available_depot_trains()
                 if "buy_train" not in kinds or "pass" in kinds or "bankrupt" in kinds or getattr(corp, "trains", 1) \
                         or not isinstance(player, Player) or not depot:
                     continue

@@ -117,7 +117,7 @@ def test_final_scores_name_debt_apart_and_the_end_reason_in_words() -> None:
     game = title_class("1822")([(1, "alice"), (2, "bob"), (3, "carol")], 1)
     game.players[0].debt = 500
     game.end_game("players_out")
-    said = score_text(game, game.player_score(game.players[0]))
+    said = score_text(game, game.shares.player_score(game.players[0]))
     assert re.fullmatch(r"-?£[\d,]+ \(cash £[\d,]+, shares £0, debt -£500\)", said), said
     assert status_view(game).game_end_reason == "too few players were left in the game"
     row = next(line for line in status_text(status_view(game)).splitlines() if "alice" in line)

@@ -57,12 +57,12 @@ def operating_round(game: G1862, number: int = 1) -> None:
 
 def give(game: G1862, pid: int, *share_ids: str) -> None:
     for sid in share_ids:
-        game.transfer_share(game.share_by_id(sid), player(game, pid))
+        game.shares.transfer_share(game.share_by_id(sid), player(game, pid))
 
 
 def to_pool(game: G1862, *share_ids: str) -> None:
     for sid in share_ids:
-        game.transfer_share(game.share_by_id(sid), game.pool)
+        game.shares.transfer_share(game.share_by_id(sid), game.pool)
 
 
 def start(game: G1862, sym: str, president: int, *, row: int = 0, col: int = 7, floated: bool = True,
@@ -70,7 +70,7 @@ def start(game: G1862, sym: str, president: int, *, row: int = 0, col: int = 7, 
     """Par ``sym`` with ``president`` holding the president's certificate; place its marker at (row, col)."""
     corp = game.corporations[sym]
     par = game.market.cell(0, 7) if row > 5 else game.market.cell(row, 7)
-    game.set_par(corp, par)
+    game.shares.set_par(corp, par)
     give(game, president, f"{sym}_0")
     corp.owner = player(game, president)
     game.market.place(sym, game.market.cell(row, col))
@@ -91,7 +91,7 @@ def choices(game: G1862, entity: Any, kind: str) -> list[dict[str, Any]]:
 
 def lay(g: G1862, corp: str, hex_id: str, tile: str, rotation: int) -> None:
     """Build track the scenario takes as given (no connection needed, terrain paid by the company)."""
-    g.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
+    g.track.lay_tile(g.corporations[corp], {"hex": hex_id, "tile": f"{tile}-{_free_copy(g, tile)}",
                                       "rotation": rotation}, check_connection=False)
 
 

@@ -33,4 +33,4 @@ def check_messages_name_entities_and_unknown_tiles(game: Game) -> None:
     assert game.describe(company) == company.sym
     assert game.describe("the Conductor") == "the Conductor"  # not an entity: named as given
     with pytest.raises(GameError, match="tile 9999-0 is not available"):
-        game.tile_from_supply("9999-0")
+        game.track.tile_from_supply("9999-0")

@@ -11,6 +11,7 @@ import pytest
 from engine.core import actions as act
 from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
+from engine.core.play_track import TrackPart
 from engine.core.tiles import TokenKind
 from engine.importer import read_game_file
 from engine.titles import title_class
@@ -100,7 +101,7 @@ def test_bids_resolve_at_the_end_of_the_stock_round() -> None:
     assert game.round.kind == "operating"
     assert p1.cash == 700 - 100 + 10 + 5
     # The three other minors in the boxes had no bids: three L trains leave the depot.
-    assert next(t.id for t in game.available_depot_trains()) == "L-3"
+    assert next(t.id for t in game.trains.available_depot_trains()) == "L-3"
 
 
 def test_a_first_stock_round_without_bids_ends_the_game() -> None:
@@ -171,11 +172,11 @@ def test_destination_bonus_doubles_the_destination_once() -> None:
 def test_only_p2_replaces_a_town_tile_by_plain_track() -> None:
     game = new_game()
     hx = game.board["G34"]
-    town = game.tile_from_supply("3-0")
+    town = game.track.tile_from_supply("3-0")
     town.rotation = 1
     hx.tile = town
     corp = game.corporations["21"]
-    plain = game.tile_from_supply("80-0").tdef
+    plain = game.track.tile_from_supply("80-0").tdef
     # A company's own lay must keep the town's paths, which plain track cannot.
     assert game.tile_rotations(corp, hx, plain, None) == []
     game.laying_private = game.companies["P2"]
@@ -241,7 +242,7 @@ def test_london_approach_stubs_bind_every_first_lay() -> None:
     hx = game.board["M36"]
     stubs = map_extras(game, "M36")["stubs"]
     corp = game.corporations["21"]
-    plain = game.tile_from_supply("58-0").tdef
+    plain = game.track.tile_from_supply("58-0").tdef
     game.companies["C1"].owner = game.players[0]
     game.corporations["LNWR"].owner = game.players[0]
     # Neither C1's holder nor LNWR's director lays there freely.
@@ -309,7 +310,7 @@ def test_a_station_power_stops_holding_the_token_step_once_the_company_has_a_sta
     assert step.actions(secr) == ["place_token", "pass"]
     channel = game.board.hexes["P43"]
     token = next(t for t in secr.unused_tokens() if t is not secr.tokens[0])
-    game.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
+    game.track.place_token(secr, token, channel, next(iter(channel.tile.tokens)), free=True)
     assert free_token_hexes(game, secr) == [] and not p5_holds_token_step(game, secr)
     assert step.actions(secr) == []
 
@@ -348,7 +349,7 @@ def test_a_major_floating_in_phase_6_is_fully_capitalised() -> None:
     event_full_capitalisation(game)
     corp = game.corporations["MR"]
     cell = next(c for c in game.market.par_cells() if c.price == 100)
-    game.set_par(corp, cell)
+    game.shares.set_par(corp, cell)
     corp.cash = 200  # what its first shares paid, incrementally
     bank = game.bank.cash
     unsold = sum(s.percent for s in corp.shares)
@@ -363,7 +364,7 @@ def test_p8s_discount_is_off_listed_hills_and_mountains() -> None:
     p8.owner = corp
     corp.companies.append(p8)
     game.egr_choice["P8"] = "discount"
-    tile = game.tile_from_supply("9-0")
+    tile = game.track.tile_from_supply("9-0")
     assert game.upgrade_cost(corp, game.board["C40"], tile) == 40  # a listed £60 hill
     assert game.upgrade_cost(corp, game.board["I14"], tile) == 60  # an £80 mountain
     assert game.upgrade_cost(corp, game.board["D39"], tile) == 40  # £40 rough ground: no discount
@@ -373,9 +374,9 @@ def test_shares_of_a_fully_capitalised_major_pay_the_bank_until_it_floats() -> N
     game = new_game()
     event_full_capitalisation(game)
     corp, player = game.corporations["MR"], game.players[0]
-    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    game.shares.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
     bank, share = game.bank.cash, next(s for s in corp.shares if not s.president)
-    game.buy_shares(player, [share], 100)
+    game.shares.buy_shares(player, [share], 100)
     assert corp.cash == 0 and game.bank.cash == bank + 100
 
 
@@ -383,13 +384,13 @@ def test_a_redemption_settles_a_directorship_left_open_by_a_merger() -> None:
     game = new_game()
     corp = game.corporations["LNWR"]
     p1, p2 = game.players[0], game.players[1]
-    game.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
+    game.shares.set_par(corp, next(c for c in game.market.par_cells() if c.price == 100))
     pres, *rest = corp.shares
-    game.transfer_share(pres, p1)
+    game.shares.transfer_share(pres, p1)
     corp.owner = p1
     for share in rest[:2]:
-        game.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
-    game.transfer_share(rest[2], game.pool)
+        game.shares.transfer_share(share, p2)  # as a minor's owner is paid in shares, with no change of director
+    game.shares.transfer_share(rest[2], game.pool)
     corp.cash = 500
     redeem_shares(game, corp, [rest[2]])
     assert corp.owner is p2
@@ -511,7 +512,7 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     p21.owner = corp
     corp.companies.append(p21)
     seen: dict[str, int] = {}
-    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
+    monkeypatch.setattr(TrackPart, "lay_tile", lambda self, c, a, **kw: seen.update(kw))
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     monkeypatch.setattr(G1822, "crossing_estimate", lambda self, c, hx, exits: 40)
     step = SpecialTrack.__new__(SpecialTrack)
@@ -520,7 +521,7 @@ def test_a_free_private_lay_pays_no_estuary_crossing(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(SpecialTrack, "lay_left", lambda self, power, action: True)
     with contextlib.suppress(StopIteration):  # no track step in this bare round: the lay is what is checked
         step.process_lay_tile({"hex": "N21", "tile": "6-0", "rotation": 0}, p21)
-    assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.tile_from_supply("6-0")) + 40)
+    assert seen["extra_cost"] == -(game.upgrade_cost(corp, game.board["N21"], game.track.tile_from_supply("6-0")) + 40)
 
 
 def test_the_destination_check_walks_from_the_home_station_alone() -> None:
@@ -539,7 +540,7 @@ def test_p12_begun_after_one_own_lay_takes_the_second(monkeypatch: pytest.Monkey
     corp, p12 = game.corporations["SECR"], game.companies["P12"]
     p12.owner = corp
     corp.companies.append(p12)
-    monkeypatch.setattr(G1822, "lay_tile", lambda self, c, a, **kw: None)
+    monkeypatch.setattr(TrackPart, "lay_tile", lambda self, c, a, **kw: None)
     monkeypatch.setattr("engine.titles.g1822.steps.track.track_power_allows", lambda *a: True)
     track = Track1822.__new__(Track1822)
     track.lays, track.upgraded = 1, False
@@ -585,8 +586,8 @@ def test_p5_places_an_exchange_token_in_the_english_channel_unreached_and_closes
     game.exchange_tokens["NBR"] = 2
     assert step.actions(p5) == ["place_token", "choose_ability"]
     (offer,) = step.choices(p5, "place_token")
-    hx, node = game.city_by_id(offer["city"])
-    assert hx.id == "P43" and ("P43", node) not in game.network(nbr).nodes
+    hx, node = game.track.city_by_id(offer["city"])
+    assert hx.id == "P43" and ("P43", node) not in game.track.network(nbr).nodes
     left = len(nbr.unused_tokens())
     step.process_place_token(offer, p5)
     assert "NBR" in hx.tile.tokens[node] and game.exchange_tokens["NBR"] == 1
@@ -602,7 +603,7 @@ def test_a_destination_station_sends_the_companys_other_station_in_that_city_hom
         hx = game.board.hexes[nbr.data["destination"]]
         node = next(iter(hx.tile.tokens))
         token = next(t for t in nbr.unused_tokens() if t.kind is TokenKind.NORMAL and t is not nbr.tokens[0])
-        game.place_token(nbr, token, hx, node, free=True)
+        game.track.place_token(nbr, token, hx, node, free=True)
         place_destination_token(game, nbr)
         remove_extra_tokens(game, hx)
         held = [t.kind.value for t in nbr.tokens if t.used and t.hex == hx.id]
@@ -616,7 +617,7 @@ def test_a_destination_station_sends_the_companys_other_station_in_that_city_hom
 def test_a_station_in_an_added_space_takes_a_free_printed_space_on_upgrade() -> None:
     game = new_game()
     hx = game.board["L19"]
-    tile = game.tile_from_supply("14-0")
+    tile = game.track.tile_from_supply("14-0")
     tile.tokens[0] = [None, None, "MR"]
     tile.kinds[0].append(tile.kinds[0][0])
     hx.tile = tile
@@ -632,12 +633,12 @@ def test_p21s_lays_cross_the_humber_estuary_from_edition_3() -> None:
                      {"optional_rules": ["plus_expansion"], "rules_edition": edition})
         corp, p21 = game.corporations["9"], game.companies["P21"]
         grimsby = game.board["N23"]
-        game.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
+        game.track.place_token(corp, corp.tokens[0], grimsby, next(iter(grimsby.tile.tokens)), free=True)
         (water,) = [e for e, b in grimsby.borders.items() if b.kind == "water"]
         power = track_power(game, p21)
         for rotation in range(6):
             lay = {"hex": "N23", "tile": "5-0", "rotation": rotation}
-            crosses = water in {(e + rotation) % 6 for e in game.tile_from_supply("5-0").tdef.edges()}
+            crosses = water in {(e + rotation) % 6 for e in game.track.tile_from_supply("5-0").tdef.edges()}
             assert track_power_allows(game, p21, corp, power, lay) == (crosses or edition == 2)
 
 
@@ -652,7 +653,7 @@ def test_an_exchanged_minor_station_takes_the_added_space_with_it_from_edition_3
         node = next(iter(hx.tile.tokens))
         assert len(hx.tile.tokens[node]) == 1
         minor = next(c for c in game.corporations.values() if c.kind.value == "minor" and c.home != hx.id)
-        game.place_token(minor, minor.tokens[0], hx, node, free=True)
+        game.track.place_token(minor, minor.tokens[0], hx, node, free=True)
         place_destination_token(game, cr)
         assert hx.tile.tokens[node] == [minor.sym, "CR"]
         remove_minor_station(game, minor, minor.tokens[0])  # what a floated minor's acquisition does with it

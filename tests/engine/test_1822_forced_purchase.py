@@ -48,7 +48,7 @@ def dead_end_shape(game: G1822, in_pool: bool) -> tuple[Corporation, Player]:
     game.bank.cash += minor.cash - 40 + director.cash
     minor.cash, director.cash = 40, 0
     for share in [s for s in director.shares if s.corp != minor.sym]:
-        game.transfer_share(share, game.pool)
+        game.shares.transfer_share(share, game.pool)
     seven = next(t for t in game.depot if t.name == "7")
     for t in list(game.depot):
         game.depot.remove(t)

@@ -166,7 +166,7 @@ def test_oracle_playouts_leave_out_the_tax_haven_buying_lnwr_which_players_may_s
     game, _ = recorded_until(1030)
     p16 = game.companies["P16"]
     share = next(s for p in game.players for s in p.shares if s.corp == "LNWR" and not s.president)
-    game.transfer_share(share, game.pool)
+    game.shares.transfer_share(share, game.pool)
     game.bank.spend(300, game.player_by_id(P16_OWNER))  # enough for LNWR at £200
     offered = [a["choice"] for a in game.round.choices_for(p16, "choose_ability")]
     assert "LNWR_market" in offered and "MR_ipo" in offered
@@ -215,7 +215,7 @@ def test_a_share_in_the_tax_haven_counts_for_a_sold_out_company() -> None:
     owner = game.player_by_id(P16_OWNER)
     p16_buy(game, "MR_ipo")
     for share in [*mr.shares_of("MR"), *game.pool.shares_of("MR")]:
-        game.transfer_share(share, owner)
+        game.shares.transfer_share(share, owner)
     assert sum(p.percent_of("MR") for p in game.players) == 90
     before = game.market.location["MR"]
     game.finish_stock_round()
@@ -258,11 +258,11 @@ def lnwr_president_of_one_share(in_tax_haven: bool) -> tuple[G1822, dict[str, An
     lnwr = game.corporation("LNWR")
     for holder in game.players:
         for share in holder.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_0"), seller)
-    game.transfer_share(game.share_by_id("LNWR_2"), other)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_0"), seller)
+    game.shares.transfer_share(game.share_by_id("LNWR_2"), other)
     if in_tax_haven:
-        game.transfer_share(game.share_by_id("LNWR_3"), game.tax_haven)
+        game.shares.transfer_share(game.share_by_id("LNWR_3"), game.tax_haven)
     lnwr.owner = seller
     return game, {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_0"],
                   "percent": 10}
@@ -317,20 +317,20 @@ def test_with_its_presidents_money_a_company_buys_the_next_new_train_not_a_pool_
     # 18xx.games: the cheapest train on sale is the first of the lowest price, new trains listed before the
     # pool's; with the president's money only that type may be bought (here the 5, not a discarded 5P).
     game, _ = recorded_until(1100)  # phase 5: the depot sells 5-1 for £500, the pool two 3 trains for £200
-    assert game.emergency_train_names() == {"3"}
+    assert game.trains.emergency_train_names() == {"3"}
     for train in game.pool_trains:
         train.owner = None  # out of the game, for this test
     p5 = game.all_trains["5P-0"]
     p5.owner = game.pool
     game.pool_trains[:] = [p5]
     assert p5.price == game.all_trains["5-1"].price == 500
-    assert game.emergency_train_names() == {"5"}
+    assert game.trains.emergency_train_names() == {"5"}
     cr = game.corporation("CR")
     assert cr.cash < 500 and cr.trains_in_limit() < game.train_limit(cr)
     with pytest.raises(GameError) as refused:
-        game.buy_train_action(cr, p5, 500, exchange=None, must_buy=True)
+        game.trains.buy_train_action(cr, p5, 500, exchange=None, must_buy=True)
     assert refused.value.code is ErrorCode.ILLEGAL and "5" in refused.value.message
-    game.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
+    game.trains.buy_train_action(cr, game.all_trains["5-1"], 500, exchange=None, must_buy=True)
     assert game.all_trains["5-1"].owner is cr
 
 
@@ -373,7 +373,7 @@ def test_a_company_whose_own_lay_joins_two_stops_is_remembered_to_have_a_route_e
     for train in list(minor.trains):
         minor.trains.remove(train)
         train.owner = None  # for this test, a minor without a train
-    assert not game.network(minor).route_possible and "23" not in game.routes_seen
+    assert not game.track.network(minor).route_possible and "23" not in game.routes_seen
     play_on(game, rest, 201)
     assert "23" in game.routes_seen
 
@@ -384,7 +384,7 @@ def p16_owner_with_only_the_lnwr_tie(*, cash: int, debt: int) -> tuple[G1822, Pl
     seller = game.player_by_id(P16_OWNER)
     for share in list(seller.shares):
         if share.corp != "LNWR":
-            game.transfer_share(share, game.pool)
+            game.shares.transfer_share(share, game.pool)
     seller.companies[:] = [c for c in seller.companies if c.sym == "P16"]
     seller.cash, seller.debt = cash, debt
     return game, seller
@@ -443,7 +443,7 @@ def test_p21_needs_a_station_in_hull_or_grimsby_and_comes_before_the_companys_ow
     token = next(t for t in mr.tokens if not t.used)
     game.board.hexes["N23"].tile.tokens[0][0] = "MR"  # for this test, a station in Grimsby
     token.used, token.hex, token.node, token.slot = True, "N23", 0, 0
-    game.board_changed()
+    game.track.board_changed()
     assert game.actions_for(p21) == ["lay_tile"]
     play_on(game, rest, 1126)  # MR lays its own first tile
     assert type(game.round.active_step()).__name__ == "Track1822" and game.actions_for(p21) == []
@@ -458,10 +458,10 @@ def test_a_seller_who_still_holds_the_most_becomes_president_without_the_certifi
     lnwr = game.corporation("LNWR")
     for holder in game.players:
         for share in holder.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_0"), president)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_0"), president)
     for sid in ("LNWR_1", "LNWR_2", "LNWR_3"):
-        game.transfer_share(game.share_by_id(sid), seller)
+        game.shares.transfer_share(game.share_by_id(sid), seller)
     lnwr.owner = president
     game.process({"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["LNWR_1"],
                   "percent": 10})
@@ -480,11 +480,11 @@ def test_half_a_directors_certificate_held_without_the_directorship_sells_as_usu
     mr = game.corporation("MR")
     for holder in [*game.players, game.pool]:
         for share in holder.shares_of("MR"):
-            game.transfer_share(share, mr)
-    game.transfer_share(game.share_by_id("MR_0"), seller)
+            game.shares.transfer_share(share, mr)
+    game.shares.transfer_share(game.share_by_id("MR_0"), seller)
     for sid in ("MR_1", "MR_2", "MR_3"):
-        game.transfer_share(game.share_by_id(sid), director)
-    game.transfer_share(game.share_by_id("MR_4"), game.pool)
+        game.shares.transfer_share(game.share_by_id(sid), director)
+    game.shares.transfer_share(game.share_by_id("MR_4"), game.pool)
     mr.owner = director
     half = {"type": "sell_shares", "entity": P16_OWNER, "entity_type": "player", "shares": ["MR_0"], "percent": 10}
     whole = {**half, "percent": 20}
@@ -509,9 +509,9 @@ def test_a_presidency_passes_without_the_certificate_when_the_company_holds_it()
     lnwr = game.corporation("LNWR")
     for h in game.players:
         for share in h.shares_of("LNWR"):
-            game.transfer_share(share, lnwr)
-    game.transfer_share(game.share_by_id("LNWR_4"), holder)
-    game.transfer_share(game.share_by_id("LNWR_3"), game.pool)
+            game.shares.transfer_share(share, lnwr)
+    game.shares.transfer_share(game.share_by_id("LNWR_4"), holder)
+    game.shares.transfer_share(game.share_by_id("LNWR_3"), game.pool)
     lnwr.owner = outgoing
     redeem_shares(game, lnwr, [game.share_by_id("LNWR_3")])
     assert lnwr.owner is holder
@@ -528,10 +528,10 @@ def nbr_with_p5_and_a_full_green_channel() -> tuple[G1822, Any, Any]:
     p5.owner = nbr
     nbr.companies.append(p5)
     channel = game.board.hexes["P43"]
-    game.lay_tile(nbr, {"hex": "P43", "tile": "X4-0", "rotation": 0}, check_connection=False)
+    game.track.lay_tile(nbr, {"hex": "P43", "tile": "X4-0", "rotation": 0}, check_connection=False)
     other = next(c for c in game.corporations.values()
                  if c is not nbr and c.kind.value == "major" and c.unused_tokens())
-    game.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
+    game.track.place_token(other, other.unused_tokens()[0], channel, 0, free=True)
     game._checkpoint = None  # a refused action goes back to this set-up, not to the recorded state before it
     return game, nbr, p5
 
@@ -544,7 +544,7 @@ def p5_lay(game: G1822, tile: str, rotation: int = 0) -> None:
 def test_p5_upgrades_a_full_english_channel_as_the_companys_lay_then_places_its_station() -> None:
     game, nbr, p5 = nbr_with_p5_and_a_full_green_channel()
     channel = game.board.hexes["P43"]
-    assert ("P43", 0) not in game.network(nbr).nodes  # unreached: the power needs no route
+    assert ("P43", 0) not in game.track.network(nbr).nodes  # unreached: the power needs no route
     assert [a["tile"] for a in query.reference_choices(game, p5)] == ["X9-0"]
     cash, exchange = nbr.cash, game.exchange_tokens["NBR"]
     p5_lay(game, "X9-0")
@@ -592,7 +592,7 @@ def test_p5_does_not_upgrade_the_channel_for_a_company_already_stationed_there()
     assert game.actions_for(p5) == ["lay_tile"]
     own_station = next(t for t in nbr.unused_tokens())
     remove_station(game, other, next(t for t in other.tokens if t.used and t.hex == "P43"))
-    game.place_token(nbr, own_station, channel, 0, free=True)
+    game.track.place_token(nbr, own_station, channel, 0, free=True)
     assert channel.tile.tokens[0] == ["NBR"] and game.exchange_tokens["NBR"] > 0
     assert game.actions_for(p5) == []
 
@@ -630,7 +630,7 @@ def test_p2_lays_plain_track_on_an_undeveloped_hex_of_one_small_station() -> Non
     hexes = [h for h in game.board.hexes.values() if h.tile.colour == "white" and len(h.tile.tdef.towns) == 1
              and not h.tile.tdef.cities]
     assert hexes
-    plain = game.tile_from_supply("9").tdef
+    plain = game.track.tile_from_supply("9").tdef
     hx = hexes[0]
     game.laying_private = p2
     assert game.tile_rotations(corp, hx, plain, None)

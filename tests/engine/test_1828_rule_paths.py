@@ -17,16 +17,16 @@ def test_a_company_buys_a_private_from_green_from_a_player_for_1_to_twice_its_va
     g.bank.spend(100, corp)
     dh = g.companies["D&H"]  # face value $80
     with pytest.raises(GameError, match="companies cannot buy privates in phase Yellow"):
-        g.corporation_buys_company(corp, dh, 80)
+        g.runs.corporation_buys_company(corp, dh, 80)
     g.phase_index = next(i for i, p in enumerate(g.phases) if p.get("can_buy_companies"))
     with pytest.raises(GameError, match="D&H is not owned by a player"):  # no player owns it yet
-        g.corporation_buys_company(corp, dh, 80)
+        g.runs.corporation_buys_company(corp, dh, 80)
     dh.owner = g.players[0]
     g.players[0].companies.append(dh)
     with pytest.raises(GameError, match="D&H may be bought for \\$1 to \\$160"):
-        g.corporation_buys_company(corp, dh, 161)
+        g.runs.corporation_buys_company(corp, dh, 161)
     with pytest.raises(GameError, match="NYC cannot pay \\$150: treasury \\$100"):
-        g.corporation_buys_company(corp, dh, 150)
+        g.runs.corporation_buys_company(corp, dh, 150)
     seller_cash = g.players[0].cash
-    g.corporation_buys_company(corp, dh, 1)
+    g.runs.corporation_buys_company(corp, dh, 1)
     assert dh.owner is corp and corp.cash == 99 and g.players[0].cash == seller_cash + 1

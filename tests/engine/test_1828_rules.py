@@ -137,7 +137,7 @@ def test_a_system_keeps_its_members_home_reservations_until_it_places_them() -> 
     assert isinstance(game, G1828)
     nw, wab, prr = game.corporations["NW"], game.corporations["WAB"], game.corporations["PRR"]
     for corp in (nw, wab):
-        game.set_par(corp, game.market.par_cells()[0])
+        game.shares.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
     system = systems.create_system(game, [nw, wab])
     for corp in (nw, wab):
@@ -168,9 +168,9 @@ def test_a_second_station_in_one_city_goes_back_to_the_system_charter() -> None:
     hx.tile.tokens[node].append(None)  # a second space, as a green city would have
     hx.tile.kinds[node].append(TokenKind.NORMAL)
     for corp in (nw, wab):
-        game.set_par(corp, game.market.par_cells()[0])
+        game.shares.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
-        game.place_token(corp, corp.tokens[0], hx, node, free=True)
+        game.track.place_token(corp, corp.tokens[0], hx, node, free=True)
     total = len(nw.tokens) + len(wab.tokens)
     system = systems.create_system(game, [nw, wab])
     assert len(system.tokens) == total
@@ -184,7 +184,7 @@ def test_a_home_held_somewhere_in_dunkirk_and_buffalo_closes_the_hex_to_other_st
     it, no other company may station in either city, free spaces or not (as 18xx.games does)."""
     game = _fresh_game()
     erie, prr = game.corporations["ERIE"], game.corporations["PRR"]
-    game.set_par(erie, game.market.par_cells()[0])
+    game.shares.set_par(erie, game.market.par_cells()[0])
     erie.ipoed = True
     e15 = game.board["E15"]
     assert all(not game.can_token_city(prr, e15, node) for node in e15.tile.tdef.cities)
@@ -210,9 +210,9 @@ def test_a_company_that_once_had_a_route_keeps_running() -> None:
     without trains, it must still buy one, after track or stations cut the route off."""
     game = _fresh_game()
     corp = game.corporations["PRR"]
-    assert not game.network(corp).route_possible and not game.route_available(corp)
+    assert not game.track.network(corp).route_possible and not game.trains.route_available(corp)
     game.routes_seen.add(corp.sym)
-    assert game.route_available(corp) and game.must_buy_train(corp)
+    assert game.trains.route_available(corp) and game.must_buy_train(corp)
 
 
 def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> None:
@@ -226,13 +226,13 @@ def test_a_pair_takes_the_first_system_certificate_left_even_the_directors() -> 
     director = system.shares_of(system.sym)[0] if system.shares_of(system.sym) else None
     if director is None or not director.president:
         director = next(s for h in game._holders() for s in h.shares if s.corp == system.sym and s.president)
-        game.transfer_share(director, system)
+        game.shares.transfer_share(director, system)
         system.shares.remove(director)
         system.shares.insert(0, director)
     player = game.players[2]
     assert not player.shares_of(system.sym)
     for corp in ("GT", "IC"):
-        game.transfer_share(next(s for s in game.corporations[corp].shares if not s.president), player)
+        game.shares.transfer_share(next(s for s in game.corporations[corp].shares if not s.president), player)
     waiting, step.player_choice = step.player_choice, None  # Player 1's odd share is still to choose
     merger_exchange.exchange_pairs(step, player)
     step.player_choice = waiting
@@ -247,9 +247,9 @@ def test_the_markets_shares_are_discarded_once_no_system_share_is_left() -> None
     assert step.system is not None
     keeper = game.players[0]
     for share in list(merger_exchange.system_shares(step)):
-        game.transfer_share(share, keeper)  # the trades have used every system share up
+        game.shares.transfer_share(share, keeper)  # the trades have used every system share up
     gt_share = next(s for p in game.players for s in p.shares if s.corp == "GT" and not s.president)
-    game.transfer_share(gt_share, game.pool)
+    game.shares.transfer_share(gt_share, game.pool)
     merger_exchange.exchange_pairs(step, game.pool)
     merger_exchange.exchange_singles(step, game.pool)
     assert not [s for s in game.pool.shares if s.corp in ("GT", "IC")]
@@ -262,7 +262,7 @@ def _short_merger(left: int) -> G1828:
     game = before(GAME_A, 236)
     step = next(s for s in game.round.steps if isinstance(s, Merger))
     for share in merger_exchange.system_shares(step)[left:]:
-        game.transfer_share(share, game.players[1])
+        game.shares.transfer_share(share, game.players[1])
     return game
 
 
@@ -277,7 +277,7 @@ def test_a_merger_offers_only_what_18xx_games_can_finish_and_else_its_undo() -> 
 
     game = _short_merger(2)
     third = next(p for p in game.players if p.name == "Player 3")
-    game.transfer_share(next(s for s in game.corporations["IC"].shares if not s.president), third)
+    game.shares.transfer_share(next(s for s in game.corporations["IC"].shares if not s.president), third)
     player = game.player_by_id(648)
     assert {c["choice"] for c in query.choices(game, player, "choose")} == {"GT", "IC"}
     game.process({"type": "choose", "entity": 648, "entity_type": "player", "choice": "GT"})
@@ -294,7 +294,7 @@ def test_a_system_holds_one_space_for_its_first_members_home() -> None:
     game = _fresh_game()
     wab, gt, prr = game.corporations["WAB"], game.corporations["GT"], game.corporations["PRR"]
     for corp in (wab, gt):
-        game.set_par(corp, game.market.par_cells()[0])
+        game.shares.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
     systems.create_system(game, [wab, gt])
     for corp in (wab, gt):
@@ -313,7 +313,7 @@ def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_
     game = _fresh_game()
     a, b = game.players[0], game.players[1]
     prr, mh = game.corporations["PRR"], game.companies["M&H"]
-    game.transfer_share(game.share_by_id("PRR_1"), a)
+    game.shares.transfer_share(game.share_by_id("PRR_1"), a)
     mh.owner = a
     a.companies.append(mh)
     privates.exchange_company(game, mh, game.share_by_id("PRR_2"))
@@ -321,7 +321,7 @@ def test_m_and_h_bringing_a_player_to_20_percent_of_the_unparred_prr_makes_them_
     assert [s.percent for s in held] == [20] and held[0].president and prr.owner is a and not prr.ipoed
     cash = b.cash
     cell = game.market.par_cells()[0]
-    game.par_corporation(b, prr, cell)
+    game.shares.par_corporation(b, prr, cell)
     assert [s.percent for s in b.shares_of("PRR")] == [10] and b.cash == cash - cell.price
     assert prr.owner is a
 
@@ -344,7 +344,7 @@ def test_a_merger_closes_the_members_250_privates_when_trains_change_hands() -> 
     train.owner = corp
     corp.trains.append(train)
     for c in (corp, other):
-        game.set_par(c, game.market.par_cells()[0])
+        game.shares.set_par(c, game.market.par_cells()[0])
         c.ipoed = True
     systems.create_system(game, [corp, other])
     assert private.closed and private not in game.players[0].companies
@@ -400,10 +400,10 @@ def test_the_dh_may_lay_without_the_station_and_the_company_keeps_its_own_statio
 def test_the_dh_upgrades_scranton_as_its_companys_upgrade() -> None:
     game = before(GAME_A, 170)
     mp, dh, f20 = game.corporations["MP"], game.companies["D&H"], game.board["F20"]
-    game.lay_tile(game.corporations["PRR"], {"hex": "F20", "tile": _tile(game, "57"), "rotation": 0},
+    game.track.lay_tile(game.corporations["PRR"], {"hex": "F20", "tile": _tile(game, "57"), "rotation": 0},
                   check_connection=False, free_terrain=True)
     offered = query.all_choices(game, dh)
-    assert offered and all(game.tile_from_supply(c["tile"]).colour == "green" for c in offered)
+    assert offered and all(game.track.tile_from_supply(c["tile"]).colour == "green" for c in offered)
     game.process(offered[0])
     assert f20.tile.colour == "green" and mp.cash == 205
     assert game.round.upgraded_track  # type: ignore[attr-defined]

@@ -133,7 +133,7 @@ def test_a_system_of_two_companies_with_coal_keeps_one_marker_and_returns_the_ot
     game = _fresh_game()
     nw, wab = game.corporations["NW"], game.corporations["WAB"]
     for corp in (nw, wab):
-        game.set_par(corp, game.market.par_cells()[0])
+        game.shares.set_par(corp, game.market.par_cells()[0])
         corp.ipoed = True
         corp.markers.append("coal")
     on_fields = game.coal_on_fields

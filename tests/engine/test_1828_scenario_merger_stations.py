@@ -27,8 +27,8 @@ def _merging_with_stations_in_both_cities_of_d14() -> G1828:
     gt, ic = game.corporations["GT"], game.corporations["IC"]
     d14 = game.board["D14"]
     assert d14.tile.tdef.cities == (0, 1)  # two cities in one hex
-    game.place_token(gt, gt.tokens[1], d14, 0, free=True)
-    game.place_token(ic, ic.tokens[1], d14, 1, free=True)
+    game.track.place_token(gt, gt.tokens[1], d14, 0, free=True)
+    game.track.place_token(ic, ic.tokens[1], d14, 1, free=True)
     game._checkpoint = None  # a refused action must restore this position, not the recorded one
     game.process(dict(START))
     game.process(dict(MERGE))

@@ -25,7 +25,7 @@ def _tile(game: G1828, name: str) -> str:
 def test_the_c_and_stl_lays_only_its_own_tiles_in_burlington() -> None:
     game = _position(90)  # CPR owns the C&StL and operates
     cstl = game.companies["C&StL"]
-    assert {game.tile_from_supply(c["tile"]).name for c in query.all_choices(game, cstl)} == {"3", "4", "58"}
+    assert {game.track.tile_from_supply(c["tile"]).name for c in query.all_choices(game, cstl)} == {"3", "4", "58"}
     with pytest.raises(GameError, match="C&StL lays only tiles 3, 4, 58"):
         game.process({"type": "lay_tile", "entity": "C&StL", "entity_type": "company", "hex": "B24",
                       "tile": _tile(game, "57"), "rotation": 0})

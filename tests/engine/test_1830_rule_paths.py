@@ -31,7 +31,7 @@ def test_dh_lays_only_on_an_empty_scranton_and_places_its_station_only_there() -
     with pytest.raises(GameError, match="DH's station goes in F16"):
         g.process(company_action("place_token", "DH", city=f"{g.board['E19'].tile.id}-0"))
     g2, lay2 = before(BANK_GAME, 228)
-    g2.lay_tile(g2.companies["DH"].owner, {"hex": "F16", "tile": lay2["tile"], "rotation": lay2["rotation"]},  # type: ignore[arg-type]
+    g2.track.lay_tile(g2.companies["DH"].owner, {"hex": "F16", "tile": lay2["tile"], "rotation": lay2["rotation"]},  # type: ignore[arg-type]
                 check_connection=False)
     g2._checkpoint = None
     with pytest.raises(GameError, match="DH's lay needs F16 empty"):
@@ -55,11 +55,11 @@ def test_mh_exchange_above_sixty_percent_is_allowed_in_the_orange_and_brown_zone
     assert isinstance(owner, Player)
     nyc = g.corporations["NYC"]
     for share in [s for s in nyc.shares if not s.president][:6]:
-        g.transfer_share(share, owner)
+        g.shares.transfer_share(share, owner)
     share = next(s for s in nyc.shares if not s.president)
     assert not g.exchange_allowed(owner, share)  # type: ignore[attr-defined]
     orange = next(c for row in g.market.rows for c in row if c is not None and c.zone == "orange")
-    g.set_par(nyc, g.market.cell(0, 6))
+    g.shares.set_par(nyc, g.market.cell(0, 6))
     g.market._move_to("NYC", orange)
     assert g.exchange_allowed(owner, share)  # type: ignore[attr-defined]
 

@@ -106,7 +106,7 @@ def test_bo_brings_the_presidency_is_never_sold_to_a_company_and_closes_on_the_f
     assert isinstance(owner, Player)
     corp = g.corporations["B&O"]
     assert corp.owner is owner and owner.percent_of("B&O") == 20 and corp.par_price == 100
-    assert not g.company_for_sale(bo) and g.company_for_sale(g.companies["CA"])
+    assert not g.runs.company_for_sale(bo) and g.runs.company_for_sale(g.companies["CA"])
     g.close_on_train_bought(g.corporations["PRR"])
     assert not bo.closed
     g.close_on_train_bought(corp)
@@ -119,9 +119,9 @@ def test_privates_block_their_hexes_only_while_a_player_owns_them() -> None:
     for sym, hexes in (("SV", ["G15"]), ("CS", ["B20"]), ("DH", ["F16"]), ("MH", ["D18"]), ("CA", ["H18"]),
                        ("BO", ["I13", "I15"])):
         for hex_id in hexes:
-            assert g.blocked_hex(g.board[hex_id]) is g.companies[sym]
+            assert g.track.blocked_hex(g.board[hex_id]) is g.companies[sym]
     give(g, "CS", g.corporations["PRR"])
-    assert g.blocked_hex(g.board["B20"]) is None
+    assert g.track.blocked_hex(g.board["B20"]) is None
 
 
 # ---------------------------------------------------------------------------------------------- stock round
@@ -145,7 +145,7 @@ def test_mh_exchange_is_refused_at_sixty_percent() -> None:
     assert isinstance(owner, Player)
     nyc = g.corporations["NYC"]
     for share in [s for s in nyc.shares if not s.president][:6]:
-        g.transfer_share(share, owner)
+        g.shares.transfer_share(share, owner)
     g._checkpoint = None  # a refused action must restore this state
     assert query.choices(g, g.companies["MH"], "buy_shares") == []
     with pytest.raises(GameError) as err:
@@ -191,12 +191,12 @@ def test_brown_zone_shares_come_several_a_turn_from_the_market_only() -> None:
     buy_cheapest_in_turn(g)
     g.turn = 2
     corp = g.corporations["PRR"]
-    g.set_par(corp, g.market.cell(0, 6))
+    g.shares.set_par(corp, g.market.cell(0, 6))
     corp.floated = True
     g.market._move_to(corp.sym, g.market.cell(6, 0))  # $18: the brown zone
     plain = [s for s in corp.shares if not s.president]
     for share in plain[:3]:
-        g.transfer_share(share, g.pool)
+        g.shares.transfer_share(share, g.pool)
     ent = g.acting()[0]
     g._checkpoint = None
     pool_share = next(s for s in g.pool.shares if s.corp == "PRR")

@@ -36,9 +36,9 @@ def _strip(g: G1862, pid: int, cash: int, keep: str = "ATS") -> None:
     """Leave player ``pid`` with ``cash`` and only the shares of ``keep``."""
     p = player(g, pid)
     for c in list(p.companies):
-        g.close_company(c)
+        g.shares.close_company(c)
     for s in [s for s in p.shares if s.corp != keep]:
-        g.transfer_share(s, g.corporations[s.corp])
+        g.shares.transfer_share(s, g.corporations[s.corp])
     g.bank.cash += p.cash - cash
     p.cash = cash
 
@@ -177,7 +177,7 @@ def test_b6_unfloated_sale_counts_at_the_price_after_the_drop() -> None:
     np_ = start(g, "NP", 2, floated=False, col=7)
     cell = g.market.location["NP"]
     share = g.corporations["NP"].shares[0]
-    g.transfer_share(share, player(g, 1))
+    g.shares.transfer_share(share, player(g, 1))
     below = g.market.below("NP")
     assert below.price < cell.price
     assert forced_purchase.sale_proceeds(g, np_, [share]) == below.price

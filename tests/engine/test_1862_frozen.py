@@ -3,7 +3,10 @@ a game in which one still could goes on, and games begun under edition 2 replay 
 
 from __future__ import annotations
 
+import signal
+
 from engine import new_game
+from engine.core.game_end import end_reason_text
 from engine.playout import random_playout
 from engine.titles.g1862 import stalemate
 from engine.titles.g1862.game import G1862
@@ -43,6 +46,7 @@ def test_a_frozen_game_ends_when_the_stock_round_ends() -> None:
     assert stalemate.frozen(game) and not game.finished
     all_pass(game)
     assert game.finished and game.game_end_reason == "frozen"
+    assert end_reason_text(game.game_end_reason) == "no company could ever float or operate again"
     # Scored by §10.3: cash plus certificates at their price (NYH at $60; P4's 30% president's certificate $180).
     assert [game.player_value(p) for p in game.players] == [99, 10, 10, 190]
 
@@ -83,6 +87,30 @@ def test_games_begun_under_edition_2_play_on_as_they_were_played() -> None:
     assert not stalemate.frozen(game)
     all_pass(game)
     assert not game.finished
+
+
+def test_a_stock_round_nobody_can_act_in_ends_an_edition_2_game_too() -> None:
+    """1862-p6-seeker-s120034's actions replayed under edition 2: after its action 772 nobody could act, and the
+    engine went round empty stock and operating rounds for ever inside that one action. Edition 2 now ends the
+    game there too (no stored game can have got past such a round)."""
+    played = random_playout("1862", 6, 120034, policy="seeker").game
+    assert played.finished and played.game_end_reason == "frozen" and len(played.raw_actions) == 772
+
+    def hang(signum: int, frame: object) -> None:
+        raise TimeoutError("the rounds went round for ever")
+
+    game = new_game("1862", [(i + 1, f"Player {i + 1}") for i in range(6)], seed=120034,
+                    options={"rules_edition": 2})
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(120)
+    try:
+        for action in played.raw_actions:
+            game.process(action)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert game.finished and game.game_end_reason == "frozen" and game.rules_edition == 2
+    assert isinstance(game, G1862) and game.idle_stock_rounds == 1
 
 
 def test_a_presidency_that_could_pass_is_not_frozen() -> None:

@@ -176,7 +176,7 @@ def test_sc07_played_soc_pays_15_after_the_first_float_and_nothing_after_the_sec
         if corp.owner is None:
             start(g, sym, pid)
         for share in list(corp.shares):
-            g.transfer_share(share, player(g, pid))
+            g.shares.transfer_share(share, player(g, pid))
     start(g, "CPR", 1, floated=False)
     give(g, 1, "CPR_2", "CPR_3")  # 20% + P3's 10% + 20%: one more share floats CPR
     start(g, "UP", 2, floated=False)
@@ -355,8 +355,8 @@ def test_sc14_played_the_third_marker_in_columbus_costs_100_in_a_later_round() -
     lay(g, "NYC", "G28", "8", 1)  # F29 to Columbus
     lay(g, "NYC", "G26", "57", 1)
     lay(g, "NYC", "D29", "57", 5)
-    g.place_home_token(nyc)
-    g.place_token(nyc, nyc.tokens[1], g.board.hexes["D29"], 0, free=True)  # Ottawa, an earlier round
+    g.track.place_home_token(nyc)
+    g.track.place_token(nyc, nyc.tokens[1], g.board.hexes["D29"], 0, free=True)  # Ottawa, an earlier round
     operating_round(g, 1)
     assert g.round.entity() is nyc
     corp_act(g, "pass", "NYC")  # no track
@@ -395,7 +395,7 @@ def test_sc14_played_cp_pays_40_in_quebec_then_150_in_baltimore_once_a_green_til
                                    ("C32", "57", 2), ("D29", "57", 2), ("D29", "14", 1), ("E30", "8", 0),
                                    ("F29", "8", 3), ("G30", "57", 0)):
         lay(g, "CP", hex_id, tile, rotation)
-    g.place_home_token(cp)
+    g.track.place_home_token(cp)
     assert g.board.hexes["G30"].tile.tokens == {0: ["B&O"]}  # the B&O private's marker fills the one slot
     operating_round(g, 1)
     corp_act(g, "pass", "CP")
@@ -428,7 +428,7 @@ def test_sc14_played_cn_pays_60_in_minneapolis_and_has_no_third_marker() -> None
     for hex_id, tile, rotation in (("B17", "57", 2), ("B17", "14", 1), ("B15", "9", 1), ("B13", "57", 1),
                                    ("C18", "9", 2), ("D19", "X3", 5), ("D19", "X8", 5)):
         lay(g, "CN", hex_id, tile, rotation)
-    g.place_home_token(cn)
+    g.track.place_home_token(cn)
     operating_round(g, 1)
     corp_act(g, "pass", "CN")
     assert {c["city"] for c in choices(g, cn, "place_token")} == {city(g, "B13"), city(g, "D19")}
@@ -454,26 +454,26 @@ def test_sc15_phase_4_scraps_the_2s_and_e_trains_never_hold_back_a_series() -> N
     own_trains(g, "NYC", "3", "3")
     for t in [t for t in g.depot if t.name == "2"]:
         g.depot.remove(t)
-    assert [t.name for t in g.available_depot_trains()] == ["4"]
-    g.buy_train_action(x, g.available_depot_trains()[0], 300, exchange=None, must_buy=False)
+    assert [t.name for t in g.trains.available_depot_trains()] == ["4"]
+    g.trains.buy_train_action(x, g.trains.available_depot_trains()[0], 300, exchange=None, must_buy=False)
     assert g.phase["name"] == "4" and g.train_limit(x) == 3
     assert [t.name for t in x.trains] == ["3", "3", "4"]
     assert g.crowded_corporations() == [y]
     g.discard_train(y, y.trains[0])
     assert [t.name for t in g.pool_trains] == ["3"]
     own_trains(g, "SP", "4", "4", "4", "4")  # the other 4s were sold
-    assert [t.name for t in g.available_depot_trains()] == ["5"]
+    assert [t.name for t in g.trains.available_depot_trains()] == ["5"]
     buyer = g.corporations["CPR"]
     start(g, "CPR", 3, cash=5000, col=9)
-    g.buy_train_action(buyer, g.available_depot_trains()[0], 550, exchange=None, must_buy=False)
-    assert g.phase["name"] == "5" and [t.name for t in g.available_depot_trains()] == ["5", "5E"]
+    g.trains.buy_train_action(buyer, g.trains.available_depot_trains()[0], 550, exchange=None, must_buy=False)
+    assert g.phase["name"] == "5" and [t.name for t in g.trains.available_depot_trains()] == ["5", "5E"]
     assert g.operating_rounds_in_set() == 3 and g.phase_colour() == "brown"
     assert g.board.node_revenue(g.board.hexes["A32"], 0, g.phase_colour()) == 40
     for sym in ("NYH", "ATS", "UP"):
         start(g, sym, 4, cash=2000, col=10, floated=True)
-        g.buy_train_action(g.corporations[sym], next(t for t in g.available_depot_trains() if t.name == "5"),
-                           550, exchange=None, must_buy=False)
-    assert sorted(t.name for t in g.available_depot_trains()) == ["5E", "6"]
+        five = next(t for t in g.trains.available_depot_trains() if t.name == "5")
+        g.trains.buy_train_action(g.corporations[sym], five, 550, exchange=None, must_buy=False)
+    assert sorted(t.name for t in g.trains.available_depot_trains()) == ["5E", "6"]
 
 
 def test_sc16_e_trains_count_their_best_stops_bonus_included() -> None:
@@ -512,7 +512,7 @@ def sc16_position(*trains: str) -> G1862:
     tp = start(g, "TP", 1, cash=2000)
     for hex_id, tile, rotation in SC16_TRACK:
         lay(g, "TP", hex_id, tile, rotation)
-    g.place_home_token(tp)
+    g.track.place_home_token(tp)
     own_trains(g, "TP", *trains)
     operating_round(g)
     corp_act(g, "pass", "TP")  # no track
@@ -548,7 +548,7 @@ def test_sc16_a_full_city_mid_route_blocks_the_5e_even_when_it_would_omit_that_c
     g = sc16_position("5E")
     for sym in ("ATS", "UP"):  # Kansas City's green tile has two slots: both taken by other companies
         corp = g.corporations[sym]
-        g.place_token(corp, corp.tokens[1], g.board.hexes["G20"], 0, free=True)
+        g.track.place_token(corp, corp.tokens[1], g.board.hexes["G20"], 0, free=True)
     with pytest.raises(GameError, match="G20 is full of other companies' stations: routes cannot pass through it"):
         corp_act(g, "run_routes", "TP", routes=[SC16_ROUTE])
     ending_there = g.best_routes(g.corporations["TP"])
@@ -649,7 +649,7 @@ def three_or_set_with_nyc(price_col: int) -> G1862:
     g.operating_rounds = 3
     nyc = start(g, "NYC", 1, col=price_col, cash=220)  # $100 after the F29 lay
     own_trains(g, "NYC", "5")
-    g.place_home_token(nyc)
+    g.track.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
     nyc.debt = 300
     operating_round(g, 1)
@@ -681,7 +681,7 @@ def test_sc19_played_a_payout_to_400_in_or_1_ends_the_game_after_or_3() -> None:
     tp = start(g, "TP", 1, cash=2000, col=20)
     for hex_id, tile, rotation in SC16_TRACK:
         lay(g, "TP", hex_id, tile, rotation)
-    g.place_home_token(tp)
+    g.track.place_home_token(tp)
     own_trains(g, "TP", "5E")
     tp.debt = 300
     operating_round(g, 1)
@@ -707,14 +707,14 @@ def test_sc24_played_second_bankruptcy_ends_after_the_set_without_a_stock_round(
     lay(g, "ATS", "G22", "4", 0)
     p3 = player(g, 3)
     for c in list(p3.companies):
-        g.close_company(c)
+        g.shares.close_company(c)
     for share in [s for s in p3.shares if s.corp != "ATS"]:
-        g.transfer_share(share, g.corporations[share.corp])
+        g.shares.transfer_share(share, g.corporations[share.corp])
     g.bank.cash += p3.cash
     p3.cash = 0
     nyc = start(g, "NYC", 1, col=9, cash=220)
     own_trains(g, "NYC", "5")
-    g.place_home_token(nyc)
+    g.track.place_home_token(nyc)
     lay(g, "NYC", "F29", "7", 3)
     nyc.debt = 300  # $100 in the treasury after the lay: P1 makes up the rest at the end (§9.6)
     operating_round(g, 1)
@@ -738,7 +738,7 @@ def test_sc20_certificate_limit_after_a_bankruptcy() -> None:
     assert g.cert_limit == 18
     presiding(g, 1, "NYC", "CP", "CPR")
     give(g, 2, "CP_1")
-    g.place_home_token(g.corporations["NYC"])
+    g.track.place_home_token(g.corporations["NYC"])
     g.bank.cash += player(g, 1).cash
     player(g, 1).cash = 0
     cash = player(g, 2).cash
@@ -795,9 +795,9 @@ def test_sc22_debt_repayment_at_game_end() -> None:
     give(g, 1, "CP_1", "CP_2", "CP_3")
     p1 = player(g, 1)
     for company in list(p1.companies):
-        g.close_company(company)
+        g.shares.close_company(company)
     for s in [s for s in p1.shares if s.corp not in ("NYC", "CP")]:
-        g.transfer_share(s, g.corporations[s.corp])
+        g.shares.transfer_share(s, g.corporations[s.corp])
     g.bank.cash += p1.cash - 200
     p1.cash = 200
     debt.repay_debts(g)
@@ -919,7 +919,7 @@ def test_sc27_forced_train_purchase() -> None:
     assert [c for c in offered if g.all_trains[c["train"]].owner is g.corporations["SP"]]
     assert "pass" not in g.actions_for(x)
     with pytest.raises(GameError):
-        corp_act(g, "buy_train", "ATS", train=g.available_depot_trains()[0].id, price=300)
+        corp_act(g, "buy_train", "ATS", train=g.trains.available_depot_trains()[0].id, price=300)
     cash = player(g, 1).cash
     corp_act(g, "buy_train", "ATS", train="3-5", price=200)
     assert player(g, 1).cash == cash - 80 and g.corporations["ATS"].cash == 0
@@ -972,7 +972,7 @@ def test_sc27_with_30_dollars_the_president_sells_only_what_covers_the_shortfall
     g.bank.cash += p1.cash - 30  # after the privates' revenue
     p1.cash = 30
     ats = g.corporations["ATS"]
-    assert ats.cash == 120 and g.emergency_need(ats) == 50
+    assert ats.cash == 120 and g.runs.emergency_need(ats) == 50
     assert g.actions_for(ats) == ["buy_train"]
     sales = choices(g, p1, "sell_shares")
     sold = {(c["shares"][0].split("_")[0], c["percent"]) for c in sales}
@@ -998,7 +998,7 @@ def test_sc28_share_price_zero_closes_the_company() -> None:
     sell_privates(g)
     q = start(g, "NYC", 1, row=9, col=0, cash=77)
     own_trains(g, "NYC", "2")
-    g.place_home_token(q)
+    g.track.place_home_token(q)
     q.debt = 300
     bank = g.bank.cash
     g.pay_dividend(q, 0, "withhold")

@@ -54,7 +54,7 @@ def test_group_2_waits_for_group_1_to_float() -> None:
     sell_privates(g)
     for corp in g.groups[1]:
         for share in list(corp.shares):
-            g.transfer_share(share, player(g, 1))
+            g.shares.transfer_share(share, player(g, 1))
     assert not shares.group_open(g, 2)  # sold out, but not every group-1 company has floated
     for corp in g.groups[1]:
         corp.floated = True
@@ -76,7 +76,7 @@ def test_forced_purchase_without_a_route(always: bool) -> None:
     g = switched(*(["forced_purchase_always"] if always else []))
     sell_privates(g)
     corp = start(g, "ATS", 1, cash=0, col=10)
-    assert not g.network(corp).route_possible
+    assert not g.track.network(corp).route_possible
     assert g.must_buy_train(corp) is always
 
 
@@ -84,7 +84,7 @@ def test_d21_price_zero_markers_leave_the_map() -> None:
     g = switched("price_zero_markers_removed")
     sell_privates(g)
     q = start(g, "NYC", 1, row=9, col=0, cash=77)
-    g.place_home_token(q)
+    g.track.place_home_token(q)
     g.pay_dividend(q, 0, "withhold")
     assert q.closed
     tile = g.board.hexes["F31"].tile

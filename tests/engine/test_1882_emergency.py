@@ -28,7 +28,7 @@ def connect(g: Game, corp: Corporation, a: str, b: str) -> None:
     for hx, side in ((ha, edge), (hb, (edge + 3) % 6)):
         tile = next(t for t in g.tile_supply.values() if t.name == "57")
         rotation = next(r for r in range(6) if side in {(e + r) % 6 for e in tile.tdef.edges()})
-        g.lay_tile(corp, {"hex": hx.id, "tile": tile.id, "rotation": rotation}, check_connection=False)
+        g.track.lay_tile(corp, {"hex": hx.id, "tile": tile.id, "rotation": rotation}, check_connection=False)
 
 
 def corp_action(kind: str, sym: str, **fields: object) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def gt_must_buy(*, to_train_step: bool = True) -> tuple[Game, Corporation, Playe
     gt = g.corporations["GT"]
     cy = player(g, "Cy")
     assert g.round.entity() is gt and gt.owner is cy
-    g.transfer_share(next(s for s in cy.shares if not s.president), player(g, "Bob"))
+    g.shares.transfer_share(next(s for s in cy.shares if not s.president), player(g, "Bob"))
     connect(g, gt, "L8", "J8")
     assert g.must_buy_train(gt)
     edited(g)
@@ -74,7 +74,7 @@ def edited(g: Game) -> None:
 
 def give(g: Game, player: Player, sym: str, count: int) -> None:
     for share in [s for s in g.corporations[sym].shares if not s.president][:count]:
-        g.transfer_share(share, player)
+        g.shares.transfer_share(share, player)
 
 
 def player(g: Game, name: str) -> Player:
@@ -84,7 +84,7 @@ def player(g: Game, name: str) -> Player:
 def make_president(g: Game, sym: str, new: Player) -> None:
     corp = g.corporations[sym]
     pres = next(s for h in g._holders() for s in h.shares if s.corp == sym and s.president)
-    g.transfer_share(pres, new)
+    g.shares.transfer_share(pres, new)
     corp.owner = new
 
 
@@ -124,7 +124,7 @@ def test_emergency_sale_may_not_raise_more_than_needed() -> None:
     assert cy.cash == 75 + 100
     # Now the money is there: no more sales, and the train is bought with Cy's contribution.
     assert "sell_shares" not in g.actions_for(cy)
-    g.process(corp_action("buy_train", "GT", train=g.available_depot_trains()[0].id, price=80))
+    g.process(corp_action("buy_train", "GT", train=g.trains.available_depot_trains()[0].id, price=80))
     assert gt.trains and cy.cash == 175 - 80
 
 
@@ -181,7 +181,7 @@ def cy_sold_for_a_train_cpr_owns() -> tuple[Game, Corporation, Player, Train]:
     make_president(g, "CPR", cy)
     give(g, cy, "CPR", 1)
     cpr = g.corporations["CPR"]
-    train: Train = g.available_depot_trains()[0]
+    train: Train = g.trains.available_depot_trains()[0]
     g.depot.remove(train)
     train.owner = cpr
     cpr.trains.append(train)

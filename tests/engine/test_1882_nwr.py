@@ -34,14 +34,14 @@ def nwr_choices(g: Game, kind: str) -> list[dict[str, object]]:
 def test_moving_a_station_without_the_tile_lay_keeps_the_tile_power_and_the_turn_open() -> None:
     g = game_where_nwr_can_move_a_station()
     owner = g.companies["NWR"].owner
-    assert g.token_ability_prices(owner) == [0]  # type: ignore[arg-type]
+    assert g.track.token_ability_prices(owner) == [0]  # type: ignore[arg-type]
     g.process(nwr_choices(g, "remove_token")[0])
     g.process(nwr_choices(g, "place_token")[0])
     assert g.actions_for(g.companies["NWR"]) == ["lay_tile", "pass"]
     g.process({"type": "pass", "entity": "NWR", "entity_type": "company"})
     # The station move is spent; the tile lay is not (as 18xx.games keeps that power until NWR closes) ...
     assert nwr_choices(g, "remove_token") == []
-    assert g.token_ability_prices(owner) == []  # type: ignore[arg-type]
+    assert g.track.token_ability_prices(owner) == []  # type: ignore[arg-type]
     nwr = g.companies["NWR"]
     assert [a.TYPE for a in nwr.abilities if a.count and a.left] == ["tile_lay"]
     assert g.has_turn_ability(owner)  # type: ignore[arg-type]

@@ -33,15 +33,15 @@ def cut_off(g: Game) -> None:
     """Turn J8's track away from L8, as a re-placed station or a filled city would cut it in play."""
     j8 = g.board["J8"]
     j8.tile.rotation = (j8.tile.rotation + 1) % 6
-    g.board_changed()
+    g.track.board_changed()
 
 
 def test_new_games_play_the_newest_edition_and_remember_routes() -> None:
     g, gt = gt_after_its_first_train(None)
     assert g.rules_edition == 2 and "GT" in g.routes_seen
     cut_off(g)
-    assert not g.network(gt).route_possible
-    assert g.route_available(gt)  # its route step still waits for a run (of nothing)
+    assert not g.track.network(gt).route_possible
+    assert g.trains.route_available(gt)  # its route step still waits for a run (of nothing)
     gt.trains.clear()
     assert g.must_buy_train(gt) and g.president_may_contribute(gt)
 
@@ -50,7 +50,7 @@ def test_edition_1_follows_rule_11_5_literally() -> None:
     g, gt = gt_after_its_first_train(1)
     assert g.routes_seen == set()
     cut_off(g)
-    assert not g.route_available(gt)
+    assert not g.trains.route_available(gt)
     gt.trains.clear()
     assert not g.must_buy_train(gt)
 
@@ -60,7 +60,7 @@ def test_the_rebellion_makes_every_company_look_afresh() -> None:
     cut_off(g)
     assert isinstance(g, G1882)
     g.event_nwr()
-    assert not g.route_available(gt)
+    assert not g.trains.route_available(gt)
 
 
 def test_an_unknown_edition_is_refused_with_the_editions_there_are() -> None:

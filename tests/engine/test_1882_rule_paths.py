@@ -53,7 +53,7 @@ def test_nwr_moves_only_its_owners_station_and_not_one_already_in_the_nwr_area()
     with pytest.raises(GameError, match="only a CPR station can be moved"):
         g.process(nwr("remove_token", city=g.board["G11"].tile.id + "-0", slot=0))  # HBR's
     cpr = g.corporations["CPR"]
-    g.place_token(cpr, next(t for t in cpr.tokens if not t.used), g.board["C3"], 0, free=True)
+    g.track.place_token(cpr, next(t for t in cpr.tokens if not t.used), g.board["C3"], 0, free=True)
     with pytest.raises(GameError, match="a station already in an NWR hex cannot be moved"):
         g.process(nwr("remove_token", city=g.board["C3"].tile.id + "-0", slot=0))
 

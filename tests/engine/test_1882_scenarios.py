@@ -116,19 +116,19 @@ def second_stock_round(holdings: dict[int, int], pool: int, corp: str = "GT") ->
     finish_auction(g)
     g.turn = 2
     c = g.corporations[corp]
-    g.set_par(c, g.market.cell(0, 3))
+    g.shares.set_par(c, g.market.cell(0, 3))
     c.floated = True
     plain = [s for s in c.shares if not s.president]
     for n, (pid, percent) in enumerate(holdings.items()):
         player = g.player_by_id(pid)
         if n == 0:
-            g.transfer_share(c.shares[0], player)
+            g.shares.transfer_share(c.shares[0], player)
             c.owner = player
             percent -= 20
         for _ in range(percent // 10):
-            g.transfer_share(plain.pop(0), player)
+            g.shares.transfer_share(plain.pop(0), player)
     for _ in range(pool // 10):
-        g.transfer_share(plain.pop(0), g.pool)
+        g.shares.transfer_share(plain.pop(0), g.pool)
     g.round.entity_index = g.round.entities.index(g.player_by_id(1))  # Ann's turn
     for step in g.round.steps:
         step.passed = False

@@ -19,17 +19,17 @@ def game() -> Game:
 
 
 def lay(g: Game, hex_id: str, tile_id: str, rotation: int) -> None:
-    tile = g.tile_from_supply(tile_id)
+    tile = g.track.tile_from_supply(tile_id)
     tile.rotation = rotation
     g.board[hex_id].tile = tile
     g.tile_supply.pop(tile_id, None)
-    g.board_changed()
+    g.track.board_changed()
 
 
 def station(g: Game, corp_sym: str, hex_id: str, node: int = 0) -> None:
     corp = g.corporations[corp_sym]
     token = next(t for t in corp.tokens if not t.used and not t.neutral)
-    g.place_token(corp, token, g.board[hex_id], node, free=True)
+    g.track.place_token(corp, token, g.board[hex_id], node, free=True)
 
 
 def test_track_between_two_own_stations_is_a_route() -> None:
@@ -66,7 +66,7 @@ def test_a_neutral_station_may_join_its_placers_hex_but_a_hex_holds_one() -> Non
     gt_neutral = next(t for t in gt.tokens if t.neutral)
     assert g.can_token_city(gt, m11, 1, gt_neutral)
     g2 = game()
-    g2.place_token(g2.corporations["HBR"], next(t for t in g2.corporations["HBR"].tokens if t.neutral),
+    g2.track.place_token(g2.corporations["HBR"], next(t for t in g2.corporations["HBR"].tokens if t.neutral),
                    g2.board["M11"], 0, free=True)
     gt2 = g2.corporations["GT"]
     assert g2.can_token_city(gt2, g2.board["M11"], 1)
@@ -79,10 +79,10 @@ def test_only_sc_may_take_a_neutral_stations_space_for_its_home() -> None:
     j10 = g.board["J10"]
     gt = g.corporations["GT"]
     neutral = next(t for t in gt.tokens if t.neutral)
-    g.place_token(gt, neutral, j10, 0, free=True)
+    g.track.place_token(gt, neutral, j10, 0, free=True)
     qll, sc = g.corporations["QLL"], g.corporations["SC"]
-    assert [(h.id, n, s) for h, n, s in g.home_token_spots(qll, ["J10"])] == [("J10", 1, 0)]
-    assert ("J10", 0, 0) in [(h.id, n, s) for h, n, s in g.home_token_spots(sc, ["J10"])]
+    assert [(h.id, n, s) for h, n, s in g.track.home_token_spots(qll, ["J10"])] == [("J10", 1, 0)]
+    assert ("J10", 0, 0) in [(h.id, n, s) for h, n, s in g.track.home_token_spots(sc, ["J10"])]
 
 
 def test_qll_home_may_not_replace_a_neutral_station() -> None:
@@ -90,7 +90,7 @@ def test_qll_home_may_not_replace_a_neutral_station() -> None:
     finish_auction(g)
     j10 = g.board["J10"]
     gt = g.corporations["GT"]
-    g.place_token(gt, next(t for t in gt.tokens if t.neutral), j10, 0, free=True)
+    g.track.place_token(gt, next(t for t in gt.tokens if t.neutral), j10, 0, free=True)
     qll = g.corporations["QLL"]
     qll.ipoed = qll.floated = True
     g.pending_tokens.append((qll, ["J10"], qll.tokens[0]))
@@ -106,9 +106,9 @@ def test_qll_home_may_not_replace_a_neutral_station() -> None:
 def test_printed_cities_carry_the_18xx_games_copy_number() -> None:
     g = game()
     assert g.board["G11"].tile.id == "G11-2" and g.board["J12"].tile.id == "J12-3"
-    assert g.city_by_id("G11-2-0") == (g.board["G11"], 0)
+    assert g.track.city_by_id("G11-2-0") == (g.board["G11"], 0)
     # Games stored before the copy numbers wrote every printed tile as copy 0: they still load.
-    assert g.city_by_id("G11-0-0") == (g.board["G11"], 0)
+    assert g.track.city_by_id("G11-0-0") == (g.board["G11"], 0)
 
 
 def test_the_company_laying_track_on_a_tokened_oo_hex_re_places_the_station() -> None:
@@ -117,7 +117,7 @@ def test_the_company_laying_track_on_a_tokened_oo_hex_re_places_the_station() ->
     station(g, "SC", "E5", 0)  # a station on a printed OO hex before any track
     cnr = g.corporations["CNR"]
     g.phase_index = next(i for i, p in enumerate(g.phases) if "green" in p["tiles"])
-    g.lay_tile(cnr, {"hex": "E5", "tile": "59-0", "rotation": 3}, check_connection=False)
+    g.track.lay_tile(cnr, {"hex": "E5", "tile": "59-0", "rotation": 3}, check_connection=False)
     actor, hexes, token = g.pending_tokens[0]
     assert (actor.sym, hexes, token.corp) == ("CNR", ["E5"], "SC")
     assert g.acting() == [cnr]
@@ -135,9 +135,9 @@ def test_qll_chooses_its_home_city_even_when_an_upgrade_left_one_city() -> None:
     j10.tile = one_city
     assert old is j10.original
     qll = g.corporations["QLL"]
-    g.place_home_token(qll)
+    g.track.place_home_token(qll)
     # The home was given as the hex, so the reservation is the hex's and the president still chooses.
     assert not qll.tokens[0].used and [p[0] for p in g.pending_tokens] == [qll]
     g.pending_tokens.clear()
-    g.place_home_token(g.corporations["GT"])  # a home in a one-city hex is placed at once
+    g.track.place_home_token(g.corporations["GT"])  # a home in a one-city hex is placed at once
     assert g.corporations["GT"].tokens[0].used

@@ -155,14 +155,14 @@ def test_names_in_abilities_must_exist_in_the_title(monkeypatch: pytest.MonkeyPa
 def test_blocks_hexes_while_a_player_owns_the_private() -> None:
     g = new_1882()
     hb, c11 = g.companies["HB"], g.board["C11"]
-    assert g.blocked_hex(c11) is None  # unowned
+    assert g.track.blocked_hex(c11) is None  # unowned
     give(g, hb, g.players[0])
-    assert g.blocked_hex(c11) is hb and g.blocked_hex(g.board["G9"]) is None
-    g.close_company(hb)
-    assert g.blocked_hex(c11) is None
+    assert g.track.blocked_hex(c11) is hb and g.track.blocked_hex(g.board["G9"]) is None
+    g.shares.close_company(hb)
+    assert g.track.blocked_hex(c11) is None
     tb = g.companies["TB"]
     give(g, tb, g.corporations["CPR"])
-    assert g.blocked_hex(g.board["G9"]) is None  # a corporation's private blocks nothing
+    assert g.track.blocked_hex(g.board["G9"]) is None  # a corporation's private blocks nothing
 
 
 def test_the_random_share_is_drawn_with_the_games_generator() -> None:
@@ -207,28 +207,28 @@ def test_no_buy_keeps_the_private_from_corporations() -> None:
     cp, tb = g.companies["CP"], g.companies["TB"]
     give(g, cp, g.players[0])
     give(g, tb, g.players[1])
-    assert not g.company_for_sale(cp) and g.company_for_sale(tb)
+    assert not g.runs.company_for_sale(cp) and g.runs.company_for_sale(tb)
     enter_phase(g, "3")
     cpr = g.corporations["CPR"]
     cpr.cash = 1000
     with pytest.raises(GameError, match="CP cannot be bought by a company"):
-        g.corporation_buys_company(cpr, cp, 180)
-    g.corporation_buys_company(cpr, tb, 140)
+        g.runs.corporation_buys_company(cpr, cp, 180)
+    g.runs.corporation_buys_company(cpr, tb, 140)
     assert tb.owner is cpr
 
 
 def test_tile_income_pays_the_owner_per_water_crossing() -> None:
     g = new_1882()
     tb, owner = g.companies["TB"], g.players[1]
-    g.pay_tile_income(2)
+    g.track.pay_tile_income(2)
     give(g, tb, owner)
     cash, bank = owner.cash, g.bank.cash
-    g.pay_tile_income(0)
-    g.pay_tile_income(2)
+    g.track.pay_tile_income(0)
+    g.track.pay_tile_income(2)
     assert (owner.cash - cash, bank - g.bank.cash) == (20, 20)
     assert g._log[-1] == "B earns $20 from TB"
-    g.close_company(tb)
-    g.pay_tile_income(3)
+    g.shares.close_company(tb)
+    g.track.pay_tile_income(3)
     assert owner.cash - cash == 20
 
 
@@ -241,20 +241,20 @@ def test_the_par_exchange_starts_only_by_the_privates_owner_for_one_share() -> N
     assert g.can_par(corp, a) and not g.can_par(corp, b)
     assert g.par_cost(corp, 100) == 100 and g.par_cost(g.corporations["CPR"], 100) == 200
     cell = next(c for c in g.market.par_cells() if c.price == 100)
-    g.par_corporation(a, corp, cell)
+    g.shares.par_corporation(a, corp, cell)
     assert sc.closed and corp.owner is a and a.percent_of("SC") == 20
 
 
 def test_turn_powers_price_a_station_and_are_spent_separately() -> None:
     g = new_1882()
     nwr, cnr = g.companies["NWR"], g.corporations["CNR"]
-    assert g.token_ability_prices(cnr) == [] and not g.has_turn_ability(cnr)
+    assert g.track.token_ability_prices(cnr) == [] and not g.has_turn_ability(cnr)
     give(g, nwr, g.players[0])
     assert not g.has_turn_ability(cnr)  # a player's private has no turn for a corporation
     nwr.owner = cnr
-    assert g.token_ability_prices(cnr) == [0] and g.has_turn_ability(cnr)
+    assert g.track.token_ability_prices(cnr) == [0] and g.has_turn_ability(cnr)
     nwr.abilities_of(TokenAbility)[0].use()
-    assert g.token_ability_prices(cnr) == [] and g.has_turn_ability(cnr)  # the tile lay is left
+    assert g.track.token_ability_prices(cnr) == [] and g.has_turn_ability(cnr)  # the tile lay is left
     nwr.abilities_of(TileLay)[0].use()
     assert not g.has_turn_ability(cnr)
 
@@ -289,26 +289,26 @@ def test_a_made_up_private_works_from_data_alone(monkeypatch: pytest.MonkeyPatch
     give(g, xx, player)
     g.after_buy_company(player, xx, 60)
     assert [s.id for s in player.shares] == ["GT_1"]
-    assert g.blocked_hex(g.board["E5"]) is xx and g.blocked_hex(g.board["L2"]) is xx
+    assert g.track.blocked_hex(g.board["E5"]) is xx and g.track.blocked_hex(g.board["L2"]) is xx
     with pytest.raises(GameError, match="L2 is blocked by XX"):
-        g.lay_tile(g.corporations["GT"], {"hex": "L2", "tile": "57-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(g.corporations["GT"], {"hex": "L2", "tile": "57-0", "rotation": 0}, check_connection=False)
     cash = player.cash
-    g.pay_tile_income(2)
+    g.track.pay_tile_income(2)
     assert player.cash - cash == 50
-    assert not g.company_for_sale(xx)
+    assert not g.runs.company_for_sale(xx)
     g.close_on_train_bought(g.corporations["CPR"])
     assert not xx.closed
     g.close_on_train_bought(g.corporations["GT"])
-    assert xx.closed and g.blocked_hex(g.board["L2"]) is None
+    assert xx.closed and g.track.blocked_hex(g.board["L2"]) is None
 
     # The converter: QLL starts only by YY's owner, for one share, and YY closes; its token power is the owner's.
     qll = g.corporations["QLL"]
     assert not g.can_par(qll, player)
     give(g, yy, player)
     assert g.can_par(qll, player) and not g.can_par(qll, g.players[0])
-    g.par_corporation(player, qll, next(c for c in g.market.par_cells() if c.price == 90))
+    g.shares.par_corporation(player, qll, next(c for c in g.market.par_cells() if c.price == 90))
     assert yy.closed and player.percent_of("QLL") == 20 and g._log[-1] == "YY closes"
-    assert g.token_ability_prices(qll) == []  # closed with the exchange
+    assert g.track.token_ability_prices(qll) == []  # closed with the exchange
 
 
 def test_a_made_up_token_private_offers_its_price_until_used_up(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,18 +316,18 @@ def test_a_made_up_token_private_offers_its_price_until_used_up(monkeypatch: pyt
     yy, gt = g.companies["YY"], g.corporations["GT"]
     give(g, yy, gt)
     token = yy.abilities_of(TokenAbility)[0]
-    assert g.token_ability_prices(gt) == [40] and g.has_turn_ability(gt)
+    assert g.track.token_ability_prices(gt) == [40] and g.has_turn_ability(gt)
     token.use()
-    assert g.token_ability_prices(gt) == [40]
+    assert g.track.token_ability_prices(gt) == [40]
     token.use()
-    assert g.token_ability_prices(gt) == [] and not g.has_turn_ability(gt)
+    assert g.track.token_ability_prices(gt) == [] and not g.has_turn_ability(gt)
 
 
 def test_the_closing_phase_of_a_made_up_private(monkeypatch: pytest.MonkeyPatch) -> None:
     g = load_variant(monkeypatch, [MADE_UP])
     xx = g.companies["XX"]
     give(g, xx, g.players[0])
-    assert g.closing_phase(xx) == "4"
+    assert g.trains.closing_phase(xx) == "4"
     enter_phase(g, "3")
     assert not xx.closed
     enter_phase(g, "4")

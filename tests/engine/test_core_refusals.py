@@ -24,7 +24,7 @@ def floated(g: G1882, sym: str, cash: int) -> Corporation:
     corp = g.corporations[sym]
     corp.floated = True
     g.bank.spend(cash, corp)
-    g.place_home_token(corp)
+    g.track.place_home_token(corp)
     return corp
 
 
@@ -40,19 +40,19 @@ def test_a_tile_lay_is_refused_off_the_network_in_the_wrong_colour_rotation_or_b
     home = cnr.tokens[0].hex
     assert home is not None
     with pytest.raises(GameError, match="is not connected to CNR's network"):
-        g.lay_tile(cnr, {"hex": "C3", "tile": "57-0", "rotation": 0})
+        g.track.lay_tile(cnr, {"hex": "C3", "tile": "57-0", "rotation": 0})
     with pytest.raises(GameError, match="green tiles are not available in phase 2"):
-        g.lay_tile(cnr, {"hex": home, "tile": "14-0", "rotation": 0})
+        g.track.lay_tile(cnr, {"hex": home, "tile": "14-0", "rotation": 0})
     with pytest.raises(GameError, match=f"tile 9 cannot be laid on {home}"):
-        g.lay_tile(cnr, {"hex": home, "tile": "9-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": home, "tile": "9-0", "rotation": 0}, check_connection=False)
     # B4 lies on the map's edge: a gentle curve fits it one way only, and any other way is named with that one.
     with pytest.raises(GameError, match="tile 8 cannot be laid on B4 at rotation 0; legal rotations: 5"):
-        g.lay_tile(cnr, {"hex": "B4", "tile": "8-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": "B4", "tile": "8-0", "rotation": 0}, check_connection=False)
     mountain = g.board["M3"]  # a town in the mountains: $40 for its first tile
     old = mountain.tile
-    rotation = g.tile_rotations(cnr, mountain, g.tile_from_supply("58-0").tdef, None)[0]
+    rotation = g.tile_rotations(cnr, mountain, g.track.tile_from_supply("58-0").tdef, None)[0]
     with pytest.raises(GameError, match="CNR cannot afford this tile lay: treasury \\$0, cost \\$40"):
-        g.lay_tile(cnr, {"hex": "M3", "tile": "58-0", "rotation": rotation}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": "M3", "tile": "58-0", "rotation": rotation}, check_connection=False)
     assert mountain.tile is old and g.board["B4"].tile.tdef.name == "B4"
 
 
@@ -62,9 +62,9 @@ def test_a_hex_blocked_by_a_private_takes_no_tile_while_a_player_owns_it() -> No
     hb = g.companies["HB"]
     hb.owner = g.players[0]
     g.players[0].companies.append(hb)
-    blocked = next(h for h in g.board.hexes.values() if g.blocked_hex(h) is hb)
+    blocked = next(h for h in g.board.hexes.values() if g.track.blocked_hex(h) is hb)
     with pytest.raises(GameError, match=f"{blocked.id} is blocked by HB while a player owns it"):
-        g.lay_tile(cnr, {"hex": blocked.id, "tile": "9-0", "rotation": 0}, check_connection=False)
+        g.track.lay_tile(cnr, {"hex": blocked.id, "tile": "9-0", "rotation": 0}, check_connection=False)
 
 
 def test_a_station_is_refused_in_a_full_city_and_beyond_the_treasury() -> None:
@@ -73,10 +73,10 @@ def test_a_station_is_refused_in_a_full_city_and_beyond_the_treasury() -> None:
     hbr = floated(g, "HBR", 0)
     full = g.board[hbr.tokens[0].hex or ""]
     with pytest.raises(GameError, match=f"no free token space in {full.id}"):
-        g.place_token(cnr, cnr.tokens[1], full, hbr.tokens[0].node)
+        g.track.place_token(cnr, cnr.tokens[1], full, hbr.tokens[0].node)
     free = g.board["C3"]
     with pytest.raises(GameError, match="CNR cannot afford a token: treasury \\$0, price \\$40"):
-        g.place_token(cnr, cnr.tokens[1], free, 0)
+        g.track.place_token(cnr, cnr.tokens[1], free, 0)
     assert free.tile.tokens == {0: [None]} and not cnr.tokens[1].used
 
 
@@ -87,23 +87,23 @@ def test_a_train_purchase_is_refused_when_the_rules_forbid_it() -> None:
     first, second, three = g.depot[0], g.depot[1], next(t for t in g.depot if t.name == "3")
     owned(g, cnr, first)
     with pytest.raises(GameError, match=f"CNR already owns {first.id}"):
-        g.buy_train_action(cnr, first, 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, first, 80, exchange=None, must_buy=False)
     with pytest.raises(GameError, match=f"{three.id} is not for sale; the depot sells: 2"):
-        g.buy_train_action(cnr, three, 180, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, three, 180, exchange=None, must_buy=False)
     with pytest.raises(GameError, match="the 2 train costs \\$80, not \\$70"):
-        g.buy_train_action(cnr, second, 70, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, second, 70, exchange=None, must_buy=False)
     with pytest.raises(GameError, match=f"HBR does not own {first.id}"):
-        g.buy_train_action(hbr, second, 80, exchange=first, must_buy=False)
+        g.trains.buy_train_action(hbr, second, 80, exchange=first, must_buy=False)
     g.pool_trains.append(second)
     g.depot.remove(second)
     second.owner = g.pool
     with pytest.raises(GameError, match="the 2 train from the pool costs \\$80"):
-        g.buy_train_action(hbr, second, 60, exchange=None, must_buy=False)
+        g.trains.buy_train_action(hbr, second, 60, exchange=None, must_buy=False)
     with pytest.raises(GameError, match="HBR may spend \\$1 to \\$"):
-        g.buy_train_action(hbr, first, 0, exchange=None, must_buy=False)
+        g.trains.buy_train_action(hbr, first, 0, exchange=None, must_buy=False)
     cnr.cash, g.bank.cash = 0, g.bank.cash + cnr.cash
     with pytest.raises(GameError, match="CNR cannot afford the 2 train: treasury \\$0, price \\$80"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
     assert [t.id for t in cnr.trains] == [first.id] and hbr.trains == []
 
 
@@ -177,7 +177,7 @@ def test_share_purchases_are_refused_when_the_stock_rules_forbid_them() -> None:
         act(g, "par", p.id, corporation="CN", share_price="100,0,6")
     p = g.player_by_id(p.id)  # each refusal restored the state in new objects
     cheapest = min(g.market.par_cells(), key=lambda c: c.price)
-    g.set_par(g.corporations["CNR"], cheapest)  # a cheaper share for sale: the step itself is asked
+    g.shares.set_par(g.corporations["CNR"], cheapest)  # a cheaper share for sale: the step itself is asked
     cash, short = p.cash, cheapest.price
     assert short < g.market.location["CPR"].price
     g.bank.cash += cash - short
@@ -194,9 +194,9 @@ def test_a_purchase_over_the_holding_limit_is_refused() -> None:
     g, p = stock_round_one()
     cpr = g.corporations["CPR"]
     for share in [s for s in cpr.shares if not s.president][:6]:
-        g.transfer_share(share, p)
+        g.shares.transfer_share(share, p)
     nxt = next(s for s in cpr.shares if not s.president)
-    g.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
+    g.shares.set_par(g.corporations["CNR"], g.market.par_cells()[0])  # something else is for sale: the step is asked
     with pytest.raises(GameError, match=f"{p.name} would exceed the certificate limit or the 60% holding limit"):
         act(g, "buy_shares", p.id, shares=[nxt.id], percent=10)
 
@@ -211,29 +211,29 @@ def test_train_purchases_beyond_the_limit_trade_ins_and_the_presidents_money_are
         owned(g, cnr, train)
     assert g.train_limit(cnr) == 4
     with pytest.raises(GameError, match="CNR is at its train limit of 4"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=None, must_buy=False)
     two = cnr.trains[0]
     with pytest.raises(GameError, match="a 2 train cannot be traded in for a 2"):
-        g.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
+        g.trains.buy_train_action(cnr, g.depot[0], 80, exchange=two, must_buy=False)
     stray = g.depot[1]
     stray.owner = g.players[1]
     with pytest.raises(GameError, match=f"{stray.id} is not for sale"):
-        g.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, stray, 80, exchange=None, must_buy=True)
     with pytest.raises(GameError, match="the president cannot contribute towards a trade-in"):
-        g.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
+        g.trains.buy_train_action(hbr, two, 50, exchange=g.depot[2], must_buy=True)  # from CNR, with HBR's $0
     three = next(t for t in g.depot if t.name == "3")
     g.depot.remove(three)
     three.owner = g.pool
     g.pool_trains.append(three)
     with pytest.raises(GameError, match="with its president's money HBR must buy the cheapest train on sale \\(2\\)"):
-        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, three, 180, exchange=None, must_buy=True)
     with pytest.raises(GameError, match=f"{three.id} was bought as a 3 train; only new trains choose a variant"):
-        g.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
+        g.trains.buy_train_action(hbr, three, 180, exchange=None, must_buy=True, variant="4")
     president = g.players[0]
     g.bank.cash += president.cash - 30
     president.cash = 30
     with pytest.raises(GameError, match=f"{president.name} must raise \\$50 more by selling shares"):
-        g.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
+        g.trains.buy_train_action(hbr, g.depot[0], 80, exchange=None, must_buy=True)
     assert hbr.trains == [] and hbr.cash == 0 and president.cash == 30
 
 
@@ -245,14 +245,14 @@ def test_a_company_buys_a_private_only_from_phase_3_from_a_player_in_its_price_r
         company.owner = g.players[0]
         g.players[0].companies.append(company)
     with pytest.raises(GameError, match="companies cannot buy privates in phase 2"):
-        g.corporation_buys_company(cnr, sc, 50)
+        g.runs.corporation_buys_company(cnr, sc, 50)
     g.phase_index = next(i for i, p in enumerate(g.phases) if p.get("can_buy_companies"))
     hb.closed = True
     with pytest.raises(GameError, match="HB is not owned by a player"):
-        g.corporation_buys_company(cnr, hb, 20)
+        g.runs.corporation_buys_company(cnr, hb, 20)
     with pytest.raises(GameError, match="SC may be bought for \\$25 to \\$100"):
-        g.corporation_buys_company(cnr, sc, 101)
+        g.runs.corporation_buys_company(cnr, sc, 101)
     with pytest.raises(GameError, match="CNR cannot pay \\$60: treasury \\$50"):
-        g.corporation_buys_company(cnr, sc, 60)
-    g.corporation_buys_company(cnr, sc, 50)
+        g.runs.corporation_buys_company(cnr, sc, 60)
+    g.runs.corporation_buys_company(cnr, sc, 50)
     assert sc.owner is cnr and cnr.cash == 0

@@ -79,15 +79,15 @@ def test_the_checker_sees_an_override_of_a_core_member() -> None:
     from engine.core.game import Game
 
     class Sneaky(Game):
-        def lay_tile(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+        def end_game(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
             """Not a hook."""
 
         def can_par(self, *args: object) -> bool:  # type: ignore[override]
             return True
 
-    assert set(overrides(Sneaky)) == {"lay_tile", "can_par"}
+    assert set(overrides(Sneaky)) == {"end_game", "can_par"}
     names = [c.__name__ for c in core_classes(Sneaky)]
-    assert not hooks.is_declared(names, "lay_tile")
+    assert not hooks.is_declared(names, "end_game")
     assert hooks.is_declared(names, "can_par")
 
 
@@ -102,3 +102,28 @@ def test_every_declared_hook_has_a_core_default() -> None:
     assert set(core) == set(hooks.DECLARED)
     missing = {name: sorted(n for n in hooks.declared_for(name) if not hasattr(cls, n)) for name, cls in core.items()}
     assert not {k: v for k, v in missing.items() if v}, missing
+
+
+def test_the_rules_are_parts_the_game_owns_and_no_title_extends_one() -> None:
+    """The core's rules are composed, not inherited: Game stands on GameState alone and owns one part per rule
+    area; titles change the rules through hooks on their game, so no title class subclasses a part."""
+    from engine.core.game import Game
+    from engine.core.play import RunPart
+    from engine.core.play_shares import SharePart
+    from engine.core.play_track import TrackPart
+    from engine.core.play_trains import TrainPart
+    from engine.core.state import GameState
+
+    assert [c.__name__ for c in core_classes(Game)] == ["Game", "GameState"]
+    parts = {"shares": SharePart, "track": TrackPart, "trains": TrainPart, "runs": RunPart}
+    from engine.playout import default_players
+    from engine.titles import title_class
+
+    for title in ("1882", "1822", "1828", "1862", "1830"):
+        cls = title_class(title)
+        game = cls([(i, f"p{i}") for i in range(1, default_players(cls) + 1)], 1)
+        assert isinstance(game, GameState)
+        assert {name: type(getattr(game, name)) for name in parts} == parts, title
+        assert all(getattr(game, name).game is game for name in parts)
+    extended = [c.__qualname__ for c in title_classes() if issubclass(c, tuple(parts.values()))]
+    assert not extended, f"title classes extend a core part instead of implementing hooks: {extended}"

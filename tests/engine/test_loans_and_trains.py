@@ -29,7 +29,7 @@ def test_a_company_loan_of_the_titles_size_is_a_liability() -> None:
     money = total_money(g)
     corp = g.corporations["CPR"]
     corp.loans = 2
-    assert g.liabilities(corp) == 200 and total_owed(g) == 200
+    assert g.shares.liabilities(corp) == 200 and total_owed(g) == 200
     assert problems(g, money) == []
     corp.loans = 3
     assert any("over the limit" in p for p in problems(g, money))
@@ -88,7 +88,7 @@ def test_train_variants_read_from_data() -> None:
 
 
 def l_train(g: G1882) -> Train:
-    train = g._new_train(L_SPEC, 4)
+    train = g.trains.new_train(L_SPEC, 4)
     g.depot.remove(train)
     g.depot.insert(0, train)
     return train
@@ -101,10 +101,10 @@ def test_buying_a_variant_renames_the_train_and_shows_in_its_fingerprint_id() ->
     train = l_train(g)
     assert train_id(train) == "L-4"
     with pytest.raises(GameError, match="bought as L, 2"):
-        g.buy_train_action(corp, train, 120, exchange=None, must_buy=False, variant="3")
+        g.trains.buy_train_action(corp, train, 120, exchange=None, must_buy=False, variant="3")
     with pytest.raises(GameError, match="costs"):
-        g.buy_train_action(corp, train, 60, exchange=None, must_buy=False, variant="2")
-    g.buy_train_action(corp, train, 120, exchange=None, must_buy=False, variant="2")
+        g.trains.buy_train_action(corp, train, 60, exchange=None, must_buy=False, variant="2")
+    g.trains.buy_train_action(corp, train, 120, exchange=None, must_buy=False, variant="2")
     assert (train.name, train.distance, train.sym, train.id) == ("2", 2, "L", "L-4")
     assert train_id(train) == "L-4=2" and corp.cash == 380
 
@@ -138,7 +138,7 @@ def test_trains_outside_the_limit_are_not_counted() -> None:
     extra = Train("LP-0", "LP", 1, 0, counts_for_limit=False)
     g.depot.insert(0, extra)
     corp.trains.pop()
-    g.buy_train_action(corp, extra, 0, exchange=None, must_buy=False)
+    g.trains.buy_train_action(corp, extra, 0, exchange=None, must_buy=False)
     assert extra.owner is corp and corp.trains_in_limit() == limit
 
 

@@ -42,7 +42,7 @@ def company_may_buy_a_private() -> tuple[Game, Corporation, Company]:
     g, gt, _cy = gt_must_buy(to_train_step=False)
     g.phases = [dict(p) for p in g.phases]  # the title's phase table is shared by every game in the process
     g.phases[g.phase_index]["can_buy_companies"] = True
-    comp = next(c for c in g.companies.values() if g.company_for_sale(c))
+    comp = next(c for c in g.companies.values() if g.runs.company_for_sale(c))
     return g, gt, comp
 
 

@@ -30,7 +30,7 @@ def add_corporation(g: Game, price: int = 100, **data: object) -> Corporation:
     g.corporations[corp.sym] = corp
     g._init_shares(corp)
     cell = next(c for c in g.market.par_cells() if c.price == price)
-    g.set_par(corp, cell)
+    g.shares.set_par(corp, cell)
     return corp
 
 
@@ -38,12 +38,12 @@ def give(g: Game, corp: Corporation, player: Player, percent: int, *, president:
     """Hand ``player`` certificates of ``corp`` from the IPO: the president's first if asked, then ordinary ones."""
     if president:
         pres = corp.shares[0]
-        g.transfer_share(pres, player)
+        g.shares.transfer_share(pres, player)
         corp.owner = player
         percent -= pres.percent
     while percent > 0:
         share = next(s for s in corp.shares if not s.president)
-        g.transfer_share(share, player)
+        g.shares.transfer_share(share, player)
         percent -= share.percent
 
 
@@ -72,7 +72,7 @@ def test_overtaking_a_ten_percent_president_with_5_percent_shares_swaps_ten_perc
     corp = five_percent_corporation(g)
     give(g, corp, a, 10, president=True)
     give(g, corp, b, 10)
-    g.buy_shares(b, [next(s for s in corp.shares if not s.president)], 0)
+    g.shares.buy_shares(b, [next(s for s in corp.shares if not s.president)], 0)
     assert corp.owner is b
     assert any(s.president for s in b.shares_of("X"))
     # B hands back two 5% certificates for the 10% one: each keeps what it held.
@@ -100,9 +100,9 @@ def test_selling_a_ten_percent_presidents_certificate_in_part_returns_5_percent_
     corp = five_percent_corporation(g)
     give(g, corp, a, 15, president=True)
     give(g, corp, b, 10)
-    bundles = [(sorted(s.id for s in shares), percent) for shares, percent in g.sell_bundles(a, corp)]
+    bundles = [(sorted(s.id for s in shares), percent) for shares, percent in g.shares.sell_bundles(a, corp)]
     assert (["X_0", "X_1"], 10) in bundles and (["X_0", "X_1"], 15) in bundles
-    assert g.valid_bundle(a, a.shares_of("X"), 10)
+    assert g.shares.valid_bundle(a, a.shares_of("X"), 10)
     cash = a.cash
     paid = g.sell_shares(a, a.shares_of("X"), 10)
     assert paid == 200 and a.cash == cash + 200  # two shares' worth at $100
@@ -138,7 +138,7 @@ def test_a_minor_floats_with_two_shares_of_capital_and_counts_two_shares_in_a_pl
     ann = g.players[0]
     minor = add_corporation(g, price=90, kind="minor")
     bank, cash = g.bank.cash, ann.cash
-    g.buy_shares(ann, [minor.shares[0]], g.par_cost(minor, 90))
+    g.shares.buy_shares(ann, [minor.shares[0]], g.par_cost(minor, 90))
     assert minor.floated and minor.owner is ann
     assert minor.cash == 180 and g.bank.cash == bank + 180 - 180  # the bank takes the price, then pays it out
     assert g.player_value(ann) == cash - 180 + 2 * 90 + sum(c.value for c in ann.companies)
@@ -154,11 +154,11 @@ def test_a_30_percent_president_hands_back_three_shares_and_may_sell_part_of_the
     assert [s.percent for s in corp.shares] == [30] + [10] * 7
     give(g, corp, a, 30, president=True)
     give(g, corp, b, 30)
-    g.buy_shares(b, [corp.shares[1]], 0)
+    g.shares.buy_shares(b, [corp.shares[1]], 0)
     assert corp.owner is b and b.percent_of("X") == 40 and a.percent_of("X") == 30
     assert [s.percent for s in a.shares_of("X")] == [10, 10, 10]
     # Now B sells two shares' worth of the president's certificate only: A (30%) takes it over, B keeps 20%.
-    pres_sales = [p for shares, p in g.sell_bundles(b, corp) if any(s.president for s in shares)]
+    pres_sales = [p for shares, p in g.shares.sell_bundles(b, corp) if any(s.president for s in shares)]
     assert pres_sales == [20, 30, 40]
     g.sell_shares(b, b.shares_of("X"), 20)
     assert corp.owner is a and b.percent_of("X") == 20 and g.pool.percent_of("X") == 20
@@ -209,7 +209,7 @@ def test_treasury_shares_are_the_companys_own_and_not_for_sale_in_the_ipo() -> N
     g = game()
     corp = five_percent_corporation(g)
     for share in corp.shares[-10:]:  # 1862 redemption leaves the company holding 50%
-        g.transfer_share(share, corp.treasury)
+        g.shares.transfer_share(share, corp.treasury)
     give(g, corp, g.players[0], 30, president=True)
     assert corp.ipo_percent() == 20 and corp.treasury.percent_of("X") == 50
     assert corp.sold_percent() == 30  # the company's own shares do not float it
@@ -224,7 +224,7 @@ def test_full_capitalization_pays_par_for_every_share_at_float() -> None:
     ann = g.players[0]
     corp = add_corporation(g, president_percent=20, float_percent=20)
     assert g.config.shares.capitalization is Capitalization.FULL
-    g.buy_shares(ann, [corp.shares[0]], g.par_cost(corp, 100))
+    g.shares.buy_shares(ann, [corp.shares[0]], g.par_cost(corp, 100))
     assert corp.floated and corp.cash == 1000
 
 
@@ -233,9 +233,9 @@ def test_incremental_capitalization_pays_the_company_as_ipo_shares_sell() -> Non
     ann, bob = g.players[0], g.players[1]
     with_share_rules(g, capitalization=Capitalization.INCREMENTAL)
     corp = add_corporation(g, float_percent=30)
-    g.buy_shares(ann, [corp.shares[0]], g.par_cost(corp, 100))
+    g.shares.buy_shares(ann, [corp.shares[0]], g.par_cost(corp, 100))
     assert corp.cash == 200 and not corp.floated
-    g.buy_shares(bob, [corp.shares[1]], 100)
+    g.shares.buy_shares(bob, [corp.shares[1]], 100)
     assert corp.floated and corp.cash == 300  # nothing more from the bank at float
     assert problems(g, g.total_cash()) == []
 

@@ -71,10 +71,10 @@ def test_track_on_a_printed_oo_hex_holding_two_stations_re_places_both() -> None
     game.phase_index = 1  # green tiles
     e5 = game.board["E5"]
     gt, cnr = game.corporations["GT"], game.corporations["CNR"]
-    game.place_token(gt, gt.tokens[1], e5, 0, free=True)
-    game.place_token(cnr, cnr.tokens[1], e5, 1, free=True)
+    game.track.place_token(gt, gt.tokens[1], e5, 0, free=True)
+    game.track.place_token(cnr, cnr.tokens[1], e5, 1, free=True)
     # The lay used to fail on the second station ("no room"); 18xx.games lifts both for re-placing.
-    game.lay_tile(gt, {"hex": "E5", "tile": "59-0", "rotation": 4}, check_connection=False)
+    game.track.lay_tile(gt, {"hex": "E5", "tile": "59-0", "rotation": 4}, check_connection=False)
     assert e5.tile.tokens == {0: [None], 1: [None]}
     assert [(actor.sym, token.corp) for actor, _hexes, token in game.pending_tokens] == [("GT", "GT"), ("GT", "CNR")]
 

@@ -205,6 +205,43 @@ def test_a_train_alone_pairs_arms_to_the_best_route_the_full_walk_finds() -> Non
     assert checked > 50
 
 
+@pytest.mark.skipif(not GAMES_1822, reason="../shared/fixtures/1822 is absent")
+def test_a_bounded_walk_that_skips_states_met_before_finds_the_best_route_of_the_full_walk() -> None:
+    """On recorded 1822 positions, the walk for a train alone in its group (bounded, and skipping a path state met
+    before: same end, stops, start and the track a later link may meet) finds the best route the walk over every
+    route finds, with the destination bonus's signature (home and destination stations) read as 1822 prices it."""
+    from engine.core import autoroute
+
+    specs = [TrainSpec("E", None, group="E", stations_only=True, multiplier=2), TrainSpec("D", None),
+             TrainSpec("5", 5), TrainSpec("4+", 4, free_kinds=TOWNS)]
+    checked = 0
+    for path in GAMES_1822:
+        for n, pos in enumerate(positions(read_game_file(path))):
+            if n % 7:
+                continue
+            graph = autoroute.build_graph(pos.game, pos.corp)
+            signed = autoroute.pricing_for(pos.game, graph)
+            for pricing in (Pricing(), Pricing(set_bound=signed.set_bound, set_nodes=signed.set_nodes)):
+                keep = pricing.set_nodes or 0
+                for spec in specs:
+                    bounded = autoroute.enumerate_shared(graph, [spec], pricing, bound=True)[0][0]
+                    walked = autoroute.enumerate_shared(graph, [spec], pricing, trim=False)[0][0]
+                    # The best route of every signature the full walk finds, the bounded walk finds at that value.
+                    best: dict[int, int] = {}
+                    for cand in walked:
+                        sig = sum(1 << k for k in cand.nodes(graph)) & keep
+                        best[sig] = max(best.get(sig, 0), cand.value)
+                    top = max(best.values(), default=0)
+                    for cand in bounded:
+                        assert any(c.mask == cand.mask and c.value == cand.value for c in walked), (n, spec.name)
+                    for sig, value in best.items():
+                        if value + pricing.set_bound > top:
+                            assert any(c.value == value and sum(1 << k for k in c.nodes(graph)) & keep == sig
+                                       for c in bounded), (path.name, n, spec.name, sig)
+                    checked += 1
+    assert checked > 100
+
+
 L_SPEC = TrainSpec("L", 2, caps=((frozenset({"city", "offboard"}), 1), (TOWNS, 1)), local=True)
 
 

@@ -29,13 +29,13 @@ def column_game() -> G1882:
     game = G1882([(1, "A"), (2, "B"), (3, "C")], seed=1)
     game.board = Board.from_data({"layout": "flat", "letters": "rows", "hexes": {
         "A1": city(100, 0), "C1": city(30, 3, 0, slots=2), "E1": city(20, 3, 0), "G1": city(10, 3)}})
-    game.board_changed()
+    game.track.board_changed()
     return game
 
 
 def station(game: G1882, corp: Corporation, hex_id: str) -> None:
     token = next(t for t in corp.tokens if not t.used and t.corp == corp.sym)
-    game.place_token(corp, token, game.board[hex_id], 0, free=True)
+    game.track.place_token(corp, token, game.board[hex_id], 0, free=True)
 
 
 def give_train(game: G1882, corp: Corporation, name: str, distance: int) -> Train:
@@ -100,7 +100,7 @@ def test_a_blocking_marker_in_a_full_city_blocks_even_the_company_it_was_made_fr
     tile = game.board["C1"].tile
     tile.tokens[0] = ["B", "B"]
     tile.kinds[0] = [TokenKind.BLOCKING, TokenKind.BLOCKING]
-    game.board_changed()
+    game.track.board_changed()
     assert city_blocks(game.board["C1"], 0, "CPR")
     sol = solve(game, corp)
     assert sol.total == 60  # G1, E1 and C1, where the route must end: A1 (100) beyond it is out of reach

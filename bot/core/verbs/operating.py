@@ -171,13 +171,14 @@ def _train(game: Game, player: Player, candidates: Candidates, args: tuple[str, 
     if pick and any(c.get("shell") for c in pick):
         pick = _for_shell(game, ent, pick, shell, " ".join(("train", *args)))
     if not pick:
-        new_train = next((t for t in game.available_depot_trains() if str(t.name).lower() == name.lower()), None)
+        new_train = next((t for t in game.trains.available_depot_trains() if str(t.name).lower() == name.lower()),
+                         None)
         why = ""
         if new_train is not None and not pool:
             tried = {**query.entity_action(game, ent, "buy_train"), "train": new_train.id, "price": new_train.price}
-            groups = [name for name, _ in game.train_groups(ent)]
-            if shell or groups:  # an 1828 system: the reason is the purchase's, not the missing shell's
-                tried["shell"] = shell or groups[0]
+            rooms = [s.name for s in getattr(game, "shells_with_room", lambda _c: [])(ent)]
+            if shell or rooms:  # an 1828 system: the reason is the purchase's, not the missing shell's
+                tried["shell"] = shell or rooms[0]
             why = engine_reason(game, tried)
         if why and new_train is not None and "by selling" in why:
             # The train is owed and its president must sell first (1828 §9.5): say so, with the sales open.

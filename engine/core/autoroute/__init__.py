@@ -25,7 +25,10 @@ The search (see ``shared/reference/routes.md``):
    by track mask (equal masks visit the same stops), priced by the stop values plus route-level bonuses,
    sorted by value. A route is dropped when the route without an end stop is legal and pays as much (an
    express train's long routes mostly), and, with several trains, when even the best routes of the other
-   trains cannot lift it over a greedy set.
+   trains cannot lift it over a greedy set. A train alone in its group walks bounded: a path is cut when the
+   stops it can still reach cannot beat the best route of any signature it may end with, and when the walk
+   meets a path state it met before (same ends, stops, tiles, first link and the used track a later link may
+   meet), which can add nothing (1822's E trains on rich boards: many paths through the same stops).
 3. **Combination.** Branch and bound over trains: candidates in value order, and two bounds on what the
    remaining trains can add: the exact optimum of those trains on their own (solved first, last train
    upwards), and each one's best candidates still compatible with the track in use. Each train's
@@ -43,7 +46,7 @@ unpaid stop kinds for 1828's 8E, express trains that earn their best ``limit`` o
 revenue multiplier for 3+D, track-sharing groups such as 1822 E trains) and :class:`Pricing` (route-level
 bonuses; set-level bonuses with an optimistic bound used while searching and exact evaluation at the
 leaves). :meth:`TrainSpec.earnings` prices a route's stops for the finder and for routes typed by hand
-alike (``PlayRules.route_revenue``), so the two can never disagree.
+alike (``Game.route_revenue``), so the two can never disagree.
 
 Limits, none of which 1882 meets: a junction tile centre ("j") is one unit of track, so two trains may
 not cross there; a node-to-node path inside one hex cannot be written as 18xx.games ``connections``.

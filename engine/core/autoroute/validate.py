@@ -209,7 +209,7 @@ def stop_earnings(game: RouteRules, stops: Sequence[NodeRef], spec: TrainSpec) -
 
 def route_price(game: RouteRules, route: Route, spec: TrainSpec) -> int:
     """Revenue of a route for a train of ``spec``: its earnings from the stops plus the title's bonus, times
-    the train's multiplier. Routes typed by hand (``PlayRules.route_revenue``) and found here both use it."""
+    the train's multiplier. Routes typed by hand (``Game.route_revenue``) and found here both use it."""
     return (stop_earnings(game, route.stops, spec) + int(game.route_bonus(route))) * spec.multiplier
 
 

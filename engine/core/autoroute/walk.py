@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .candidates import Candidate, Deadline, Pricing
@@ -40,6 +40,33 @@ def _dead_ends(graph: RouteGraph) -> set[int]:
                 dead.add(i)
                 changed = True
     return dead
+
+
+def _bitset(items: Iterable[int]) -> int:
+    out = 0
+    for k in items:
+        out |= 1 << k
+    return out
+
+
+def _chunk_tables(masks: list[int]) -> list[tuple[int, list[int]]]:
+    """For each 8 consecutive items, the union of their masks for every byte of a bitset over the items."""
+    out = []
+    for base in range(0, len(masks), 8):
+        table = [0] * 256
+        for b in range(1, 256):
+            low = (b & -b).bit_length() - 1
+            table[b] = table[b & (b - 1)] | (masks[base + low] if base + low < len(masks) else 0)
+        out.append((base, table))
+    return out
+
+
+def _union(tables: list[tuple[int, list[int]]], items: int) -> int:
+    """The union of the masks of the items in the bitset ``items`` (tables from :func:`_chunk_tables`)."""
+    out = 0
+    for base, table in tables:
+        out |= table[items >> base & 255]
+    return out
 
 
 def walk_key(spec: TrainSpec) -> tuple[frozenset[str], frozenset[str], bool]:
@@ -187,7 +214,8 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     # not yet visited, never through a station numbered below the anchor's (a route's first station) nor past a
     # node no route runs through.
     reach = bounding and limit >= UNLIMITED
-    near = [sum(1 << j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
+    # (A union, not a sum: two links to one neighbour would carry its bit into the next node's.)
+    near = [_bitset(j for j, *_ in steps_from[i]) for i in range(n)] if reach else []
     through = sum(1 << k for k in range(n) if passable[k])
     stations = sum(1 << k for k in range(n) if token[k])
     paying = [(value[k], 1 << k) for k in range(n) if value[k] > 0 and not hexbit[k]]
@@ -202,10 +230,16 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
     def gain(room: int, allowed: int, hexes: int) -> int:
         # The most the stops in ``allowed`` can add to a route with ``room`` counted stops left.
         if room >= n:
-            extra = sum(v for v, b in paying if allowed & b)
+            extra = 0
+            for v, b in paying:
+                if allowed & b:
+                    extra += v
             for tile, group in tile_stops:
                 if not tile & hexes:
-                    extra += next((v for v, b in group if allowed & b), 0)
+                    for v, b in group:
+                        if allowed & b:
+                            extra += v
+                            break
             return extra
         extra = sum(v for k, v in free_value if allowed >> k & 1)
         for v, b in by_value:
@@ -260,6 +294,25 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
             and not (trim and any(v <= 0 for v in value)))
     best0 = best[0]
 
+    # A path's future (the routes it may still become) depends only on where it ends, the stops it visited, its
+    # tiles, its first link and its start, and the track it used that a link it may still take meets: a link
+    # between nodes not yet visited or its open ends (``ahead``). A bounded walk that meets such a state again
+    # records nothing new: every route from there pays what one from the first meeting paid, with the same stops,
+    # so it is no better than the best of its signature, or is cut by a bound that has only risen since.
+    memo = bounding and signed
+    met: set[tuple[int, int, int, int, int, int, int]] = set()
+    at_node = [0] * n  # per node, the bitset of the links that end there
+    for li, lk in enumerate(graph.links):
+        at_node[lk.a] |= 1 << li
+        at_node[lk.b] |= 1 << li
+    node_chunks = _chunk_tables(at_node)
+    link_chunks = _chunk_tables([lk.mask for lk in graph.links])
+
+    def ahead(visited: int, i: int, other: int) -> int:
+        """The track of the links a path ending at ``i`` (and ``other``) may still take."""
+        closed = _union(node_chunks, visited & ~(1 << i) & ~(1 << other))
+        return _union(link_chunks, ~closed)
+
     def route_nodes(anchor: int) -> list[int]:
         return [*reversed(ends1), anchor, *ends2] if ends1 else [anchor, *ends2]
 
@@ -271,6 +324,11 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
                 stopped[0] = True
             if stopped[0]:
                 return
+        if memo:
+            state = (anchor, i, after, visited, used & ahead(visited, i, i), hexes, ends1[-1] if ends1 else -1)
+            if state in met:
+                return
+            met.add(state)
         for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
             if visited >> j & 1 or used & m or li <= after or (tk and j < anchor):
                 continue
@@ -306,6 +364,12 @@ def enumerate_shared(graph: RouteGraph, specs: Sequence[TrainSpec], pricing: Pri
               tokens: int) -> None:
         if stopped[0]:
             return
+        if memo:
+            state = (anchor, i, -3 - (arm1[0] if arm1 else -1), visited, used & ahead(visited, i, anchor), hexes,
+                     -1)
+            if state in met:
+                return
+            met.add(state)
         for j, m, li, hb, hj, w, tk, vj, pj in steps_from[i]:
             if visited >> j & 1 or used & m or (tk and j < anchor):
                 continue

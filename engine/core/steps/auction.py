@@ -43,10 +43,10 @@ class CompanyPendingPar(InterruptStep[G]):
         if corp.sym != corp_sym:
             raise illegal(f"{company.sym} makes you set the par price of {corp_sym}, not {corp.sym}")
         cell = self.game.parse_price(action["share_price"], par=True)
-        self.game.set_par(corp, cell)
+        self.game.shares.set_par(corp, cell)
         pres = corp.shares[0]
         entity = as_player(entity)  # the private's buyer
-        self.game.buy_shares(entity, [pres], 0)
+        self.game.shares.buy_shares(entity, [pres], 0)
         self.game.log(f"{entity.name} pars {corp.sym} at {self.game.format_money(cell.price)}")
         self.pending().pop(0)
 

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
-from ..play_track import TrackRules
 from ..round import G, InterruptStep, Step, as_corporation, as_player
 from ..routes import build_route
 
@@ -37,11 +36,11 @@ def tile_lay_choices(game: Any, entity: Entity, corp: Corporation, *, spec: dict
         supply = [t for t in supply if (t.colour == "yellow" and spec.get("lay", True))
                   or (t.colour != "yellow" and spec.get("upgrade", True))]
     out = []
-    for hex_id, edges in sorted(game.network(corp).hex_edges.items()):
+    for hex_id, edges in sorted(game.track.network(corp).hex_edges.items()):
         if only_hex is not None and hex_id != only_hex:
             continue
         hx = game.board.hexes[hex_id]
-        if game.blocked_hex(hx) is not None:
+        if game.track.blocked_hex(hx) is not None:
             continue
         for tile in supply:
             terrain = game.upgrade_cost(corp, hx, tile)
@@ -91,13 +90,13 @@ class Track(Step[G]):
         entity = as_corporation(entity)
         spec = self.next_lay()
         assert spec is not None
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
         if upgrade and not spec.get("upgrade", True):
             raise illegal("the second tile lay must be a yellow tile, not an upgrade")
         if not upgrade and not spec.get("lay", True):
             raise illegal("no more yellow tile lays this turn")
-        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.game.track.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
         self.lays += 1
         self.upgraded = self.upgraded or upgrade
 
@@ -117,12 +116,12 @@ class TokenStep(Step[G]):
             return super().choices(entity, kind)
         entity = as_corporation(entity)
         out = []
-        for hex_id, node in sorted(self.game.network(entity).nodes):
+        for hex_id, node in sorted(self.game.track.network(entity).nodes):
             hx = self.game.board.hexes[hex_id]
             if node not in hx.tile.tokens:
                 continue
             for neutral in (False, True):
-                token = self.game.token_for(entity, "neutral" if neutral else None)
+                token = self.game.track.token_for(entity, "neutral" if neutral else None)
                 if token is None or token.price > entity.cash or not self.game.can_token_city(entity, hx, node, token):
                     continue
                 action = {**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
@@ -133,15 +132,15 @@ class TokenStep(Step[G]):
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         entity = as_corporation(entity)
-        hx, node = self.game.city_by_id(text(action, "city"))
-        token = self.game.token_for(entity, opt_text(action, "token_type"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
+        token = self.game.track.token_for(entity, opt_text(action, "token_type"))
         if token is None:
             raise illegal(f"{entity.sym} has no station tokens left")
-        if (hx.id, node) not in self.game.network(entity).nodes:
+        if (hx.id, node) not in self.game.track.network(entity).nodes:
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
         if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
-        self.game.place_token(entity, token, hx, node, slot=opt_whole(action, "slot"))
+        self.game.track.place_token(entity, token, hx, node, slot=opt_whole(action, "slot"))
         self.pass_()
 
 
@@ -157,7 +156,7 @@ class RouteStep(Step[G]):
     def actions(self, entity: Entity) -> list[str]:
         if not _is_current_corp(entity, self) or not self.game.route_trains(entity):
             return []
-        if not self.game.route_available(entity):
+        if not self.game.trains.route_available(entity):
             return []
         return ["run_routes"]
 
@@ -175,7 +174,7 @@ class RouteStep(Step[G]):
         traced = []
         used_trains: set[str] = set()
         total = 0
-        recorded = self.game.recorded_run(action)
+        recorded = self.game.runs.recorded_run(action)
         for data in route_list(action):
             train = self.game.all_trains.get(str(data.get("train")))
             if train is None or train.owner is not entity:
@@ -189,7 +188,7 @@ class RouteStep(Step[G]):
             except GameError:
                 if not recorded:
                     raise
-                route = self.game.recorded_route(train, data)
+                route = self.game.runs.recorded_route(train, data)
             else:
                 traced.append(check)
                 route.stops = list(check.stops)
@@ -210,7 +209,7 @@ class RouteStep(Step[G]):
                                   "connections": [list(c) for c in data.get("connections") or []]}
                                  for r, data in zip(routes, route_list(action), strict=True)]
         self.game.log(f"{entity.sym} runs for {self.game.format_money(total)}")
-        self.game.routes_run(corp, routes)
+        self.game.runs.routes_run(corp, routes)
         self.pass_()
 
 
@@ -301,12 +300,12 @@ class BuyTrain(Step[G]):
 
     def can_buy(self, corp: Corporation) -> bool:
         # A trade-in needs no room; any other purchase does (another company's train costs at least $1).
-        exchanges = [self.game.exchange_price(corp, t) for t in self.game.available_depot_trains()]
+        exchanges = [self.game.trains.exchange_price(corp, t) for t in self.game.trains.available_depot_trains()]
         if any(traded is not None and price <= corp.cash for price, traded in exchanges):
             return True
         if not self.room(corp):
             return False
-        prices = [t.price for t in [*self.game.available_depot_trains(), *self.game.pool_trains]]
+        prices = [t.price for t in [*self.game.trains.available_depot_trains(), *self.game.pool_trains]]
         if prices and corp.cash >= min(prices):
             return True
         return corp.cash >= 1 and bool(self.other_trains(corp))
@@ -335,7 +334,7 @@ class BuyTrain(Step[G]):
         corp = self.round.entity()
         if not isinstance(corp, Corporation) or player is not corp.owner:
             return []
-        return self.game.emergency_bundles(player, corp)
+        return self.game.runs.emergency_bundles(player, corp)
 
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind == "sell_shares":
@@ -348,8 +347,8 @@ class BuyTrain(Step[G]):
         must = game.must_buy_train(entity)
         room = entity.trains_in_limit() < game.train_limit(entity)
         budget = entity.cash + (entity.owner.cash if must and entity.owner is not None else 0)
-        depot = game.available_depot_trains()
-        helped = game.emergency_train_names() if must else set()  # what the president may add money for
+        depot = game.trains.available_depot_trains()
+        helped = game.trains.emergency_train_names() if must else set()  # what the president may add money for
         for train in depot:
             fits = room or not train.counts_for_limit
             if fits and (train.price <= entity.cash or (train.name in helped and train.price <= budget)):
@@ -396,7 +395,7 @@ class BuyTrain(Step[G]):
         price = whole(action, "price")
         exchange = self.game.all_trains.get(text(action, "exchange")) if opt_text(action, "exchange") else None
         variant = text(action, "variant") if opt_text(action, "variant") else None
-        self.game.buy_train_action(entity, train, price, exchange=exchange,
+        self.game.trains.buy_train_action(entity, train, price, exchange=exchange,
                                    must_buy=self.game.president_may_contribute(entity),
                                    last_sale_price=self.last_sale_price, variant=variant)
         if not self.can_buy(entity):
@@ -411,7 +410,7 @@ class BuyTrain(Step[G]):
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
         percent = int(opt_whole(action, "percent") or sum(s.percent for s in shares))
-        self.last_sale_price = self.game.emergency_sell(entity, corp, shares, percent)
+        self.last_sale_price = self.game.runs.emergency_sell(entity, corp, shares, percent)
 
 
 class BuyCompany(Step[G]):
@@ -439,7 +438,7 @@ class BuyCompany(Step[G]):
         entity = as_corporation(entity)
         out = []
         for comp in self.game.companies.values():
-            if not self.game.company_for_sale(comp):
+            if not self.game.runs.company_for_sale(comp):
                 continue
             low, high = self.game.company_price_range(entity, comp)
             if low <= min(high, entity.cash):
@@ -457,7 +456,7 @@ class BuyCompany(Step[G]):
     def process_buy_company(self, action: Action, entity: Entity) -> None:
         company = self.game.company(text(action, "company"))
         price = whole(action, "price")
-        self.game.corporation_buys_company(as_corporation(entity), company, price)
+        self.game.runs.corporation_buys_company(as_corporation(entity), company, price)
 
 
 class BlockingBuyCompany(BuyCompany[G]):
@@ -476,9 +475,9 @@ class Bankrupt(Step[G]):
         return ["bankrupt"] if self.game.can_go_bankrupt(entity) else []
 
     def offers(self, entity: Entity, kind: str) -> bool:
-        # Asked before every operating action: listing asks which step is active, as costly as the whole action.
-        # Asking is a pure query unless the title's network() records what it sees (1828), where it is still asked.
-        if kind != "bankrupt" and type(self.game).network is TrackRules.network:
+        # Asked before every operating action: listing asks which step is active, as costly as the whole action,
+        # and only "bankrupt" is ever offered here.
+        if kind != "bankrupt":
             return False
         return super().offers(entity, kind)
 

@@ -182,18 +182,18 @@ class BuySellParShares(Step[G]):
             percent = sum(s.percent for s in shares)
         if not units.pool_accepts(self.game.config.shares, corp, self.game.pool.shares_of(corp.sym), shares, percent):
             return False
-        return self.game.can_dump(player, shares)
+        return self.game.shares.can_dump(player, shares)
 
     def sellable_bundles(self, player: Player) -> list[tuple[list[Share], int]]:
         out = []
         for sym in sorted({s.corp for s in player.shares}):
             corp = self.game.corporation(sym)
-            out += [b for b in self.game.sell_bundles(player, corp) if self.can_sell(player, *b)]
+            out += [b for b in self.game.shares.sell_bundles(player, corp) if self.can_sell(player, *b)]
         return out
 
     def can_sell_any(self, player: Player, corp: Corporation | None = None) -> bool:
         corps = [corp] if corp is not None else [self.game.corporation(c) for c in {s.corp for s in player.shares}]
-        return any(self.can_sell(player, *b) for c in corps for b in self.game.sell_bundles(player, c))
+        return any(self.can_sell(player, *b) for c in corps for b in self.game.shares.sell_bundles(player, c))
 
     # --- processing
     def choices(self, entity: Entity, kind: str) -> list[Action]:
@@ -241,7 +241,7 @@ class BuySellParShares(Step[G]):
         # The purchase is told before what it causes (the company floating).
         self.game.log(f"{entity.name} buys {sum(s.percent for s in shares)}% of {corp.sym} "
                       f"for {self.game.format_money(cost)}")
-        self.game.buy_shares(entity, shares, cost)
+        self.game.shares.buy_shares(entity, shares, cost)
         self.current.append(action)
         self.round.last_to_act = entity
 
@@ -255,7 +255,7 @@ class BuySellParShares(Step[G]):
         if not self.game.can_par(corp, entity):
             raise illegal(f"{entity.name} cannot start {corp.sym} now")
         cell = self.game.parse_price(action["share_price"], par=True)
-        self.game.par_corporation(entity, corp, cell)
+        self.game.shares.par_corporation(entity, corp, cell)
         self.current.append(action)
         self.round.last_to_act = entity
 
@@ -266,7 +266,7 @@ class BuySellParShares(Step[G]):
         if any(s.owner is not entity for s in shares):
             raise illegal(f"{entity.name} does not own {', '.join(s.id for s in shares)}")
         percent = int(opt_whole(action, "percent") or sum(s.percent for s in shares))
-        if not self.game.valid_bundle(entity, shares, percent):
+        if not self.game.shares.valid_bundle(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {percent}% as {', '.join(s.id for s in shares)}")
         if not self.can_sell(entity, shares, percent):
             raise illegal(f"{entity.name} cannot sell {corp.sym} now")
@@ -304,21 +304,21 @@ class HomeToken(InterruptStep[G]):
         if kind != "place_token":
             return super().choices(entity, kind)
         actor, hexes, token = self.pending()[0]
-        spots = self.game.home_token_spots(self.game.token_owner(token, actor), hexes)
+        spots = self.game.track.home_token_spots(self.game.track.token_owner(token, actor), hexes)
         return [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}", "slot": slot}
                 for hx, node, slot in spots]
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, token = self.pending()[0]
-        corp = self.game.token_owner(token, actor)  # the acting company may re-place another's station
-        hx, node = self.game.city_by_id(text(action, "city"))
+        corp = self.game.track.token_owner(token, actor)  # the acting company may re-place another's station
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         if hx.id not in hexes:
             raise illegal(f"{corp.sym}'s token must go in {', '.join(hexes)}")
         slots = hx.tile.tokens[node]
         slot = opt_whole(action, "slot")
         if slot is not None and not 0 <= int(slot) < len(slots):
             raise malformed(f"{hx.id} city {node} has no space {slot}")
-        spots = self.game.home_token_spots(corp, hexes)
+        spots = self.game.track.home_token_spots(corp, hexes)
         if slot is not None and slots[int(slot)] is not None:
             if (hx, node, int(slot)) not in spots:
                 raise illegal(f"{corp.sym} may not replace {slots[int(slot)]}'s station in {hx.id}")
@@ -331,5 +331,5 @@ class HomeToken(InterruptStep[G]):
             self.game.routes_seen.discard(neutral_owner)  # it may have lost its route (18xx.games forgets it)
         elif not any(h is hx and n == node for h, n, _ in spots):
             raise illegal(f"{hx.id} city {node} has no space {corp.sym} may use")
-        self.game.place_home_choice(corp, hx, node, slot, token)
+        self.game.track.place_home_choice(corp, hx, node, slot, token)
         self.pending().pop(0)

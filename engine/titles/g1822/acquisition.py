@@ -27,7 +27,7 @@ def potential_minors(game: Game1822, major: Corporation) -> list[Corporation]:
 
 
 def minor_connected(game: Game1822, major: Corporation, minor: Corporation) -> bool:
-    nodes = game.network(major).nodes
+    nodes = game.track.network(major).nodes
     if minor.floated and minor.tokens[0].used:
         token = minor.tokens[0]
         return (token.hex, token.node) in nodes
@@ -75,7 +75,7 @@ def acquire_minor(game: Game1822, major: Corporation, minor: Corporation, shares
             pay(major, owner, diff, ev.Why.MERGER)
         for _ in range(shares):
             share = next(s for s in major.shares if not s.president)
-            game.transfer_share(share, owner)
+            game.shares.transfer_share(share, owner)
         treasury = minor.cash
         pay(minor, major, minor.cash, ev.Why.MERGER)
         companies = tuple(c.sym for c in minor.companies)
@@ -127,7 +127,7 @@ def acquire_minor(game: Game1822, major: Corporation, minor: Corporation, shares
         game.log(f"{major.sym} acquires {minor.sym} from the bid box")
     if not minor.closed:
         close_corporation(game, minor)
-    game.board_changed()
+    game.track.board_changed()
 
 
 def _replace_bidbox_minor(game: Game1822, major: Corporation, minor: Corporation) -> None:
@@ -158,7 +158,7 @@ def close_corporation(game: Game1822, corp: Corporation) -> None:
         remove_station(game, corp, token)
     for holder in [*game.players, game.pool, game.tax_haven]:
         for share in holder.shares_of(corp.sym):
-            game.transfer_share(share, corp)  # its certificates leave play with it
+            game.shares.transfer_share(share, corp)  # its certificates leave play with it
     game.market.remove(corp.sym)
     corp.owner = None
-    game.board_changed()
+    game.track.board_changed()

@@ -151,7 +151,7 @@ def resolve_bid_boxes(game: Game1822) -> None:
     count = len(minors)
     for bid, _, minor in sorted(float_minors, key=lambda m: (m[0][1], count - m[1]), reverse=True):
         float_minor(game, minor, *bid)
-    upcoming = game.available_depot_trains()
+    upcoming = game.trains.available_depot_trains()
     if remove_l and upcoming and upcoming[0].sym == "L":
         export_l_trains(game, remove_l)
     if remove_minor is not None:

@@ -48,7 +48,7 @@ def place_destination_token(game: Game1822, corp: Corporation) -> None:
     hx = game.board.hexes[corp.data["destination"]]
     node = next(iter(hx.tile.tokens))
     slots = hx.tile.tokens[node]
-    slot = game.free_slot(hx, node, corp.sym)
+    slot = game.track.free_slot(hx, node, corp.sym)
     if slot is None:
         slots.append(None)
         hx.tile.kinds[node].append(TokenKind.NORMAL)
@@ -57,7 +57,7 @@ def place_destination_token(game: Game1822, corp: Corporation) -> None:
     slots[slot] = corp.sym
     hx.tile.kinds[node][slot] = TokenKind.DESTINATION
     token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
-    game.board_changed()
+    game.track.board_changed()
     game.log(f"{corp.sym} places its destination token on {hx.id}")
 
 
@@ -91,7 +91,7 @@ def remove_extra_tokens(game: Game1822, hx: Hex) -> None:
             _drop_extra_space(game, hx, node)
             returned = True
     if returned:
-        game.board_changed()  # place_destination_token has already said so when nothing came back
+        game.track.board_changed()  # place_destination_token has already said so when nothing came back
 
 
 def _drop_extra_space(game: Game1822, hx: Hex, node: int) -> None:

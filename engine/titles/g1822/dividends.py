@@ -47,7 +47,7 @@ def pay_dividend(game: Game1822, corp: Corporation, revenue: int, kind: str,
             percent = holder.percent_of(corp.sym) if holder is not corp else sum(s.percent for s in corp.shares)
             if percent and not (minor and holder is corp):
                 amount = math.ceil(percent / corp.share_percent * per_share)
-                parts.append(game.pay_holder(holder, amount))
+                parts.append(game.runs.pay_holder(holder, amount))
         haven = tax_haven_payout(game, corp, per_share)
         if haven:
             parts.append(ev.HolderPart(game.tax_haven.party, haven))

@@ -24,7 +24,7 @@ def can_token_city(game: Game1822, corp: Corporation, hx: Hex, node: int, token:
         return False
     if game.rules_edition >= 3 and game.token_blocked_by_reservation(hx, corp.sym):
         return False
-    return game.free_slot(hx, node, corp.sym) is not None
+    return game.track.free_slot(hx, node, corp.sym) is not None
 
 
 def token_blocked_by_reservation(game: Game1822, hx: Hex, corp: str) -> bool:
@@ -32,7 +32,7 @@ def token_blocked_by_reservation(game: Game1822, hx: Hex, corp: str) -> bool:
     for its own company, so the last such space is its."""
     if game.rules_edition < 3:
         return bool(Game.token_blocked_by_reservation(game, hx, corp))
-    holders = game.tile_home_holders(hx, corp)
+    holders = game.track.tile_home_holders(hx, corp)
     if not holders:
         return False
     available = 0

@@ -19,7 +19,7 @@ def concession_of(game: Game1822, corp: Corporation) -> Company | None:
     """The concession that starts ``corp`` (until concessions close in phase 5)."""
     if corp.data.get("no_concession"):
         return None
-    return game.par_exchange(corp)
+    return game.shares.par_exchange(corp)
 
 
 def can_par(game: Game1822, corp: Corporation, player: Player) -> bool:
@@ -35,14 +35,14 @@ def can_par(game: Game1822, corp: Corporation, player: Player) -> bool:
 def start_major(game: Game1822, player: Player, corp: Corporation, cell: Cell, cost: int) -> None:
     """The director's certificate for ``cost`` (a concession counts towards it; the bank adds its value)."""
     concession = concession_of(game, corp)
-    game.set_par(corp, cell)
+    game.shares.set_par(corp, cell)
     pres = corp.shares[0]
-    game.buy_shares(player, [pres], cost, receiver=corp)
+    game.shares.buy_shares(player, [pres], cost, receiver=corp)
     if concession is not None:
         full = cell.price * pres.percent // corp.share_percent
         money = concession.value if full - concession.value >= 0 else cell.price
         game.bank.spend(money, corp, ev.Why.CAPITAL)
-        game.close_company(concession)
+        game.shares.close_company(concession)
     game.log(f"{player.name} starts {corp.sym} at {game.format_money(cell.price)}")
 
 
@@ -58,7 +58,7 @@ def float_corporation(game: Game1822, corp: Corporation) -> None:
         if corp.cash > 0:
             pay(corp, game.bank, corp.cash, ev.Why.CAPITAL)
         for share in list(corp.shares):
-            game.transfer_share(share, game.pool)
+            game.shares.transfer_share(share, game.pool)
         game.log(f"{corp.sym}'s remaining shares are transferred to the market")
     corp.floated = True
     ev.emit(ev.CompanyFloated(corp.sym))
@@ -74,7 +74,7 @@ def event_close_concessions(game: Game1822) -> None:
     game.log("-- Event: Concessions close --")
     for comp in game.companies.values():
         if comp.sym[0] == "C" and not comp.closed:
-            game.close_company(comp)
+            game.shares.close_company(comp)
     for corp in game.corporations.values():
         if not corp.floated and corp.kind is CorporationKind.MAJOR:
             corp.float_percent = 50

@@ -24,10 +24,10 @@ def minor_par_cell(game: Game1822, price: int) -> Cell:
 def float_minor(game: Game1822, comp: Company, player: Player, price: int) -> None:
     minor = game.corporations[comp.sym[1:]]
     cell = minor_par_cell(game, price)
-    game.set_par(minor, cell)
+    game.shares.set_par(minor, cell)
     presidency = cell.price * 2
     share = minor.shares[0]
-    game.transfer_share(share, player)
+    game.shares.transfer_share(share, player)
     minor.owner = player
     pay(player, game.bank, price, ev.Why.AUCTION)
     treasury = presidency if int(game.phase["name"]) < 3 else price

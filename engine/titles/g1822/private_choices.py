@@ -41,7 +41,7 @@ def make_token_choice(game: Game1822, company: Company, choice: str) -> None:
         corp.tokens.remove(token)
         game.exchange_tokens[corp.sym] = game.exchange_tokens.get(corp.sym, 0) + 1
         game.log(f"{corp.sym} moves an available token to its exchange tokens")
-    game.close_company(company)
+    game.shares.close_company(company)
 
 
 def company_choices(game: Game1822, company: Company, time: str) -> list[str]:
@@ -89,4 +89,4 @@ def move_card(game: Game1822, company: Company, choice: str) -> None:
         order.append(moved)
     game.companies = {c.sym: c for c in order}
     game.log(f"{game.describe(company.owner)} moves {moved.name} to the {where} of its stack")
-    game.close_company(company)
+    game.shares.close_company(company)

@@ -52,7 +52,7 @@ def event_phase_revenue(game: Game1822) -> None:
         returned = game.phase_revenue_cash.pop(sym)
         game.bank.cash += returned
         ev.emit(ev.MoneyMoved(private_card(game, sym), ev.BANK, returned, ev.Why.CLOSING))
-        game.close_company(comp)
+        game.shares.close_company(comp)
 
 
 def purchasable_companies(game: Game1822, corp: Corporation) -> list[Company]:
@@ -78,13 +78,13 @@ def acquire_private(game: Game1822, corp: Corporation, company: Company) -> None
         corp.trains.append(train)
         ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT, corp.party, ev.TrainHow.HANDED))
         game.log(f"{corp.sym} gains a {train.name} train")
-        game.close_company(company)
+        game.shares.close_company(company)
     elif company.sym in game.phase_revenue_cash:
         gained = game.phase_revenue_cash.pop(company.sym)
         corp.cash += gained
         ev.emit(ev.MoneyMoved(private_card(game, company.sym), corp.party, gained, ev.Why.PRIVATE))
         game.log(f"{corp.sym} gains {game.format_money(gained)}")
-        game.close_company(company)
+        game.shares.close_company(company)
     elif company.sym == "P9":
         company.revenue = game.rules["double_cash_revenue"][int(game.phase["name"])]
     elif company.sym in ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21"):

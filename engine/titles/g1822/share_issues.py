@@ -39,7 +39,7 @@ def _price_after_drops(game: Game1822, corp: Corporation, n: int) -> int:
 
 def issue_shares(game: Game1822, corp: Corporation, bundle: list[Share], price: int) -> None:
     for share in bundle:
-        game.transfer_share(share, game.pool)
+        game.shares.transfer_share(share, game.pool)
     total = price * len(bundle)
     game.bank.spend(total, corp, ev.Why.CAPITAL)
     for _ in bundle:
@@ -59,7 +59,7 @@ def redeemable(game: Game1822, corp: Corporation) -> list[list[Share]]:
 def redeem_shares(game: Game1822, corp: Corporation, bundle: list[Share]) -> None:
     price = game.market.location[corp.sym].price * len(bundle)
     for share in bundle:
-        game.transfer_share(share, corp)
+        game.shares.transfer_share(share, corp)
     pay(corp, game.bank, price, ev.Why.SHARES)
     game.log(f"{corp.sym} redeems {len(bundle)} shares for {game.format_money(price)}")
     # A share movement settles the directorship: a minor's owner paid in shares may now hold the most.

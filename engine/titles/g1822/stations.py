@@ -26,7 +26,7 @@ def can_place_token(game: Game1822, corp: Corporation) -> bool:
     unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
     if not unused or min(t.price for t in unused) > corp.cash:
         return False
-    return any(offers_city(game, corp, game.board.hexes[h], n) for h, n in game.network(corp).nodes)
+    return any(offers_city(game, corp, game.board.hexes[h], n) for h, n in game.track.network(corp).nodes)
 
 
 def offers_city(game: Game1822, corp: Corporation, hx: Hex, node: int) -> bool:
@@ -75,9 +75,9 @@ def place_channel_station(game: Game1822, company: Company, hx: Hex, node: int, 
     move_exchange_token(game, corp)
     token = corp.unused_tokens()[-1]
     token.price = 0
-    game.place_token(corp, token, hx, node, free=True, slot=slot)
+    game.track.place_token(corp, token, hx, node, free=True, slot=slot)
     game.log(f"{company.sym} places an exchange token of {corp.sym} in the English Channel and closes")
-    game.close_company(company)
+    game.shares.close_company(company)
 
 
 def free_token_hexes(game: Game1822, corp: Corporation) -> list[str]:
@@ -90,7 +90,7 @@ def free_token_hexes(game: Game1822, corp: Corporation) -> list[str]:
 def place_pending_token(game: Game1822, corp: Corporation, token: Token, hx: Hex, node: int) -> None:
     """Place a station whatever the city's free spaces (an extra space is added when it is full)."""
     slots = hx.tile.tokens[node]
-    slot = game.free_slot(hx, node, corp.sym)
+    slot = game.track.free_slot(hx, node, corp.sym)
     if slot is None or corp.sym == "14":
         slots.append(None)
         hx.tile.kinds[node].append(TokenKind.NORMAL)
@@ -101,7 +101,7 @@ def place_pending_token(game: Game1822, corp: Corporation, token: Token, hx: Hex
     token.used, token.hex, token.node, token.slot = True, hx.id, node, slot
     if token.price:
         pay(corp, game.bank, token.price, ev.Why.STATION)
-    game.board_changed()
+    game.track.board_changed()
     game.log(f"{corp.sym} places a token on {hx.id}")
 
 

@@ -107,13 +107,13 @@ def tax_haven_buy(game: Game1822, choice: str) -> None:
     price = game.market.location[corp.sym].price
     receiver: Holder = corp if share.owner is corp else game.bank
     pay(spender, receiver, price, ev.Why.SHARES)
-    game.transfer_share(share, game.tax_haven)
+    game.shares.transfer_share(share, game.tax_haven)
     owner = tax_haven_owner(game)
     where = "its treasury" if receiver is corp else "the market"
     payer = "the tax haven" if spender is game.tax_haven else spender.name
     game.log(f"{payer} pays {game.format_money(price)} and the tax haven ({owner.name if owner else ''}) "
              f"gains a share of {corp.sym} from {where}")
-    game._check_float(corp)
+    game.shares.check_float(corp)
 
 
 def tax_haven_payout(game: Game1822, corp: Corporation, per_share: float) -> int:

@@ -98,7 +98,7 @@ def track_power_allows(game: Game1822, company: Company, corp: Corporation, powe
             return False
     if power.get("teleport"):
         return teleport_open(game, company)
-    return hx.id in game.network(corp).hex_edges
+    return hx.id in game.track.network(corp).hex_edges
 
 
 def teleport_open(game: Game1822, company: Company) -> bool:
@@ -160,4 +160,4 @@ def use_track_power(game: Game1822, company: Company, corp: Corporation, upgrade
     else:
         uses["count"] -= 1
     if uses["count"] <= 0:
-        game.close_company(company)
+        game.shares.close_company(company)

@@ -25,8 +25,8 @@ PULLMAN = "P+"
 
 def export_l_trains(game: Game1822, count: int) -> None:
     removed = 0
-    while count and game.depot and game.available_depot_trains()[0].sym == "L":
-        _remove_depot_train(game, game.available_depot_trains()[0])
+    while count and game.depot and game.trains.available_depot_trains()[0].sym == "L":
+        _remove_depot_train(game, game.trains.available_depot_trains()[0])
         count -= 1
         removed += 1
     game.log(f"{removed} L trains have been removed")
@@ -34,10 +34,10 @@ def export_l_trains(game: Game1822, count: int) -> None:
 
 def export_next_train(game: Game1822) -> Train:
     """The next train leaves the game as if bought: it may start a phase, rust trains and fire events."""
-    train = game.available_depot_trains()[0]
+    train = game.trains.available_depot_trains()[0]
     _remove_depot_train(game, train)
-    game.phase_from_train(train)
-    game._rust(train)
+    game.trains.phase_from_train(train)
+    game.trains.rust(train)
     for event in list(train.events):
         game.run_event(event, None, train)
     train.events.clear()
@@ -46,7 +46,7 @@ def export_next_train(game: Game1822) -> Train:
 
 def _remove_depot_train(game: Game1822, train: Train) -> None:
     game.depot.remove(train)
-    game._replenish_unlimited(train)
+    game.trains.replenish_unlimited(train)
     train.owner = None
     ev.emit(ev.TrainMoved(train.id, train.name, ev.DEPOT, ev.NOBODY, ev.TrainHow.EXPORTED))
 
@@ -122,7 +122,7 @@ def discard_train(game: Game1822, corp: Corporation, train: Train) -> None:
 
 
 def must_buy_train(game: Game1822, corp: Corporation) -> bool:
-    on_sale = bool(game.available_depot_trains()) or (game.rules_edition >= 4 and bool(game.pool_trains))
+    on_sale = bool(game.trains.available_depot_trains()) or (game.rules_edition >= 4 and bool(game.pool_trains))
     return not any(t.name not in EXTRA_TRAINS for t in corp.trains) and on_sale
 
 
@@ -131,7 +131,7 @@ def before_train_purchase(game: Game1822, corp: Corporation, train: Train, price
     player = corp.owner
     need = price - corp.cash
     if must_buy and isinstance(player, Player) and need > player.cash and exchange is None \
-            and not game.emergency_bundles(player, corp):
+            and not game.runs.emergency_bundles(player, corp):
         # With nothing left to sell, the director borrows the rest from the bank at 50% interest.
         loan = need - player.cash
         loans.lend(game.bank, player, loan, owed=loan + math.ceil(loan * 0.5), what="loan")
@@ -156,4 +156,4 @@ def upgrade_l_train(game: Game1822, corp: Corporation, train: Train, price: int)
     ev.emit(ev.TrainMoved(train.id, train.name, corp.party, corp.party, ev.TrainHow.CONVERTED, price))
     game.log(f"{corp.sym} upgrades an L train to a 2 train for {game.format_money(price)}")
     if game.phase["name"] == "1":
-        game.phase_from_train(train)
+        game.trains.phase_from_train(train)

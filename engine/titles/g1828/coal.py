@@ -16,7 +16,7 @@ def has_coal(corp: Corporation) -> bool:
 
 def can_buy_marker(game: Game1828, corp: Corporation) -> bool:
     return (game.coal_on_fields > 0 and not has_coal(corp) and corp.cash >= int(game.coal["price"])
-            and reaches(game.network(corp), game.coal["coalfields"]))
+            and reaches(game.track.network(corp), game.coal["coalfields"]))
 
 
 def buy_marker(game: Game1828, corp: Corporation) -> None:
@@ -25,7 +25,7 @@ def buy_marker(game: Game1828, corp: Corporation) -> None:
     corp.markers.append("coal")
     game.coal_on_fields -= 1
     game.log(f"{corp.sym} buys a coal marker for {game.format_money(price)}")
-    game.board_changed()
+    game.track.board_changed()
 
 
 def hex_markers(game: Game1828, hex_id: str) -> tuple[str, ...]:
@@ -58,7 +58,7 @@ def tunnel_laid(game: Game1828, corp: Corporation, hex_id: str) -> None:
         game.coal_on_fields += 1
     else:
         corp.markers.append("coal")
-        game.board_changed()
+        game.track.board_changed()
 
 
 def close_coalfields(game: Game1828) -> None:

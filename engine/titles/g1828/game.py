@@ -20,12 +20,13 @@ from ...core.errors import illegal
 from ...core.game_end import EndCheck
 from ...core.graph import Network
 from ...core.market import Cell
-from ...core.round import AuctionRound, OperatingRound, Round
+from ...core.round import AuctionRound, Round
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems
 from .auction import CompanyPendingPar1828, TieredAuction
 from .market import Market1828, share_price_of
+from .operating_round import OperatingRound1828
 from .state import Coal1828, Game1828, Shell
 
 CP = minor.CP
@@ -65,7 +66,7 @@ class G1828(Game1828):
             self.depot.remove(six)
             del self.all_trains[six.id]
             self.log("Removing 6 train")
-        self.board_changed()  # closes the coalfields to every company without a coal marker
+        self.track.board_changed()  # closes the coalfields to every company without a coal marker
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -86,7 +87,7 @@ class G1828(Game1828):
     def operating_round(self, number: int) -> Round:
         from .rounds import operating_steps
         self.tokened_this_round = set()
-        return OperatingRound(self, operating_steps(), number)
+        return OperatingRound1828(self, operating_steps(), number)
 
     def start_operating(self, corp: Corporation) -> None:
         if corp.kind is CorporationKind.SYSTEM:
@@ -270,13 +271,13 @@ class G1828(Game1828):
         if not treasury:
             return []
         # A system's treasury share pays the system (rules 7.5.5).
-        return [self.pay_holder(corp, self.holder_payout(revenue, treasury))]
+        return [self.runs.pay_holder(corp, self.runs.holder_payout(revenue, treasury))]
 
     # ------------------------------------------------------------------ routes
     def network_read(self, corp: Corporation, net: Network) -> None:
         # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
-        # follow it (TrainRules.route_available), recording whenever it walks the company's track.
+        # follow it (TrainPart.route_available), recording whenever it walks the company's track.
         if net.route_possible:
             self.routes_seen.add(corp.sym)
 

@@ -24,6 +24,7 @@ from .merger_exchange import PlayerChoice, ShareBox, num_shares
 from .merger_rules import finishable_merges, merge_candidates, trial_copy
 from .state import Game1828
 from .stations import shared_hexes
+from .stock_round import stock_round_of
 from .systems import check_system_floats, create_system, finish_system
 
 
@@ -33,10 +34,10 @@ class Merger(InterruptStep[Any]):
     name = "Merger"
 
     def round_setup(self) -> None:
-        self.round.merge_initiator = None  # type: ignore[attr-defined]
-        self.round.acting_player = None  # type: ignore[attr-defined]
-        self.round.corporation_removing_tokens = None  # type: ignore[attr-defined]
-        self.round.hexes_to_remove_tokens = []  # type: ignore[attr-defined]
+        stock_round_of(self).merge_initiator = None
+        stock_round_of(self).acting_player = None
+        stock_round_of(self).corporation_removing_tokens = None
+        stock_round_of(self).hexes_to_remove_tokens = []
         self._reset()
 
     def _reset(self) -> None:
@@ -44,8 +45,8 @@ class Merger(InterruptStep[Any]):
         self.merger: Corporation | None = None
         self.target: Corporation | None = None
         self.system: Corporation | None = None
-        self.players: list[Any] | None = None
-        self.trade_order: list[Any] = []
+        self.players: list[Player] | None = None
+        self.trade_order: list[Player] = []
         self.player_choice: PlayerChoice | None = None
         self.player_selection: str | None = None
         self.exchange_selection: str | None = None
@@ -57,9 +58,9 @@ class Merger(InterruptStep[Any]):
 
     # --- queries
     def mergeable_entity(self) -> Corporation | None:
-        if self.state is None and self.round.merge_initiator is not None:  # type: ignore[attr-defined]
+        if self.state is None and stock_round_of(self).merge_initiator is not None:
             self.state = "select_target"
-        initiator: Corporation | None = self.round.merge_initiator  # type: ignore[attr-defined]
+        initiator: Corporation | None = stock_round_of(self).merge_initiator
         return self.system or initiator
 
     def in_progress(self) -> bool:
@@ -88,7 +89,7 @@ class Merger(InterruptStep[Any]):
             return []
         if self.player_choice is not None and self.players:
             return [self.players[0]]
-        return [self.round.acting_player]  # type: ignore[attr-defined]
+        return [stock_round_of(self).acting_player]
 
     def description(self) -> str:
         if self.player_choice is not None:
@@ -100,7 +101,7 @@ class Merger(InterruptStep[Any]):
         if kind == "merge" and self.state == "select_target":
             initiator = self.mergeable_entity()
             assert initiator is not None
-            player = self.round.acting_player  # type: ignore[attr-defined]
+            player = as_player(stock_round_of(self).acting_player)
             # Only mergers 18xx.games can run are offered; with none left, the way out is the undo of the choice.
             targets = finishable_merges(self.game, player, initiator)
             return ([{**entity_action(entity, "merge"), "corporation": c.sym} for c in targets]
@@ -109,7 +110,7 @@ class Merger(InterruptStep[Any]):
             # The merger cannot stand: 18xx.games undoes it (to before the merger began), then the player records
             # failed_merge. Offered as that undo; BuySellParShares1828 then offers failed_merge.
             return [{"type": "undo", "entity": as_player(entity).id, "entity_type": "player",
-                     "action_id": int(self.round.merge_start_id)}]  # type: ignore[attr-defined]
+                     "action_id": int(stock_round_of(self).merge_start_id)}]
         if kind == "choose" and self.player_choice is not None:
             options = [{**entity_action(entity, "choose"), "choice": c.split(" (")[0]}
                        for c in self.player_choice.choices]
@@ -122,7 +123,7 @@ class Merger(InterruptStep[Any]):
     def _undo_merger(self, player: Player) -> Action:
         """The undo to before the merger began (as 18xx.games' players undo a merger it cannot finish)."""
         return {"type": "undo", "entity": player.id, "entity_type": "player",
-                "action_id": int(self.round.merge_start_id)}  # type: ignore[attr-defined]
+                "action_id": int(stock_round_of(self).merge_start_id)}
 
     def _refused_by_reference(self, action: Action) -> bool:
         """Whether 18xx.games would refuse ``action``: it hands out system shares without checking that one is
@@ -173,7 +174,7 @@ class Merger(InterruptStep[Any]):
         initiator = self.mergeable_entity()
         if initiator is None or entity is not initiator:
             raise illegal(f"the merger is {initiator.sym if initiator else 'nobody'}'s, not {action['entity']}'s")
-        player = self.round.acting_player  # type: ignore[attr-defined]
+        player = as_player(stock_round_of(self).acting_player)
         if target not in merge_candidates(self.game, player, entity):
             raise illegal(f"{initiator.sym} cannot merge with {target.sym}")
         if not initiator.ipoed:
@@ -201,7 +202,7 @@ class Merger(InterruptStep[Any]):
         if state == "start_merge":
             self._start_merge()
         elif state == "token_removal":
-            if self.round.corporation_removing_tokens is None:  # type: ignore[attr-defined]
+            if stock_round_of(self).corporation_removing_tokens is None:
                 self._enter("exchange_pairs")
         elif state == "exchange_pairs":
             self._exchange_pairs_state()
@@ -219,23 +220,23 @@ class Merger(InterruptStep[Any]):
         self.system = create_system(self.game, [self.merger, self.target])
         hexes = shared_hexes(self.system)
         if hexes:
-            self.round.corporation_removing_tokens = self.system  # type: ignore[attr-defined]
-            self.round.hexes_to_remove_tokens = hexes  # type: ignore[attr-defined]
+            stock_round_of(self).corporation_removing_tokens = self.system
+            stock_round_of(self).hexes_to_remove_tokens = hexes
             self._enter("token_removal")
         else:
             self._enter("exchange_pairs")
 
-    def _entities(self) -> list[Any]:
+    def _entities(self) -> list[Player]:
         return list(self.round.entities)
 
-    def _rotate(self, items: list[Any], start: int) -> list[Any]:
+    def _rotate(self, items: list[Player], start: int) -> list[Player]:
         start %= len(items)
         return items[start:] + items[:start]
 
     def _exchange_pairs_state(self) -> None:
         players = self._entities()
         if not self.players:
-            self.players = self._rotate(players, players.index(self.round.acting_player))  # type: ignore[attr-defined]
+            self.players = self._rotate(players, players.index(as_player(stock_round_of(self).acting_player)))
         while self.players:
             player = self.players[0]
             self.trade_order = self._rotate(players, players.index(player))
@@ -251,7 +252,7 @@ class Merger(InterruptStep[Any]):
     def _exchange_singles_state(self) -> None:
         players = self._entities()
         if not self.players:
-            self.players = self._rotate(players, players.index(self.round.acting_player) + 1)  # type: ignore[attr-defined]
+            self.players = self._rotate(players, players.index(as_player(stock_round_of(self).acting_player)) + 1)
         while self.players:
             self.trade_order = self.players
             exchange.exchange_singles(self, self.players[0])
@@ -291,8 +292,8 @@ class Merger(InterruptStep[Any]):
         check_system_floats(self.game)
         check_merging_floats(self.game)
         finish_system(self.game, system, merger, target)
-        self.round.merge_initiator = None  # type: ignore[attr-defined]
-        self.round.acting_player = None  # type: ignore[attr-defined]
+        stock_round_of(self).merge_initiator = None
+        stock_round_of(self).acting_player = None
         self._reset()
 
 

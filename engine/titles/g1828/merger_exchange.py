@@ -6,10 +6,11 @@ waiting) they read and change."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ...core import events as ev
 from ...core.entities import Corporation, Holder, Player, Share, pay
+from ...core.round import Round
 from .market import share_price_of, share_value
 from .merger_rules import stock_step_sold
 from .state import Game1828
@@ -19,14 +20,14 @@ class MergerInProgress(Protocol):
     """What the share exchange reads and changes of the merger step in progress (merger.Merger)."""
 
     game: Game1828
-    round: Any
+    round: Round
     merger: Corporation | None
     target: Corporation | None
     system: Corporation | None
     discard: ShareBox
     used: ShareBox
     ipo: ShareBox
-    trade_order: list[Any]
+    trade_order: list[Player]
     player_choice: PlayerChoice | None
     player_selection: str | None
     exchange_selection: str | None
@@ -63,7 +64,7 @@ def _shares(step: MergerInProgress, holder: Holder, corp: Corporation | None) ->
 
 
 def move_share(step: MergerInProgress, share: Share, to: Holder) -> None:
-    step.game.transfer_share(share, to)
+    step.game.shares.transfer_share(share, to)
 
 
 def system_shares(step: MergerInProgress) -> list[Share]:

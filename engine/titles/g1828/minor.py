@@ -26,7 +26,7 @@ def setup_minor(game: Game1828) -> None:
     train.owner = minor
     minor.trains.append(train)
     hx = game.board[minor.home or ""]
-    game.place_token(minor, minor.tokens[0], hx, hx.tile.tdef.cities[0], free=True)
+    game.track.place_token(minor, minor.tokens[0], hx, hx.tile.tdef.cities[0], free=True)
 
 
 def remove_minor(game: Game1828, minor: Corporation, *, block: bool = False) -> None:
@@ -53,7 +53,7 @@ def remove_minor(game: Game1828, minor: Corporation, *, block: bool = False) -> 
         ev.emit(ev.TrainMoved(train.id, train.name, minor.party, ev.NOBODY, ev.TrainHow.LEFT))
     minor.closed = True
     ev.emit(ev.CompanyClosed(minor.sym))
-    game.board_changed()
+    game.track.board_changed()
 
 
 def close_with_privates(game: Game1828) -> None:
@@ -80,8 +80,8 @@ def half_pay(game: Game1828, minor: Corporation, revenue: int) -> None:
     game.bank.spend(kept, minor, ev.Why.REVENUE)
     parts = []
     if minor.owner is not None:
-        parts.append(game.pay_holder(minor.owner, revenue - kept))
-    game.dividend_paid(minor, ev.DividendKind.HALF, revenue, parts, kept)
+        parts.append(game.runs.pay_holder(minor.owner, revenue - kept))
+    game.runs.dividend_paid(minor, ev.DividendKind.HALF, revenue, parts, kept)
     game.log(f"{minor.sym} pays {game.format_money(revenue - kept)} to its owner and keeps "
              f"{game.format_money(kept)}")
 
@@ -119,11 +119,11 @@ def token_pending(game: Game1828, company: Company) -> bool:
 def place_token(game: Game1828, company: Company, action: Action) -> None:
     corp = company.owner
     assert isinstance(corp, Corporation)
-    hx, node = game.city_by_id(text(action, "city"))
+    hx, node = game.track.city_by_id(text(action, "city"))
     if hx.id != cp_hex(game):
         raise illegal(f"{company.sym}'s station goes in {cp_hex(game)}")
     token = corp.unused_tokens()[0]
-    game.place_token(corp, token, hx, node, free=True, slot=opt_whole(action, "slot"))
+    game.track.place_token(corp, token, hx, node, free=True, slot=opt_whole(action, "slot"))
     game.cp_token_owed.discard(company.sym)
     game.tokened_this_round.add(corp.sym)
 

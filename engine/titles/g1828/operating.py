@@ -19,6 +19,7 @@ from ...core.steps.operating import (
     TokenStep,
 )
 from . import coal, minor, privates, routes, shells
+from .operating_round import operating_round_of
 from .state import Game1828
 from .track import current, turn_lay_waits
 
@@ -63,13 +64,13 @@ class RouteStep1828(RouteStep[Game1828]):
     """Coal barring and the C&P's run over its own tile (game.check_route); the C&P runs only after a lay."""
 
     def actions(self, entity: Entity) -> list[str]:
-        if _minor(entity) and not getattr(self.round, "laid_hexes", None):
+        if _minor(entity) and not operating_round_of(self).laid_hexes:
             return []
         return super().actions(entity)
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
-        laid = list(getattr(self.round, "laid_hexes", []) or [])
-        if not self.game.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
+        laid = list(operating_round_of(self).laid_hexes)
+        if not self.game.runs.recorded_run(action):  # a run as recorded on 18xx.games stands unchecked there
             for data in route_list(action):
                 hexes = {h for leg in data.get("connections") or [] for h in leg} | set(data.get("hexes") or [])
                 stops = set(data.get("hexes") or []) | {str(n).rsplit("-", 1)[0] for n in data.get("nodes") or []}
@@ -89,10 +90,10 @@ class TokenStep1828(TokenStep[Game1828]):
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         coal = self.game.coal["coalfields"]
         return [c for c in super().choices(entity, kind) if kind != "place_token"
-                or self.game.city_by_id(c["city"])[0].id != coal]
+                or self.game.track.city_by_id(c["city"])[0].id != coal]
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
-        if self.game.city_by_id(text(action, "city"))[0].id == self.game.coal["coalfields"]:
+        if self.game.track.city_by_id(text(action, "city"))[0].id == self.game.coal["coalfields"]:
             raise illegal("the Virginia Coalfields may not be tokened")
         super().process_place_token(action, entity)
         self.game.tokened_this_round.add(sym_of(entity))
@@ -159,7 +160,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         out = [{**c, "shell": shell.name} for c in out for shell in shells.with_room(self.game, entity)
                if int(c["price"]) <= entity.cash or not shell.trains]
         empty = [s for s in self.game.shells.get(entity.sym, []) if not s.trains]
-        depot = self.game.available_depot_trains()
+        depot = self.game.trains.available_depot_trains()
         owner = entity.owner
         if empty and depot and isinstance(owner, Player):
             # With its president's money, the cheapest new train for an empty shell.
@@ -191,7 +192,7 @@ class BuyTrain1828(BuyTrain[Game1828]):
         must = self.game.must_buy_train(entity) or not shell.trains
         exchange = self.game.all_trains.get(text(action, "exchange")) if opt_text(action, "exchange") else None
         variant = text(action, "variant") if opt_text(action, "variant") else None
-        self.game.buy_train_action(entity, train, whole(action, "price"), exchange=exchange, must_buy=must,
+        self.game.trains.buy_train_action(entity, train, whole(action, "price"), exchange=exchange, must_buy=must,
                                    last_sale_price=self.last_sale_price, variant=variant)
         shell.trains.append(train)
         self.sold_for_train = False
@@ -226,7 +227,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
     name = "Place a private's station"
 
     def pending(self) -> Company | None:
-        company = getattr(self.round, "just_sold_company", None)
+        company = operating_round_of(self).just_sold_company
         if isinstance(company, Company) and company.data.get("minor") and minor.token_pending(self.game, company):
             return company
         return self.lay_station_company()
@@ -262,7 +263,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             hex_id = self.game.lay_station_owed[company.sym]
             hx = self.game.board[hex_id]
             return [{**entity_action(company, "place_token"), "city": f"{hx.tile.id}-{node}",
-                     "slot": self.game.free_slot(hx, node, corp.sym)}
+                     "slot": self.game.track.free_slot(hx, node, corp.sym)}
                     for node in privates.lay_station_cities(self.game, corp, hex_id)]
         if kind == "place_token":
             hx = self.game.board[minor.cp_hex(self.game)]
@@ -276,7 +277,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             privates.lay_station_place(self.game, company, action)
             return
         minor.place_token(self.game, as_company(entity), action)
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
     def process_pass(self, action: Action, entity: Entity) -> None:
         company = self.lay_station_company()
@@ -284,7 +285,7 @@ class SpecialToken1828(InterruptStep[Game1828]):
             privates.lay_station_pass(self.game, company)
             return
         minor.pass_token(self.game, as_company(entity))
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
 
 class SpecialBuy1828(InterruptStep[Game1828]):
@@ -320,7 +321,7 @@ class SwapTrain(Step[Game1828]):
     name = "Arrange trains between shells"
 
     def setup(self) -> None:
-        self.round.ignore_train_limit = False  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = False
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not current(self) or not isinstance(entity, Corporation):
@@ -332,7 +333,7 @@ class SwapTrain(Step[Game1828]):
         return ["swap_train", "pass"]
 
     def pass_(self) -> None:
-        self.round.ignore_train_limit = False  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = False
         super().pass_()
 
     def choices(self, entity: Entity, kind: str) -> list[Action]:
@@ -346,4 +347,4 @@ class SwapTrain(Step[Game1828]):
         if train is None or train.owner is not system:
             raise illegal(f"{system.sym} does not own train {text(action, 'train')}")
         shells.swap_train(self.game, system, train)
-        self.round.ignore_train_limit = True  # type: ignore[attr-defined]
+        operating_round_of(self).ignore_train_limit = True

@@ -31,7 +31,7 @@ def bought_by_player(game: Game1828, player: Player, company: Company) -> None:
 def can_buy_company(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR:
         return False
-    return corp.cash >= 1 and any(game.company_for_sale(c) for c in game.companies.values())
+    return corp.cash >= 1 and any(game.runs.company_for_sale(c) for c in game.companies.values())
 
 
 def after_bought_by_company(game: Game1828, corp: Corporation, company: Company) -> None:
@@ -65,10 +65,10 @@ def exchange_company(game: Game1828, company: Company, share: Share) -> None:
     assert isinstance(owner, Player)
     corp = game.corporations[share.corp]
     previous = corp.owner
-    game.transfer_share(share, owner)
+    game.shares.transfer_share(share, owner)
     game.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-    game.close_company(company)
-    game._check_float(corp)
+    game.shares.close_company(company)
+    game.shares.check_float(corp)
     if corp.ipoed:
         game.check_presidency(corp, previous=previous)
     else:
@@ -84,8 +84,8 @@ def take_unparred_directorship(game: Game1828, player: Player, corp: Corporation
         return
     plain = [s for s in player.shares_of(corp.sym) if not s.president][:cert.percent // corp.share_percent]
     for share in plain:
-        game.transfer_share(share, corp)
-    game.transfer_share(cert, player)
+        game.shares.transfer_share(share, corp)
+    game.shares.transfer_share(cert, player)
     corp.owner = player
     game.log(f"{player.name} becomes the president of {corp.sym}")
 
@@ -117,7 +117,7 @@ def lay_station_place(game: Game1828, company: Company, action: Action) -> None:
     corp = company.owner
     hex_id = game.lay_station_owed.get(company.sym)
     assert isinstance(corp, Corporation) and hex_id is not None
-    hx, node = game.city_by_id(text(action, "city"))
+    hx, node = game.track.city_by_id(text(action, "city"))
     if hx.id != hex_id:
         raise illegal(f"{company.sym}'s station goes in {hex_id}, not {hx.id}")
     if node not in lay_station_cities(game, corp, hex_id):
@@ -125,7 +125,7 @@ def lay_station_place(game: Game1828, company: Company, action: Action) -> None:
     slot = opt_whole(action, "slot")
     if slot is not None and not (isinstance(slot, int) and 0 <= slot < len(hx.tile.tokens[node])):
         raise illegal(f"{hx.id} has no station space {slot}")
-    game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)
+    game.track.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=slot)
     del game.lay_station_owed[company.sym]
     game.tokened_this_round.add(corp.sym)
 

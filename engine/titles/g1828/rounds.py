@@ -21,7 +21,8 @@ from .operating import (
 )
 from .special_track import SpecialTrack1828
 from .state import Game1828
-from .stock import BuySellParShares1828, Exchange1828, HomeToken1828, RemoveTokens, StockRound1828
+from .stock import BuySellParShares1828, Exchange1828, HomeToken1828, RemoveTokens
+from .stock_round import StockRound1828
 from .track import Track1828
 
 

@@ -3,6 +3,7 @@ tiles, fees and terrain, and the step that carries them out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...core.actions import Action, entity_action, text, whole
@@ -12,6 +13,7 @@ from ...core.errors import illegal, insufficient
 from ...core.round import InterruptStep, as_company, as_corporation, sym_of
 from ...core.tiles import Tile
 from . import coal, privates
+from .operating_round import operating_round_of
 from .state import Game1828
 from .track import Track1828, current, in_track_step, round_laid, special_lay_used
 
@@ -20,7 +22,7 @@ def lay_rotations(game: Game1828, corp: Corporation, lay: dict[str, Any], hx: He
     from ...core.track import legal_rotations
     if not coal.lay_allowed(game, hx.id, tile.id):
         return []
-    edges = game.network(corp).hex_edges.get(hx.id, set()) if lay.get("reachable") else None
+    edges = game.track.network(corp).hex_edges.get(hx.id, set()) if lay.get("reachable") else None
     if edges is not None and not edges:
         return []
     return legal_rotations(game, hx, tile.tdef, edges)
@@ -36,7 +38,7 @@ def lay_cost(game: Game1828, lay: dict[str, Any], hx: Hex, tile: Tile, rotation:
 
 def special_lay(game: Game1828, corp: Corporation, action: Action, lay: dict[str, Any]) -> None:
     coal.check_lay_allowed(game, text(action, "hex"), text(action, "tile"))
-    game.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
+    game.track.lay_tile(corp, action, extra_cost=int(lay.get("cost", 0)), check_connection=bool(lay.get("reachable")),
                   free_terrain=bool(lay.get("free") or lay.get("teleport")))
 
 
@@ -50,7 +52,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
     blocks = False
 
     def round_setup(self) -> None:
-        self.round.just_sold_company = None  # type: ignore[attr-defined]
+        operating_round_of(self).just_sold_company = None
 
     def lay_for(self, company: Entity) -> tuple[int, dict[str, Any]] | None:
         """The lay ``company`` may make now: its index among the private's lays, and the lay."""
@@ -59,12 +61,13 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         corp = company.owner
         if not isinstance(corp, Corporation) or corp is not current(self):
             return None
-        for index, lay in enumerate(company.data.get("special_lays", ())):
+        lays: Sequence[dict[str, Any]] = company.data.get("special_lays", ())
+        for index, lay in enumerate(lays):
             if special_lay_used(self.game, company, index):
                 continue
             when = lay.get("when")
             if when == "sold":
-                if getattr(self.round, "just_sold_company", None) is company:
+                if operating_round_of(self).just_sold_company is company:
                     return index, lay
             elif when == "turn" or (when == "track" and in_track_step(self.round, corp)):
                 if lay.get("normal") and self.own_lay() is None:
@@ -106,7 +109,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
             return 0, 0, 0
         lay = found[1]
         hx = self.game.board.hexes[text(action, "hex")]
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         free = bool(lay.get("free") or lay.get("teleport"))
         terrain = hx.terrain_cost if hx.tile is hx.original and not free else 0
         exits = frozenset((e + whole(action, "rotation")) % 6 for e in tile.tdef.edges())
@@ -119,11 +122,11 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         return found is None or found[1].get("reference", True) is not False
 
     def blocking(self) -> bool:
-        sold = getattr(self.round, "just_sold_company", None)
+        sold = operating_round_of(self).just_sold_company
         return sold is not None and self.lay_for(sold) is not None and self.lay_for(sold)[1].get("when") == "sold"  # type: ignore[index]
 
     def active_entities(self) -> list[Any]:
-        sold = getattr(self.round, "just_sold_company", None)
+        sold = operating_round_of(self).just_sold_company
         if self.blocking():
             return [sold]
         return super().active_entities()
@@ -132,7 +135,7 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         found = self.lay_for(entity)
         if found is None:
             return []
-        if self.blocking() and entity is not self.round.just_sold_company:  # type: ignore[attr-defined]
+        if self.blocking() and entity is not operating_round_of(self).just_sold_company:
             return []
         return ["lay_tile"]
 
@@ -144,13 +147,13 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         entity = as_company(entity)
         corp = as_corporation(entity.owner)
         spec = self.own_lay() if lay.get("normal") else None
-        if lay.get("when") == "track" and not lay.get("normal") and getattr(self.round, "upgraded_track", False):
+        if lay.get("when") == "track" and not lay.get("normal") and operating_round_of(self).upgraded_track:
             return []
         extra = int(spec.get("cost", 0)) if spec is not None else 0
         out = []
-        for hex_id in lay.get("hexes") or sorted(self.game.network(corp).hex_edges):
+        for hex_id in lay.get("hexes") or sorted(self.game.track.network(corp).hex_edges):
             hx = self.game.board.hexes[hex_id]
-            if self.game.blocked_hex(hx) is not None or hex_id in round_laid(self):
+            if self.game.track.blocked_hex(hx) is not None or hex_id in round_laid(self):
                 continue
             for tile in self.lay_tiles(lay, spec):
                 for rot in lay_rotations(self.game, corp, lay, hx, tile):
@@ -169,16 +172,16 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         hexes = lay.get("hexes") or []
         if hexes and text(action, "hex") not in hexes:
             raise illegal(f"{entity.sym} lays tiles only in {', '.join(hexes)}")
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         if lay.get("tiles") and tile.name not in lay["tiles"]:
             raise illegal(f"{entity.sym} lays only tiles {', '.join(lay['tiles'])}")
         if lay.get("normal"):
             self.own_lay_tile(action, entity, lay, tile)
             return
         if lay.get("when") == "track":
-            if getattr(self.round, "upgraded_track", False):
+            if operating_round_of(self).upgraded_track:
                 raise illegal(f"cannot use {entity.sym} after a tile upgrade")
-            self.round.upgraded_track = True  # type: ignore[attr-defined]
+            operating_round_of(self).upgraded_track = True
         cost = int(lay.get("cost", 0))
         if cost > corp.cash:
             raise insufficient(f"{corp.sym} cannot pay {self.game.format_money(cost)} for this lay")
@@ -186,9 +189,9 @@ class SpecialTrack1828(InterruptStep[Game1828]):
         self.game.special_lays_used.add((entity.sym, index))
         round_laid(self).append(text(action, "hex"))
         if lay.get("when") == "sold":
-            self.round.just_sold_company = None  # type: ignore[attr-defined]
+            operating_round_of(self).just_sold_company = None
 
-    def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Any) -> None:
+    def own_lay_tile(self, action: Action, entity: Company, lay: dict[str, Any], tile: Tile) -> None:
         """A private's lay that is the company's own lay or upgrade of its track step (the D&H's, rules
         13.2.2.4): off its network, for the lay's fee instead of terrain; a station may follow."""
         corp = entity.owner

@@ -22,7 +22,7 @@ def place_blocking_token(game: Game1828, hex_id: str, node: int | None = None) -
     hx.tile.kinds[city][slot] = TokenKind.BLOCKING
     ev.emit(ev.StationChanged(hx.id, city, slot, None, BLOCKING_OWNER, TokenKind.BLOCKING.value))
     game.log(f"Placing a blocking token on {hx.id}")
-    game.board_changed()
+    game.track.board_changed()
 
 
 def remove_unparred_corporations(game: Game1828) -> None:
@@ -58,9 +58,9 @@ def place_system_homes(game: Game1828, system: Corporation) -> None:
             game.pending_tokens.append((system, [hx.id], token))
             continue
         node = cities[member.home_city] if member.home_city is not None else cities[0]
-        if game.free_slot(hx, node, system.sym) is None:
+        if game.track.free_slot(hx, node, system.sym) is None:
             continue
-        game.place_token(system, token, hx, node, free=True)
+        game.track.place_token(system, token, hx, node, free=True)
     if system.tokens and not system.tokens[0].used:
         system.tokens.sort(key=lambda t: not t.used)
 
@@ -93,7 +93,7 @@ def reserved_slots(game: Game1828, hx: Hex, node: int) -> dict[int, str]:
     out: dict[int, str] = {}
     cities = hx.tile.tdef.cities
     for holder, member in home_holders(game, hx):
-        if game.home_reserved_on_tile(member, hx):
+        if game.track.home_reserved_on_tile(member, hx):
             continue
         if (cities[member.home_city] if member.home_city is not None else cities[0]) != node:
             continue
@@ -106,7 +106,7 @@ def reserved_slots(game: Game1828, hx: Hex, node: int) -> dict[int, str]:
 def blocked_by_reservation(game: Game1828, hx: Hex, corp: str) -> bool:
     """A home held somewhere in a multi-city hex (Dunkirk & Buffalo) closes the whole hex to other companies'
     stations until it is placed, however many spaces are free (18xx.games; the rules are silent)."""
-    return any(holder.sym != corp and game.home_reserved_on_tile(member, hx)
+    return any(holder.sym != corp and game.track.home_reserved_on_tile(member, hx)
                for holder, member in home_holders(game, hx))
 
 

@@ -9,7 +9,7 @@ from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action, share_ids, text
 from ...core.entities import Company, Corporation, CorporationKind, Entity, Player, Share
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step, StockRound, as_company, as_corporation, as_player
+from ...core.round import InterruptStep, as_company, as_corporation, as_player
 from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER
@@ -18,16 +18,9 @@ from .merger import Merger
 from .merger_rules import can_merge_any, merge_candidates, undone_failed_merge, undone_unfinishable_merge
 from .privates import exchange_company, exchange_shares
 from .state import Game1828
+from .stock_round import stock_round_of
 
 register_action("failed_merge", "corporations")
-
-
-class StockRound1828(StockRound):
-    """Players' order in the next stock round is the order in which they passed (rules 7.1)."""
-
-    def __init__(self, game: Any, step_classes: list[type[Step[Any]]], number: int = 1) -> None:
-        super().__init__(game, step_classes, number)
-        self.pass_order: list[Player] = []
 
 
 class BuySellParShares1828(BuySellParShares[Game1828]):
@@ -105,9 +98,9 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
         corp = self.game.corporations.get(text(action, "choice"))
         if corp is None or not merge_candidates(self.game, entity, corp):
             raise illegal(f"{text(action, 'choice')} has no company to merge with")
-        self.round.acting_player = entity  # type: ignore[attr-defined]
-        self.round.merge_initiator = corp  # type: ignore[attr-defined]
-        self.round.merge_start_id = self.game.last_action_id  # type: ignore[attr-defined]
+        stock_round_of(self).acting_player = entity
+        stock_round_of(self).merge_initiator = corp
+        stock_round_of(self).merge_start_id = self.game.last_action_id
         self.current.append(action)
         self.round.last_to_act = entity
 
@@ -123,7 +116,7 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
     def pass_(self) -> None:
         player = as_player(self.round.entity())
         super().pass_()
-        order: list[Player] = self.round.pass_order  # type: ignore[attr-defined]
+        order: list[Player] = stock_round_of(self).pass_order
         if self.current:
             if player in order:
                 order.remove(player)
@@ -138,7 +131,7 @@ class RemoveTokens(InterruptStep[Game1828]):
     name = "Choose a station to remove"
 
     def system(self) -> Corporation | None:
-        return self.round.corporation_removing_tokens  # type: ignore[attr-defined,no-any-return]
+        return stock_round_of(self).corporation_removing_tokens
 
     def active(self) -> bool:
         return self.system() is not None
@@ -156,7 +149,7 @@ class RemoveTokens(InterruptStep[Game1828]):
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "remove_token":
             return super().choices(entity, kind)
-        hexes = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
+        hexes = stock_round_of(self).hexes_to_remove_tokens
         entity = as_corporation(entity)
         board = self.game.board.hexes
         return [{**entity_action(entity, "remove_token"), "city": f"{board[str(t.hex)].tile.id}-{t.node}",
@@ -164,9 +157,9 @@ class RemoveTokens(InterruptStep[Game1828]):
 
     def process_remove_token(self, action: Action, entity: Entity) -> None:
         entity = as_corporation(entity)
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         slot = int(action.get("slot", 0))
-        hexes: list[str] = self.round.hexes_to_remove_tokens  # type: ignore[attr-defined]
+        hexes: list[str] = stock_round_of(self).hexes_to_remove_tokens
         if hx.id not in hexes:
             raise illegal(f"{entity.sym} has no second station to remove in {hx.id}")
         token = next((t for t in entity.tokens if t.used and t.hex == hx.id and t.node == node and t.slot == slot),
@@ -179,10 +172,10 @@ class RemoveTokens(InterruptStep[Game1828]):
         hx.tile.tokens[node][slot] = BLOCKING_OWNER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         self.game.log(f"{entity.sym} removes its station from {hx.id}; a blocking marker takes its place")
-        self.game.board_changed()
+        self.game.track.board_changed()
         hexes.remove(hx.id)
         if not hexes:
-            self.round.corporation_removing_tokens = None  # type: ignore[attr-defined]
+            stock_round_of(self).corporation_removing_tokens = None
             merger = next(s for s in self.round.steps if isinstance(s, Merger))
             merger.resume_after_token_removal()
 
@@ -229,7 +222,7 @@ class HomeToken1828(HomeToken[Game1828]):
 
     def _chooser(self) -> Any:
         actor, _, token = self.pending()[0]
-        return self.game.token_owner(token, actor)
+        return self.game.track.token_owner(token, actor)
 
     def actions(self, entity: Entity) -> list[str]:
         return ["place_token"] if self.pending() and entity is self._chooser() else []

@@ -44,8 +44,8 @@ def create_system(game: Game1828, corps: list[Corporation]) -> Corporation:
         game.coal_on_fields += 1
         game.log(f"{sym} cannot have two coal markers, returning one to Virginia Coalfields")
     cells = [game.market.location[c.sym] for c in corps]
-    game.set_par(system, system_market_price(game, cells))
-    game.board_changed()
+    game.shares.set_par(system, system_market_price(game, cells))
+    game.track.board_changed()
     game.log(f"Merging {target.sym} into {merger.sym}. The {merger.sym} system receives "
              f"{game.format_money(system.cash)} cash, trains: {', '.join(t.name for t in system.trains) or 'none'}"
              f" and tokens ({len(system.tokens)}). New share price is "
@@ -116,9 +116,9 @@ def close_member(game: Game1828, corp: Corporation) -> None:
     """A merged company closes: its certificates go back to it, its market marker leaves."""
     for holder in game._holders():
         for share in [s for s in holder.shares if s.corp == corp.sym]:
-            game.transfer_share(share, corp)
+            game.shares.transfer_share(share, corp)
     game.market.remove(corp.sym)
     corp.closed = True
     corp.owner = None
     ev.emit(ev.CompanyClosed(corp.sym, "merger"))
-    game.board_changed()
+    game.track.board_changed()

@@ -13,6 +13,7 @@ from ...core.flow import RoundState
 from ...core.round import Step, as_corporation
 from ...core.steps.operating import Track, tile_lay_choices
 from . import coal
+from .operating_round import operating_round_of
 from .state import Game1828
 
 
@@ -22,11 +23,7 @@ def current(step: Step[Any]) -> Entity | None:
 
 def round_laid(step: Step[Any]) -> list[str]:
     """The hexes laid in this operating turn (no second lay in one hex)."""
-    laid: list[str] | None = getattr(step.round, "laid_hexes", None)
-    if laid is None:
-        laid = []
-        step.round.laid_hexes = laid  # type: ignore[attr-defined]
-    return laid
+    return operating_round_of(step).laid_hexes
 
 
 def tile_lays_for(game: Game1828, corp: Corporation) -> list[dict[str, Any]]:
@@ -37,7 +34,7 @@ def tile_lays_for(game: Game1828, corp: Corporation) -> list[dict[str, Any]]:
         else [corp.sym]
     if corp.kind is CorporationKind.SYSTEM:
         lays.append({"lay": True, "upgrade": "not_if_upgraded"})
-    track = game.data()["game"]["track"]
+    track: dict[str, Any] = game.data()["game"]["track"]
     for sym in members:
         if sym in track["extra_yellow"]:
             lays.append({"lay": "not_if_upgraded", "upgrade": False, "cost": int(track["extra_yellow_cost"])})
@@ -65,7 +62,7 @@ def turn_lay_waits(game: Game1828, corp: Corporation) -> bool:
 def track_company_buyable(game: Game1828, corp: Corporation) -> bool:
     if not game.phase.get("can_buy_companies") or corp.kind is CorporationKind.MINOR or corp.cash < 1:
         return False
-    return any(game.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
+    return any(game.runs.company_for_sale(c) and any(lay.get("when") == "track" and not lay.get("normal")
                                                 for lay in c.data.get("special_lays", ()))
                for c in game.companies.values())
 
@@ -82,8 +79,8 @@ class Track1828(Track[Game1828]):
 
     def setup(self) -> None:
         super().setup()
-        self.round.laid_hexes = []  # type: ignore[attr-defined]
-        self.round.upgraded_track = False  # type: ignore[attr-defined]
+        operating_round_of(self).laid_hexes = []
+        operating_round_of(self).upgraded_track = False
 
     def next_lay(self) -> dict[str, Any] | None:
         corp = as_corporation(current(self))
@@ -91,7 +88,7 @@ class Track1828(Track[Game1828]):
         if self.lays >= len(lays):
             return None
         spec = dict(lays[self.lays])
-        upgraded = bool(getattr(self.round, "upgraded_track", False))
+        upgraded = operating_round_of(self).upgraded_track
         for key in ("lay", "upgrade"):
             if spec.get(key) == "not_if_upgraded":
                 spec[key] = not upgraded
@@ -129,7 +126,7 @@ class Track1828(Track[Game1828]):
         spec = self.next_lay()
         if spec is None or not (spec.get("lay") or spec.get("upgrade")):
             raise illegal(f"{entity.sym} has no tile lay left this turn")
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         upgrade = tile.colour != "yellow"
         # A lay that allows no yellow tile allows no upgrade either (tile_lays_for), and is refused above.
         if upgrade and not spec.get("upgrade"):
@@ -137,7 +134,7 @@ class Track1828(Track[Game1828]):
         if text(action, "hex") in round_laid(self):
             raise illegal(f"{text(action, 'hex')} already had a tile laid this turn")
         coal.check_lay_allowed(self.game, text(action, "hex"), text(action, "tile"))
-        self.game.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
+        self.game.track.lay_tile(entity, action, extra_cost=int(spec.get("cost", 0)))
         self.count_lay(entity, text(action, "hex"), upgrade)
 
     def count_lay(self, corp: Corporation, hex_id: str, upgrade: bool) -> None:
@@ -145,7 +142,7 @@ class Track1828(Track[Game1828]):
         self.lays += 1
         round_laid(self).append(hex_id)
         if upgrade:
-            self.round.upgraded_track = True  # type: ignore[attr-defined]
+            operating_round_of(self).upgraded_track = True
             self.upgraded = True
         if not self.can_lay(corp):
             self.pass_()

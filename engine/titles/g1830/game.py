@@ -76,11 +76,11 @@ class G1830(Rules1830):
     # ------------------------------------------------------------------ trains
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them."""
-        self.discard_to_pool(corp, train)
+        self.trains.discard_to_pool(corp, train)
 
     def min_depot_price(self) -> int | None:
         # The pool's trains are on sale too: the cheapest of them sets what a president must raise.
-        prices = [t.price for t in [*self.available_depot_trains(), *self.pool_on_sale()]]
+        prices = [t.price for t in [*self.trains.available_depot_trains(), *self.trains.pool_on_sale()]]
         return min(prices) if prices else None
 
     def trade_in(self, train: Train) -> None:

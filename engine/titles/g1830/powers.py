@@ -84,13 +84,13 @@ class SpecialTrack1830(InterruptStep[Rules1830]):
         assert power is not None
         entity = as_company(entity)
         corp = as_corporation(entity.owner)
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         if text(action, "hex") not in power.hexes or tile.name not in power.tiles:
             raise illegal(f"{entity.sym} lays tile {' or '.join(power.tiles)} in {' or '.join(power.hexes)}")
         if isinstance(power, Teleport) and self.game.board[text(action, "hex")].tile is not self.game.board[
                 text(action, "hex")].original:
             raise illegal(f"{entity.sym}'s lay needs {text(action, 'hex')} empty")
-        self.game.lay_tile(corp, action, check_connection=False)
+        self.game.track.lay_tile(corp, action, check_connection=False)
         power.use()
         if isinstance(power, Teleport):
             track = self._track()
@@ -149,10 +149,10 @@ class SpecialToken1830(InterruptStep[Rules1830]):
         got = self.pending()
         assert got is not None
         corp = self._corporation()
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         if hx.id != got[1] or node not in self._cities():
             raise illegal(f"{got[0].sym}'s station goes in {got[1]}")
-        self.game.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=opt_whole(action, "slot"))
+        self.game.track.place_token(corp, corp.unused_tokens()[0], hx, node, free=True, slot=opt_whole(action, "slot"))
         self.game.teleported = None
         token_step = next((s for s in self.round.steps if isinstance(s, TokenStep)), None)
         if token_step is not None:

@@ -39,9 +39,9 @@ class Rules1830(Game):
         assert isinstance(owner, Player)
         corp = self.corporations[share.corp]
         previous = corp.owner
-        self.transfer_share(share, owner)
+        self.shares.transfer_share(share, owner)
         self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-        self.close_company(company)
+        self.shares.close_company(company)
         if corp.ipoed:
-            self._check_float(corp)
+            self.shares.check_float(corp)
             self.check_presidency(corp, previous=previous)

@@ -112,7 +112,7 @@ class BuySellParShares1830(BuySellParShares[Rules1830]):
                     continue
                 corp = self.game.corporations[share.corp]
                 previous = corp.owner
-                self.game.transfer_share(share, entity)
+                self.game.shares.transfer_share(share, entity)
                 self.game.log(f"{entity.name} receives a {share.percent}% share of {share.corp} with {company.sym}")
                 if corp.ipoed:
                     self.game.check_presidency(corp, previous=previous)

@@ -15,12 +15,12 @@ class BuyTrain1830(BuyTrain[Rules1830]):
         out = super().choices(entity, kind)
         if kind != "buy_train":
             return out
-        sold = self.game.pool_on_sale()
+        sold = self.game.trains.pool_on_sale()
         return [a for a in out if (train := self.game.all_trains[a["train"]]) not in self.game.pool_trains
                 or train in sold]
 
     def process_buy_train(self, action: Action, entity: Entity) -> None:
         train = self.game.all_trains.get(text(action, "train"))
-        if train is not None and train in self.game.pool_trains and train not in self.game.pool_on_sale():
+        if train is not None and train in self.game.pool_trains and train not in self.game.trains.pool_on_sale():
             raise illegal(f"the first discarded {train.name} train is sold before {train.id}")
         super().process_buy_train(action, entity)

@@ -33,7 +33,7 @@ def remove_corporation(game: Game1862, corp: Corporation, *, compensate: bool, b
             game.log(f"{p.name} is compensated {game.format_money(amount)} for {corp.sym}")
     for holder in (*game.players, game.pool, corp.treasury):
         for s in holder.shares_of(corp.sym):
-            game.transfer_share(s, corp)
+            game.shares.transfer_share(s, corp)
     for t in list(corp.trains):
         corp.trains.remove(t)
         t.owner = None
@@ -55,7 +55,7 @@ def remove_corporation(game: Game1862, corp: Corporation, *, compensate: bool, b
                     ev.emit(ev.StationChanged(hx.id, node, i, corp.sym, None))
     corp.closed = True
     game.market.remove(corp.sym)
-    game.board_changed()
+    game.track.board_changed()
     shares.update_cert_limit(game)
     game.log(f"{corp.sym} is out of the game")
     ev.emit(ev.CompanyClosed(corp.sym, "bankruptcy" if bankrupt is not None else "price"))
@@ -70,7 +70,7 @@ def go_bankrupt(game: Game1862, corp: Corporation) -> None:
     for sym in sorted({s.corp for s in player.shares if s.corp in game.market.location},
                       key=game.market.order_key):
         while True:
-            sales = [(sold, percent) for sold, percent in game.sell_bundles(player, game.corporations[sym])
+            sales = [(sold, percent) for sold, percent in game.shares.sell_bundles(player, game.corporations[sym])
                      if forced_purchase.bundle_legal(game, player, sold, percent)]
             if not sales:
                 break
@@ -83,7 +83,7 @@ def go_bankrupt(game: Game1862, corp: Corporation) -> None:
     for company in list(player.companies):
         if company.sym == "ERIE" and not privates.erie_placed(game):
             privates.place_erie_tile(game)
-        game.close_company(company)
+        game.shares.close_company(company)
     for c in [c for c in game.corporations.values() if c.owner is player and not c.closed]:
         remove_corporation(game, c, compensate=True, bankrupt=player)
     dumped = 0
@@ -91,9 +91,9 @@ def go_bankrupt(game: Game1862, corp: Corporation) -> None:
         owner = game.corporations[s.corp]
         if s.corp in game.market.location and owner.ipoed:
             dumped += shares.cert_price(game, owner, s)
-            game.transfer_share(s, game.pool)
+            game.shares.transfer_share(s, game.pool)
         else:
-            game.transfer_share(s, owner)
+            game.shares.transfer_share(s, owner)
     game.fixed_scores[player.id] = dumped - unpaid
     shares.update_cert_limit(game)
     game.log(f"{player.name} leaves the game with a score of {game.format_money(dumped - unpaid)}")

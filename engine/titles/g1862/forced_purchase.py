@@ -12,9 +12,9 @@ from .switches import FORCED_PURCHASE_ALWAYS
 
 
 def must_buy_train(game: Game1862, corp: Corporation) -> bool:
-    if corp.closed or corp.trains or not (game.available_depot_trains() or game.pool_trains):
+    if corp.closed or corp.trains or not (game.trains.available_depot_trains() or game.pool_trains):
         return False
-    return game.switch(FORCED_PURCHASE_ALWAYS) or game.network(corp).route_possible
+    return game.switch(FORCED_PURCHASE_ALWAYS) or game.track.network(corp).route_possible
 
 
 def president_may_contribute(game: Game1862, corp: Corporation) -> bool:
@@ -26,7 +26,7 @@ def president_may_contribute(game: Game1862, corp: Corporation) -> bool:
 
 
 def edition_1_min_depot_price(game: Game1862) -> int | None:
-    prices = [t.price for t in game.available_depot_trains()]  # edition 1: the bank's only
+    prices = [t.price for t in game.trains.available_depot_trains()]  # edition 1: the bank's only
     return min(prices) if prices else None
 
 
@@ -47,7 +47,7 @@ def bundle_needed(game: Game1862, corp: Corporation, sold: list[Share]) -> bool:
     smallest = min(sold, key=lambda s: s.percent)
     rest = list(sold)
     rest.remove(smallest)
-    return sale_proceeds(game, target, rest) < game.emergency_need(corp)
+    return sale_proceeds(game, target, rest) < game.runs.emergency_need(corp)
 
 
 def bundle_legal(game: Game1862, player: Player, sold: list[Share], percent: int) -> bool:
@@ -72,7 +72,7 @@ def liquidity(game: Game1862, player: Player) -> int:
     total = 0
     for sym in {s.corp for s in player.shares}:
         target = game.corporations[sym]
-        bundles = [sold for sold, percent in game.sell_bundles(player, target)
+        bundles = [sold for sold, percent in game.shares.sell_bundles(player, target)
                    if bundle_legal(game, player, sold, percent)]
         total += max((sale_proceeds(game, target, sold) for sold in bundles), default=0)
     return total

@@ -80,6 +80,7 @@ class G1862(Game1862):
         self.groups: dict[int, list[Corporation]] = {
             g: [c for c in self.corporations.values() if int(c.data["group"]) == g] for g in (1, 2, 3)}
         self.bankruptcies = 0
+        self.idle_stock_rounds = 0
         for number, company in enumerate(sorted(self.companies.values(), key=lambda c: int(c.data["number"]))):
             company.data["order"] = number
         certificates.update_cert_limit(self)
@@ -141,6 +142,10 @@ class G1862(Game1862):
 
     def finish_stock_round(self) -> None:
         share_rules.sold_out_rise(self)
+        self.idle_stock_rounds += 1
+
+    def action_processed(self, action: dict[str, Any]) -> None:
+        self.idle_stock_rounds = 0
 
     def player_value(self, player: Player) -> int:
         return share_rules.player_value(self, player)
@@ -154,21 +159,21 @@ class G1862(Game1862):
         if kind == "payout" and revenue > 0:
             parts, kept = redemption.payout_parts(self, corp, revenue)
             self.log(f"{corp.sym} pays out {self.format_money(revenue)}")
-            self.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
+            self.runs.dividend_paid(corp, ev.DividendKind.FULL, revenue, parts, kept)
             self.market.right(corp.sym)
             privates.after_payout(self, corp)
         else:
             if revenue:
                 self.bank.spend(revenue, corp, ev.Why.REVENUE)
             self.log(f"{corp.sym} withholds {self.format_money(revenue)}")
-            self.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, [], revenue)
+            self.runs.dividend_paid(corp, ev.DividendKind.WITHHELD, revenue, [], revenue)
             self.market.left(corp.sym)
             bankruptcy.check_price_zero(self, corp)
 
     # ------------------------------------------------------------------ trains, forced purchase, bankruptcy
     def discard_train(self, corp: Corporation, train: Train) -> None:
         """Trains over a lowered limit go to the bank pool, where any company may buy them (§7.3)."""
-        self.discard_to_pool(corp, train)
+        self.trains.discard_to_pool(corp, train)
 
     def must_buy_train(self, corp: Corporation) -> bool:
         return forced_purchase.must_buy_train(self, corp)

@@ -37,12 +37,12 @@ def place_bo_marker(game: Game1862) -> None:
     """The B&O's buyer puts its station marker in Baltimore."""
     hx = game.board[BALTIMORE]
     node = hx.tile.tdef.cities[0]
-    slot = game.free_slot(hx, node, BO_MARKER)
+    slot = game.track.free_slot(hx, node, BO_MARKER)
     if slot is not None:
         hx.tile.tokens[node][slot] = BO_MARKER
         hx.tile.kinds[node][slot] = TokenKind.BLOCKING
         ev.emit(ev.StationChanged(hx.id, node, slot, None, BO_MARKER, TokenKind.BLOCKING.value))
-        game.board_changed()
+        game.track.board_changed()
         game.log(f"The B&O station marker is placed in Baltimore ({BALTIMORE})")
 
 
@@ -56,8 +56,8 @@ def close_voluntarily(game: Game1862, company: Company) -> None:
                         slots[i] = None
                         hx.tile.kinds[node][i] = TokenKind.NORMAL
                         ev.emit(ev.StationChanged(hx.id, node, i, BO_MARKER, None))
-        game.board_changed()
-    game.close_company(company)
+        game.track.board_changed()
+    game.shares.close_company(company)
 
 
 def erie_placed(game: Game1862) -> bool:
@@ -75,7 +75,7 @@ def place_erie_tile(game: Game1862) -> None:
     for h in [hx, *(game.board.hexes[n] for n in hx.neighbors.values())]:
         h.sealed = frozenset(e for e, other in h.neighbors.items()
                              if _blank_side(game.board.hexes[other], (e + 3) % 6))
-    game.board_changed()
+    game.track.board_changed()
     game.log("The special Erie tile is placed on E28")
 
 
@@ -87,18 +87,18 @@ def close_all(game: Game1862, companies: list[Company]) -> None:
             continue
         if company.sym == "ERIE" and not erie_placed(game):
             place_erie_tile(game)
-        game.close_company(company)
+        game.shares.close_company(company)
 
 
 def after_float(game: Game1862, corp: Corporation) -> None:
     """NYH's float closes the NYSH; the SOC closes once CPR and UP have both floated, its revenue falls to $15
     when one has."""
     if corp.sym == "NYH":
-        game.close_company(game.companies["NYSH"])
+        game.shares.close_company(game.companies["NYSH"])
     soc = game.companies["SOC"]
     if corp.sym in ("CPR", "UP") and not soc.closed:
         if game.corporations["CPR"].floated and game.corporations["UP"].floated:
-            game.close_company(soc)
+            game.shares.close_company(soc)
         else:
             soc.revenue = 15
             game.log("SOC's revenue falls to $15")
@@ -107,7 +107,7 @@ def after_float(game: Game1862, corp: Corporation) -> None:
 def after_payout(game: Game1862, corp: Corporation) -> None:
     first = CLOSED_BY_FIRST_DIVIDEND.get(corp.sym)
     if first is not None:
-        game.close_company(game.companies[first])
+        game.shares.close_company(game.companies[first])
 
 
 class ErieTile(InterruptStep[Game1862]):
@@ -146,7 +146,7 @@ class ErieTile(InterruptStep[Game1862]):
         if whole(action, "rotation") != 0:
             raise illegal("the Erie tile fits E28 one way only (exits W, NE and SE): rotation 0")
         place_erie_tile(self.game)
-        self.game.close_company(as_company(entity))
+        self.game.shares.close_company(as_company(entity))
 
 
 class RockyMountainTile(Step[Game1862]):
@@ -198,13 +198,13 @@ class RockyMountainTile(Step[Game1862]):
 
     def process_lay_tile(self, action: Action, entity: Entity) -> None:
         corp = as_corporation(self.round.entity())
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         if tile.colour != "yellow":
             raise illegal("the Rocky Mountain Company lays a yellow tile")
         hx = self.game.board[text(action, "hex")]
         discount = min(self.game.RMC_DISCOUNT, hx.terrain_cost if hx.tile is hx.original else 0)
-        self.game.lay_tile(corp, action, extra_cost=-discount)
-        self.game.close_company(as_company(entity))
+        self.game.track.lay_tile(corp, action, extra_cost=-discount)
+        self.game.shares.close_company(as_company(entity))
 
 
 class ClosePrivate(InterruptStep[Game1862]):

@@ -79,14 +79,14 @@ def payout_parts(game: Game1862, corp: Corporation, revenue: int) -> tuple[list[
         for p in game.players:
             units = sum(s.percent // 5 for s in p.shares_of(corp.sym))
             if units:
-                parts.append(game.pay_holder(p, units * unit))
+                parts.append(game.runs.pay_holder(p, units * unit))
         kept = revenue - 10 * unit
         game.bank.spend(kept, corp, ev.Why.REVENUE)
         return parts, kept
     for p in game.players:
         percent = p.percent_of(corp.sym)
         if percent:
-            parts.append(game.pay_holder(p, revenue * percent // 100))
+            parts.append(game.runs.pay_holder(p, revenue * percent // 100))
     return parts, 0
 
 

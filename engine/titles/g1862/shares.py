@@ -41,7 +41,7 @@ def sell_shares(game: Game1862, seller: Player, sold: list[Share]) -> int:
     proceeds = sum(cert_price(game, corp, s) for s in sold)
     previous = corp.owner
     for s in sold:
-        game.transfer_share(s, game.pool)
+        game.shares.transfer_share(s, game.pool)
     game.bank.spend(proceeds, seller, ev.Why.SHARE_SALE)
     game.check_presidency(corp, previous, seller)
     if corp.floated:

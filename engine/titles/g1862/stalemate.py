@@ -8,6 +8,11 @@ least that price (at par from the initial offering), and unfloated prices only f
 the cheapest certificate of the initial offering (a company floats only by such purchases, §5.4) and no player can
 ever hold more of a company than its president's certificate (the only way a president's certificate, which is
 never sold, could become sellable), no company can float again and the game can never end by S2's rules.
+A plainer case is exact and applies to every rules edition: with no floated company and no open private, a stock
+round that ends with nobody able to act is followed by empty operating rounds and the same stock round again, for
+ever (1862-p6-seeker-s120034 went round them inside one action). No stored game can have got past such a round, so
+ending there changes no replay.
+
 When one of S2's ends is met at the same moment (the last floated company is the 8th to leave), that end names
 the game's end and ends it in its own time.
 
@@ -31,14 +36,18 @@ FROZEN = "frozen"  # the end reason, in game.toml's [game_end]
 
 def frozen(game: Game1862) -> bool:
     """Whether no public company can ever float or operate again (D-22); see the module's reasoning."""
-    if game.rules_edition < EDITION:
-        return False
     in_game = [c for c in game.corporations.values() if not c.closed]
     if any(c.floated for c in in_game) or any(not c.closed for c in game.companies.values()):
         return False  # a company operates or a private pays: money still comes into play
     checks = game.end_checks()
     if any(checks[end.reason]() for end in game.end_conditions.conditions if end.reason != FROZEN):
         return False  # one of S2's ends is met: it ends the game in its own time and name
+    if game.idle_stock_rounds:
+        # A whole stock round ended in which nobody could act: every later round is the same, and the engine
+        # would go round them for ever (edition 2 included: no stored game can have got past this point).
+        return True
+    if game.rules_edition < EDITION:
+        return False
     players = [p for p in game.players if not p.bankrupt]
     means = {p.id: liquid(game, p) for p in players}
     cheapest = cheapest_offering(game, in_game)

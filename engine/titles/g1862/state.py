@@ -42,6 +42,7 @@ class Game1862(Game):
     redemptions: int
     groups: dict[int, list[Corporation]]  # the company groups on sale in turn (§5.3)
     bankruptcies: int
+    idle_stock_rounds: int  # stock rounds ended since the last action (D-22: a round nobody could act in)
 
     def switch(self, name: str) -> bool:
         """Whether the game was set up with this §14.2 switch in its alternative position."""

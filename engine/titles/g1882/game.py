@@ -125,7 +125,7 @@ class G1882(Game1882):
     def president_may_contribute(self, corp: Corporation) -> bool:
         if corp.trains:
             return False
-        net = self.network(corp)
+        net = self.track.network(corp)
         return self.must_buy_train(corp) or any(self.board.hexes[h].optional_node for h, _ in net.nodes)
 
     def may_replace_neutral(self, corp: Corporation) -> bool:

@@ -88,7 +88,7 @@ class SpecialNWR(InterruptStep[Game1882]):
     def process_remove_token(self, action: Action, entity: Entity) -> None:
         entity = as_company(entity)
         owner = as_corporation(entity.owner)
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         slots = hx.tile.tokens[node]
         slot = int(action.get("slot", 0))
         if slots[slot] != owner.sym or hx.tile.neutral[node][slot]:
@@ -104,7 +104,7 @@ class SpecialNWR(InterruptStep[Game1882]):
         ev.emit(ev.StationChanged(hx.id, node, slot, owner.sym, "CN" if home else None))
         if home:
             # The home station is replaced by a neutral station (it belongs to CN): a marker of CN's own, so that
-            # track arriving on a trackless two-city hex can ask where it goes (PlayTrack._rechoose_city).
+            # track arriving on a trackless two-city hex can ask where it goes (TrackPart.rechoose_city).
             slots[slot] = "CN"
             hx.tile.neutral[node][slot] = True
             self.game.corporations["CN"].tokens.append(
@@ -113,20 +113,20 @@ class SpecialNWR(InterruptStep[Game1882]):
             self.game.log(f"{owner.sym} moves its home station from {hx.id}; a neutral station replaces it")
         else:
             self.game.log(f"{owner.sym} removes its station from {hx.id}")
-        self.game.board_changed()
+        self.game.track.board_changed()
         self.state = "place_token"
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         entity = as_company(entity)
         owner = as_corporation(entity.owner)
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         hexes = _move_token(entity).hexes
         if hx.id not in hexes:
             raise illegal(f"{entity.sym} stations go to {', '.join(hexes)}")
         token = next((t for t in owner.tokens if not t.used and not t.neutral), None)
         if token is None or not self.game.can_token_city(owner, hx, node):
             raise illegal(f"{owner.sym} cannot place a station in {hx.id}")
-        self.game.place_token(owner, token, hx, node, free=True, slot=opt_whole(action, "slot"))
+        self.game.track.place_token(owner, token, hx, node, free=True, slot=opt_whole(action, "slot"))
         _move_token(entity).use()
         self.game.routes_seen.discard(owner.sym)  # 18xx.games forgets the owner's routes here: it may have none
         self.destination = hx.id
@@ -137,7 +137,7 @@ class SpecialNWR(InterruptStep[Game1882]):
         owner = as_corporation(entity.owner)
         if text(action, "hex") != self.destination:
             raise illegal(f"the NWR tile lay must be on {self.destination}")
-        self.game.lay_tile(owner, action)
+        self.game.track.lay_tile(owner, action)
         next(a for a in entity.abilities_of(TileLay) if a.left).use()
         self.state = None
 

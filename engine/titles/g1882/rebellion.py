@@ -13,7 +13,7 @@ from .state import Game1882
 
 def draw_train(game: Game1882) -> None:
     """The rebellion fires with the first train of a randomly drawn type."""
-    candidates = game.data()["game"]["nwr_event"]["train_candidates"]
+    candidates: list[str] = game.data()["game"]["nwr_event"]["train_candidates"]
     nwr = candidates[game.rng.next() % len(candidates)]
     next(t for t in game.depot if t.name == nwr).events.append("nwr")
     game.log(f"NWR Rebellion occurs on purchase of the first {nwr} train")
@@ -46,5 +46,5 @@ def strike(game: Game1882) -> None:
         game.tile_supply[old.id] = old
         game.log(f"Rebellion destroys tile {hx.id}")
         ev.emit(ev.TileLaid(hx.id, hx.tile.name, hx.tile.id, hx.tile.rotation, old.name, ""))
-    game.board_changed()
+    game.track.board_changed()
     game.routes_seen.clear()  # 18xx.games clears its whole graph here, memory of routes included

@@ -11,7 +11,8 @@ from .state import Game1882
 def set_aside_trains(game: Game1882) -> dict[str, Train]:
     """One train of each of 3, 4, 5, 6 is set aside for SC; the last of each type."""
     reserve: dict[str, Train] = {}
-    for name in game.data()["game"]["sc_extra_trains"]["types"]:
+    names: list[str] = game.data()["game"]["sc_extra_trains"]["types"]
+    for name in names:
         train = [t for t in game.depot if t.name == name][-1]
         game.depot.remove(train)
         train.reserved = True
@@ -29,7 +30,7 @@ def converted(game: Game1882, corp: Corporation) -> None:
 
 def _add_sc_train(game: Game1882, corp: Corporation) -> None:
     game.sc_convertible = False
-    first = game.available_depot_trains()[0]
+    first = game.trains.available_depot_trains()[0]
     extra = game.sc_reserve.pop(first.name, None)
     if extra is None:
         return
@@ -42,7 +43,7 @@ def home_hexes(game: Game1882, corp: Corporation) -> list[str]:
     out = []
     for hx in game.board.hexes.values():
         for node, slots in hx.tile.tokens.items():
-            if "CN" in slots or game.free_slot(hx, node, corp.sym) is not None:
+            if "CN" in slots or game.track.free_slot(hx, node, corp.sym) is not None:
                 out.append(hx.id)
                 break
     return out

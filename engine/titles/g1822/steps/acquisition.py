@@ -148,7 +148,7 @@ class MinorAcquisition(Step[Game1822]):
 
     def london_city_free(self, major: Corporation) -> bool:
         hx = self.game.board[self.game.rules["london"]]
-        nodes = self.game.network(major).nodes
+        nodes = self.game.track.network(major).nodes
         return any((hx.id, n) in nodes and major.sym not in slots for n, slots in hx.tile.tokens.items())
 
     def process_merge(self, action: Action, entity: Corporation) -> None:

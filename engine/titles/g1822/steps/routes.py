@@ -36,7 +36,7 @@ class Route1822(RouteStep[Game1822]):
         # 18xx.games remembers for good that the company had a route, even once its track no longer joins two
         # stops: it then still runs (nothing). A remembered route needs no walk.
         if entity.sym not in self.game.routes_seen:
-            if self.game.network(entity).route_possible:
+            if self.game.track.network(entity).route_possible:
                 self.game.routes_seen.add(entity.sym)
             elif not any(t.name in ("L", "LP") for t in entity.trains):
                 return []
@@ -84,7 +84,7 @@ class Route1822(RouteStep[Game1822]):
         routes: list[Route] = []
         total = 0
         used: set[str] = set()
-        recorded = self.game.recorded_run(action)
+        recorded = self.game.runs.recorded_run(action)
         claims: list[dict[str, Any]] = route_list(action)
         for data in claims:
             train = self.game.all_trains.get(str(data.get("train")))
@@ -98,7 +98,7 @@ class Route1822(RouteStep[Game1822]):
             except GameError:
                 if not recorded:
                     raise
-                routes.append(self.game.recorded_route(train, data))
+                routes.append(self.game.runs.recorded_route(train, data))
         add_route_bonuses(self.game, corp, routes)
         for route, data in zip(routes, claims, strict=True):
             claimed: int | None = data.get("revenue")
@@ -116,7 +116,7 @@ class Route1822(RouteStep[Game1822]):
         self.game.last_routes = [{"train": r.train.id, "hexes": list(r.hexes), "revenue": r.revenue}
                                  for r in routes]
         self.game.log(f"{corp.sym} runs for {self.game.format_money(total)}")
-        self.game.routes_run(corp, routes)
+        self.game.runs.routes_run(corp, routes)
         if self.pullman is not None:
             self.pullman.name = self.pullman.name[:-1]
             self.pullman = None

@@ -55,12 +55,12 @@ class PendingToken(HomeToken[Game1822]):
     def reaches(self, actor: Corporation, hx: Hex, node: int) -> bool:
         """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
         its track reaches (18xx.games)."""
-        return actor.sym == "14" or (hx.id, node) in self.game.network(actor).nodes
+        return actor.sym == "14" or (hx.id, node) in self.game.track.network(actor).nodes
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, pending = self.pending()[0]
         token: Token = pending
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         if hx.id not in hexes:
             raise illegal(f"{actor.sym}'s token must go in {', '.join(hexes)}")
         slots = hx.tile.tokens[node]
@@ -146,7 +146,7 @@ class Token1822(TokenStep[Game1822]):
             return []
         free = set(free_token_hexes(self.game, corp))
         out = []
-        for hex_id, node in sorted(self.game.network(corp).nodes):
+        for hex_id, node in sorted(self.game.track.network(corp).nodes):
             hx = self.game.board.hexes[hex_id]
             if hex_id in free and node in hx.tile.tokens and self.game.can_token_city(corp, hx, node, token):
                 out.append((hx, node))
@@ -161,14 +161,14 @@ class Token1822(TokenStep[Game1822]):
             return channel_station_actions(self.game, entity)
         out = super().choices(entity, kind)
         if kind == "place_token" and isinstance(entity, Corporation):
-            out = [a for a in out if offers_city(self.game, entity, *self.game.city_by_id(a["city"]))]
+            out = [a for a in out if offers_city(self.game, entity, *self.game.track.city_by_id(a["city"]))]
             cities = {a["city"] for a in out}
             out += [{**entity_action(entity, "place_token"), "city": f"{hx.tile.id}-{node}"}
                     for hx, node in self.free_cities(entity) if f"{hx.tile.id}-{node}" not in cities]
         return out
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         if isinstance(entity, Company):
             # P5's station is an extra action: the company's own station placement is still to come.
             place_channel_station(self.game, entity, hx, node, opt_whole(action, "slot"))
@@ -176,7 +176,7 @@ class Token1822(TokenStep[Game1822]):
         if isinstance(entity, Corporation) and opt_text(action, "token_type") is None \
                 and (hx, node) in self.free_cities(entity):
             token: Token = self.normal_tokens(entity)[0]
-            self.game.place_token(entity, token, hx, node, free=True, slot=opt_whole(action, "slot"))
+            self.game.track.place_token(entity, token, hx, node, free=True, slot=opt_whole(action, "slot"))
             self.game.free_tokens_used.add(entity.sym)
             self.pass_()
             return

@@ -96,7 +96,7 @@ class BidSellParShares(BuySellParShares[Game1822]):
             if corp.kind is not CorporationKind.MAJOR or not corp.operated or sym not in self.game.market.location:
                 continue
             pool = self.game.pool.shares_of(sym)
-            for shares, percent in self.game.sell_bundles(player, corp):
+            for shares, percent in self.game.shares.sell_bundles(player, corp):
                 if units.pool_accepts(self.game.config.shares, corp, pool, shares, percent) and \
                         sale_ties_tax_haven_for_presidency(self.game, player, shares, percent):
                     return True

@@ -143,7 +143,7 @@ class SpecialTrack(Step[Game1822]):
         finally:
             self.game.laying_private = None
         if corp.kind is CorporationKind.MINOR:
-            out = [a for a in out if self.game.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
+            out = [a for a in out if self.game.track.tile_from_supply(a["tile"]).colour in ("yellow", "green")]
         return [a for a in out if track_power_allows(self.game, company, corp, power, a) and self.lay_left(power, a)]
 
     def lay_left(self, power: TrackPower, action: Action) -> bool:
@@ -167,7 +167,7 @@ class SpecialTrack(Step[Game1822]):
             raise illegal(f"{entity.sym} cannot lay that tile there")
         if not self.lay_left(power, action):
             raise illegal(f"{corp.sym} has no tile lay of that kind left for {entity.sym} to use")
-        tile = self.game.tile_from_supply(text(action, "tile"))
+        tile = self.game.track.tile_from_supply(text(action, "tile"))
         upgrade = self.game.board[text(action, "hex")].tile.colour != "white"
         if corp.kind is CorporationKind.MINOR and tile.colour in ("brown", "gray"):
             raise illegal("a minor cannot upgrade past green")
@@ -178,18 +178,18 @@ class SpecialTrack(Step[Game1822]):
                         not any(lay["tile"] == text(action, "tile") for lay in teleport_lays(self.game, entity)):
                     raise illegal(f"{entity.sym} upgrades the English Channel only to make room for its station, "
                                   f"with tile {' or '.join(power.get('tiles', ()))} at rotation 0")
-                self.game.lay_tile(corp, action, check_connection=False)
+                self.game.track.lay_tile(corp, action, check_connection=False)
             elif power.get("free"):
                 # A free lay costs nothing at all: terrain nor estuary crossing (18xx.games).
                 hx = self.game.board[text(action, "hex")]
                 rot = int(action.get("rotation", 0))
                 exits = frozenset((e + rot) % 6 for e in tile.tdef.edges())
                 free = self.game.upgrade_cost(corp, hx, tile) + self.game.crossing_estimate(corp, hx, exits)
-                self.game.lay_tile(corp, action, extra_cost=-free)
+                self.game.track.lay_tile(corp, action, extra_cost=-free)
             elif power.get("estuary"):
-                self.game.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
+                self.game.track.lay_tile(corp, action, extra_cost=-40)  # P10 pays £40 less for the crossing
             else:
-                self.game.lay_tile(corp, action)
+                self.game.track.lay_tile(corp, action)
         finally:
             self.game.laying_private = None
         use_track_power(self.game, entity, corp, upgrade)
@@ -217,13 +217,13 @@ class SpecialTrack(Step[Game1822]):
         company = self.teleported
         if not self.station_pending() or company is None or entity is not company:
             raise illegal(f"{entity.sym} places a station here only right after upgrading the English Channel")
-        hx, node = self.game.city_by_id(text(action, "city"))
+        hx, node = self.game.track.city_by_id(text(action, "city"))
         place_channel_station(self.game, company, hx, node, opt_whole(action, "slot"))
         self.teleported = None
 
     def process_pass(self, action: Action, entity: Entity) -> None:
         if self.company is not None and self.company is entity:
-            self.game.close_company(self.company)
+            self.game.shares.close_company(self.company)
             self.company = None
 
 

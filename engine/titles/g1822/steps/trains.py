@@ -44,7 +44,7 @@ class FirstTurnHousekeeping(Step[Game1822]):
     def actions(self, entity: Entity) -> list[str]:
         if not in_turn(entity, self) or entity.kind is not CorporationKind.MINOR or entity.operated:
             return []
-        depot = self.game.available_depot_trains()
+        depot = self.game.trains.available_depot_trains()
         if not depot or depot[0].sym != "L" or entity.cash < depot[0].price:
             return []
         if entity.trains_in_limit() >= self.game.train_limit(entity):
@@ -54,18 +54,18 @@ class FirstTurnHousekeeping(Step[Game1822]):
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         if kind != "buy_train":
             return super().choices(entity, kind)
-        train = self.game.available_depot_trains()[0]
+        train = self.game.trains.available_depot_trains()[0]
         return [{**entity_action(entity, "buy_train"), "train": train.id, "price": train.price, "variant": "L"}]
 
     def process_buy_train(self, action: Action, entity: Entity) -> None:
         entity = as_corporation(entity)
-        train = self.game.available_depot_trains()[0]
+        train = self.game.trains.available_depot_trains()[0]
         price = whole(action, "price")
         if price != train.price:
             raise illegal(f"the L train costs {self.game.format_money(train.price)}")
         if opt_text(action, "variant") not in (None, "L"):
             raise illegal("only an L train may be bought now")
-        self.game.buy_train(entity, train, price)
+        self.game.trains.buy_train(entity, train, price)
         self.pass_()
 
 
@@ -128,10 +128,10 @@ class BuyTrain1822(BuyTrain[Game1822]):
         if kind == "buy_train" and not any(not isinstance(self.game.all_trains[a["train"]].owner, Corporation)
                                            for a in out) \
                 and self.game.must_buy_train(corp) and isinstance(owner, Player) \
-                and not self.game.emergency_bundles(owner, corp):
+                and not self.game.runs.emergency_bundles(owner, corp):
             # Nothing left to sell: the director borrows for the cheapest train, even where another company's
             # train is offered too (18xx.games lends for the depot's cheapest train whatever else is for sale).
-            cheapest = self.game.cheapest_train_on_sale()
+            cheapest = self.game.trains.cheapest_train_on_sale()
             if cheapest is not None:
                 out = [{**entity_action(corp, "buy_train"), "train": cheapest.id, "price": cheapest.price}]
         if kind == "buy_train" and l_upgrade_open(self.game):
