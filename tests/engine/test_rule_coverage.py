@@ -70,3 +70,12 @@ def test_a_named_first_line_of_an_except_clause_brings_the_except_line(tmp_path:
         "        raise KeyError(text) from None\n", "utf-8")
     reasons = [Reason("parse", "raise KeyError(", "input checking")]
     assert set(reasoned_lines(source, "1882", reasons, set())) == {4, 5}
+
+
+def test_every_core_test_it_runs_exists_and_every_title_has_its_own() -> None:
+    from engine.rule_coverage import CORE_TESTS, ROOT, default_tests
+    here = ROOT / "tests" / "engine"
+    assert [name for name in CORE_TESTS if not (here / f"{name}.py").is_file()] == []  # else silently left out
+    for title in ("1822", "1828", "1830", "1862", "1882"):
+        tests = default_tests(title)
+        assert "tests/engine/test_core_runs.py" in tests and any(f"test_{title}_scenario" in t for t in tests)

@@ -35,7 +35,9 @@ from .trains import BuyTrain1830
 class G1830(Rules1830):
     TITLE = "1830"
     DATA_PACKAGE = "engine.titles.g1830"
-    RULES_EDITION = 1
+    # 2: Dunkirk & Buffalo takes no other company's station until the Erie places its home there (1: one space
+    # was held for the Erie, the other was open).
+    RULES_EDITION = 2
     BIDS_IN_STEPS = False  # a bid is any amount at least $5 over the last
     OPTIONAL_RULES = (MULTIPLE_BROWN_FROM_IPO, OPTIONAL_6_TRAIN)
     # The private auction, then stock rounds and sets of operating rounds in turn; priority passes at the end of
@@ -62,6 +64,13 @@ class G1830(Rules1830):
         if corp.home_city is None or hx.tile is hx.original:
             return super().home_node(corp, hx)
         return city_map(hx.original, hx.tile)[hx.original.tdef.cities[corp.home_city]]
+
+    def token_blocked_by_reservation(self, hx: Hex, corp: str) -> bool:
+        """A home held in a hex rather than a city (the Erie's, in Dunkirk & Buffalo) shuts every city of the hex
+        to the other companies until its station is placed: 18xx.games blocks the whole hex in 1830."""
+        if self.rules_edition < 2:
+            return super().token_blocked_by_reservation(hx, corp)
+        return bool(self.track.tile_home_holders(hx, corp))
 
     # ------------------------------------------------------------------ routes
     def route_revenue(self, corp: Corporation, route: Route) -> int:
