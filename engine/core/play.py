@@ -18,26 +18,18 @@ from .autoroute.trains import RouteRules
 from .entities import Company, Corporation, Holder, Player, Share, Train, pay
 from .errors import GameError, illegal, insufficient
 from .hooks import MoneyHooks, PrivateHooks, TrainHooks
+from .play_shares import HoldersState
 from .routes import Route
 
 if TYPE_CHECKING:
-    from .config import TitleConfig
-    from .entities import Bank, SharePool
-    from .market import StockMarket
     from .play_shares import SharePart
 
 
-class RunHost(RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
+class RunHost(HoldersState, RouteRules, MoneyHooks, PrivateHooks, TrainHooks, Protocol):
     """What the part reads of its game: the state below, and the hooks it asks (the route finder's readings
     included, for a recorded route)."""
 
     options: dict[str, Any]
-    bank: Bank
-    pool: SharePool
-    market: StockMarket
-    config: TitleConfig
-    players: list[Player]
-    corporations: dict[str, Corporation]
     companies: dict[str, Company]
 
     @property

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from .market import StockMarket
 
 
-class ShareHost(ShareHooks, Protocol):
-    """What the part reads of its game: the state below, and the hooks it asks."""
+class HoldersState(Protocol):
+    """The holders of money and certificates, and the market and rules they move by: what the share and run
+    parts both read of their game."""
 
     bank: Bank
     pool: SharePool
@@ -38,6 +39,11 @@ class ShareHost(ShareHooks, Protocol):
     config: TitleConfig
     players: list[Player]
     corporations: dict[str, Corporation]
+
+
+class ShareHost(HoldersState, ShareHooks, Protocol):
+    """What the part reads of its game: the state below, and the hooks it asks."""
+
     par_exchanges: dict[str, Company]
 
     @property
