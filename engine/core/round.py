@@ -82,7 +82,12 @@ class Step(Generic[G]):
         return kind in self.actions(entity)
 
     def blocking(self) -> bool:
-        return self.blocks and any(self.actions(e) for e in self.active_entities())
+        if not self.blocks:
+            return False
+        for e in self.active_entities():
+            if self.actions(e):
+                return True
+        return False
 
     def current_entity(self) -> Entity | None:
         ents = self.active_entities()
@@ -176,6 +181,28 @@ class InterruptStep(Step[G]):
 _PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
 
 
+@dataclass(frozen=True, slots=True)
+class _Traits:
+    """Which of ``Step``'s own answers a step class keeps: the round asks these of every step at every action,
+    so they are looked up once per class."""
+
+    plain_active: bool  # active() is ``not passed``
+    plain_blocking: bool
+    plain_offers: bool
+    plain_skip: bool
+
+
+_TRAITS: dict[type[Any], _Traits] = {}
+
+
+def _traits(cls: type[Step[Any]]) -> _Traits:
+    traits = _TRAITS.get(cls)
+    if traits is None:
+        traits = _TRAITS[cls] = _Traits(cls.active is Step.active, cls.blocking is Step.blocking,
+                                        cls.offers is Step.offers, cls.skip in _PLAIN_SKIPS)
+    return traits
+
+
 @dataclass(slots=True)
 class _Recheck:
     found: Step[Any] | None
@@ -217,7 +244,7 @@ class Round:
 
     def active_step(self) -> Step[Any] | None:
         for step in self.steps:
-            if step.active() and step.blocking():
+            if (not step.passed if _traits(type(step)).plain_active else step.active()) and step.blocking():
                 return step
         return None
 
@@ -268,22 +295,23 @@ class Round:
     def process(self, action: Action, entity: Entity) -> None:
         kind = action["type"]
         for step in self.steps:
-            if not step.active():
+            traits = _traits(type(step))
+            if step.passed if traits.plain_active else not step.active():
                 continue
-            if not step.blocks and type(step).blocking is Step.blocking:
+            if not step.blocks and traits.plain_blocking:
                 # It never blocks, so nothing but whether it takes the action is asked of it.
                 if step.offers(entity, kind):
                     self._take(step, action, entity)
                     break
                 continue
-            if type(step).offers is not Step.offers and step.offers(entity, kind):
+            if not traits.plain_offers and step.offers(entity, kind):
                 self._take(step, action, entity)
                 break
             offered = step.actions(entity)
             if kind in offered:
                 self._take(step, action, entity)
                 break
-            if self._blocks_given(step, entity, offered):
+            if self._blocks_given(step, entity, offered, traits):
                 self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
@@ -307,10 +335,10 @@ class Round:
         return self._active_after_settle(settled)
 
     @staticmethod
-    def _blocks_given(step: Step[Any], entity: Entity, offered: list[str]) -> bool:
+    def _blocks_given(step: Step[Any], entity: Entity, offered: list[str], traits: _Traits) -> bool:
         """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
         entity (the usual case), since listing actions is the costly part of every check."""
-        if type(step).blocking is not Step.blocking:
+        if not traits.plain_blocking:
             return step.blocking()
         if not step.blocks:
             return False
@@ -348,18 +376,22 @@ class Round:
         found: Step[Any] | None = None  # a step that blocks though it is never skipped (it decides for itself)
         asked = False  # a step was asked and stays active, so a later skip() that changes the game could wake it
         for step in self.steps:
-            if not step.active():
-                asked = asked or type(step).active is not Step.active  # it may wake up
+            traits = _traits(type(step))
+            if traits.plain_active:
+                if step.passed:
+                    continue
+            elif not step.active():
+                asked = True  # it may wake up
                 continue
             if not step.blocks:
-                if type(step).blocking is not Step.blocking:
+                if not traits.plain_blocking:
                     if found is None and step.blocking():
                         found = step
                     asked = True
                 continue
             if step.blocking():
                 return self._settled_on(found, step, exact)
-            if asked and type(step).skip not in _PLAIN_SKIPS:
+            if asked and not traits.plain_skip:
                 exact = False
             step.skip()
             if step.active():
