@@ -45,12 +45,74 @@ class Network:
     token_nodes: set[NodeRef] = field(default_factory=set)
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
-    route_possible: bool = False  # two revenue stops are joined by track, one of them a station
-    route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
     walks: dict[NodeRef, TokenWalk] = field(default_factory=dict)  # by station
     # Some walks were dropped after a change to the board (play_track.TrackPart.hex_changed): the network must be built
     # again before it is read, walking again only from the stations whose walks are missing.
     stale: bool = False
+    # Stations whose walks are not done yet (``company_network(lazy=True)``): until ``complete`` walks them,
+    # nodes and hex_edges hold part of the network, so a node or side found there is in the network, but one not
+    # found may still be. The route flags walk them when the part known shows no route.
+    missing: list[NodeRef] = field(default_factory=list)
+    walker: tuple[Board, str, frozenset[NodeRef]] | None = None  # what ``complete`` walks with
+    route_seen: bool = False  # the walks joined show a route (see route_possible)
+    route_seen_with_optional: bool = False
+
+    @property
+    def route_possible(self) -> bool:
+        """Two revenue stops are joined by track, one of them a station."""
+        if not self.route_seen and self.missing:
+            self.complete()
+        return self.route_seen
+
+    @property
+    def route_with_optional(self) -> bool:
+        """The same as ``route_possible``, counting optional stops (a fishing exit)."""
+        if not self.route_seen_with_optional and self.missing:
+            self.complete()
+        return self.route_seen_with_optional
+
+    def complete(self) -> None:
+        """Walk from the stations left out (``missing``), making this the whole network."""
+        if not self.missing:
+            return
+        assert self.walker is not None
+        board, corp, optional_stops = self.walker
+        for ref in self.missing:
+            walk = TokenWalk(ref)
+            _Walk(board, corp, self.token_nodes, walk).node(ref, False)
+            self.join(walk)
+        self.missing = []
+        self.find_route(board, optional_stops)
+
+    def join(self, walk: TokenWalk) -> None:
+        self.walks[walk.start] = walk
+        self.nodes |= walk.nodes
+        hex_edges = self.hex_edges
+        for hex_id, sides in walk.hex_edges.items():
+            here = hex_edges.get(hex_id)
+            if here is None:
+                hex_edges[hex_id] = set(sides)
+            else:
+                here |= sides
+        if walk.route:
+            # Track between two of its own stations is a route (rules 11.5: two cities).
+            self.route_seen = self.route_seen_with_optional = True
+
+    def find_route(self, board: Board, optional_stops: frozenset[NodeRef]) -> None:
+        """A revenue stop reached besides the stations makes a route with one of them (the flags only ever turn
+        True, whatever order the walks were joined in)."""
+        token_nodes = self.token_nodes
+        for ref in self.nodes:
+            if self.route_seen:
+                break
+            if ref in token_nodes:
+                continue
+            hx = board.hexes[ref[0]]
+            if hx.tile.tdef.nodes[ref[1]].kind != "junction":
+                self.route_seen_with_optional = True
+                if ref not in optional_stops:
+                    self.route_seen = True
+                    break
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
@@ -63,11 +125,13 @@ def city_blocks(hx: Hex, node: int, corp: str) -> bool:
 
 def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                     optional_stops: frozenset[NodeRef] = frozenset(),
-                    starts: frozenset[NodeRef] | None = None, stale: Network | None = None) -> Network:
+                    starts: frozenset[NodeRef] | None = None, stale: Network | None = None,
+                    lazy: bool = False) -> Network:
     """Walk the track from every city holding ``corp``'s token (or a token owned by ``token_owner``), or only
     from ``starts`` when given (1822's destination check walks from the home station alone). With ``stale``, an
     earlier network of the same company whose remaining walks still hold: they are kept when the company's
-    stations are the same, and only the missing ones are walked."""
+    stations are the same, and only the missing ones are walked. ``lazy`` leaves the missing ones to walk when
+    asked (``Network.missing``): most questions asked of a network are answered by the walks kept."""
     owner = token_owner or corp
     net = Network()
     token_nodes = net.token_nodes
@@ -87,33 +151,19 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         nodes.add(ref)
         # A tokened hex counts as connected on every side that track may leave it by.
         hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
+    missing = net.missing
     for ref in sorted(token_nodes):
         walk = kept.get(ref)
         if walk is None:
+            if lazy:
+                missing.append(ref)
+                continue
             walk = TokenWalk(ref)
             _Walk(board, corp, token_nodes, walk).node(ref, False)
-        net.walks[ref] = walk
-        nodes |= walk.nodes
-        for hex_id, sides in walk.hex_edges.items():
-            here = hex_edges.get(hex_id)
-            if here is None:
-                hex_edges[hex_id] = set(sides)
-            else:
-                here |= sides
-        if walk.route:
-            # Track between two of its own stations is a route (rules 11.5: two cities).
-            net.route_possible = net.route_with_optional = True
-    for ref in nodes:
-        if net.route_possible:
-            break
-        if ref in token_nodes:
-            continue
-        hx = board.hexes[ref[0]]
-        if hx.tile.tdef.nodes[ref[1]].kind != "junction":
-            net.route_with_optional = True
-            if ref not in optional_stops:
-                net.route_possible = True
-                break
+        net.join(walk)
+    net.find_route(board, optional_stops)
+    if missing:
+        net.walker = (board, corp, optional_stops)
     return net
 
 
@@ -151,11 +201,8 @@ class _Walk:
             return
         self.visited_nodes.add(ref)
         hx = self.board.hexes[ref[0]]
-        paths = hx.tile.tdef.paths
         layout = hx.tile.layout()
-        for i in layout.at_end.get(NODE_BASE + ref[1], ()):
-            if paths[i].ignore:
-                continue  # arrival only
+        for i in layout.leaves[ref[1]]:
             self.path(hx, layout, i, ref, converging, None, None, converging)
         if converging:
             self.visited_nodes.discard(ref)
@@ -217,13 +264,11 @@ class _Walk:
             neighbors = hx.neighbors
             hexes = self.board.hexes
             borders = hx.borders
-            at_end = layout.at_end
-            for e in edges:
+            for e, back, converging_exit in walk.exits:
                 here.add(e)
                 other = neighbors.get(e)
                 if other is None:
                     continue
-                back = (e + 3) % 6
                 there = hex_edges.get(other)
                 if there is None:
                     there = hex_edges[other] = set()
@@ -234,14 +279,18 @@ class _Walk:
                     border = borders.get(e)
                     if border is not None and border.kind == "impassable":
                         continue  # as Board.neighbor
-                nxt_layout = hexes[other].tile.layout()
+                nxt = hexes[other]
+                tile = nxt.tile
+                # Tile.layout() inlined: its cached layout, unless the tile was turned since.
+                nxt_layout = tile._layout
+                if nxt_layout is None or nxt_layout.rotation != tile.rotation:
+                    nxt_layout = tile.layout()
                 nxt_paths = nxt_layout.at_end.get(back)
                 if nxt_paths is None:
                     continue
                 exit_key = (hex_id, e)
                 counter[exit_key] = counter.get(exit_key, 0) + 1
-                onward = converging or len(at_end[e]) > 1
-                nxt = hexes[other]
+                onward = converging or converging_exit
                 for j in nxt_paths:
                     if (other, j) not in visited_paths:
                         self.path(nxt, nxt_layout, j, from_node, node_converging, back, None, onward)
