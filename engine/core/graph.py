@@ -240,16 +240,11 @@ class _Walk:
                 net_nodes.add(ref)
                 if ref in token_nodes and ref != self.start:
                     net.route = True
-            if not walk.terminal:
-                kinds = hx.tile.tdef.nodes
-                for n in walk.nodes:
-                    ref = (hex_id, n)
-                    kind = kinds[n].kind
-                    if ref == from_node or kind == "junction":
-                        continue
-                    if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
-                        continue
-                    self.node(ref, node_converging or converging)
+            for n, city in walk.stops:
+                ref = (hex_id, n)
+                if ref == from_node or (city and city_blocks(hx, n, self.corp)):
+                    continue
+                self.node(ref, node_converging or converging)
         if junction_key is not None:
             junction = (hex_id, walk.junction)
             if junction != jskip:

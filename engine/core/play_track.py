@@ -263,13 +263,16 @@ class TrackPart:
             game.networks[corp.sym] = net
         return net
 
-    def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
-        """Whether a node of the company's network is ``wanted``, walking again only when the network known so
-        far has none."""
+    def shows(self, corp: Corporation, question: Callable[[Network], bool]) -> bool:
+        """Whether the company's network shows what ``question`` looks for, asked first of the part known without
+        walking again (``reach``) and of the whole network only when that part does not: ``question`` must be
+        one that more of the network can only turn from no to yes (a node or a side reached)."""
         net = self.reach(corp)
-        if any(wanted(hex_id, node) for hex_id, node in net.nodes):
-            return True
-        return bool(net.missing) and any(wanted(hex_id, node) for hex_id, node in self.whole(net).nodes)
+        return question(net) or (bool(net.missing) and question(self.whole(net)))
+
+    def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
+        """Whether a node of the company's network is ``wanted``."""
+        return self.shows(corp, lambda net: any(wanted(hex_id, node) for hex_id, node in net.nodes))
 
     def remember_route(self, corp: Corporation) -> None:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer

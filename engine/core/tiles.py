@@ -282,6 +282,8 @@ class PathWalk:
     terminal: bool
     # Per edge: (edge, the side of the neighbour it faces, whether another path of the tile ends there too).
     exits: tuple[tuple[int, int, bool], ...]
+    # The nodes a walk goes on from (none when terminal; no junction, no off-board), and whether each is a city.
+    stops: tuple[tuple[int, bool], ...]
 
 
 @dataclass(slots=True)
@@ -313,8 +315,11 @@ def _build_layout(tdef: TileDef, rotation: int) -> TileLayout:
         nodes = tuple(e - NODE_BASE for e in (a, b) if e >= NODE_BASE)
         junction = next((n for n in nodes if tdef.nodes[n].kind == "junction"), -1)
         edges = tuple(e for e in (a, b) if e < NODE_BASE)
+        kinds = [tdef.nodes[n].kind for n in nodes]
+        stops = () if pdef.terminal else tuple((n, kind == "city") for n, kind in zip(nodes, kinds, strict=True)
+                                               if kind not in ("junction", "offboard"))
         walks.append(PathWalk(edges, nodes, junction, pdef.terminal,
-                              tuple((e, (e + 3) % 6, len(at_end[e]) > 1) for e in edges)))
+                              tuple((e, (e + 3) % 6, len(at_end[e]) > 1) for e in edges), stops))
     # A path marked "ignore" is arrival only: no walk leaves its node by it.
     leaves = {n: tuple(i for i in at_end.get(NODE_BASE + n, ()) if not tdef.paths[i].ignore)
               for n in range(len(tdef.nodes))}

@@ -55,7 +55,7 @@ class PendingToken(HomeToken[Game1822]):
     def reaches(self, actor: Corporation, hx: Hex, node: int) -> bool:
         """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
         its track reaches (18xx.games)."""
-        return actor.sym == "14" or (hx.id, node) in self.game.track.network(actor).nodes
+        return actor.sym == "14" or self.game.track.shows(actor, lambda net: (hx.id, node) in net.nodes)
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, pending = self.pending()[0]
