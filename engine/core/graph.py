@@ -5,6 +5,7 @@ Used for tile-lay connectivity, token placement and whether any route exists at 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .board import Board, Hex
@@ -73,16 +74,26 @@ class Network:
 
     def complete(self) -> None:
         """Walk from the stations left out (``missing``), making this the whole network."""
-        if not self.missing:
-            return
-        assert self.walker is not None
-        board, corp, optional_stops = self.walker
-        for ref in self.missing:
+        self.complete_until(lambda _: False)
+
+    def complete_until(self, found: Callable[[Network], bool]) -> bool:
+        """Walk from the stations left out one at a time until what this network holds is ``found`` (True), or
+        none is left (False): the walks a question needs no more wait until one does, and a lay drops some of
+        them anyway."""
+        if found(self):
+            return True
+        while self.missing:
+            assert self.walker is not None
+            board, corp, optional_stops = self.walker
+            ref = self.missing.pop(0)
             walk = TokenWalk(ref)
             _Walk(board, corp, self.token_nodes, walk).node(ref, False)
             self.join(walk)
-        self.missing = []
-        self.find_route(board, optional_stops)
+            if not self.missing:
+                self.find_route(board, optional_stops)
+            if found(self):
+                return True
+        return False
 
     def join(self, walk: TokenWalk) -> None:
         self.walks[walk.start] = walk

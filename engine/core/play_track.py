@@ -92,15 +92,17 @@ class TrackPart:
         if check_connection:
             # The network known without walking again allows most lays: a side it reaches, the whole network
             # reaches too, and a rotation legal with some connected sides stays legal with more.
+            def allowed(net: Network) -> bool:
+                sides = net.hex_edges.get(hx.id)
+                return bool(sides) and self.rotation_allowed(hx, tile, rotation,
+                                                             game.tile_rotations(corp, hx, tile.tdef, sides))
+
             near = self.reach(corp)
+            near.complete_until(allowed)
             edges = near.hex_edges.get(hx.id)
-            if edges:
-                rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
-            if near.missing and not (edges and self.rotation_allowed(hx, tile, rotation, rotations)):
-                edges = self.whole(near).hex_edges.get(hx.id)
-                rotations = game.tile_rotations(corp, hx, tile.tdef, edges) if edges else []
             if not edges:
                 raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
+            rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
         else:
             rotations = game.tile_rotations(corp, hx, tile.tdef, None)
         if not self.rotation_allowed(hx, tile, rotation, rotations):
@@ -267,8 +269,7 @@ class TrackPart:
         """Whether the company's network shows what ``question`` looks for, asked first of the part known without
         walking again (``reach``) and of the whole network only when that part does not: ``question`` must be
         one that more of the network can only turn from no to yes (a node or a side reached)."""
-        net = self.reach(corp)
-        return question(net) or (bool(net.missing) and question(self.whole(net)))
+        return self.reach(corp).complete_until(question)
 
     def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
         """Whether a node of the company's network is ``wanted``."""
