@@ -8,7 +8,7 @@ from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sa
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..round import G, InterruptStep, Step, as_corporation, as_player
-from ..routes import build_route
+from ..routes import traced_route
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -184,14 +184,13 @@ class RouteStep(Step[G]):
             used_trains.add(train.id)
             try:
                 check = validate_route(self.game, corp, train, data)
-                route = build_route(self.game, corp, train, data)
+                route = traced_route(check, data)
             except GameError:
                 if not recorded:
                     raise
                 route = self.game.runs.recorded_route(train, data)
             else:
                 traced.append(check)
-                route.stops = list(check.stops)
             claimed: Any = data.get("revenue")  # as recorded: a number, or None when not claimed
             route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
             if claimed is not None and int(claimed) != route.revenue:
