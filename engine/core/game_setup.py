@@ -18,10 +18,10 @@ from .rng import Lcg
 from .tiles import Tile, parse_tile, shared_catalogue
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .hook_defaults import HookDefaults
 
 
-def build_state(game: Game) -> None:
+def build_state(game: HookDefaults) -> None:
     """Set up the state of a new game (and again before a rebuild): every piece from the title's data, the
     title's own ``setup``, then the first round."""
     data = game.data()
@@ -97,14 +97,14 @@ def build_state(game: Game) -> None:
     game.round = game.initial_round()
     game.round.start()
 
-def rules_edition(game: Game) -> int:
+def rules_edition(game: HookDefaults) -> int:
     edition = game.options.get("rules_edition", game.RULES_EDITION)
     if isinstance(edition, bool) or not isinstance(edition, int) or not 1 <= edition <= game.RULES_EDITION:
         raise malformed(f"rules edition {edition!r} is not one of {game.TITLE}'s editions: "
                         f"1 to {game.RULES_EDITION}")
     return edition
 
-def check_ability_names(game: Game, comp: Company, where: str) -> None:
+def check_ability_names(game: HookDefaults, comp: Company, where: str) -> None:
     """Every hex, corporation and certificate a private's abilities name exists (a typo is a DataError)."""
     for ability in comp.abilities:
         missing = ([f"hex {h}" for h in ability.hexes_named() if h not in game.board.hexes]
@@ -115,7 +115,7 @@ def check_ability_names(game: Game, comp: Company, where: str) -> None:
             raise DataError(f"{where}: company {comp.sym}: its {ability.TYPE} ability names no such "
                             f"{', '.join(missing)}")
 
-def init_tiles(game: Game, tdata: dict[str, Any]) -> None:
+def init_tiles(game: HookDefaults, tdata: dict[str, Any]) -> None:
     catalogue = shared_catalogue()
     game.tile_defs = {}
     for name, text in tdata.get("special", {}).items():
@@ -144,7 +144,7 @@ def issue_certificates(corp: Corporation) -> None:
     for i in range(1, (100 - pres) // share + 1):
         corp.shares.append(Share(f"{corp.sym}_{i}", corp.sym, share, False, corp))
 
-def init_trains(game: Game, tdata: list[dict[str, Any]]) -> None:
+def init_trains(game: HookDefaults, tdata: list[dict[str, Any]]) -> None:
     for spec in tdata:
         count = spec["count"]
         n = 1 if count == "unlimited" else int(count)
