@@ -404,6 +404,10 @@ class HookDefaults(GameState):
     def bidbox_companies(self) -> list[Company]:
         return []
 
+    @classmethod
+    def edition_label(cls) -> str:
+        return str(cls.data()["game"].get("edition_label", ""))
+
     def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
         return {}
 

@@ -377,6 +377,11 @@ class ViewHooks(Protocol):
     def describe(self, entity: Any) -> str:
         """How the log names ``entity`` (a player, a company, or a title's own holder)."""
 
+    @classmethod
+    def edition_label(cls) -> str:
+        """What the title says of its edition wherever a player meets it ("" for none; 1862: a reconstructed
+        edition). The default reads ``edition_label`` of the title's game.toml."""
+
     def cash_aside(self) -> dict[ev.Party, int]:
         """Money the title holds outside any holder (1822's P15/P20 charters), by who holds it."""
 
