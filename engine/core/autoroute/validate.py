@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import illegal, malformed
 from ..graph import city_blocks
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ..entities import Corporation, Train
     from ..routes import Route
     from ..tiles import NodeDef, TileLayout
+
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True)
@@ -215,35 +217,40 @@ def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict
     spec = train_spec(game, train)
     if len(stops) < 2:
         raise illegal("a route needs at least two stops")
-    seen: set[NodeRef] = set()
-    for stop in stops:
-        if stop in seen:
-            raise illegal(f"a route may not visit {stop[0]} twice")
-        seen.add(stop)
-    seen_units: set[Unit] = set()
-    for unit in traced.units:
-        if unit in seen_units:
-            raise illegal(f"a route may not use the same track twice (at {unit[0]})")
-        seen_units.add(unit)
+    if len(set(stops)) < len(stops):
+        raise illegal(f"a route may not visit {_first_repeat(stops)[0]} twice")
+    units = traced.units
+    if len(set(units)) < len(units):
+        raise illegal(f"a route may not use the same track twice (at {_first_repeat(units)[0]})")
     if len(set(traced.pieces)) != len(traced.pieces):
         raise illegal("a route may not use the same track twice")
-    for k, (hex_id, node) in enumerate(stops):
-        hx = board.hexes[hex_id]
+    hexes = board.hexes
+    sym = corp.sym
+    for hex_id, node in stops[1:-1]:
+        hx = hexes[hex_id]
         kind = hx.tile.tdef.nodes[node].kind
-        if 0 < k < len(stops) - 1:
-            if kind == "offboard":
-                raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
-            if kind == "city" and city_blocks(hx, node, corp.sym):
-                raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
-    if game.route_needs_station(corp) and not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
-        who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
+        if kind == "offboard":
+            raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
+        if kind == "city" and city_blocks(hx, node, sym):
+            raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
+    if game.route_needs_station(corp) and not any(node_is_token(hexes[h], n, sym) for h, n in stops):
+        who = "a neutral station" if sym == "CN" else f"a {sym} station"
         raise illegal(f"a route must include {who}")
     if spec.limit is not None and not spec.express:
         counted = sum(1 for h, n in stops
-                      if spec.counts(board.hexes[h].tile.tdef.nodes[n].kind, board.hexes[h].optional_node))
+                      if spec.counts(hexes[h].tile.tdef.nodes[n].kind, hexes[h].optional_node))
         if counted > spec.limit:
             raise illegal(f"a {train.name} train counts at most {spec.limit} stops; this route has {counted}")
     return traced
+
+
+def _first_repeat(items: list[_T]) -> _T:
+    seen: set[_T] = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    raise ValueError("no item repeats")
 
 
 def validate_routes(game: RouteRules, corp: Corporation, routes: Sequence[TracedRoute]) -> None:

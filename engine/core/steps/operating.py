@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
+from ..autoroute import validate_route, validate_routes
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..round import G, InterruptStep, Step, as_corporation, as_player
@@ -167,8 +168,6 @@ class RouteStep(Step[G]):
         return [{**entity_action(corp, "run_routes"), "routes": self.game.best_routes(corp)}]
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
-        from ..autoroute import validate_route, validate_routes
-
         entity = corp = as_corporation(entity)
         routes = []
         traced = []
