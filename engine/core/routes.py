@@ -10,6 +10,7 @@ from .errors import illegal, malformed
 from .tiles import NODE_BASE
 
 if TYPE_CHECKING:
+    from .autoroute import TracedRoute
     from .board import HasBoard, Hex
     from .entities import Corporation, Train
 
@@ -56,6 +57,21 @@ def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str,
     if hinted and {h for h, _ in hinted} == {h for h, _ in route.stops}:
         route.stops = [s for s in hinted if s in route.stops] or route.stops
     return route
+
+
+def traced_route(traced: TracedRoute, data: dict[str, Any]) -> Route:
+    """The route ``build_route`` makes of ``data`` once ``validate_route`` has accepted it as ``traced``, without
+    following the track again, with the stops in route order (``traced.stops``). The track is the same: both follow
+    each chain by the first path that fits, and an accepted route visits no stop twice and uses no piece twice,
+    which is all build_route refuses beyond it."""
+    for node in data.get("nodes", []):
+        _parse_node(node)  # a malformed hint fails as in build_route; their order is not read
+    hexes: list[str] = []
+    for chain in data.get("connections") or []:
+        for h in chain:
+            if not hexes or hexes[-1] != h:
+                hexes.append(h)
+    return Route(traced.train, stops=list(traced.stops), track=set(traced.pieces), hexes=hexes)
 
 
 def _parse_node(text: str) -> NodeRef:

@@ -21,7 +21,7 @@ from . import actions as act
 from .board import Hex, offboard_value
 from .entities import Corporation, Player
 from .game_end import end_reason_text
-from .query import actors
+from .query import actors, high_bids
 from .round import OperatingRound
 from .tiles import NODE_BASE, TokenKind, rotate_end
 from .views import (
@@ -367,16 +367,8 @@ def _corporation(game: Game, corp: Corporation, operated: set[str]) -> Corporati
 
 
 def _high_bids(game: Game) -> dict[str, tuple[int, str]]:
-    """Per private in an auction, the highest bid and its bidder (steps that keep ``bids`` per company)."""
-    out: dict[str, tuple[int, str]] = {}
-    steps = list(game.round.steps)
-    # 1822 keeps the bids in its bid boxes on the game, from one stock round to the next.
-    for bids in [*(step.company_bids() for step in steps), game.standing_bids()]:
-        for sym, entries in bids.items():
-            if entries:
-                who, price = max(entries, key=lambda e: e[1])
-                out[str(sym)] = (int(price), game.describe(who))
-    return out
+    """Per private in an auction, the highest bid and its bidder's name."""
+    return {sym: (price, game.describe(who)) for sym, (who, price) in high_bids(game).items()}
 
 
 def _bid_boxes(game: Game) -> set[str]:

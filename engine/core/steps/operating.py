@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
+from ..autoroute import validate_route, validate_routes
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..round import G, InterruptStep, Step, as_corporation, as_player
-from ..routes import build_route
+from ..routes import traced_route
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -167,8 +168,6 @@ class RouteStep(Step[G]):
         return [{**entity_action(corp, "run_routes"), "routes": self.game.best_routes(corp)}]
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
-        from ..autoroute import validate_route, validate_routes
-
         entity = corp = as_corporation(entity)
         routes = []
         traced = []
@@ -184,14 +183,13 @@ class RouteStep(Step[G]):
             used_trains.add(train.id)
             try:
                 check = validate_route(self.game, corp, train, data)
-                route = build_route(self.game, corp, train, data)
+                route = traced_route(check, data)
             except GameError:
                 if not recorded:
                     raise
                 route = self.game.runs.recorded_route(train, data)
             else:
                 traced.append(check)
-                route.stops = list(check.stops)
             claimed: Any = data.get("revenue")  # as recorded: a number, or None when not claimed
             route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
             if claimed is not None and int(claimed) != route.revenue:
