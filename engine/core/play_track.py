@@ -87,22 +87,22 @@ class TrackPart:
         tile = self.tile_from_supply(str(action["tile"]))
         if tile.colour not in game.phase["tiles"]:
             raise illegal(f"{tile.colour} tiles are not available in phase {game.phase['name']}")
-        edges: set[int] | None = None
-        rotations: list[int] = []
         if check_connection:
-            # The network known without walking again allows most lays: a side it reaches, the whole network
-            # reaches too, and a rotation legal with some connected sides stays legal with more.
-            def allowed(net: Network) -> bool:
-                sides = net.hex_edges.get(hx.id)
+            def allowed(sides: set[int]) -> bool:
                 return bool(sides) and self.rotation_allowed(hx, tile, rotation,
                                                              game.tile_rotations(corp, hx, tile.tdef, sides))
 
+            # A rotation legal with some connected sides stays legal with more, so most lays are allowed by part
+            # of the network (Network.sides_allow).
             near = self.reach(corp)
-            near.complete_until(allowed)
-            edges = near.hex_edges.get(hx.id)
-            if not edges:
-                raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
-            rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
+            if near.sides_allow(hx.id, allowed):
+                rotations = [rotation]
+            else:
+                # Every station was walked: the whole network says why not.
+                edges = near.hex_edges.get(hx.id)
+                if not edges:
+                    raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
+                rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
         else:
             rotations = game.tile_rotations(corp, hx, tile.tdef, None)
         if not self.rotation_allowed(hx, tile, rotation, rotations):
@@ -270,6 +270,11 @@ class TrackPart:
         walking again (``reach``) and of the whole network only when that part does not: ``question`` must be
         one that more of the network can only turn from no to yes (a node or a side reached)."""
         return self.reach(corp).complete_until(question)
+
+    def reaches_node(self, corp: Corporation, ref: tuple[str, int]) -> bool:
+        """Whether the company's network reaches the node ``ref``, asked where the answer is wanted once (a station
+        about to be placed there): a walk stops as soon as it reaches the node, and is not kept."""
+        return self.reach(corp).node_wanted(lambda found: found == ref)
 
     def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
         """Whether a node of the company's network is ``wanted``."""
