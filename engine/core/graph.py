@@ -56,20 +56,47 @@ class Network:
     # found may still be. The route flags walk them, one at a time, while the part known shows no route.
     missing: list[NodeRef] = field(default_factory=list)
     walker: tuple[Board, str, frozenset[NodeRef]] | None = None  # the board, company and optional stops
+    # Walks of missing stations stopped part way (``node_wanted``, ``sides_allow``): what they found is in the
+    # network; a change they may not stand (``TokenWalk.may_change``) makes the network stale.
+    partial: dict[NodeRef, TokenWalk] = field(default_factory=dict)
     route_seen: bool = False  # the walks joined show a route (see route_possible)
     route_seen_with_optional: bool = False
 
     @property
     def route_possible(self) -> bool:
         """Two revenue stops are joined by track, one of them a station."""
-        self.complete_until(lambda net: net.route_seen)
+        if not self.route_seen and self.missing:
+            self._seek_route(optional=False)
         return self.route_seen
 
     @property
     def route_with_optional(self) -> bool:
         """The same as ``route_possible``, counting optional stops (a fishing exit)."""
-        self.complete_until(lambda net: net.route_seen_with_optional)
+        if not self.route_seen_with_optional and self.missing:
+            self._seek_route(optional=True)
         return self.route_seen_with_optional
+
+    def _seek_route(self, *, optional: bool) -> None:
+        """Walk the missing stations until one meets a stop that makes a route (``absorb``), or none is left."""
+        assert self.walker is not None
+        board, _, optional_stops = self.walker
+        token_nodes = self.token_nodes
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            start = walk.start
+
+            def stop(ref: NodeRef) -> bool:
+                if ref in token_nodes:
+                    return ref != start
+                if board.hexes[ref[0]].tile.tdef.nodes[ref[1]].kind == "junction":
+                    return False
+                return optional or ref not in optional_stops
+            walk.nodes = watched = _Watched(stop, whole=False)
+
+            def unwatch() -> None:
+                walk.nodes = set(watched)
+            return unwatch
+        self._walk_watched(watch)
 
     def complete(self) -> None:
         """Walk from the stations left out (``missing``), making this the whole network."""
@@ -110,7 +137,7 @@ class Network:
                 if watched:
                     walk.hex_edges[hex_id] = set(watched)
                 else:
-                    del walk.hex_edges[hex_id]
+                    del walk.hex_edges[hex_id]  # never reached: no side to note
             return unwatch
         return self._walk_watched(watch)
 
@@ -138,6 +165,9 @@ class Network:
             try:
                 _Walk(board, corp, self.token_nodes, walk).node(ref, False)
             except _Found:
+                unwatch()
+                self.partial[ref] = walk
+                self.absorb(walk)
                 return True
             unwatch()
             del self.missing[0]
@@ -146,6 +176,11 @@ class Network:
 
     def join(self, walk: TokenWalk) -> None:
         self.walks[walk.start] = walk
+        self.partial.pop(walk.start, None)
+        self.absorb(walk)
+
+    def absorb(self, walk: TokenWalk) -> None:
+        """Add what a walk found (all of it, or the part a stopped walk did) to the network."""
         self.nodes |= walk.nodes
         hex_edges = self.hex_edges
         for hex_id, sides in walk.hex_edges.items():
@@ -315,9 +350,9 @@ class _Walk:
             token_nodes = self.token_nodes
             for n in walk.nodes:
                 ref = (hex_id, n)
-                net_nodes.add(ref)
                 if ref in token_nodes and ref != self.start:
-                    net.route = True
+                    net.route = True  # before the node is added: a watched walk may stop there
+                net_nodes.add(ref)
             for n, city in walk.stops:
                 ref = (hex_id, n)
                 if ref == from_node or (city and city_blocks(hx, n, self.corp)):

@@ -233,7 +233,8 @@ class TrackPart:
             dropped = [ref for ref, walk in net.walks.items() if walk.may_change(hx)]
             for ref in dropped:
                 del net.walks[ref]
-            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes):
+            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes) \
+                    or any(walk.may_change(hx) for walk in net.partial.values()):
                 net.stale = True
         game.board_refreshed()
 
@@ -278,7 +279,7 @@ class TrackPart:
 
     def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
         """Whether a node of the company's network is ``wanted``."""
-        return self.shows(corp, lambda net: any(wanted(hex_id, node) for hex_id, node in net.nodes))
+        return self.reach(corp).node_wanted(lambda ref: wanted(*ref))
 
     def remember_route(self, corp: Corporation) -> None:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer
