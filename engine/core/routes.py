@@ -10,7 +10,6 @@ from .errors import illegal, malformed
 from .tiles import NODE_BASE
 
 if TYPE_CHECKING:
-    from .autoroute import TracedRoute
     from .board import HasBoard, Hex
     from .entities import Corporation, Train
 
@@ -30,7 +29,7 @@ def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str,
     """Follow each connection (a list of hexes from one stop to the next) over the laid track."""
     route = Route(train)
     connections = data.get("connections") or []
-    hinted = [_parse_node(n) for n in data.get("nodes", [])]
+    hinted = hinted_stops(data)
     ends: dict[NodeRef, int] = {}
     for chain in connections:
         if len(chain) < 2:
@@ -59,19 +58,9 @@ def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str,
     return route
 
 
-def traced_route(traced: TracedRoute, data: dict[str, Any]) -> Route:
-    """The route ``build_route`` makes of ``data`` once ``validate_route`` has accepted it as ``traced``, without
-    following the track again, with the stops in route order (``traced.stops``). The track is the same: both follow
-    each chain by the first path that fits, and an accepted route visits no stop twice and uses no piece twice,
-    which is all build_route refuses beyond it."""
-    for node in data.get("nodes", []):
-        _parse_node(node)  # a malformed hint fails as in build_route; their order is not read
-    hexes: list[str] = []
-    for chain in data.get("connections") or []:
-        for h in chain:
-            if not hexes or hexes[-1] != h:
-                hexes.append(h)
-    return Route(traced.train, stops=list(traced.stops), track=set(traced.pieces), hexes=hexes)
+def hinted_stops(data: dict[str, Any]) -> list[NodeRef]:
+    """The stops a route's ``nodes`` name ("HEX-INDEX"), as 18xx.games writes them."""
+    return [_parse_node(n) for n in data.get("nodes", [])]
 
 
 def _parse_node(text: str) -> NodeRef:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import illegal, malformed
 from ..graph import city_blocks
+from ..routes import Route, hinted_stops
 from ..tiles import NODE_BASE
 from .graph import junction_unit, node_is_token
 from .trains import ORDINARY, NodeRef, RouteRules, TrainSpec, Unit, train_spec
@@ -16,7 +17,6 @@ from .trains import ORDINARY, NodeRef, RouteRules, TrainSpec, Unit, train_spec
 if TYPE_CHECKING:
     from ..board import Board, Hex
     from ..entities import Corporation, Train
-    from ..routes import Route
     from ..tiles import NodeDef, TileLayout
 
 _T = TypeVar("_T")
@@ -30,6 +30,19 @@ class TracedRoute:
     stops: list[NodeRef]  # every revenue centre visited, in route order (towns passed mid-chain included)
     units: list[Unit]  # hexsides and node-to-node paths, in order
     pieces: list[tuple[str, int]]  # (hex, path index)
+
+    def route(self, data: dict[str, Any]) -> Route:
+        """The route ``build_route`` makes of ``data`` once ``validate_route`` has accepted it, without following
+        the track again, with the stops in route order. The track is the same: both follow each chain by the
+        first path that fits, and an accepted route visits no stop twice and uses no piece twice, which is all
+        build_route refuses beyond it."""
+        hinted_stops(data)  # a malformed hint fails as in build_route; the traced order of the stops stands
+        hexes: list[str] = []
+        for chain in data.get("connections") or []:
+            for h in chain:
+                if not hexes or hexes[-1] != h:
+                    hexes.append(h)
+        return Route(self.train, stops=list(self.stops), track=set(self.pieces), hexes=hexes)
 
 
 def trace_route(game: RouteRules, train: Train, data: dict[str, Any]) -> TracedRoute:
@@ -287,6 +300,4 @@ def route_price(game: RouteRules, route: Route, spec: TrainSpec) -> int:
 
 def route_value(game: RouteRules, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
     """Revenue of a route through these stops (for a train of ``spec``), priced as the engine does."""
-    from ..routes import Route
-
     return route_price(game, Route(train=None, stops=list(stops)), spec)  # type: ignore[arg-type]

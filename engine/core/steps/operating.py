@@ -9,7 +9,6 @@ from ..autoroute import validate_route, validate_routes
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..round import G, InterruptStep, Step, as_corporation, as_player
-from ..routes import traced_route
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -183,7 +182,7 @@ class RouteStep(Step[G]):
             used_trains.add(train.id)
             try:
                 check = validate_route(self.game, corp, train, data)
-                route = traced_route(check, data)
+                route = check.route(data)
             except GameError:
                 if not recorded:
                     raise

@@ -9,7 +9,6 @@ from ...core.actions import Action, route_list
 from ...core.autoroute import TrainSpec, validate_route
 from ...core.entities import Corporation, CorporationKind, Train
 from ...core.errors import illegal
-from ...core.routes import traced_route
 from ...core.tiles import NODE_BASE
 from . import coal
 from .state import Game1828
@@ -30,7 +29,7 @@ def with_revenue(game: Game1828, corp: Corporation, routes: list[dict[str, Any]]
     check a route that comes without one)."""
     for data in routes:
         train = game.all_trains[str(data["train"])]
-        route = traced_route(validate_route(game, corp, train, data), data)
+        route = validate_route(game, corp, train, data).route(data)
         data["revenue"] = game.route_revenue(corp, route)
     return routes
 
