@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import Board, Hex
 from .tiles import NODE_BASE, TileLayout
@@ -52,9 +53,12 @@ class Network:
     stale: bool = False
     # Stations whose walks are not done yet (``company_network(lazy=True)``): until ``complete`` walks them,
     # nodes and hex_edges hold part of the network, so a node or side found there is in the network, but one not
-    # found may still be. The route flags walk them when the part known shows no route.
+    # found may still be. The route flags walk them, one at a time, while the part known shows no route.
     missing: list[NodeRef] = field(default_factory=list)
-    walker: tuple[Board, str, frozenset[NodeRef]] | None = None  # what ``complete`` walks with
+    walker: tuple[Board, str, frozenset[NodeRef]] | None = None  # the board, company and optional stops
+    # Walks of missing stations stopped part way (``node_wanted``, ``sides_allow``): what they found is in the
+    # network; a change they may not stand (``TokenWalk.may_change``) makes the network stale.
+    partial: dict[NodeRef, TokenWalk] = field(default_factory=dict)
     route_seen: bool = False  # the walks joined show a route (see route_possible)
     route_seen_with_optional: bool = False
 
@@ -62,15 +66,37 @@ class Network:
     def route_possible(self) -> bool:
         """Two revenue stops are joined by track, one of them a station."""
         if not self.route_seen and self.missing:
-            self.complete()
+            self._seek_route(optional=False)
         return self.route_seen
 
     @property
     def route_with_optional(self) -> bool:
         """The same as ``route_possible``, counting optional stops (a fishing exit)."""
         if not self.route_seen_with_optional and self.missing:
-            self.complete()
+            self._seek_route(optional=True)
         return self.route_seen_with_optional
+
+    def _seek_route(self, *, optional: bool) -> None:
+        """Walk the missing stations until one meets a stop that makes a route (``absorb``), or none is left."""
+        assert self.walker is not None
+        board, _, optional_stops = self.walker
+        token_nodes = self.token_nodes
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            start = walk.start
+
+            def stop(ref: NodeRef) -> bool:
+                if ref in token_nodes:
+                    return ref != start
+                if board.hexes[ref[0]].tile.tdef.nodes[ref[1]].kind == "junction":
+                    return False
+                return optional or ref not in optional_stops
+            walk.nodes = watched = _Watched(stop, whole=False)
+
+            def unwatch() -> None:
+                walk.nodes = set(watched)
+            return unwatch
+        self._walk_watched(watch)
 
     def complete(self) -> None:
         """Walk from the stations left out (``missing``), making this the whole network."""
@@ -84,19 +110,77 @@ class Network:
             return True
         while self.missing:
             assert self.walker is not None
-            board, corp, optional_stops = self.walker
+            board, corp, _ = self.walker
             ref = self.missing.pop(0)
             walk = TokenWalk(ref)
             _Walk(board, corp, self.token_nodes, walk).node(ref, False)
             self.join(walk)
-            if not self.missing:
-                self.find_route(board, optional_stops)
             if found(self):
                 return True
         return False
 
+    def sides_allow(self, hex_id: str, allowed: Callable[[set[int]], bool]) -> bool:
+        """Whether the sides of ``hex_id`` that the network reaches are ``allowed`` (a test that more sides can
+        only turn from no to yes). The missing stations are walked one at a time, each walk watched as it
+        reaches the hex and stopped once the sides known and its own are allowed; such a walk is not kept (its
+        station stays missing): it reaches the hex by a side with track, so a tile laid there drops it anyway."""
+        def enough(sides: set[int]) -> bool:
+            return allowed(self.hex_edges.get(hex_id, set()) | sides)
+
+        if enough(set()):
+            return True
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            walk.hex_edges[hex_id] = watched = _Watched(enough, whole=True)
+
+            def unwatch() -> None:
+                if watched:
+                    walk.hex_edges[hex_id] = set(watched)
+                else:
+                    del walk.hex_edges[hex_id]  # never reached: no side to note
+            return unwatch
+        return self._walk_watched(watch)
+
+    def node_wanted(self, wanted: Callable[[NodeRef], bool]) -> bool:
+        """Whether a node the network reaches is ``wanted``, walking the missing stations one at a time and
+        stopping a walk at the first wanted node it reaches (that walk is not kept: its station stays missing)."""
+        if any(wanted(ref) for ref in self.nodes):
+            return True
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            walk.nodes = watched = _Watched(wanted, whole=False)
+
+            def unwatch() -> None:
+                walk.nodes = set(watched)
+            return unwatch
+        return self._walk_watched(watch)
+
+    def _walk_watched(self, watch: Callable[[TokenWalk], Callable[[], None]]) -> bool:
+        while self.missing:
+            assert self.walker is not None
+            board, corp, _ = self.walker
+            ref = self.missing[0]
+            walk = TokenWalk(ref)
+            unwatch = watch(walk)
+            try:
+                _Walk(board, corp, self.token_nodes, walk).node(ref, False)
+            except _Found:
+                unwatch()
+                self.partial[ref] = walk
+                self.absorb(walk)
+                return True
+            unwatch()
+            del self.missing[0]
+            self.join(walk)
+        return False
+
     def join(self, walk: TokenWalk) -> None:
         self.walks[walk.start] = walk
+        self.partial.pop(walk.start, None)
+        self.absorb(walk)
+
+    def absorb(self, walk: TokenWalk) -> None:
+        """Add what a walk found (all of it, or the part a stopped walk did) to the network."""
         self.nodes |= walk.nodes
         hex_edges = self.hex_edges
         for hex_id, sides in walk.hex_edges.items():
@@ -105,25 +189,45 @@ class Network:
                 hex_edges[hex_id] = set(sides)
             else:
                 here |= sides
+        if self.route_seen:
+            return
         if walk.route:
             # Track between two of its own stations is a route (rules 11.5: two cities).
             self.route_seen = self.route_seen_with_optional = True
-
-    def find_route(self, board: Board, optional_stops: frozenset[NodeRef]) -> None:
-        """A revenue stop reached besides the stations makes a route with one of them (the flags only ever turn
-        True, whatever order the walks were joined in)."""
+            return
+        # A revenue stop reached besides the stations makes a route with one of them.
+        assert self.walker is not None
+        board, _, optional_stops = self.walker
         token_nodes = self.token_nodes
-        for ref in self.nodes:
-            if self.route_seen:
-                break
+        for ref in walk.nodes:
             if ref in token_nodes:
                 continue
-            hx = board.hexes[ref[0]]
-            if hx.tile.tdef.nodes[ref[1]].kind != "junction":
+            if board.hexes[ref[0]].tile.tdef.nodes[ref[1]].kind != "junction":
                 self.route_seen_with_optional = True
                 if ref not in optional_stops:
                     self.route_seen = True
-                    break
+                    return
+
+
+class _Found(Exception):
+    """A watched walk found what it was watched for (``Network.sides_allow``, ``Network.node_wanted``)."""
+
+
+class _Watched(set[Any]):
+    """A set of a walk under watch: each new member is tested (``whole``: the set as it now is; else the member),
+    and a walk whose set passes stops at once (``_Found``)."""
+
+    def __init__(self, test: Callable[[Any], bool], *, whole: bool) -> None:
+        super().__init__()
+        self.test = test
+        self.whole = whole
+
+    def add(self, item: Any) -> None:
+        if item in self:
+            return
+        super().add(item)
+        if self.test(self if self.whole else item):
+            raise _Found
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
@@ -162,6 +266,7 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         nodes.add(ref)
         # A tokened hex counts as connected on every side that track may leave it by.
         hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
+    net.walker = (board, corp, optional_stops)
     missing = net.missing
     for ref in sorted(token_nodes):
         walk = kept.get(ref)
@@ -172,9 +277,6 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
             walk = TokenWalk(ref)
             _Walk(board, corp, token_nodes, walk).node(ref, False)
         net.join(walk)
-    net.find_route(board, optional_stops)
-    if missing:
-        net.walker = (board, corp, optional_stops)
     return net
 
 
@@ -248,9 +350,9 @@ class _Walk:
             token_nodes = self.token_nodes
             for n in walk.nodes:
                 ref = (hex_id, n)
-                net_nodes.add(ref)
                 if ref in token_nodes and ref != self.start:
-                    net.route = True
+                    net.route = True  # before the node is added: a watched walk may stop there
+                net_nodes.add(ref)
             for n, city in walk.stops:
                 ref = (hex_id, n)
                 if ref == from_node or (city and city_blocks(hx, n, self.corp)):

@@ -256,7 +256,7 @@ class HookDefaults(GameState):
         return int(self.phase["train_limit"])
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and (corp.sym in self.routes_seen or self.track.network(corp).route_possible)
+        return not corp.trains and (corp.sym in self.routes_seen or self.track.reach(corp).route_possible)
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy_train(corp)

@@ -87,22 +87,22 @@ class TrackPart:
         tile = self.tile_from_supply(str(action["tile"]))
         if tile.colour not in game.phase["tiles"]:
             raise illegal(f"{tile.colour} tiles are not available in phase {game.phase['name']}")
-        edges: set[int] | None = None
-        rotations: list[int] = []
         if check_connection:
-            # The network known without walking again allows most lays: a side it reaches, the whole network
-            # reaches too, and a rotation legal with some connected sides stays legal with more.
-            def allowed(net: Network) -> bool:
-                sides = net.hex_edges.get(hx.id)
+            def allowed(sides: set[int]) -> bool:
                 return bool(sides) and self.rotation_allowed(hx, tile, rotation,
                                                              game.tile_rotations(corp, hx, tile.tdef, sides))
 
+            # A rotation legal with some connected sides stays legal with more, so most lays are allowed by part
+            # of the network (Network.sides_allow).
             near = self.reach(corp)
-            near.complete_until(allowed)
-            edges = near.hex_edges.get(hx.id)
-            if not edges:
-                raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
-            rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
+            if near.sides_allow(hx.id, allowed):
+                rotations = [rotation]
+            else:
+                # Every station was walked: the whole network says why not.
+                edges = near.hex_edges.get(hx.id)
+                if not edges:
+                    raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
+                rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
         else:
             rotations = game.tile_rotations(corp, hx, tile.tdef, None)
         if not self.rotation_allowed(hx, tile, rotation, rotations):
@@ -233,7 +233,8 @@ class TrackPart:
             dropped = [ref for ref, walk in net.walks.items() if walk.may_change(hx)]
             for ref in dropped:
                 del net.walks[ref]
-            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes):
+            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes) \
+                    or any(walk.may_change(hx) for walk in net.partial.values()):
                 net.stale = True
         game.board_refreshed()
 
@@ -271,9 +272,14 @@ class TrackPart:
         one that more of the network can only turn from no to yes (a node or a side reached)."""
         return self.reach(corp).complete_until(question)
 
+    def reaches_node(self, corp: Corporation, ref: tuple[str, int]) -> bool:
+        """Whether the company's network reaches the node ``ref``, asked where the answer is wanted once (a station
+        about to be placed there): a walk stops as soon as it reaches the node, and is not kept."""
+        return self.reach(corp).node_wanted(lambda found: found == ref)
+
     def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
         """Whether a node of the company's network is ``wanted``."""
-        return self.shows(corp, lambda net: any(wanted(hex_id, node) for hex_id, node in net.nodes))
+        return self.reach(corp).node_wanted(lambda ref: wanted(*ref))
 
     def remember_route(self, corp: Corporation) -> None:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer

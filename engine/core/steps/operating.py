@@ -136,7 +136,7 @@ class TokenStep(Step[G]):
         token = self.game.track.token_for(entity, opt_text(action, "token_type"))
         if token is None:
             raise illegal(f"{entity.sym} has no station tokens left")
-        if not self.game.track.shows(entity, lambda net: (hx.id, node) in net.nodes):
+        if not self.game.track.reaches_node(entity, (hx.id, node)):
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
         if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")

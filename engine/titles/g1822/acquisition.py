@@ -38,7 +38,7 @@ def minor_connected(game: Game1822, major: Corporation, minor: Corporation) -> b
             cities = {(hx.id, hx.tile.tdef.cities[minor.home_city])}
         else:
             cities = {(hx.id, n) for n in hx.tile.tokens}
-    return game.track.shows(major, lambda net: not cities.isdisjoint(net.nodes))
+    return game.track.any_node(major, lambda h, n: (h, n) in cities)
 
 
 def minor_pay_choices(game: Game1822, major: Corporation, minor: Corporation) -> list[str]:
