@@ -255,16 +255,9 @@ def _lowest_bid(game: Game, pid: int, sym: str) -> int | None:
 
 
 def _high_bidder(game: Game, comp: Any) -> Any:
-    """The player holding the highest bid on a private, where the title keeps bids (None: nobody, or unknown)."""
-    for holder in (game.round.active_step(), game):
-        bids = getattr(holder, "bids", None)
-        if isinstance(bids, dict) and bids.get(comp.sym):
-            return max(bids[comp.sym], key=lambda b: b[1])[0]
-    high = getattr(game, "high_bid", None)
-    if callable(high):
-        found = high(comp)
-        return found[0] if found else None
-    return None
+    """The player holding the highest bid on a private (None: nobody bids on it)."""
+    high = query.high_bids(game).get(comp.sym)
+    return high[0] if high else None
 
 
 def forced_pass(game: Game, player: Any) -> dict[str, Any] | None:

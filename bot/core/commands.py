@@ -396,8 +396,8 @@ def _title_help(topic: str) -> str:
     from bot.core.game_names import optional_rules_text
 
     text += " " + optional_rules_text(cls)
-    label = getattr(cls, "edition_label", None)
-    return text + (f"\n{label()}" if callable(label) else "")
+    label = cls.edition_label()
+    return text + (f"\n{label}" if label else "")
 
 
 def help_text(topic: str | None = None) -> str:

@@ -168,9 +168,9 @@ class GameService(ForkVerbs, AutoVerbs, SetupVerbs, ConsentVerbs, ModerationVerb
                 text += "\n" + result_line(live)
         else:
             text = "\n".join(status_lines(live))
-        label = getattr(live.game, "edition_label", None)
-        if callable(label):
-            text += "\n" + str(label())  # 1862: a reconstructed edition, said wherever a player meets it
+        label = live.game.edition_label()
+        if label:
+            text += "\n" + label  # 1862: a reconstructed edition, said wherever a player meets it
         notes = await self._seat_notes(live)
         away = [self._seat_name(live, u) for u, note in notes.items() if "(away)" in note]
         if away:

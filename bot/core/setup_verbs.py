@@ -102,7 +102,7 @@ class SetupVerbs(ServiceCore):
         )
         if options["optional_rules"]:
             text += f" Optional rules: {', '.join(options['optional_rules'])}."
-        label = edition_label(cls)
+        label = str(cls.edition_label())
         if label:
             text += f"\n{label}"
         return [Reply(text, game_id=game_id)]
@@ -401,15 +401,9 @@ class SetupVerbs(ServiceCore):
         ]
 
 
-def edition_label(cls: Any) -> str:
-    """What a title says about its edition wherever a player meets it (1862: a reconstructed edition), or ""."""
-    label = getattr(cls, "edition_label", None)
-    return str(label()) if callable(label) else ""
-
-
 def _title_label(title: str) -> str:
     try:
-        return edition_label(title_class(title))
+        return title_class(title).edition_label()
     except GameError:
         return ""
 

@@ -5,7 +5,9 @@ Used for tile-lay connectivity, token placement and whether any route exists at 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import Board, Hex
 from .tiles import NODE_BASE, TileLayout
@@ -45,12 +47,187 @@ class Network:
     token_nodes: set[NodeRef] = field(default_factory=set)
     nodes: set[NodeRef] = field(default_factory=set)  # reachable revenue centres and junctions
     hex_edges: dict[str, set[int]] = field(default_factory=dict)  # hex -> edges track can leave by
-    route_possible: bool = False  # two revenue stops are joined by track, one of them a station
-    route_with_optional: bool = False  # the same, counting optional stops (a fishing exit)
     walks: dict[NodeRef, TokenWalk] = field(default_factory=dict)  # by station
     # Some walks were dropped after a change to the board (play_track.TrackPart.hex_changed): the network must be built
     # again before it is read, walking again only from the stations whose walks are missing.
     stale: bool = False
+    # Stations whose walks are not done yet (``company_network(lazy=True)``): until ``complete`` walks them,
+    # nodes and hex_edges hold part of the network, so a node or side found there is in the network, but one not
+    # found may still be. The route flags walk them, one at a time, while the part known shows no route.
+    missing: list[NodeRef] = field(default_factory=list)
+    walker: tuple[Board, str, frozenset[NodeRef]] | None = None  # the board, company and optional stops
+    # Walks of missing stations stopped part way (``node_wanted``, ``sides_allow``): what they found is in the
+    # network; a change they may not stand (``TokenWalk.may_change``) makes the network stale.
+    partial: dict[NodeRef, TokenWalk] = field(default_factory=dict)
+    route_seen: bool = False  # the walks joined show a route (see route_possible)
+    route_seen_with_optional: bool = False
+
+    @property
+    def route_possible(self) -> bool:
+        """Two revenue stops are joined by track, one of them a station."""
+        if not self.route_seen and self.missing:
+            self._seek_route(optional=False)
+        return self.route_seen
+
+    @property
+    def route_with_optional(self) -> bool:
+        """The same as ``route_possible``, counting optional stops (a fishing exit)."""
+        if not self.route_seen_with_optional and self.missing:
+            self._seek_route(optional=True)
+        return self.route_seen_with_optional
+
+    def _seek_route(self, *, optional: bool) -> None:
+        """Walk the missing stations until one meets a stop that makes a route (``absorb``), or none is left."""
+        assert self.walker is not None
+        board, _, optional_stops = self.walker
+        token_nodes = self.token_nodes
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            start = walk.start
+
+            def stop(ref: NodeRef) -> bool:
+                if ref in token_nodes:
+                    return ref != start
+                if board.hexes[ref[0]].tile.tdef.nodes[ref[1]].kind == "junction":
+                    return False
+                return optional or ref not in optional_stops
+            walk.nodes = watched = _Watched(stop, whole=False)
+
+            def unwatch() -> None:
+                walk.nodes = set(watched)
+            return unwatch
+        self._walk_watched(watch)
+
+    def complete(self) -> None:
+        """Walk from the stations left out (``missing``), making this the whole network."""
+        self.complete_until(lambda _: False)
+
+    def complete_until(self, found: Callable[[Network], bool]) -> bool:
+        """Walk from the stations left out one at a time until what this network holds is ``found`` (True), or
+        none is left (False): the walks a question needs no more wait until one does, and a lay drops some of
+        them anyway."""
+        if found(self):
+            return True
+        while self.missing:
+            assert self.walker is not None
+            board, corp, _ = self.walker
+            ref = self.missing.pop(0)
+            walk = TokenWalk(ref)
+            _Walk(board, corp, self.token_nodes, walk).node(ref, False)
+            self.join(walk)
+            if found(self):
+                return True
+        return False
+
+    def sides_allow(self, hex_id: str, allowed: Callable[[set[int]], bool]) -> bool:
+        """Whether the sides of ``hex_id`` that the network reaches are ``allowed`` (a test that more sides can
+        only turn from no to yes). The missing stations are walked one at a time, each walk watched as it
+        reaches the hex and stopped once the sides known and its own are allowed; such a walk is not kept (its
+        station stays missing): it reaches the hex by a side with track, so a tile laid there drops it anyway."""
+        def enough(sides: set[int]) -> bool:
+            return allowed(self.hex_edges.get(hex_id, set()) | sides)
+
+        if enough(set()):
+            return True
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            walk.hex_edges[hex_id] = watched = _Watched(enough, whole=True)
+
+            def unwatch() -> None:
+                if watched:
+                    walk.hex_edges[hex_id] = set(watched)
+                else:
+                    del walk.hex_edges[hex_id]  # never reached: no side to note
+            return unwatch
+        return self._walk_watched(watch)
+
+    def node_wanted(self, wanted: Callable[[NodeRef], bool]) -> bool:
+        """Whether a node the network reaches is ``wanted``, walking the missing stations one at a time and
+        stopping a walk at the first wanted node it reaches (that walk is not kept: its station stays missing)."""
+        if any(wanted(ref) for ref in self.nodes):
+            return True
+
+        def watch(walk: TokenWalk) -> Callable[[], None]:
+            walk.nodes = watched = _Watched(wanted, whole=False)
+
+            def unwatch() -> None:
+                walk.nodes = set(watched)
+            return unwatch
+        return self._walk_watched(watch)
+
+    def _walk_watched(self, watch: Callable[[TokenWalk], Callable[[], None]]) -> bool:
+        while self.missing:
+            assert self.walker is not None
+            board, corp, _ = self.walker
+            ref = self.missing[0]
+            walk = TokenWalk(ref)
+            unwatch = watch(walk)
+            try:
+                _Walk(board, corp, self.token_nodes, walk).node(ref, False)
+            except _Found:
+                unwatch()
+                self.partial[ref] = walk
+                self.absorb(walk)
+                return True
+            unwatch()
+            del self.missing[0]
+            self.join(walk)
+        return False
+
+    def join(self, walk: TokenWalk) -> None:
+        self.walks[walk.start] = walk
+        self.partial.pop(walk.start, None)
+        self.absorb(walk)
+
+    def absorb(self, walk: TokenWalk) -> None:
+        """Add what a walk found (all of it, or the part a stopped walk did) to the network."""
+        self.nodes |= walk.nodes
+        hex_edges = self.hex_edges
+        for hex_id, sides in walk.hex_edges.items():
+            here = hex_edges.get(hex_id)
+            if here is None:
+                hex_edges[hex_id] = set(sides)
+            else:
+                here |= sides
+        if self.route_seen:
+            return
+        if walk.route:
+            # Track between two of its own stations is a route (rules 11.5: two cities).
+            self.route_seen = self.route_seen_with_optional = True
+            return
+        # A revenue stop reached besides the stations makes a route with one of them.
+        assert self.walker is not None
+        board, _, optional_stops = self.walker
+        token_nodes = self.token_nodes
+        for ref in walk.nodes:
+            if ref in token_nodes:
+                continue
+            if board.hexes[ref[0]].tile.tdef.nodes[ref[1]].kind != "junction":
+                self.route_seen_with_optional = True
+                if ref not in optional_stops:
+                    self.route_seen = True
+                    return
+
+
+class _Found(Exception):
+    """A watched walk found what it was watched for (``Network.sides_allow``, ``Network.node_wanted``)."""
+
+
+class _Watched(set[Any]):
+    """A set of a walk under watch: each new member is tested (``whole``: the set as it now is; else the member),
+    and a walk whose set passes stops at once (``_Found``)."""
+
+    def __init__(self, test: Callable[[Any], bool], *, whole: bool) -> None:
+        super().__init__()
+        self.test = test
+        self.whole = whole
+
+    def add(self, item: Any) -> None:
+        if item in self:
+            return
+        super().add(item)
+        if self.test(self if self.whole else item):
+            raise _Found
 
 
 def city_blocks(hx: Hex, node: int, corp: str) -> bool:
@@ -63,11 +240,13 @@ def city_blocks(hx: Hex, node: int, corp: str) -> bool:
 
 def company_network(board: Board, corp: str, *, token_owner: str | None = None,
                     optional_stops: frozenset[NodeRef] = frozenset(),
-                    starts: frozenset[NodeRef] | None = None, stale: Network | None = None) -> Network:
+                    starts: frozenset[NodeRef] | None = None, stale: Network | None = None,
+                    lazy: bool = False) -> Network:
     """Walk the track from every city holding ``corp``'s token (or a token owned by ``token_owner``), or only
     from ``starts`` when given (1822's destination check walks from the home station alone). With ``stale``, an
     earlier network of the same company whose remaining walks still hold: they are kept when the company's
-    stations are the same, and only the missing ones are walked."""
+    stations are the same, and only the missing ones are walked. ``lazy`` leaves the missing ones to walk when
+    asked (``Network.missing``): most questions asked of a network are answered by the walks kept."""
     owner = token_owner or corp
     net = Network()
     token_nodes = net.token_nodes
@@ -87,33 +266,17 @@ def company_network(board: Board, corp: str, *, token_owner: str | None = None,
         nodes.add(ref)
         # A tokened hex counts as connected on every side that track may leave it by.
         hex_edges.setdefault(hx.id, set()).update(e for e in hx.neighbors if e not in hx.sealed)
+    net.walker = (board, corp, optional_stops)
+    missing = net.missing
     for ref in sorted(token_nodes):
         walk = kept.get(ref)
         if walk is None:
+            if lazy:
+                missing.append(ref)
+                continue
             walk = TokenWalk(ref)
             _Walk(board, corp, token_nodes, walk).node(ref, False)
-        net.walks[ref] = walk
-        nodes |= walk.nodes
-        for hex_id, sides in walk.hex_edges.items():
-            here = hex_edges.get(hex_id)
-            if here is None:
-                hex_edges[hex_id] = set(sides)
-            else:
-                here |= sides
-        if walk.route:
-            # Track between two of its own stations is a route (rules 11.5: two cities).
-            net.route_possible = net.route_with_optional = True
-    for ref in nodes:
-        if net.route_possible:
-            break
-        if ref in token_nodes:
-            continue
-        hx = board.hexes[ref[0]]
-        if hx.tile.tdef.nodes[ref[1]].kind != "junction":
-            net.route_with_optional = True
-            if ref not in optional_stops:
-                net.route_possible = True
-                break
+        net.join(walk)
     return net
 
 
@@ -151,11 +314,8 @@ class _Walk:
             return
         self.visited_nodes.add(ref)
         hx = self.board.hexes[ref[0]]
-        paths = hx.tile.tdef.paths
         layout = hx.tile.layout()
-        for i in layout.at_end.get(NODE_BASE + ref[1], ()):
-            if paths[i].ignore:
-                continue  # arrival only
+        for i in layout.leaves[ref[1]]:
             self.path(hx, layout, i, ref, converging, None, None, converging)
         if converging:
             self.visited_nodes.discard(ref)
@@ -190,19 +350,14 @@ class _Walk:
             token_nodes = self.token_nodes
             for n in walk.nodes:
                 ref = (hex_id, n)
-                net_nodes.add(ref)
                 if ref in token_nodes and ref != self.start:
-                    net.route = True
-            if not walk.terminal:
-                kinds = hx.tile.tdef.nodes
-                for n in walk.nodes:
-                    ref = (hex_id, n)
-                    kind = kinds[n].kind
-                    if ref == from_node or kind == "junction":
-                        continue
-                    if kind == "offboard" or (kind == "city" and city_blocks(hx, n, self.corp)):
-                        continue
-                    self.node(ref, node_converging or converging)
+                    net.route = True  # before the node is added: a watched walk may stop there
+                net_nodes.add(ref)
+            for n, city in walk.stops:
+                ref = (hex_id, n)
+                if ref == from_node or (city and city_blocks(hx, n, self.corp)):
+                    continue
+                self.node(ref, node_converging or converging)
         if junction_key is not None:
             junction = (hex_id, walk.junction)
             if junction != jskip:
@@ -217,13 +372,11 @@ class _Walk:
             neighbors = hx.neighbors
             hexes = self.board.hexes
             borders = hx.borders
-            at_end = layout.at_end
-            for e in edges:
+            for e, back, converging_exit in walk.exits:
                 here.add(e)
                 other = neighbors.get(e)
                 if other is None:
                     continue
-                back = (e + 3) % 6
                 there = hex_edges.get(other)
                 if there is None:
                     there = hex_edges[other] = set()
@@ -234,14 +387,18 @@ class _Walk:
                     border = borders.get(e)
                     if border is not None and border.kind == "impassable":
                         continue  # as Board.neighbor
-                nxt_layout = hexes[other].tile.layout()
+                nxt = hexes[other]
+                tile = nxt.tile
+                # Tile.layout() inlined: its cached layout, unless the tile was turned since.
+                nxt_layout = tile._layout
+                if nxt_layout is None or nxt_layout.rotation != tile.rotation:
+                    nxt_layout = tile.layout()
                 nxt_paths = nxt_layout.at_end.get(back)
                 if nxt_paths is None:
                     continue
                 exit_key = (hex_id, e)
                 counter[exit_key] = counter.get(exit_key, 0) + 1
-                onward = converging or len(at_end[e]) > 1
-                nxt = hexes[other]
+                onward = converging or converging_exit
                 for j in nxt_paths:
                     if (other, j) not in visited_paths:
                         self.path(nxt, nxt_layout, j, from_node, node_converging, back, None, onward)

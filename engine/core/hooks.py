@@ -4,7 +4,8 @@ A title is its data files, the hooks below and its own steps. It may implement (
 core classes and nothing else; ``tests/engine/test_hooks.py`` fails when a title class overrides a core member
 that no protocol here declares. Each protocol is a group of hooks: its members' docstrings are their contracts,
 and the core classes hold the defaults (``Game`` satisfies :class:`GameHooks`, which mypy checks in
-``engine/core/game.py``). A new variation point is added here first, with its default in the core.
+``engine/core/game.py``; its defaults are in ``engine/core/hook_defaults.py``). A new variation point is added here
+first, with its default in the core.
 
 Which core class each group belongs to is :data:`DECLARED`: a title subclass of that class (or of a subclass
 of it) may override those names. Names matching one of :data:`PATTERNS` are hooks too: a step's handler of an
@@ -86,6 +87,15 @@ class RoundPlanHooks(Protocol):
 
     def start_operating(self, corp: Corporation) -> None:
         """A company starts its turn in an operating round."""
+
+    def after_operating(self, corp: Corporation) -> None:
+        """A company's turn in an operating round ended."""
+
+    def operating_rounds_in_set(self) -> int:
+        """How many operating rounds the set starting now has (the phase's number by default)."""
+
+    def or_round_finished(self) -> None:
+        """An operating round ended (before the next of its set, or the end of the set)."""
 
     def or_set_finished(self) -> None:
         """A set of operating rounds ended (before the next stock round)."""
@@ -215,6 +225,11 @@ class TrackHooks(Protocol):
 
 class TrainHooks(Protocol):
     """Train limits, purchases, discards, rusting and the phases they bring."""
+
+    @property
+    def phase(self) -> dict[str, Any]:
+        """The phase whose rules are in force now: tile colours, train limit, operating rounds. The phase the
+        trains reached by default; 1822's P11 lays the next colour's tiles while its power is in use."""
 
     def train_limit(self, corp: Corporation) -> int:
         """How many trains ``corp`` may hold."""
@@ -361,6 +376,11 @@ class ViewHooks(Protocol):
 
     def describe(self, entity: Any) -> str:
         """How the log names ``entity`` (a player, a company, or a title's own holder)."""
+
+    @classmethod
+    def edition_label(cls) -> str:
+        """What the title says of its edition wherever a player meets it ("" for none; 1862: a reconstructed
+        edition). The default reads ``edition_label`` of the title's game.toml."""
 
     def cash_aside(self) -> dict[ev.Party, int]:
         """Money the title holds outside any holder (1822's P15/P20 charters), by who holds it."""

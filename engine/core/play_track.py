@@ -8,6 +8,7 @@ hook this part asks goes through the game, so a title's implementation is the on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import events as ev
@@ -90,11 +91,25 @@ class TrackPart:
         tile = self.tile_from_supply(str(action["tile"]))
         if tile.colour not in game.phase["tiles"]:
             raise illegal(f"{tile.colour} tiles are not available in phase {game.phase['name']}")
-        edges = self.network(corp).hex_edges.get(hx.id, set()) if check_connection else None
-        if check_connection and not edges:
-            raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
-        rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
-        if rotation not in rotations and not self.equivalent_rotation(hx, tile, rotation, rotations):
+        if check_connection:
+            def allowed(sides: set[int]) -> bool:
+                return bool(sides) and self.rotation_allowed(hx, tile, rotation,
+                                                             game.tile_rotations(corp, hx, tile.tdef, sides))
+
+            # A rotation legal with some connected sides stays legal with more, so most lays are allowed by part
+            # of the network (Network.sides_allow).
+            near = self.reach(corp)
+            if near.sides_allow(hx.id, allowed):
+                rotations = [rotation]
+            else:
+                # Every station was walked: the whole network says why not.
+                edges = near.hex_edges.get(hx.id)
+                if not edges:
+                    raise illegal(f"{hx.id} is not connected to {corp.sym}'s network")
+                rotations = game.tile_rotations(corp, hx, tile.tdef, edges)
+        else:
+            rotations = game.tile_rotations(corp, hx, tile.tdef, None)
+        if not self.rotation_allowed(hx, tile, rotation, rotations):
             if not rotations:
                 raise illegal(f"tile {tile.name} cannot be laid on {hx.id}")
             raise illegal(f"tile {tile.name} cannot be laid on {hx.id} at rotation {rotation}; "
@@ -167,6 +182,9 @@ class TrackPart:
     def all_tokens(self) -> list[Token]:
         return [t for c in self.game.corporations.values() for t in c.tokens]
 
+    def rotation_allowed(self, hx: Hex, tile: Tile, rotation: int, rotations: list[int]) -> bool:
+        return rotation in rotations or self.equivalent_rotation(hx, tile, rotation, rotations)
+
     def equivalent_rotation(self, hx: Hex, tile: Tile, rotation: int, rotations: list[int]) -> bool:
         exits = frozenset((e + rotation) % 6 for e in tile.tdef.edges())
         from .track import path_signatures
@@ -219,23 +237,58 @@ class TrackPart:
             dropped = [ref for ref, walk in net.walks.items() if walk.may_change(hx)]
             for ref in dropped:
                 del net.walks[ref]
-            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes):
+            if dropped or sym == corp.sym or sym in owners or any(h == hex_id for h, _ in net.token_nodes) \
+                    or any(walk.may_change(hx) for walk in net.partial.values()):
                 net.stale = True
         game.board_refreshed()
 
     def network(self, corp: Corporation) -> Network:
+        """The company's whole network."""
+        net = self.whole(self._cached(corp))
+        self.game.network_read(corp, net)
+        return net
+
+    def reach(self, corp: Corporation) -> Network:
+        """The company's network as far as it is known without walking again from the stations whose walks a
+        change dropped (``Network.missing``): a node or side it holds, the whole network holds; one it lacks
+        asks ``whole``. Its route flags are exact (they complete it when the part known shows no route)."""
+        net = self._cached(corp)
+        self.game.network_read(corp, net)
+        return net
+
+    @staticmethod
+    def whole(net: Network) -> Network:
+        """``net`` (a company's network from ``reach``) completed."""
+        net.complete()
+        return net
+
+    def _cached(self, corp: Corporation) -> Network:
         game = self.game
         net = game.networks.get(corp.sym)
         if net is None or net.stale:
-            net = company_network(game.board, corp.sym, optional_stops=self.optional_stops(), stale=net)
+            net = company_network(game.board, corp.sym, optional_stops=self.optional_stops(), stale=net, lazy=True)
             game.networks[corp.sym] = net
-        game.network_read(corp, net)
         return net
+
+    def shows(self, corp: Corporation, question: Callable[[Network], bool]) -> bool:
+        """Whether the company's network shows what ``question`` looks for, asked first of the part known without
+        walking again (``reach``) and of the whole network only when that part does not: ``question`` must be
+        one that more of the network can only turn from no to yes (a node or a side reached)."""
+        return self.reach(corp).complete_until(question)
+
+    def reaches_node(self, corp: Corporation, ref: tuple[str, int]) -> bool:
+        """Whether the company's network reaches the node ``ref``, asked where the answer is wanted once (a station
+        about to be placed there): a walk stops as soon as it reaches the node, and is not kept."""
+        return self.reach(corp).node_wanted(lambda found: found == ref)
+
+    def any_node(self, corp: Corporation, wanted: Callable[[str, int], bool]) -> bool:
+        """Whether a node of the company's network is ``wanted``."""
+        return self.reach(corp).node_wanted(lambda ref: wanted(*ref))
 
     def remember_route(self, corp: Corporation) -> None:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer
         when the map changes; the title calls this where 18xx.games looks)."""
-        if corp.sym not in self.game.routes_seen and not corp.closed and self.network(corp).route_possible:
+        if corp.sym not in self.game.routes_seen and not corp.closed and self.reach(corp).route_possible:
             self.game.round.forget()  # a step's answers may change with it (round.Memory)
             self.game.routes_seen.add(corp.sym)
 
@@ -265,13 +318,10 @@ class TrackPart:
         prices = [t.price for t in unused] + self.token_ability_prices(corp)
         if not unused or min(prices) > corp.cash:
             return False
-        net = self.network(corp)
-        for hex_id, node in net.nodes:
-            hx = self.game.board.hexes[hex_id]
-            # As on 18xx.games, affordability and placeability are checked separately.
-            if node in hx.tile.tokens and any(self.game.can_token_city(corp, hx, node, t) for t in unused):
-                return True
-        return False
+        hexes = self.game.board.hexes
+        # As on 18xx.games, affordability and placeability are checked separately.
+        return self.any_node(corp, lambda hex_id, node: node in hexes[hex_id].tile.tokens and any(
+            self.game.can_token_city(corp, hexes[hex_id], node, t) for t in unused))
 
     def token_ability_prices(self, corp: Corporation) -> list[int]:
         """Prices of station placements that privates owned by ``corp`` offer (their unused token abilities)."""

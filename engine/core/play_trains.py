@@ -203,7 +203,7 @@ class TrainPart:
         (``remember_route``) keep asking a company that once had a route to run, and to own a train, after its
         track or stations were cut off."""
         # A remembered route answers without walking the track (a walk's only other effect is to remember it).
-        return corp.sym in self.game.routes_seen or bool(self.game.track.network(corp).route_with_optional)
+        return corp.sym in self.game.routes_seen or self.game.track.reach(corp).route_with_optional
 
     def exchange_price(self, corp: Corporation, train: Train) -> tuple[int, Train | None]:
         """Cheapest trade-in price for a depot train, and the train traded in (None: no trade-in)."""

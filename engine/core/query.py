@@ -167,3 +167,15 @@ def token_price(game: Game, entity: Any, action: Action) -> int | None:
     corp = entity if isinstance(entity, Corporation) else getattr(entity, "owner", None)
     token = game.track.token_for(corp, action.get("token_type")) if isinstance(corp, Corporation) else None
     return token.price if token is not None else None
+
+
+def high_bids(game: Game) -> dict[str, tuple[Any, int]]:
+    """Per private bid on now, its highest bid: (bidder, price). The bids are those the round's steps keep
+    (``Step.company_bids``) and those the title keeps between rounds (``Game.standing_bids``: 1822's bid boxes)."""
+    out: dict[str, tuple[Any, int]] = {}
+    for bids in [*(step.company_bids() for step in game.round.steps), game.standing_bids()]:
+        for sym, entries in bids.items():
+            if entries:
+                who, price = max(entries, key=lambda e: e[1])
+                out[str(sym)] = (who, int(price))
+    return out

@@ -29,7 +29,7 @@ def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str,
     """Follow each connection (a list of hexes from one stop to the next) over the laid track."""
     route = Route(train)
     connections = data.get("connections") or []
-    hinted = [_parse_node(n) for n in data.get("nodes", [])]
+    hinted = hinted_stops(data)
     ends: dict[NodeRef, int] = {}
     for chain in connections:
         if len(chain) < 2:
@@ -56,6 +56,11 @@ def build_route(game: HasBoard, corp: Corporation, train: Train, data: dict[str,
     if hinted and {h for h, _ in hinted} == {h for h, _ in route.stops}:
         route.stops = [s for s in hinted if s in route.stops] or route.stops
     return route
+
+
+def hinted_stops(data: dict[str, Any]) -> list[NodeRef]:
+    """The stops a route's ``nodes`` name ("HEX-INDEX"), as 18xx.games writes them."""
+    return [_parse_node(n) for n in data.get("nodes", [])]
 
 
 def _parse_node(text: str) -> NodeRef:

@@ -38,7 +38,7 @@ def load_title_data(package: str) -> dict[str, Any]:
 class GameState:
     """Players, corporations, privates, bank, pool, depot, market, board, phase and the current round."""
 
-    # The state, set when the game is built (``Game._setup_state``) and changed only by the rules and the round.
+    # The state, set when the game is built (``game_setup.build_state``) and changed only by the rules and the round.
     player_specs: list[tuple[int, str]]
     seed: int
     options: dict[str, Any]

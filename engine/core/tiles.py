@@ -280,6 +280,10 @@ class PathWalk:
     nodes: tuple[int, ...]
     junction: int
     terminal: bool
+    # Per edge: (edge, the side of the neighbour it faces, whether another path of the tile ends there too).
+    exits: tuple[tuple[int, int, bool], ...]
+    # The nodes a walk goes on from (none when terminal; no junction, no off-board), and whether each is a city.
+    stops: tuple[tuple[int, bool], ...]
 
 
 @dataclass(slots=True)
@@ -289,6 +293,7 @@ class TileLayout:
     exits: frozenset[int]
     at_end: dict[int, list[int]]  # end (edge or NODE_BASE + node) -> indexes of paths touching it
     walks: list[PathWalk]  # per path, in path order
+    leaves: dict[int, tuple[int, ...]]  # node -> paths a walk may leave it by
 
     @staticmethod
     def build(tdef: TileDef, rotation: int) -> TileLayout:
@@ -309,5 +314,13 @@ def _build_layout(tdef: TileDef, rotation: int) -> TileLayout:
     for (a, b), pdef in zip(paths, tdef.paths, strict=True):
         nodes = tuple(e - NODE_BASE for e in (a, b) if e >= NODE_BASE)
         junction = next((n for n in nodes if tdef.nodes[n].kind == "junction"), -1)
-        walks.append(PathWalk(tuple(e for e in (a, b) if e < NODE_BASE), nodes, junction, pdef.terminal))
-    return TileLayout(rotation, paths, exits, at_end, walks)
+        edges = tuple(e for e in (a, b) if e < NODE_BASE)
+        kinds = [tdef.nodes[n].kind for n in nodes]
+        stops = () if pdef.terminal else tuple((n, kind == "city") for n, kind in zip(nodes, kinds, strict=True)
+                                               if kind not in ("junction", "offboard"))
+        walks.append(PathWalk(edges, nodes, junction, pdef.terminal,
+                              tuple((e, (e + 3) % 6, len(at_end[e]) > 1) for e in edges), stops))
+    # A path marked "ignore" is arrival only: no walk leaves its node by it.
+    leaves = {n: tuple(i for i in at_end.get(NODE_BASE + n, ()) if not tdef.paths[i].ignore)
+              for n in range(len(tdef.nodes))}
+    return TileLayout(rotation, paths, exits, at_end, walks, leaves)

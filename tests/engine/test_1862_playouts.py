@@ -46,13 +46,19 @@ def test_a_game_round_trips_through_its_json_document() -> None:
 
 
 def test_the_game_says_it_is_a_reconstructed_edition() -> None:
+    from engine.titles import title_class
+
     label = G1862.edition_label()
     assert "reconstructed edition" in label and "1862 USA & Canada" in label
+    # The label is title data (game.toml), read by the core's default: the other titles say none.
+    assert {t: title_class(t).edition_label() for t in ("1882", "1828", "1822", "1830")} == dict.fromkeys(
+        ("1882", "1828", "1822", "1830"), "")
 
 
 def test_the_pictures_carry_the_reconstructed_edition_in_their_heading() -> None:
     from engine import new_game
-    from engine.core.viewbuild import board_view, status_view
+    from engine.core.statusbuild import status_view
+    from engine.core.viewbuild import board_view
 
     game = new_game("1862", [(1, "a"), (2, "b"), (3, "c"), (4, "d")])
     assert "reconstructed edition" in status_view(game).title

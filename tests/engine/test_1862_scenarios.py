@@ -1039,3 +1039,26 @@ def test_sc29_over_the_certificate_limit_after_redemption() -> None:
         act(g, "buy_shares", 1, shares=["CP_5"])
     act(g, "sell_shares", 1, shares=["CP_1"], percent=10)
     assert g.num_certs(player(g, 1)) == 15
+
+
+def test_standing_private_bids_show_in_the_status_view_and_to_auto_actions() -> None:
+    """A bid in 1862's private sale is what a player needs to see (who leads, at what price) between turns; the
+    views and the bot's auto-actions read it from the engine (``query.high_bids``), not from a title's names."""
+    from engine.core.query import high_bids
+    from engine.core.statusbuild import status_view
+
+    g = new(5)
+    act(g, "pass", 1)
+    act(g, "bid", 2, company="ERIE", price=45)
+    act(g, "pass", 3)
+    act(g, "bid", 4, company="ERIE", price=50)
+    assert high_bids(g) == {"ERIE": (player(g, 4), 50)}
+    erie = next(c for c in status_view(g).companies if c.sym == "ERIE")
+    assert (erie.high_bid, erie.high_bidder) == (50, "P4")
+    act(g, "choose", 2, choice="keep")
+    act(g, "bid", 5, company="ERIE", price=55)
+    view = status_view(g)
+    erie = next(c for c in view.companies if c.sym == "ERIE")
+    assert (erie.high_bid, erie.high_bidder) == (55, "P5")
+    # Money in bids is earmarked (S2): each bidder's status says how much of his cash is in bids.
+    assert {p.name: p.in_bids for p in view.players} == {"P1": 0, "P2": 45, "P3": 0, "P4": 50, "P5": 55}

@@ -16,9 +16,7 @@ import engine.titles
 from engine.core import hooks
 
 # title package/class name -> core members it still overrides that are not declared hooks.
-KNOWN_UNDECLARED: dict[str, frozenset[str]] = {
-    "g1822/G1822": frozenset({"phase"}),
-}
+KNOWN_UNDECLARED: dict[str, frozenset[str]] = {}
 
 
 def title_classes() -> list[type]:
@@ -105,16 +103,21 @@ def test_every_declared_hook_has_a_core_default() -> None:
 
 
 def test_the_rules_are_parts_the_game_owns_and_no_title_extends_one() -> None:
-    """The core's rules are composed, not inherited: Game stands on GameState alone and owns one part per rule
-    area; titles change the rules through hooks on their game, so no title class subclasses a part."""
+    """The core's rules are composed, not inherited: Game stands on the state and the defaults of the declared
+    hooks alone, and owns one part per rule area; the defaults hold declared hooks and nothing else, and the
+    facade holds none; titles change the rules through hooks on their game, so no title class subclasses a part."""
     from engine.core.game import Game
+    from engine.core.hook_defaults import HookDefaults
     from engine.core.play import RunPart
     from engine.core.play_shares import SharePart
     from engine.core.play_track import TrackPart
     from engine.core.play_trains import TrainPart
     from engine.core.state import GameState
 
-    assert [c.__name__ for c in core_classes(Game)] == ["Game", "GameState"]
+    assert [c.__name__ for c in core_classes(Game)] == ["Game", "HookDefaults", "GameState"]
+    declared = hooks.declared_for("Game")
+    assert sorted(n for n in vars(HookDefaults) if not n.startswith("__") and n not in declared) == []
+    assert sorted(n for n in vars(Game) if n in declared) == []
     parts = {"shares": SharePart, "track": TrackPart, "trains": TrainPart, "runs": RunPart}
     from engine.playout import default_players
     from engine.titles import title_class

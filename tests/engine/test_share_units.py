@@ -16,6 +16,7 @@ from engine.core.config import Capitalization, LimitBasis, SellMovement, ShareRu
 from engine.core.entities import Corporation, CorporationKind, Player
 from engine.core.errors import ErrorCode, GameError
 from engine.core.game import Game
+from engine.core.game_setup import issue_certificates
 from engine.core.invariants import problems
 from tests.engine.test_1882_scenarios import player_action, second_stock_round
 
@@ -28,7 +29,7 @@ def add_corporation(g: Game, price: int = 100, **data: object) -> Corporation:
     """A corporation from ``data`` added to ``g``, parred at ``price``."""
     corp = Corporation({"sym": "X", "tokens": [0], **data})
     g.corporations[corp.sym] = corp
-    g._init_shares(corp)
+    issue_certificates(corp)
     cell = next(c for c in g.market.par_cells() if c.price == price)
     g.shares.set_par(corp, cell)
     return corp

@@ -5,18 +5,21 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import illegal, malformed
 from ..graph import city_blocks
+from ..routes import Route, hinted_stops
 from ..tiles import NODE_BASE
-from .graph import hexside_unit, junction_unit, node_is_token
+from .graph import junction_unit, node_is_token
 from .trains import ORDINARY, NodeRef, RouteRules, TrainSpec, Unit, train_spec
 
 if TYPE_CHECKING:
     from ..board import Board, Hex
     from ..entities import Corporation, Train
-    from ..routes import Route
+    from ..tiles import NodeDef, TileLayout
+
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True)
@@ -27,6 +30,19 @@ class TracedRoute:
     stops: list[NodeRef]  # every revenue centre visited, in route order (towns passed mid-chain included)
     units: list[Unit]  # hexsides and node-to-node paths, in order
     pieces: list[tuple[str, int]]  # (hex, path index)
+
+    def route(self, data: dict[str, Any]) -> Route:
+        """The route ``build_route`` makes of ``data`` once ``validate_route`` has accepted it, without following
+        the track again, with the stops in route order. The track is the same: both follow each chain by the
+        first path that fits, and an accepted route visits no stop twice and uses no piece twice, which is all
+        build_route refuses beyond it."""
+        hinted_stops(data)  # a malformed hint fails as in build_route; the traced order of the stops stands
+        hexes: list[str] = []
+        for chain in data.get("connections") or []:
+            for h in chain:
+                if not hexes or hexes[-1] != h:
+                    hexes.append(h)
+        return Route(self.train, stops=list(self.stops), track=set(self.pieces), hexes=hexes)
 
 
 def trace_route(game: RouteRules, train: Train, data: dict[str, Any]) -> TracedRoute:
@@ -69,51 +85,116 @@ def trace_route(game: RouteRules, train: Train, data: dict[str, Any]) -> TracedR
 
 
 def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Unit], list[tuple[str, int]]]:
-    hexes = [board[h] for h in chain]
+    try:
+        hexes = [board.hexes[h] for h in chain]
+    except KeyError:
+        hexes = [board[h] for h in chain]  # says which hex the map lacks
     outs: list[int] = []
+    sides: list[Unit] = []
     for a, b in itertools.pairwise(hexes):
-        edge = next((e for e, n in a.neighbors.items() if n == b.id), None)
-        if edge is None:
+        side = _sides(a).get(b.id)
+        if side is None:
             raise illegal(f"{a.id} and {b.id} are not neighbours")
+        edge = side[0]
         if board.neighbor(a, edge) is None:
             raise illegal(f"track cannot cross between {a.id} and {b.id}")
         outs.append(edge)
+        sides.append(side[1])
     nodes: list[NodeRef] = []
     units: list[Unit] = []
     pieces: list[tuple[str, int]] = []
-    text = "-".join(chain)
     first = hexes[0]
-    found = _node_at_edge(first, outs[0])
+    found = _reading(first).at_edge(outs[0])
     if found is None:
-        raise illegal(f"there is no track along {text}")
+        raise illegal(f"there is no track along {'-'.join(chain)}")
     nodes.append((first.id, found[0]))
     pieces.append((first.id, found[1]))
-    for k in range(1, len(hexes)):
-        units.append(hexside_unit(board, hexes[k - 1], outs[k - 1]))
+    last = len(hexes) - 1
+    for k in range(1, last):
         hx = hexes[k]
-        entry = (outs[k - 1] + 3) % 6
-        if k == len(hexes) - 1:
-            found = _node_at_edge(hx, entry)
-            if found is None:
-                raise illegal(f"there is no track along {text}")
-            nodes.append((hx.id, found[0]))
-            pieces.append((hx.id, found[1]))
-            break
-        through = _through_hex(hx, entry, outs[k])
+        units.append(sides[k - 1])
+        through = _reading(hx).through((outs[k - 1] + 3) % 6, outs[k])
         if through is None:
-            raise illegal(f"there is no track along {text}")
+            raise illegal(f"there is no track along {'-'.join(chain)}")
         passed, used = through
-        for node in passed:
-            if hx.tile.tdef.nodes[node].kind != "junction":
-                nodes.append((hx.id, node))
+        hex_id = hx.id
+        for node, junction in passed:
+            if junction:
+                units.append(junction_unit(hex_id, node))
             else:
-                units.append(junction_unit(hx.id, node))
-        pieces.extend((hx.id, p) for p in used)
+                nodes.append((hex_id, node))
+        pieces.extend((hex_id, p) for p in used)
+    hx = hexes[last]
+    units.append(sides[last - 1])
+    found = _reading(hx).at_edge((outs[last - 1] + 3) % 6)
+    if found is None:
+        raise illegal(f"there is no track along {'-'.join(chain)}")
+    nodes.append((hx.id, found[0]))
+    pieces.append((hx.id, found[1]))
     return nodes, units, pieces
 
 
-def _node_at_edge(hx: Hex, edge: int) -> tuple[int, int] | None:
-    for i, (a, b) in enumerate(hx.tile.abs_paths()):
+# What a chain asks of a hex, worked out once per map and once per tile layout. Both are shared by every game
+# and never changed (board._neighbor_table, tiles.TileLayout), so they are keyed by identity; each entry keeps its
+# key object alive, so that an id is never reused while its entry stands.
+_SIDES: dict[int, tuple[dict[int, str], dict[str, tuple[int, Unit]]]] = {}
+_READINGS: dict[int, tuple[TileLayout, _LayoutReading]] = {}
+
+
+def _sides(hx: Hex) -> dict[str, tuple[int, Unit]]:
+    """By neighbouring hex: the edge of ``hx`` facing it and the key of that hexside (hexside_unit)."""
+    table = hx.neighbors
+    entry = _SIDES.get(id(table))
+    if entry is None or entry[0] is not table:
+        sides: dict[str, tuple[int, Unit]] = {}
+        for edge, other in table.items():
+            sides.setdefault(other, (edge, min((hx.id, edge, ""), (other, (edge + 3) % 6, ""))))
+        entry = _SIDES[id(table)] = (table, sides)
+    return entry[1]
+
+
+def _reading(hx: Hex) -> _LayoutReading:
+    layout = hx.tile.layout()
+    entry = _READINGS.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        entry = _READINGS[id(layout)] = (layout, _LayoutReading(layout, hx.tile.tdef.nodes))
+    return entry[1]
+
+
+class _LayoutReading:
+    """A tile layout's answers to a chain (memoised): the node joined to an edge, the way through from edge
+    to edge."""
+
+    __slots__ = ("_ends", "_kinds", "_paths", "_through")
+
+    def __init__(self, layout: TileLayout, nodes: Sequence[NodeDef]) -> None:
+        self._paths = layout.paths
+        self._kinds = [n.kind for n in nodes]
+        self._ends: dict[int, tuple[int, int] | None] = {}
+        self._through: dict[tuple[int, int], tuple[list[tuple[int, bool]], list[int]] | None] = {}
+
+    def at_edge(self, edge: int) -> tuple[int, int] | None:
+        """(node, path index) of the first path joining ``edge`` to a node."""
+        try:
+            return self._ends[edge]
+        except KeyError:
+            found = self._ends[edge] = _node_at_edge(self._paths, edge)
+            return found
+
+    def through(self, entry: int, exit_: int) -> tuple[list[tuple[int, bool]], list[int]] | None:
+        """((node, is a junction) passed, path indexes) from edge ``entry`` to edge ``exit_``."""
+        key = (entry, exit_)
+        try:
+            return self._through[key]
+        except KeyError:
+            way = _through_hex(self._paths, entry, exit_)
+            found = None if way is None else ([(n, self._kinds[n] == "junction") for n in way[0]], way[1])
+            self._through[key] = found
+            return found
+
+
+def _node_at_edge(paths: list[tuple[int, int]], edge: int) -> tuple[int, int] | None:
+    for i, (a, b) in enumerate(paths):
         if a == edge and b >= NODE_BASE:
             return b - NODE_BASE, i
         if b == edge and a >= NODE_BASE:
@@ -121,9 +202,8 @@ def _node_at_edge(hx: Hex, edge: int) -> tuple[int, int] | None:
     return None
 
 
-def _through_hex(hx: Hex, entry: int, exit_: int) -> tuple[list[int], list[int]] | None:
+def _through_hex(paths: list[tuple[int, int]], entry: int, exit_: int) -> tuple[list[int], list[int]] | None:
     """(nodes passed, path indexes) from edge ``entry`` to edge ``exit_`` inside one hex."""
-    paths = hx.tile.abs_paths()
     for i, (a, b) in enumerate(paths):
         if {a, b} == {entry, exit_}:
             return [], [i]
@@ -150,35 +230,40 @@ def validate_route(game: RouteRules, corp: Corporation, train: Train, data: dict
     spec = train_spec(game, train)
     if len(stops) < 2:
         raise illegal("a route needs at least two stops")
-    seen: set[NodeRef] = set()
-    for stop in stops:
-        if stop in seen:
-            raise illegal(f"a route may not visit {stop[0]} twice")
-        seen.add(stop)
-    seen_units: set[Unit] = set()
-    for unit in traced.units:
-        if unit in seen_units:
-            raise illegal(f"a route may not use the same track twice (at {unit[0]})")
-        seen_units.add(unit)
+    if len(set(stops)) < len(stops):
+        raise illegal(f"a route may not visit {_first_repeat(stops)[0]} twice")
+    units = traced.units
+    if len(set(units)) < len(units):
+        raise illegal(f"a route may not use the same track twice (at {_first_repeat(units)[0]})")
     if len(set(traced.pieces)) != len(traced.pieces):
         raise illegal("a route may not use the same track twice")
-    for k, (hex_id, node) in enumerate(stops):
-        hx = board.hexes[hex_id]
+    hexes = board.hexes
+    sym = corp.sym
+    for hex_id, node in stops[1:-1]:
+        hx = hexes[hex_id]
         kind = hx.tile.tdef.nodes[node].kind
-        if 0 < k < len(stops) - 1:
-            if kind == "offboard":
-                raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
-            if kind == "city" and city_blocks(hx, node, corp.sym):
-                raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
-    if game.route_needs_station(corp) and not any(node_is_token(board.hexes[h], n, corp.sym) for h, n in stops):
-        who = "a neutral station" if corp.sym == "CN" else f"a {corp.sym} station"
+        if kind == "offboard":
+            raise illegal(f"a route must end at the off-board {hex_id}; it cannot run through it")
+        if kind == "city" and city_blocks(hx, node, sym):
+            raise illegal(f"{hex_id} is full of other companies' stations: routes cannot pass through it")
+    if game.route_needs_station(corp) and not any(node_is_token(hexes[h], n, sym) for h, n in stops):
+        who = "a neutral station" if sym == "CN" else f"a {sym} station"
         raise illegal(f"a route must include {who}")
     if spec.limit is not None and not spec.express:
         counted = sum(1 for h, n in stops
-                      if spec.counts(board.hexes[h].tile.tdef.nodes[n].kind, board.hexes[h].optional_node))
+                      if spec.counts(hexes[h].tile.tdef.nodes[n].kind, hexes[h].optional_node))
         if counted > spec.limit:
             raise illegal(f"a {train.name} train counts at most {spec.limit} stops; this route has {counted}")
     return traced
+
+
+def _first_repeat(items: list[_T]) -> _T:
+    seen: set[_T] = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    raise ValueError("no item repeats")
 
 
 def validate_routes(game: RouteRules, corp: Corporation, routes: Sequence[TracedRoute]) -> None:
@@ -215,6 +300,4 @@ def route_price(game: RouteRules, route: Route, spec: TrainSpec) -> int:
 
 def route_value(game: RouteRules, stops: list[NodeRef], spec: TrainSpec = ORDINARY) -> int:
     """Revenue of a route through these stops (for a train of ``spec``), priced as the engine does."""
-    from ..routes import Route
-
     return route_price(game, Route(train=None, stops=list(stops)), spec)  # type: ignore[arg-type]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
+from ..autoroute import validate_route, validate_routes
 from ..entities import Company, Corporation, Entity, Player, Share, Train
 from ..errors import GameError, illegal, insufficient, malformed
 from ..round import G, InterruptStep, Step, as_corporation, as_player
-from ..routes import build_route
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
@@ -136,7 +136,7 @@ class TokenStep(Step[G]):
         token = self.game.track.token_for(entity, opt_text(action, "token_type"))
         if token is None:
             raise illegal(f"{entity.sym} has no station tokens left")
-        if (hx.id, node) not in self.game.track.network(entity).nodes:
+        if not self.game.track.reaches_node(entity, (hx.id, node)):
             raise illegal(f"{hx.id} is not connected to {entity.sym}'s network")
         if not self.game.can_token_city(entity, hx, node, token):
             raise illegal(f"{entity.sym} cannot place a token in {hx.id}")
@@ -167,8 +167,6 @@ class RouteStep(Step[G]):
         return [{**entity_action(corp, "run_routes"), "routes": self.game.best_routes(corp)}]
 
     def process_run_routes(self, action: Action, entity: Entity) -> None:
-        from ..autoroute import validate_route, validate_routes
-
         entity = corp = as_corporation(entity)
         routes = []
         traced = []
@@ -184,14 +182,13 @@ class RouteStep(Step[G]):
             used_trains.add(train.id)
             try:
                 check = validate_route(self.game, corp, train, data)
-                route = build_route(self.game, corp, train, data)
+                route = check.route(data)
             except GameError:
                 if not recorded:
                     raise
                 route = self.game.runs.recorded_route(train, data)
             else:
                 traced.append(check)
-                route.stops = list(check.stops)
             claimed: Any = data.get("revenue")  # as recorded: a number, or None when not claimed
             route.revenue = int(claimed) if recorded else self.game.route_revenue(corp, route)
             if claimed is not None and int(claimed) != route.revenue:

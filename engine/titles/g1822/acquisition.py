@@ -27,16 +27,18 @@ def potential_minors(game: Game1822, major: Corporation) -> list[Corporation]:
 
 
 def minor_connected(game: Game1822, major: Corporation, minor: Corporation) -> bool:
-    nodes = game.track.network(major).nodes
     if minor.floated and minor.tokens[0].used:
         token = minor.tokens[0]
-        return (token.hex, token.node) in nodes
-    if minor.home is None:
+        cities = {(str(token.hex), token.node)}
+    elif minor.home is None:
         return False
-    hx = game.board.hexes[minor.home]
-    if minor.home_city is not None:
-        return (hx.id, hx.tile.tdef.cities[minor.home_city]) in nodes
-    return any((hx.id, n) in nodes for n in hx.tile.tokens)
+    else:
+        hx = game.board.hexes[minor.home]
+        if minor.home_city is not None:
+            cities = {(hx.id, hx.tile.tdef.cities[minor.home_city])}
+        else:
+            cities = {(hx.id, n) for n in hx.tile.tokens}
+    return game.track.any_node(major, lambda h, n: (h, n) in cities)
 
 
 def minor_pay_choices(game: Game1822, major: Corporation, minor: Corporation) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.autoroute import TrainSpec, validate_route
 from ...core.entities import Corporation, Train
 from ...core.errors import GameError, illegal
 from ...core.routes import Route
@@ -14,12 +15,10 @@ from .destinations import add_route_bonuses
 from .trains import LOCAL_TRAINS, PULLMAN
 
 if TYPE_CHECKING:
-    from ...core.autoroute import TrainSpec
     from .state import Game1822
 
 
 def autoroute_train_spec(game: Game1822, train: Train) -> TrainSpec | None:
-    from ...core.autoroute import TrainSpec
     if train.name in LOCAL_TRAINS:
         # One city (or off-board) and at most one town, or a local run at one station.
         caps = ((frozenset({"city", "offboard"}), 1), (frozenset({"town"}), 1))
@@ -126,7 +125,6 @@ def trace_1822_route(game: Game1822, corp: Corporation, train: Train, data: dict
         a, b = inner[0]
         stops = [(hx.id, a - NODE_BASE), (hx.id, b - NODE_BASE)]
     else:
-        from ...core.autoroute import validate_route
         stops = list(validate_route(game, corp, train, data).stops)
     if len(set(stops)) != len(stops):
         raise illegal("a route may not visit a stop twice")

@@ -26,7 +26,7 @@ def can_place_token(game: Game1822, corp: Corporation) -> bool:
     unused = [t for t in corp.unused_tokens() if t.kind is not TokenKind.DESTINATION]
     if not unused or min(t.price for t in unused) > corp.cash:
         return False
-    return any(offers_city(game, corp, game.board.hexes[h], n) for h, n in game.track.network(corp).nodes)
+    return game.track.any_node(corp, lambda h, n: offers_city(game, corp, game.board.hexes[h], n))
 
 
 def offers_city(game: Game1822, corp: Corporation, hx: Hex, node: int) -> bool:

@@ -98,7 +98,7 @@ def track_power_allows(game: Game1822, company: Company, corp: Corporation, powe
             return False
     if power.get("teleport"):
         return teleport_open(game, company)
-    return hx.id in game.track.network(corp).hex_edges
+    return game.track.shows(corp, lambda net: hx.id in net.hex_edges)
 
 
 def teleport_open(game: Game1822, company: Company) -> bool:

@@ -16,7 +16,7 @@ def has_coal(corp: Corporation) -> bool:
 
 def can_buy_marker(game: Game1828, corp: Corporation) -> bool:
     return (game.coal_on_fields > 0 and not has_coal(corp) and corp.cash >= int(game.coal["price"])
-            and reaches(game.track.network(corp), game.coal["coalfields"]))
+            and game.track.shows(corp, lambda net: reaches(net, game.coal["coalfields"])))
 
 
 def buy_marker(game: Game1828, corp: Corporation) -> None:

@@ -278,7 +278,7 @@ class G1828(Game1828):
         # 18xx.games remembers that a company once had a route and keeps asking it to run even after track or
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
         # follow it (TrainPart.route_available), recording whenever it walks the company's track.
-        if net.route_possible and corp.sym not in self.routes_seen:
+        if corp.sym not in self.routes_seen and net.route_possible:
             self.round.forget()  # recorded as a query reads the track: answers given before may change
             self.routes_seen.add(corp.sym)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, route_list
-from ...core.autoroute import TrainSpec
+from ...core.autoroute import TrainSpec, validate_route
 from ...core.entities import Corporation, CorporationKind, Train
 from ...core.errors import illegal
 from ...core.tiles import NODE_BASE
@@ -27,13 +27,9 @@ def train_spec(train: Train) -> TrainSpec:
 def with_revenue(game: Game1828, corp: Corporation, routes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The optimal routes, each with its revenue, as 18xx.games' own client writes them (its 1828 cannot
     check a route that comes without one)."""
-    from ...core.autoroute import validate_route
-    from ...core.routes import build_route
     for data in routes:
         train = game.all_trains[str(data["train"])]
-        traced = validate_route(game, corp, train, data)
-        route = build_route(game, corp, train, data)
-        route.stops = list(traced.stops)
+        route = validate_route(game, corp, train, data).route(data)
         data["revenue"] = game.route_revenue(corp, route)
     return routes
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...core import events as ev
 from ...core.entities import Corporation, Token, pay
+from ...core.game_setup import issue_certificates
 from . import stations
 from .market import share_price_of, system_market_price
 from .shells import Shell
@@ -25,7 +26,7 @@ def create_system(game: Game1828, corps: list[Corporation]) -> Corporation:
     system = Corporation(data)
     system.full_name = merger.full_name
     game.corporations[sym] = system
-    game._init_shares(system)
+    issue_certificates(system)
     for share in system.shares:
         ev.emit(ev.ShareCreated(share.id, sym, share.percent, system.party))
     game.shells[sym] = []

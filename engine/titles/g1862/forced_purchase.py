@@ -14,7 +14,7 @@ from .switches import FORCED_PURCHASE_ALWAYS
 def must_buy_train(game: Game1862, corp: Corporation) -> bool:
     if corp.closed or corp.trains or not (game.trains.available_depot_trains() or game.pool_trains):
         return False
-    return game.switch(FORCED_PURCHASE_ALWAYS) or game.track.network(corp).route_possible
+    return game.switch(FORCED_PURCHASE_ALWAYS) or game.track.reach(corp).route_possible
 
 
 def president_may_contribute(game: Game1862, corp: Corporation) -> bool:

@@ -24,7 +24,18 @@ from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.steps.operating import Bankrupt, BuyTrain, DiscardTrain, Dividend, TokenStep, Track
 from ...core.steps.stock import HomeToken
 from ...core.tiles import Tile
-from . import bankruptcy, certificates, debt, forced_purchase, privates, redemption, routes, stalemate, stations
+from . import (
+    bankruptcy,
+    certificates,
+    debt,
+    forced_purchase,
+    private_sale,
+    privates,
+    redemption,
+    routes,
+    stalemate,
+    stations,
+)
 from . import shares as share_rules
 from .private_sale import PrivateAuction, unsold_privates
 from .privates import ClosePrivate, ErieTile, NyhPar, RockyMountainTile
@@ -90,11 +101,6 @@ class G1862(Game1862):
             for hx in self.board.hexes.values():
                 hx.bonus = {}
 
-    @classmethod
-    def edition_label(cls) -> str:
-        """The label the game shows wherever a player meets it (spec, opening section)."""
-        return str(cls.data()["game"]["edition_label"])
-
     # ------------------------------------------------------------------ rounds
     def initial_round(self) -> Round:
         return InitialStockRound(self, [NyhPar, ErieTile, PrivateAuction, InitialShares])
@@ -111,6 +117,13 @@ class G1862(Game1862):
         if finished.kind == OPERATING and unsold_privates(self):
             return Next(INITIAL)
         return super().next_in_plan(finished)
+
+    # ------------------------------------------------------------------ views
+    def standing_bids(self) -> dict[str, list[tuple[Any, int]]]:
+        return private_sale.standing_bids(self)
+
+    def committed_cash(self, player: Player) -> int:
+        return private_sale.earmarked(self, player)
 
     def end_checks(self) -> dict[str, EndCheck]:
         return {

@@ -29,6 +29,17 @@ def unsold_privates(game: Game1862) -> list[Company]:
                   key=lambda c: int(c.data["order"]))
 
 
+def earmarked(game: Game1862, player: Player, *, besides: str | None = None) -> int:
+    """Money in ``player``'s bids, on every private but ``besides``: it may not be bid again elsewhere."""
+    return sum(price for sym, bids in game.private_sale.bids.items() if sym != besides
+               for p, price in bids if p is player)
+
+
+def standing_bids(game: Game1862) -> dict[str, list[tuple[Any, int]]]:
+    """The bids on privates, which stand from one initial stock round to the next: company -> (bidder, price)."""
+    return {sym: list(bids) for sym, bids in game.private_sale.bids.items() if bids}
+
+
 def sell_private(game: Game1862, player: Player, company: Company, price: int) -> None:
     company.owner = player
     player.companies.append(company)
@@ -82,8 +93,7 @@ class PrivateAuction(Step[Game1862]):
         return first is self.game.companies["BOM"] and first.min_bid <= 0
 
     def earmarked(self, player: Player, *, besides: str | None = None) -> int:
-        return sum(price for sym, bids in self.sale.bids.items() if sym != besides
-                   for p, price in bids if p is player)
+        return earmarked(self.game, player, besides=besides)
 
     def available(self, player: Player, company: Company) -> int:
         """Cash a player may put into ``company``: his cash less his bids on other privates."""

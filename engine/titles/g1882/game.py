@@ -125,8 +125,7 @@ class G1882(Game1882):
     def president_may_contribute(self, corp: Corporation) -> bool:
         if corp.trains:
             return False
-        net = self.track.network(corp)
-        return self.must_buy_train(corp) or any(self.board.hexes[h].optional_node for h, _ in net.nodes)
+        return self.must_buy_train(corp) or self.track.any_node(corp, lambda h, _: self.board.hexes[h].optional_node)
 
     def may_replace_neutral(self, corp: Corporation) -> bool:
         # Only SC's home may take a neutral station's space (rules 7.1 P2); QL's may not (rules 11.4).

@@ -55,7 +55,7 @@ class PendingToken(HomeToken[Game1822]):
     def reaches(self, actor: Corporation, hx: Hex, node: int) -> bool:
         """Minor 14's home may go in any city of London; a major's station replacing a minor's must be in a city
         its track reaches (18xx.games)."""
-        return actor.sym == "14" or (hx.id, node) in self.game.track.network(actor).nodes
+        return actor.sym == "14" or self.game.track.reaches_node(actor, (hx.id, node))
 
     def process_place_token(self, action: Action, entity: Entity) -> None:
         actor, hexes, pending = self.pending()[0]
@@ -139,6 +139,12 @@ class Token1822(TokenStep[Game1822]):
     def normal_tokens(self, corp: Corporation) -> list[Token]:
         return [t for t in corp.unused_tokens() if t.kind == TokenKind.NORMAL]
 
+    def free_city(self, corp: Corporation, hx: Hex, node: int) -> bool:
+        """Whether this city is one of ``free_cities``."""
+        token = next(iter(self.normal_tokens(corp)), None)
+        return token is not None and hx.id in free_token_hexes(self.game, corp) and node in hx.tile.tokens \
+            and self.game.can_token_city(corp, hx, node, token) and self.game.track.reaches_node(corp, (hx.id, node))
+
     def free_cities(self, corp: Corporation) -> list[tuple[Any, int]]:
         """Cities of the free-station hexes that ``corp`` reaches and may take a station in."""
         token = next(iter(self.normal_tokens(corp)), None)
@@ -174,7 +180,7 @@ class Token1822(TokenStep[Game1822]):
             place_channel_station(self.game, entity, hx, node, opt_whole(action, "slot"))
             return
         if isinstance(entity, Corporation) and opt_text(action, "token_type") is None \
-                and (hx, node) in self.free_cities(entity):
+                and self.free_city(entity, hx, node):
             token: Token = self.normal_tokens(entity)[0]
             self.game.track.place_token(entity, token, hx, node, free=True, slot=opt_whole(action, "slot"))
             self.game.free_tokens_used.add(entity.sym)
