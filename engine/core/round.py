@@ -343,7 +343,7 @@ class Round:
 
     def active_step(self) -> Step[Any] | None:
         for step in self.steps:
-            traits = _traits(type(step))
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
             if (not step.passed if traits.plain_active else step.active()) and self._blocking(step, traits):
                 return step
         return None
@@ -395,7 +395,7 @@ class Round:
     def process(self, action: Action, entity: Entity) -> None:
         kind = action["type"]
         for step in self.steps:
-            traits = _traits(type(step))
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
             if step.passed if traits.plain_active else not step.active():
                 continue
             if not step.blocks and traits.plain_blocking:
@@ -477,7 +477,7 @@ class Round:
         found: Step[Any] | None = None  # a step that blocks though it is never skipped (it decides for itself)
         asked = False  # a step was asked and stays active, so a later skip() that changes the game could wake it
         for step in self.steps:
-            traits = _traits(type(step))
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
             if traits.plain_active:
                 if step.passed:
                     continue
