@@ -23,6 +23,7 @@ from .play import RunPart
 from .play_shares import SharePart
 from .play_track import TrackPart
 from .play_trains import TrainPart
+from .round import replaying
 from .sequence import OPERATING, next_round
 
 
@@ -130,8 +131,9 @@ class Game(HookDefaults):
         self.raw_actions = raw
 
     def _replay(self, raw: list[dict[str, Any]]) -> None:
-        for action in act.filter_undo(raw):
-            self._apply(action)
+        with replaying(self):
+            for action in act.filter_undo(raw):
+                self._apply(action)
         self.raw_actions = list(raw)
 
     def _apply(self, action: dict[str, Any]) -> None:

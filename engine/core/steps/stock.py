@@ -57,6 +57,11 @@ class BuySellParShares(Step[G]):
         # What the round asks before each stock action: only the one kind is looked for, not the whole list.
         if type(self).actions is not BuySellParShares.actions:
             return super().offers(entity, kind)  # a title's own list
+        return self.offered(entity, kind)
+
+    def offered(self, entity: Entity, kind: str) -> bool:
+        """Whether this class's ``actions(entity)`` lists ``kind``; a title that lists more answers its own
+        ``offers`` with this for the kinds it keeps."""
         if entity is not self.round.entity() or not isinstance(entity, Player):
             return False
         if self.must_sell(entity):
@@ -92,8 +97,16 @@ class BuySellParShares(Step[G]):
         if self.game.num_certs(player) > self.game.cert_limit:
             return self.can_sell_any(player)
         # Only a company the player holds can be over the holding limit.
-        held = [self.game.corporation(sym) for sym in dict.fromkeys(s.corp for s in player.shares)]
-        return any(not self.holding_ok(player, c, []) and self.can_sell_any(player, c) for c in held)
+        by_corp: dict[str, list[Share]] = {}
+        for s in player.shares:
+            by_corp.setdefault(s.corp, []).append(s)
+        held = [self.game.corporation(sym) for sym in by_corp]
+        if type(self).holding_ok is not BuySellParShares.holding_ok:
+            return any(not self.holding_ok(player, c, []) and self.can_sell_any(player, c) for c in held)
+        # holding_ok, with each company's certificates sorted out in one pass over the player's.
+        rules = self.game.config.shares
+        return any(self.zone(c) not in ("orange", "brown") and not units.holding_allows(rules, mine, [])
+                   and self.can_sell_any(player, c) for c, mine in zip(held, by_corp.values(), strict=True))
 
     def zone(self, corp: Corporation) -> str:
         cell = self.game.market.location.get(corp.sym)

@@ -68,6 +68,21 @@ class BuySellParShares1828(BuySellParShares[Game1828]):
             extra.append("pass")
         return [*out, *[a for a in extra if a not in out]]
 
+    def offers(self, entity: Entity, kind: str) -> bool:
+        # actions(entity) holds ``kind``, asked without listing the rest.
+        if not isinstance(entity, Player) or entity is not self.round.entity():
+            return False
+        if self.offered(entity, kind):
+            return True
+        if kind not in ("choose", "failed_merge", "buy_shares", "pass") or self.bought():
+            return False
+        if kind == "buy_shares":
+            return any(exchange_shares(self.game, c) for c in entity.companies)
+        if can_merge_any(self.game, entity):
+            return True  # choose, failed_merge, and the pass they bring
+        return kind == "pass" and not self.offered(entity, "buy_shares") and \
+            any(exchange_shares(self.game, c) for c in entity.companies)
+
     def has_any_action(self, player: Player) -> bool:
         if super().has_any_action(player):
             return True

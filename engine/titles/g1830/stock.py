@@ -66,6 +66,14 @@ class BuySellParShares1830(BuySellParShares[Rules1830]):
                 out.append("pass")
         return out
 
+    def offers(self, entity: Entity, kind: str) -> bool:
+        # actions(entity) holds ``kind``, asked without listing the rest.
+        if not isinstance(entity, Player) or entity is not self.round.entity():
+            return False
+        if kind == "buy_company" or (kind == "pass" and not self.offered(entity, "pass")):
+            return not self.must_sell(entity) and bool(self.tradeable_companies(entity))
+        return self.offered(entity, kind)
+
     def has_any_action(self, player: Player) -> bool:
         return super().has_any_action(player) or bool(self.tradeable_companies(player))
 
