@@ -275,6 +275,16 @@ class HookDefaults(GameState):
     def crowded_corporations(self) -> list[Corporation]:
         # len(trains) bounds the trains that count, and is cheap: this is asked after almost every action (a company
         # without trains is passed over before its limit is looked up).
+        if type(self).train_limit is HookDefaults.train_limit:  # one limit for every company: read it once
+            out: list[Corporation] = []
+            limit: int | None = None
+            for c in self.corporations.values():
+                if c.trains:
+                    if limit is None:
+                        limit = self.train_limit(c)
+                    if len(c.trains) > limit and c.trains_in_limit() > limit:
+                        out.append(c)
+            return out
         return [c for c in self.corporations.values()
                 if c.trains and len(c.trains) > self.train_limit(c) and c.trains_in_limit() > self.train_limit(c)]
 
