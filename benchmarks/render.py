@@ -32,7 +32,8 @@ from PIL import Image  # noqa: E402
 
 from benchmarks.fixtures import add_title_option, largest, recorded_games  # noqa: E402
 from engine import new_game  # noqa: E402
-from engine.core.viewbuild import board_view, market_view, status_view  # noqa: E402
+from engine.core.statusbuild import status_view  # noqa: E402
+from engine.core.viewbuild import board_view, market_view  # noqa: E402
 from engine.history import game_history  # noqa: E402
 from engine.importer import GameFile, read_game_file, replay  # noqa: E402
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, to_png  # noqa: E402

@@ -15,7 +15,7 @@ from .core.events import Event, Outcome, Party, PartyKind, Score
 from .core.game import Game
 from .core.game_end import end_reason_text
 from .core.query import Actor, actors
-from .core.viewbuild import bank_unlimited, status_view
+from .core.statusbuild import bank_unlimited, status_view
 
 __all__ = [
     "Actor",

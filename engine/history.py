@@ -22,7 +22,7 @@ from .core import actions as act
 from .core import events as ev
 from .core.entities import Corporation, Player
 from .core.game import Game
-from .core.viewbuild import status_view
+from .core.statusbuild import status_view
 
 __all__ = ["CompanyInfo", "GameHistory", "Hold", "Payout", "WorthSplit", "game_history", "worth_split"]
 

@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.core.errors import GameError
-from engine.core.viewbuild import board_view, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, market_view
 from engine.importer import ReplayError, read_game_file, replay
 from rendering import render_map, render_market, render_status, to_png
 

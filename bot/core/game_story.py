@@ -123,7 +123,7 @@ async def summary(
 
 def network_hexes(game: Game, sym: str) -> list[str]:
     """The hexes where company ``sym`` has stations, home first; empty for an unknown company."""
-    from engine.core.viewbuild import status_view
+    from engine.core.statusbuild import status_view
 
     for corp in status_view(game).corporations:
         if corp.sym.lower() == sym.lower():

@@ -12,7 +12,7 @@ from engine.api import Game
 from engine.core import query
 from engine.core.events import Score
 from engine.core.game_end import end_reason_text
-from engine.core.viewbuild import bank_unlimited
+from engine.core.statusbuild import bank_unlimited
 
 
 def money(game: Game, n: int) -> str:

@@ -111,6 +111,19 @@ class SharePart:
         self.check_float(corp)
         game.check_presidency(corp, previous=corp.owner)
 
+    def exchange_private(self, company: Company, share: Share) -> tuple[Player, Corporation, Player | None]:
+        """A private its owner exchanges for ``share``: the share goes to the owner and the private closes. Says
+        who the owner is, the share's company and that company's president before, for the title's own rules on
+        floating and presidency that follow (1828's unparred directorship, 1830's M&H)."""
+        owner = company.owner
+        assert isinstance(owner, Player)
+        corp = self.game.corporations[share.corp]
+        previous = corp.owner
+        self.transfer_share(share, owner)
+        self.game.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
+        self.close_company(company)
+        return owner, corp, previous
+
     def check_float(self, corp: Corporation) -> None:
         if corp.floated or not corp.ipoed:
             return

@@ -13,7 +13,7 @@ from bot.core.notify import digest
 from bot.core.text import score_text
 from engine.core import events as ev
 from engine.core.game import Game
-from engine.core.viewbuild import status_view
+from engine.core.statusbuild import status_view
 from engine.importer import parse_game_json, replay
 from engine.playout import random_playout
 from engine.titles import title_class

@@ -286,7 +286,7 @@ def test_no_sale_passes_a_presidency_while_the_tax_haven_ties_for_the_largest_ho
 
 
 def test_p16_shows_what_its_tax_haven_holds() -> None:
-    from engine.core.viewbuild import status_view
+    from engine.core.statusbuild import status_view
 
     game, _ = recorded_until(1030)
     p16_buy(game, "MR_ipo")

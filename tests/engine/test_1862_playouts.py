@@ -57,7 +57,8 @@ def test_the_game_says_it_is_a_reconstructed_edition() -> None:
 
 def test_the_pictures_carry_the_reconstructed_edition_in_their_heading() -> None:
     from engine import new_game
-    from engine.core.viewbuild import board_view, status_view
+    from engine.core.statusbuild import status_view
+    from engine.core.viewbuild import board_view
 
     game = new_game("1862", [(1, "a"), (2, "b"), (3, "c"), (4, "d")])
     assert "reconstructed edition" in status_view(game).title

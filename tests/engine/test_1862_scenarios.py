@@ -1045,7 +1045,7 @@ def test_standing_private_bids_show_in_the_status_view_and_to_auto_actions() -> 
     """A bid in 1862's private sale is what a player needs to see (who leads, at what price) between turns; the
     views and the bot's auto-actions read it from the engine (``query.high_bids``), not from a title's names."""
     from engine.core.query import high_bids
-    from engine.core.viewbuild import status_view
+    from engine.core.statusbuild import status_view
 
     g = new(5)
     act(g, "pass", 1)

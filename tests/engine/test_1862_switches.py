@@ -92,7 +92,7 @@ def test_d21_price_zero_markers_leave_the_map() -> None:
 
 
 def test_views_show_bonus_hexes_and_debts() -> None:
-    from engine.core import viewbuild
+    from engine.core import statusbuild, viewbuild
     from rendering import status_text
 
     g = switched()
@@ -104,5 +104,5 @@ def test_views_show_bonus_hexes_and_debts() -> None:
     assert bonus == {"G6": (("yellow", 20), ("brown", 30)), "G12": (("yellow", 20), ("brown", 30)),
                      "F17": (("yellow", 20), ("brown", 30))}
     assert not any(h.bonus for h in viewbuild.board_view(switched("no_bonus_hexes")).hexes)
-    text = status_text(viewbuild.status_view(g))
+    text = status_text(statusbuild.status_view(g))
     assert "debt $300" in text and "debt $120" in text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from engine.core import query, viewbuild
+from engine.core import query, statusbuild, viewbuild
 from engine.core.track import legal_rotations
 
 
@@ -39,4 +39,4 @@ def test_option_view_turns_the_tile_and_leaves_the_game_alone() -> None:
 def test_views_carry_the_titles_money_format() -> None:
     g = _game()
     assert viewbuild.board_view(g).currency == g.config.currency == "$%d"
-    assert viewbuild.market_view(g).currency == viewbuild.status_view(g).currency == "$%d"
+    assert viewbuild.market_view(g).currency == statusbuild.status_view(g).currency == "$%d"

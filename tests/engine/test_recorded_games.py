@@ -13,7 +13,8 @@ import pytest
 
 from engine.core import actions as act
 from engine.core.invariants import problems
-from engine.core.viewbuild import board_view, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, market_view
 from engine.importer import read_game_file, replay
 from engine.titles import TITLES, title_class
 from tests.conftest import ROOT, SHARED_FIXTURES, recorded_games

@@ -11,8 +11,9 @@ import engine
 from engine.core import actions as act
 from engine.core.board import split_hex_id
 from engine.core.game import Game
+from engine.core.statusbuild import status_view
 from engine.core.tiles import TokenKind
-from engine.core.viewbuild import _walk, board_view, hex_text, market_view, status_view
+from engine.core.viewbuild import _walk, board_view, hex_text, market_view
 from engine.core.views import BoardView, MarketView, StatusView
 from engine.importer import read_game_file, replay
 from engine.titles import title_class

@@ -9,7 +9,8 @@ import json
 from functools import cache
 from typing import Any
 
-from engine.core.viewbuild import board_view, hex_text, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, hex_text, market_view
 from engine.importer import parse_game_json, replay
 from rendering import render_map, render_status, theme
 from rendering.map import crowded_hexes

@@ -13,7 +13,8 @@ from functools import cache
 import pytest
 
 from engine.core.game import Game
-from engine.core.viewbuild import board_view, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, market_view
 from engine.importer import read_game_file, replay
 from rendering import render_map, render_market, render_status
 from tests.conftest import SHARED_FIXTURES, missing_message

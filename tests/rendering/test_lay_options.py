@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.core import viewbuild
+from engine.core import statusbuild, viewbuild
 from engine.core.track import legal_rotations
 from rendering.lay_options import LayOption, render_lay_options
 from tests.rendering.imagecompare import assert_matches_golden
@@ -83,7 +83,7 @@ def test_the_money_sign_comes_from_the_view() -> None:
 
     from rendering import render_status, status_text
 
-    view = viewbuild.status_view(engine.new_game("1882", [(1, "A"), (2, "B"), (3, "C")]))
+    view = statusbuild.status_view(engine.new_game("1882", [(1, "A"), (2, "B"), (3, "C")]))
     pounds = replace(view, currency="£%d")
     assert "Bank £" in status_text(pounds) and "Bank $" in status_text(view)
     assert ImageChops.difference(render_status(view), render_status(pounds)).getbbox() is not None

@@ -18,7 +18,8 @@ import pytest
 from PIL import Image
 
 import engine
-from engine.core.viewbuild import board_view, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, market_view
 from engine.core.views import BoardView, HexsideView, HexView, MarketView, NodeView, PathView
 from engine.importer import read_game_file, replay
 from rendering import map as map_mod

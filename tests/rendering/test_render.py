@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 import engine
-from engine.core.viewbuild import board_view, market_view, status_view
+from engine.core.statusbuild import status_view
+from engine.core.viewbuild import board_view, market_view
 from engine.core.views import BoardView, HexsideView, HexView, NodeView, PathView
 from rendering import MAX_PNG_BYTES, render_map, render_market, render_status, status_text, to_png
 from rendering.fonts import BOLD, CONDENSED_BOLD, FONT_DIR, REGULAR, font

@@ -61,13 +61,7 @@ def exchange_shares(game: Game1828, company: Company) -> list[Share]:
 
 
 def exchange_company(game: Game1828, company: Company, share: Share) -> None:
-    owner = company.owner
-    assert isinstance(owner, Player)
-    corp = game.corporations[share.corp]
-    previous = corp.owner
-    game.shares.transfer_share(share, owner)
-    game.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-    game.shares.close_company(company)
+    owner, corp, previous = game.shares.exchange_private(company, share)
     game.shares.check_float(corp)
     if corp.ipoed:
         game.check_presidency(corp, previous=previous)

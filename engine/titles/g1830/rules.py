@@ -35,13 +35,7 @@ class Rules1830(Game):
         return player.percent_of(share.corp) + share.percent <= self.config.shares.hold_limit
 
     def exchange_company(self, company: Company, share: Share) -> None:
-        owner = company.owner
-        assert isinstance(owner, Player)
-        corp = self.corporations[share.corp]
-        previous = corp.owner
-        self.shares.transfer_share(share, owner)
-        self.log(f"{owner.name} exchanges {company.sym} for a {share.percent}% share of {corp.sym}")
-        self.shares.close_company(company)
+        _, corp, previous = self.shares.exchange_private(company, share)
         if corp.ipoed:
             self.shares.check_float(corp)
             self.check_presidency(corp, previous=previous)
