@@ -11,6 +11,7 @@ from typing import Any
 from .core import actions as act
 from .core.errors import GameError, malformed
 from .core.game import Game
+from .core.round import replaying
 from .titles import title_class
 
 
@@ -68,15 +69,17 @@ class ReplayError(Exception):
 def replay(gf: GameFile, on_applied: Callable[[int, dict[str, Any], Game], None] | None = None) -> Game:
     """Build the game and apply every standing action, stopping at the first refused one.
 
-    ``on_applied(index, action, game)`` is called after each standing action (its auto actions included).
+    ``on_applied(index, action, game)`` is called after each standing action (its auto actions included); it
+    reads the game and must not change it (the rounds remember their steps' answers while they replay).
     """
     game = title_class(gf.title)(gf.players, gf.seed, gf.options)
-    for index, action in enumerate(act.filter_undo(gf.actions)):
-        try:
-            game._apply(action)
-        except GameError as exc:
-            raise ReplayError(action.get("id"), exc) from exc
-        if on_applied is not None:
-            on_applied(index, action, game)
+    with replaying(game):
+        for index, action in enumerate(act.filter_undo(gf.actions)):
+            try:
+                game._apply(action)
+            except GameError as exc:
+                raise ReplayError(action.get("id"), exc) from exc
+            if on_applied is not None:
+                on_applied(index, action, game)
     game.raw_actions = list(gf.actions)
     return game

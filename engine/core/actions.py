@@ -171,6 +171,9 @@ def filter_undo(actions: list[Action]) -> list[Action]:
     """
     kept: list[Action] = []
     undone: list[list[Action]] = []
+    # Whether ``kept`` is in order of id (as games record it): an undo back to an action then cuts its tail only,
+    # instead of looking at every action kept.
+    ordered = True
     for action in actions:
         kind = action.get("type")
         if kind == "undo":
@@ -181,6 +184,15 @@ def filter_undo(actions: list[Action]) -> list[Action]:
                     if kept[i].get("type") != "message":
                         group = [kept.pop(i)]
                         break
+            elif target and ordered and kept:
+                back_to = int(target)
+                cut = len(kept)
+                while cut and int(kept[cut - 1].get("id", 0)) > back_to:
+                    cut -= 1
+                tail = kept[cut:]
+                del kept[cut:]
+                for a in tail:
+                    (kept if a.get("type") == "message" else group).append(a)
             else:
                 keep: list[Action] = []
                 for a in kept:
@@ -195,11 +207,23 @@ def filter_undo(actions: list[Action]) -> list[Action]:
                 group = undone.pop()
                 kept.extend(group)
                 kept.sort(key=lambda a: int(a.get("id", 0)))
+                ordered = True
         else:
             if kind != "message":
                 undone.clear()
+            if ordered:
+                ordered = _follows(kept[-1] if kept else None, action)
             kept.append(action)
     return kept
+
+
+def _follows(last: Action | None, action: Action) -> bool:
+    """Whether ``action``'s id is a whole number not below ``last``'s (whose id is one)."""
+    try:
+        now = int(action.get("id", 0))
+        return last is None or now >= int(last.get("id", 0))
+    except (TypeError, ValueError):
+        return False
 
 
 def entity_ref(entity: Entity) -> tuple[str, str | int]:

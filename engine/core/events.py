@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import ClassVar, TypeVar
 
 
@@ -48,10 +49,13 @@ DEPOT = Party(PartyKind.DEPOT)
 NOBODY = Party(PartyKind.NOBODY)
 
 
+# A party is a frozen value asked for at every money or share move: one instance per player or company serves.
+@cache
 def player(pid: int) -> Party:
     return Party(PartyKind.PLAYER, str(pid))
 
 
+@cache
 def corporation(sym: str) -> Party:
     return Party(PartyKind.CORPORATION, sym)
 

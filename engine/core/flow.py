@@ -60,3 +60,6 @@ class RoundState(Protocol):
     def price_range_for(self, entity: Entity, action: dict[str, Any]) -> tuple[int, int] | None: ...
 
     def next_entity_index(self) -> None: ...
+
+    def forget(self) -> None:
+        """The state changed outside the round's own steps: what they answered before no longer holds."""

@@ -164,10 +164,13 @@ class Game(HookDefaults):
     # ------------------------------------------------------------------ round flow
     def _check_game_end_and_advance(self) -> None:
         timing = self._end_trigger()
+        if timing:
+            self.round.forget()  # the end latch records it (the steps' answers are remembered: round.Memory)
         if timing and timing.timing is EndTiming.IMMEDIATE:
             self.end_game(timing.reason)
             return
         while not self.finished and self.round.finished():
+            self.round.forget()
             for p in self.players:
                 p.passed = False
             if timing and end_now(timing.timing, self.round, self.operating_rounds, self.turn, self.end_latch):

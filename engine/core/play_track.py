@@ -9,7 +9,7 @@ hook this part asks goes through the game, so a title's implementation is the on
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import events as ev
 from .abilities import (
@@ -24,6 +24,9 @@ from .graph import Network, company_network
 from .hooks import TrackHooks
 from .tiles import Tile, TileDef, TokenKind
 from .track import move_tokens
+
+if TYPE_CHECKING:
+    from .flow import RoundState
 
 
 class TrackHost(TrackHooks, Protocol):
@@ -41,6 +44,7 @@ class TrackHost(TrackHooks, Protocol):
     board_cache: dict[str, Any]
     pending_tokens: list[tuple[Corporation, list[str], Token]]
     routes_seen: set[str]
+    round: RoundState
 
     @property
     def phase(self) -> dict[str, Any]: ...
@@ -291,6 +295,7 @@ class TrackPart:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer
         when the map changes; the title calls this where 18xx.games looks)."""
         if corp.sym not in self.game.routes_seen and not corp.closed and self.reach(corp).route_possible:
+            self.game.round.forget()  # a step's answers may change with it (round.Memory)
             self.game.routes_seen.add(corp.sym)
 
     def optional_stops(self) -> frozenset[tuple[str, int]]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
@@ -19,6 +22,8 @@ G = TypeVar("G", bound="Game")
 
 # What ``Round.settle`` hands on when it cannot say which step blocks.
 _UNSETTLED: Any = object()
+_MISSING: Any = object()
+T = TypeVar("T")
 
 
 def as_corporation(entity: object) -> Corporation:
@@ -176,10 +181,79 @@ class InterruptStep(Step[G]):
 _PLAIN_SKIPS = (Step.skip, InterruptStep.skip)
 
 
+@dataclass(frozen=True, slots=True)
+class _Traits:
+    """Which of ``Step``'s own answers a step class keeps: the round asks these of every step at every action,
+    so they are looked up once per class."""
+
+    plain_active: bool  # active() is ``not passed``
+    plain_blocking: bool
+    plain_offers: bool
+    plain_skip: bool
+
+
+_TRAITS: dict[type[Any], _Traits] = {}
+
+
+def _traits(cls: type[Step[Any]]) -> _Traits:
+    traits = _TRAITS.get(cls)
+    if traits is None:
+        traits = _TRAITS[cls] = _Traits(cls.active is Step.active, cls.blocking is Step.blocking,
+                                        cls.offers is Step.offers, cls.skip in _PLAIN_SKIPS)
+    return traits
+
+
 @dataclass(slots=True)
 class _Recheck:
     found: Step[Any] | None
     before: list[Step[Any]]
+
+
+class Memory:
+    """What the steps answered (the actions they offer an entity, whether a player can buy...) since the state
+    last changed, while a game replays its recorded actions (``replaying``).
+
+    The round asks its steps after every action which one blocks (``settle``), and asks the same steps again as
+    the next action comes, with nothing changed in between: the second answers are the first ones. The memory is
+    open from each ``settle`` on, and every change of the state closes it first (``Round.forget``): a step taking
+    an action, a step skipped, a new turn, a new entity. A rule that changes the state outside those (a title's
+    ``action_processed``, a query that records something as it reads, like ``routes_seen``) calls
+    ``game.round.forget()``. Outside a replay, where a caller may change the state between two calls, the rounds
+    have no memory."""
+
+    __slots__ = ("answers", "game", "open", "rounds")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.answers: dict[Any, Any] = {}
+        self.open = False
+        self.rounds: list[Round] = []
+
+
+_REPLAYING: ContextVar[Memory | None] = ContextVar("replaying", default=None)
+
+
+@contextmanager
+def replaying(game: Game) -> Iterator[None]:
+    """Give ``game``'s rounds a memory (``Memory``) while the caller applies actions one after another, changing
+    the game in no other way."""
+    memory = Memory(game)
+    token = _REPLAYING.set(memory)
+    if isinstance(game.round, Round):
+        _attach(game.round, memory)
+    try:
+        yield
+    finally:
+        _REPLAYING.reset(token)
+        memory.open = False
+        memory.answers.clear()
+        for rnd in memory.rounds:
+            rnd.memory = None
+
+
+def _attach(rnd: Round, memory: Memory) -> None:
+    rnd.memory = memory
+    memory.rounds.append(rnd)
 
 
 class Round:
@@ -199,11 +273,63 @@ class Round:
         self.pending_par: list[tuple[Company, str]] = []
         # The step ``settle`` found blocking while ``process`` finishes an action (no state change since).
         self._settled: Any = _UNSETTLED
+        self.memory: Memory | None = None
+        memory = _REPLAYING.get()
+        if memory is not None and memory.game is game:
+            _attach(self, memory)
+            self.forget()  # a new round: the game moves on
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy of the game (a checkpoint, a trial) is changed by its own callers: it starts without a memory.
+        return {**self.__dict__, "memory": None}
+
+    def forget(self) -> None:
+        """The state changes: what the steps answered before no longer holds (``Memory``)."""
+        memory = self.memory
+        if memory is not None and memory.open:
+            memory.open = False
+            memory.answers.clear()
+
+    def _remember(self) -> None:
+        """From here on the state stays as it is until the next ``forget``."""
+        memory = self.memory
+        if memory is not None:
+            memory.answers.clear()
+            memory.open = True
+
+    def recall(self, question: Callable[..., T], *args: Any) -> T:
+        """``question(*args)``, a query of the state, answered once while the state stays as it is (``Memory``)."""
+        memory = self.memory
+        if memory is None or not memory.open:
+            return question(*args)
+        key = (question, args)
+        got = memory.answers.get(key, _MISSING)
+        if got is _MISSING:
+            got = memory.answers[key] = question(*args)
+        return got  # type: ignore[no-any-return]
+
+    def _actions_of(self, step: Step[Any], entity: Entity) -> list[str]:
+        memory = self.memory
+        if memory is None or not memory.open:
+            return step.actions(entity)
+        key = (step, entity)
+        got: list[str] | None = memory.answers.get(key)
+        if got is None:
+            got = memory.answers[key] = step.actions(entity)
+        return got
+
+    def _blocking(self, step: Step[Any], traits: _Traits) -> bool:
+        """``step.blocking()``, from the actions the step offers its entities (remembered) where it keeps
+        ``Step.blocking``."""
+        if not traits.plain_blocking or self.memory is None:
+            return step.blocking()
+        return step.blocks and any(self._actions_of(step, e) for e in step.active_entities())
 
     def select_entities(self) -> list[Any]:
         return [p for p in self.game.players if not p.bankrupt]
 
     def start(self) -> None:
+        self.forget()
         for step in self.steps:
             step.round_setup()
         for step in self.steps:
@@ -217,7 +343,8 @@ class Round:
 
     def active_step(self) -> Step[Any] | None:
         for step in self.steps:
-            if step.active() and step.blocking():
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
+            if (not step.passed if traits.plain_active else step.active()) and self._blocking(step, traits):
                 return step
         return None
 
@@ -268,22 +395,23 @@ class Round:
     def process(self, action: Action, entity: Entity) -> None:
         kind = action["type"]
         for step in self.steps:
-            if not step.active():
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
+            if step.passed if traits.plain_active else not step.active():
                 continue
-            if not step.blocks and type(step).blocking is Step.blocking:
+            if not step.blocks and traits.plain_blocking:
                 # It never blocks, so nothing but whether it takes the action is asked of it.
                 if step.offers(entity, kind):
                     self._take(step, action, entity)
                     break
                 continue
-            if type(step).offers is not Step.offers and step.offers(entity, kind):
+            if not traits.plain_offers and step.offers(entity, kind):
                 self._take(step, action, entity)
                 break
-            offered = step.actions(entity)
+            offered = self._actions_of(step, entity)
             if kind in offered:
                 self._take(step, action, entity)
                 break
-            if self._blocks_given(step, entity, offered):
+            if self._blocks_given(step, entity, offered, traits):
                 self._refuse(kind, entity, step)
         else:
             self._refuse(kind, entity, None)
@@ -293,8 +421,8 @@ class Round:
         finally:
             self._settled = _UNSETTLED
 
-    @staticmethod
-    def _take(step: Step[Any], action: Action, entity: Entity) -> None:
+    def _take(self, step: Step[Any], action: Action, entity: Entity) -> None:
+        self.forget()
         if action["type"] == "pass":
             ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
                 getattr(entity, "sym", entity))), step.name))
@@ -307,10 +435,10 @@ class Round:
         return self._active_after_settle(settled)
 
     @staticmethod
-    def _blocks_given(step: Step[Any], entity: Entity, offered: list[str]) -> bool:
+    def _blocks_given(step: Step[Any], entity: Entity, offered: list[str], traits: _Traits) -> bool:
         """``step.blocking()``, reusing the actions already listed for ``entity`` when it is the step's only active
         entity (the usual case), since listing actions is the costly part of every check."""
-        if type(step).blocking is not Step.blocking:
+        if not traits.plain_blocking:
             return step.blocking()
         if not step.blocks:
             return False
@@ -341,6 +469,7 @@ class Round:
         skip() that may change the game came after some step was asked, ``_Recheck``: the steps before it, to ask
         again as ``active_step()`` would; or ``_UNSETTLED`` (the entity has closed). Listing a step's actions is the
         costly part of every check, so the callers that ask ``active_step()`` next use this instead."""
+        self._remember()
         ent = self.entity()
         if getattr(ent, "closed", False):
             return _UNSETTLED
@@ -348,20 +477,26 @@ class Round:
         found: Step[Any] | None = None  # a step that blocks though it is never skipped (it decides for itself)
         asked = False  # a step was asked and stays active, so a later skip() that changes the game could wake it
         for step in self.steps:
-            if not step.active():
-                asked = asked or type(step).active is not Step.active  # it may wake up
+            traits = _TRAITS.get(type(step)) or _traits(type(step))
+            if traits.plain_active:
+                if step.passed:
+                    continue
+            elif not step.active():
+                asked = True  # it may wake up
                 continue
             if not step.blocks:
-                if type(step).blocking is not Step.blocking:
+                if not traits.plain_blocking:
                     if found is None and step.blocking():
                         found = step
                     asked = True
                 continue
-            if step.blocking():
+            if self._blocking(step, traits):
                 return self._settled_on(found, step, exact)
-            if asked and type(step).skip not in _PLAIN_SKIPS:
+            if asked and not traits.plain_skip:
                 exact = False
+            self.forget()
             step.skip()
+            self._remember()
             if step.active():
                 asked = True
         return self._settled_on(found, None, exact)
@@ -420,6 +555,7 @@ class StockRound(Round):
 
     def next_entity(self) -> None:
         while True:
+            self.forget()
             self.next_entity_index()
             if all(p.passed for p in self.entities):
                 self.done = True
@@ -446,6 +582,7 @@ class OperatingRound(Round):
         return self.game.operating_order()
 
     def start(self) -> None:
+        self.forget()
         for step in self.steps:
             step.round_setup()
         self.game.payout_companies()
@@ -458,6 +595,7 @@ class OperatingRound(Round):
 
     def start_operating(self) -> None:
         while True:
+            self.forget()
             corp = as_corporation(self.entity())
             self.game.log(f"{self.game.describe(self.game.acting_player(corp))} operates {corp.sym}")
             for train in corp.trains:
@@ -469,6 +607,7 @@ class OperatingRound(Round):
                 return
 
     def _advance(self) -> bool:
+        self.forget()
         corp = as_corporation(self.entity())
         corp.operated = True
         self.game.after_operating(corp)

@@ -247,14 +247,18 @@ class DiscardTrain(InterruptStep[G]):
 
     name = "Discard a train"
 
+    def crowded(self) -> list[Corporation]:
+        # Asked three times an action, so remembered while the state stays as it is (round.Memory).
+        return self.round.recall(self.game.crowded_corporations)
+
     def active_entities(self) -> list[Any]:
-        return self.game.crowded_corporations()[:1]
+        return self.crowded()[:1]
 
     def blocking(self) -> bool:
-        return self.blocks and bool(self.game.crowded_corporations())
+        return self.blocks and bool(self.crowded())
 
     def actions(self, entity: Entity) -> list[str]:
-        crowded = self.game.crowded_corporations()
+        crowded = self.crowded()
         return ["discard_train"] if crowded and entity is crowded[0] else []
 
     def choices(self, entity: Entity, kind: str) -> list[Action]:

@@ -85,6 +85,9 @@ class BuySellParShares(Step[G]):
         return self.can_buy_any(player) or self.can_par_any(player) or self.can_sell_any(player)
 
     def must_sell(self, player: Player) -> bool:
+        return self.round.recall(self._must_sell, player)
+
+    def _must_sell(self, player: Player) -> bool:
         # Over a limit with nothing sellable, the player plays on as usual (18xx.games does the same).
         if self.game.num_certs(player) > self.game.cert_limit:
             return self.can_sell_any(player)
@@ -150,6 +153,9 @@ class BuySellParShares(Step[G]):
                 yield pool
 
     def can_buy_any(self, player: Player) -> bool:
+        return self.round.recall(self._can_buy_any, player)
+
+    def _can_buy_any(self, player: Player) -> bool:
         return next(self._buyable(player), None) is not None
 
     def parable(self, player: Player) -> list[Corporation]:
@@ -168,6 +174,9 @@ class BuySellParShares(Step[G]):
                 yield corp
 
     def can_par_any(self, player: Player) -> bool:
+        return self.round.recall(self._can_par_any, player)
+
+    def _can_par_any(self, player: Player) -> bool:
         if type(self).parable is not BuySellParShares.parable:
             return bool(self.parable(player))  # a title's own list
         return next(self._parable(player), None) is not None
@@ -192,6 +201,9 @@ class BuySellParShares(Step[G]):
         return out
 
     def can_sell_any(self, player: Player, corp: Corporation | None = None) -> bool:
+        return self.round.recall(self._can_sell_any, player, corp)
+
+    def _can_sell_any(self, player: Player, corp: Corporation | None) -> bool:
         corps = [corp] if corp is not None else [self.game.corporation(c) for c in {s.corp for s in player.shares}]
         return any(self.can_sell(player, *b) for c in corps for b in self.game.shares.sell_bundles(player, c))
 

@@ -279,6 +279,7 @@ class G1828(Game1828):
         # stations cut it off (an upgrade in Dunkirk & Buffalo, a blocking marker); the rules are silent, so we
         # follow it (TrainPart.route_available), recording whenever it walks the company's track.
         if corp.sym not in self.routes_seen and net.route_possible:
+            self.round.forget()  # recorded as a query reads the track: answers given before may change
             self.routes_seen.add(corp.sym)
 
     def remembers_routes(self) -> bool:

@@ -314,6 +314,7 @@ def check_merging_floats(game: Game1828) -> None:
     step = merger_step(game)
     for corp in (step.merger, step.target) if step is not None else ():
         if corp is not None and not corp.floated and corp.percent_of(corp.sym) <= 100 - corp.float_percent:
+            game.round.forget()  # after the action (action_processed): what the steps answered no longer holds
             corp.floated = True
 
 

@@ -93,6 +93,7 @@ def check_system_floats(game: Game1828) -> None:
     for sym in game.shells:  # every system has its shells from its creation on
         corp = game.corporations[sym]
         if not corp.floated and not corp.closed and corp.ipo_percent() <= 40:
+            game.round.forget()  # after the action (action_processed): what the steps answered no longer holds
             corp.floated = True
 
 

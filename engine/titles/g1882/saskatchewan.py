@@ -54,6 +54,7 @@ def check_convertible(game: Game1882) -> None:
     sc = game.corporations.get("SC")
     if sc is not None and not sc.ipoed and game.sc_convertible and (
             sc_company.closed or isinstance(sc_company.owner, Corporation)):
+        game.round.forget()  # after the action (action_processed): what the steps answered no longer holds
         game.sc_convertible = False
         sc.closed = True
         game.log("Saskatchewan Central can no longer be converted to a public corporation")

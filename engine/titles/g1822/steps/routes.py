@@ -37,6 +37,7 @@ class Route1822(RouteStep[Game1822]):
         # stops: it then still runs (nothing). A remembered route needs no walk.
         if entity.sym not in self.game.routes_seen:
             if self.game.track.reach(entity).route_possible:
+                self.round.forget()  # recorded as this query reads the track: answers given before may change
                 self.game.routes_seen.add(entity.sym)
             elif not any(t.name in ("L", "LP") for t in entity.trains):
                 return []
