@@ -83,6 +83,8 @@ class RunPart:
 
     def routes_run(self, corp: Corporation, routes: list[Route]) -> None:
         """Say what each train ran: its stops with their values now, and its revenue."""
+        if not ev.recording_now():
+            return  # a replay says nothing: no need to price the stops again
         game = self.game
         colour = game.phase_colour()
         for route in routes:
