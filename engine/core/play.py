@@ -131,6 +131,8 @@ class RunPart:
     def dividend_paid(self, corp: Corporation, kind: ev.DividendKind, revenue: int, parts: list[ev.HolderPart],
                       kept: int) -> None:
         """Say how a run's revenue was shared out (the payments are made)."""
+        if not ev.recording_now():
+            return
         per_share = self.holder_payout(revenue, corp.share_percent) if kind is ev.DividendKind.FULL else 0
         if kind is ev.DividendKind.HALF:
             per_share = self.holder_payout(revenue - kept, corp.share_percent)
