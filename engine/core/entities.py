@@ -150,7 +150,8 @@ def pay(payer: Holder, payee: Holder, amount: int, why: str) -> None:
     """Move ``amount`` from ``payer`` to ``payee`` (no check: the rule checked what may be paid)."""
     payer.cash -= amount
     payee.cash += amount
-    ev.emit(ev.MoneyMoved(payer.party, payee.party, amount, why))
+    if ev.recording_now():
+        ev.emit(ev.MoneyMoved(payer.party, payee.party, amount, why))
 
 
 class Player(Holder):
@@ -198,7 +199,8 @@ class Bank(Holder):
     def spend(self, amount: int, to: Holder, why: str = ev.Why.OTHER) -> None:
         self.withdraw(amount)
         to.cash += amount
-        ev.emit(ev.MoneyMoved(ev.BANK, to.party, amount, why))
+        if ev.recording_now():
+            ev.emit(ev.MoneyMoved(ev.BANK, to.party, amount, why))
 
     def withdraw(self, amount: int) -> None:
         """Pay ``amount`` out of the bank. It breaks once a payment takes it below zero (a bank paid down to

@@ -89,13 +89,16 @@ class StockMarket:
         cell.stack.append(corp)
         self.location[corp] = cell
         self.end_reached = self.end_reached or cell.end
-        ev.emit(ev.PriceMoved(corp, old.price if old else None, cell.price, old.coords if old else None, cell.coords))
+        if ev.recording_now():
+            ev.emit(ev.PriceMoved(corp, old.price if old else None, cell.price, old.coords if old else None,
+                                  cell.coords))
 
     def remove(self, corp: str) -> None:
         old = self.location.pop(corp, None)
         if old is not None:
             old.stack.remove(corp)
-            ev.emit(ev.PriceMoved(corp, old.price, None, old.coords, None))
+            if ev.recording_now():
+                ev.emit(ev.PriceMoved(corp, old.price, None, old.coords, None))
 
     def right(self, corp: str) -> None:
         cur = self.location[corp]

@@ -83,6 +83,8 @@ class RunPart:
 
     def routes_run(self, corp: Corporation, routes: list[Route]) -> None:
         """Say what each train ran: its stops with their values now, and its revenue."""
+        if not ev.recording_now():
+            return  # a replay says nothing: no need to price the stops again
         game = self.game
         colour = game.phase_colour()
         for route in routes:
@@ -129,6 +131,8 @@ class RunPart:
     def dividend_paid(self, corp: Corporation, kind: ev.DividendKind, revenue: int, parts: list[ev.HolderPart],
                       kept: int) -> None:
         """Say how a run's revenue was shared out (the payments are made)."""
+        if not ev.recording_now():
+            return
         per_share = self.holder_payout(revenue, corp.share_percent) if kind is ev.DividendKind.FULL else 0
         if kind is ev.DividendKind.HALF:
             per_share = self.holder_payout(revenue - kept, corp.share_percent)

@@ -63,9 +63,13 @@ class TrackPart:
     def blocked_hex(self, hx: Hex) -> Company | None:
         # Asked on every lay: only a private whose card names the hex is asked whether its block works now.
         hex_id = hx.id
-        return next((comp for comp in self.game.companies.values()
-                     if any(isinstance(a, BlocksHexes) and hex_id in a.hexes for a in comp.abilities)
-                     and any(hex_id in a.hexes for a in comp.active(BlocksHexes))), None)
+        for comp in self.game.companies.values():
+            for ability in comp.abilities:
+                if isinstance(ability, BlocksHexes) and hex_id in ability.hexes:
+                    if any(hex_id in a.hexes for a in comp.active(BlocksHexes)):
+                        return comp
+                    break
+        return None
 
     def tile_from_supply(self, tile_id: str) -> Tile:
         game = self.game
@@ -198,9 +202,11 @@ class TrackPart:
     def retarget_tokens(self, hx: Hex) -> None:
         """Point each station in ``hx`` at its space on the new tile, one station per space: a station whose
         space still holds it keeps it (a company may have several stations in one hex, as in 1822's London)."""
-        placed = [t for corp in self.game.corporations.values() for t in corp.tokens if t.used and t.hex == hx.id]
         spaces = [(node, slot, owner, hx.tile.kinds[node][slot]) for node, slots in hx.tile.tokens.items()
                   for slot, owner in enumerate(slots) if owner is not None]
+        if not spaces:
+            return  # no station to point anywhere (most lays)
+        placed = [t for corp in self.game.corporations.values() for t in corp.tokens if t.used and t.hex == hx.id]
         taken: set[tuple[int, int]] = set()
         moved = []
         for token in placed:

@@ -108,7 +108,8 @@ class GameState:
 
     def log(self, line: str) -> None:
         self._log.append(line)
-        ev.emit(ev.Logged(line))
+        if ev.recording_now():  # a replay records nothing: it would make and drop hundreds of events
+            ev.emit(ev.Logged(line))
 
     @property
     def log_lines(self) -> list[str]:

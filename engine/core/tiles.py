@@ -54,10 +54,15 @@ class TileDef:
     upgrade_cost: int = 0
     # Tile definitions key the memoised track rules (track.py), asked at every lay: the hash is worked out once.
     _hash: int = field(init=False, repr=False, compare=False)
+    # Its city and town nodes, asked at every lay and station: worked out once.
+    cities: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    towns: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.name, self.colour, self.nodes, self.paths, self.label,
                                                 self.upgrade_cost)))
+        object.__setattr__(self, "cities", tuple(i for i, n in enumerate(self.nodes) if n.kind == "city"))
+        object.__setattr__(self, "towns", tuple(i for i, n in enumerate(self.nodes) if n.kind == "town"))
 
     def __hash__(self) -> int:
         return self._hash
@@ -65,14 +70,6 @@ class TileDef:
     def __reduce__(self) -> tuple[type[TileDef], tuple[object, ...]]:
         # Built again when unpickled: a string's hash differs from one process to the next.
         return TileDef, (self.name, self.colour, self.nodes, self.paths, self.label, self.upgrade_cost)
-
-    @property
-    def cities(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.kind == "city")
-
-    @property
-    def towns(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.kind == "town")
 
     def edges(self) -> frozenset[int]:
         return frozenset(e for p in self.paths for e in p.ends() if e < NODE_BASE)

@@ -104,33 +104,28 @@ def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Un
     units: list[Unit] = []
     pieces: list[tuple[str, int]] = []
     first = hexes[0]
-    found = _reading(first).at_edge(outs[0])
-    if found is None:
+    end = _reading(first).at_edge(first.id, outs[0])
+    if end is None:
         raise illegal(f"there is no track along {'-'.join(chain)}")
-    nodes.append((first.id, found[0]))
-    pieces.append((first.id, found[1]))
+    nodes.append(end[0])
+    pieces.append(end[1])
     last = len(hexes) - 1
     for k in range(1, last):
         hx = hexes[k]
         units.append(sides[k - 1])
-        through = _reading(hx).through((outs[k - 1] + 3) % 6, outs[k])
-        if through is None:
+        way = _reading(hx).through(hx.id, (outs[k - 1] + 3) % 6, outs[k])
+        if way is None:
             raise illegal(f"there is no track along {'-'.join(chain)}")
-        passed, used = through
-        hex_id = hx.id
-        for node, junction in passed:
-            if junction:
-                units.append(junction_unit(hex_id, node))
-            else:
-                nodes.append((hex_id, node))
-        pieces.extend((hex_id, p) for p in used)
+        nodes += way[0]
+        units += way[1]
+        pieces += way[2]
     hx = hexes[last]
     units.append(sides[last - 1])
-    found = _reading(hx).at_edge((outs[last - 1] + 3) % 6)
-    if found is None:
+    end = _reading(hx).at_edge(hx.id, (outs[last - 1] + 3) % 6)
+    if end is None:
         raise illegal(f"there is no track along {'-'.join(chain)}")
-    nodes.append((hx.id, found[0]))
-    pieces.append((hx.id, found[1]))
+    nodes.append(end[0])
+    pieces.append(end[1])
     return nodes, units, pieces
 
 
@@ -138,6 +133,8 @@ def _trace_chain(board: Board, chain: list[str]) -> tuple[list[NodeRef], list[Un
 # and never changed (board._neighbor_table, tiles.TileLayout), so they are keyed by identity; each entry keeps its
 # key object alive, so that an id is never reused while its entry stands.
 _SIDES: dict[int, tuple[dict[int, str], dict[str, tuple[int, Unit]]]] = {}
+# (stops, junction units, pieces) of one hex passed from edge to edge
+_Way = tuple[tuple[NodeRef, ...], tuple[Unit, ...], tuple[tuple[str, int], ...]]
 _READINGS: dict[int, tuple[TileLayout, _LayoutReading]] = {}
 
 
@@ -162,33 +159,40 @@ def _reading(hx: Hex) -> _LayoutReading:
 
 
 class _LayoutReading:
-    """A tile layout's answers to a chain (memoised): the node joined to an edge, the way through from edge
-    to edge."""
+    """A tile layout's answers to a chain in one hex (memoised by hex): the stop and the piece joined to an edge,
+    the stops, junctions and pieces passed from edge to edge."""
 
     __slots__ = ("_ends", "_kinds", "_paths", "_through")
 
     def __init__(self, layout: TileLayout, nodes: Sequence[NodeDef]) -> None:
         self._paths = layout.paths
         self._kinds = [n.kind for n in nodes]
-        self._ends: dict[int, tuple[int, int] | None] = {}
-        self._through: dict[tuple[int, int], tuple[list[tuple[int, bool]], list[int]] | None] = {}
+        self._ends: dict[tuple[str, int], tuple[NodeRef, tuple[str, int]] | None] = {}
+        self._through: dict[tuple[str, int, int], _Way | None] = {}
 
-    def at_edge(self, edge: int) -> tuple[int, int] | None:
-        """(node, path index) of the first path joining ``edge`` to a node."""
+    def at_edge(self, hex_id: str, edge: int) -> tuple[NodeRef, tuple[str, int]] | None:
+        """The node and the piece of the first path joining ``edge`` to a node."""
+        key = (hex_id, edge)
         try:
-            return self._ends[edge]
+            return self._ends[key]
         except KeyError:
-            found = self._ends[edge] = _node_at_edge(self._paths, edge)
-            return found
+            found = _node_at_edge(self._paths, edge)
+            end = self._ends[key] = None if found is None else ((hex_id, found[0]), (hex_id, found[1]))
+            return end
 
-    def through(self, entry: int, exit_: int) -> tuple[list[tuple[int, bool]], list[int]] | None:
-        """((node, is a junction) passed, path indexes) from edge ``entry`` to edge ``exit_``."""
-        key = (entry, exit_)
+    def through(self, hex_id: str, entry: int, exit_: int) -> _Way | None:
+        """The stops, junctions and pieces passed from edge ``entry`` to edge ``exit_``."""
+        key = (hex_id, entry, exit_)
         try:
             return self._through[key]
         except KeyError:
             way = _through_hex(self._paths, entry, exit_)
-            found = None if way is None else ([(n, self._kinds[n] == "junction") for n in way[0]], way[1])
+            found: _Way | None = None
+            if way is not None:
+                passed, used = way
+                found = (tuple((hex_id, n) for n in passed if self._kinds[n] != "junction"),
+                         tuple(junction_unit(hex_id, n) for n in passed if self._kinds[n] == "junction"),
+                         tuple((hex_id, p) for p in used))
             self._through[key] = found
             return found
 

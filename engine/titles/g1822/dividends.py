@@ -53,8 +53,9 @@ def pay_dividend(game: Game1822, corp: Corporation, revenue: int, kind: str,
             parts.append(ev.HolderPart(game.tax_haven.party, haven))
     game.log(f"{corp.sym} runs for {game.format_money(revenue)}: {kind}")
     dividend = {"payout": ev.DividendKind.FULL, "half": ev.DividendKind.HALF}.get(kind, ev.DividendKind.WITHHELD)
-    ev.emit(ev.DividendPaid(corp.sym, dividend, revenue, math.ceil(per_share), corp.share_percent, tuple(parts),
-                            withheld))
+    if ev.recording_now():
+        ev.emit(ev.DividendPaid(corp.sym, dividend, revenue, math.ceil(per_share), corp.share_percent,
+                                tuple(parts), withheld))
     if minor:
         if revenue > 0:
             game.market.right(corp.sym)
