@@ -96,7 +96,8 @@ class SharePart:
         giver.shares.remove(share)
         to.shares.append(share)
         share.owner = to
-        ev.emit(ev.ShareMoved(share.id, share.corp, share.percent, share.president, giver.party, to.party))
+        if ev.recording_now():  # a replay records no events: the move is not described
+            ev.emit(ev.ShareMoved(share.id, share.corp, share.percent, share.president, giver.party, to.party))
 
     def buy_shares(self, buyer: Player, shares: list[Share], price: int, *, receiver: Holder | None = None) -> None:
         game = self.game

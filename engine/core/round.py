@@ -423,7 +423,7 @@ class Round:
 
     def _take(self, step: Step[Any], action: Action, entity: Entity) -> None:
         self.forget()
-        if action["type"] == "pass":
+        if action["type"] == "pass" and ev.recording_now():
             ev.emit(ev.Passed(getattr(entity, "party", None) or ev.Party(ev.PartyKind.HOLDER, str(
                 getattr(entity, "sym", entity))), step.name))
         step.process(action, entity)

@@ -86,12 +86,12 @@ def crowded_corporations(game: Game1822) -> list[Corporation]:
         limit = minor_limit if c.kind is CorporationKind.MINOR else major_limit
         if len(trains) == 1 and limit >= 1:
             continue  # one train is within any limit and no second of a kind
-        in_limit = permanent = pullmans = 0
-        for t in trains:
-            in_limit += t.counts_for_limit
-            permanent += t.name in PERMANENT_TRAINS
-            pullmans += t.name == PULLMAN
-        if in_limit > limit or permanent > 1 or pullmans > 1:
+        # The trains within the limit are at most all of them, so they are counted only when those are too many.
+        if len(trains) > limit and sum(1 for t in trains if t.counts_for_limit) > limit:
+            out.append(c)
+            continue
+        names = [t.name for t in trains]
+        if sum(names.count(name) for name in PERMANENT_TRAINS) > 1 or names.count(PULLMAN) > 1:
             out.append(c)
     return out
 

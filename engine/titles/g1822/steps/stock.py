@@ -80,6 +80,29 @@ class BidSellParShares(BuySellParShares[Game1822]):
             out.append("pass")
         return out
 
+    def offers(self, entity: Entity, kind: str) -> bool:
+        # actions(entity) holds ``kind``, asked without listing the rest.
+        if isinstance(entity, Company):
+            return kind == "choose_ability" and bool(self.tax_haven_choices(entity))
+        if entity is not self.round.entity() or not isinstance(entity, Player):
+            return False
+        if self.must_sell(entity):
+            return kind == "sell_shares"
+        debt_free = entity.debt == 0
+        if kind == "buy_shares":
+            return self.bid_actions == 0 and debt_free and self.can_buy_any(entity)
+        if kind == "par":
+            return self.bid_actions == 0 and debt_free and self.can_par_any(entity)
+        if kind == "sell_shares":
+            return self.can_sell_any(entity)
+        if kind == "bid":
+            return debt_free
+        if kind in ("payoff_player_debt", "payoff_player_debt_partial"):
+            return not debt_free and entity.cash > 0
+        if kind == "pass":  # a bid or a payment is always there, else a sale or a listed tie
+            return debt_free or entity.cash > 0 or self.can_sell_any(entity) or self.tax_haven_tie_listed(entity)
+        return False
+
     def has_any_action(self, player: Player) -> bool:
         # A player without debt may always bid; one in debt may pay it off or sell; a listed tax-haven tie keeps
         # the turn open for a pass.
