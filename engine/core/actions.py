@@ -171,9 +171,10 @@ def filter_undo(actions: list[Action]) -> list[Action]:
     """
     kept: list[Action] = []
     undone: list[list[Action]] = []
-    # Whether ``kept`` is in order of id (as games record it): an undo back to an action then cuts its tail only,
-    # instead of looking at every action kept.
+    # Whether ``kept`` is in order of id (as games record it), every id a whole number up to ``top``: an undo back
+    # to an action then cuts its tail only, instead of looking at every action kept.
     ordered = True
+    top: int | None = None
     for action in actions:
         kind = action.get("type")
         if kind == "undo":
@@ -207,23 +208,19 @@ def filter_undo(actions: list[Action]) -> list[Action]:
                 group = undone.pop()
                 kept.extend(group)
                 kept.sort(key=lambda a: int(a.get("id", 0)))
-                ordered = True
+                ordered, top = True, (int(kept[-1].get("id", 0)) if kept else None)
         else:
             if kind != "message":
                 undone.clear()
             if ordered:
-                ordered = _follows(kept[-1] if kept else None, action)
+                try:
+                    now = int(action.get("id", 0))
+                except (TypeError, ValueError):
+                    ordered = False
+                else:
+                    ordered, top = top is None or now >= top, now
             kept.append(action)
     return kept
-
-
-def _follows(last: Action | None, action: Action) -> bool:
-    """Whether ``action``'s id is a whole number not below ``last``'s (whose id is one)."""
-    try:
-        now = int(action.get("id", 0))
-        return last is None or now >= int(last.get("id", 0))
-    except (TypeError, ValueError):
-        return False
 
 
 def entity_ref(entity: Entity) -> tuple[str, str | int]:
