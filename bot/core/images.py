@@ -24,30 +24,28 @@ log = logging.getLogger(__name__)
 KINDS = ("map", "market")
 
 
-def _view_builders() -> dict[str, Callable[[Any], Any]] | None:
-    try:
-        from engine.core import viewbuild
-    except ImportError:
-        return None
-    builders = {
-        "map": getattr(viewbuild, "board_view", None),
-        "market": getattr(viewbuild, "market_view", None),
-        "status": getattr(viewbuild, "status_view", None),
-    }
-    return {k: v for k, v in builders.items() if v is not None} or None
+def _view_builders() -> dict[str, Callable[[Any], Any]]:
+    from engine.core.statusbuild import status_view
+    from engine.core.viewbuild import board_view, market_view
+
+    return {"map": board_view, "market": market_view, "status": status_view}
 
 
 def warm_up() -> None:
     """Import the renderer now, so the first reply that needs it does not pay for the import."""
-    if _view_builders() is not None:
-        try:
-            import rendering  # noqa: F401
-        except ImportError:
-            log.warning("the renderer cannot be imported; replies go out without pictures")
+    try:
+        import rendering  # noqa: F401
+    except ImportError:
+        log.warning("the renderer cannot be imported; replies go out without pictures")
 
 
 def available() -> bool:
-    return _view_builders() is not None
+    """Whether pictures can be drawn (the renderer imports)."""
+    try:
+        import rendering  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +90,6 @@ def take_views(
 ) -> Views | None:
     """Views of ``kinds`` taken now; with ``focus`` the map is a crop around those hexes (for a phone)."""
     builders = _view_builders()
-    if builders is None:
-        return None
     views: dict[str, Any] = {}
     for kind in kinds:
         build = builders.get(kind)
@@ -128,8 +124,6 @@ def _with_lay_highlight(game: Game, board: Any) -> Any:
 def companies_text(game: Game) -> str | None:
     """Every private company (value, revenue, ability, holder or high bid) and every public company's card."""
     builders = _view_builders()
-    if builders is None or "status" not in builders:
-        return None
     try:
         from rendering.status import company_lines, corporation_lines
 
@@ -151,8 +145,6 @@ def companies_text(game: Game) -> str | None:
 def status_text(game: Game) -> str | None:
     """The renderer's text status card, if views can be built."""
     builders = _view_builders()
-    if builders is None or "status" not in builders:
-        return None
     try:
         from rendering import status_text as render_text
 

@@ -205,3 +205,22 @@ def test_the_dh_lays_and_stations_in_scranton_through_its_symbol(tmp_path: Path)
     assert "MP places a token on F20" in text
     assert [(a["type"], a["entity"], a.get("hex") or a.get("city")) for _, a in stored_actions(db)][165:] == [
         ("lay_tile", "D&H", "F20"), ("place_token", "D&H", "57-4-0")]
+
+
+def test_a_system_that_cannot_buy_a_train_is_told_why_not_to_name_a_shell() -> None:
+    """Naming no shell is not what stops a system that cannot pay: the reply gives the purchase's own reason."""
+    from bot.console.scripted import command_intent
+    from bot.core.commands import CommandError
+
+    require_recorded("1828")
+    raw = json.loads(GAME.read_text("utf-8"))
+    game = replay(parse_game_json({**raw, "actions": raw["actions"][:319]}))
+    system = game.corporations["CPR-MC"]
+    system.cash = 10
+    for command in ("train 3+D", "train 3+D shell MC"):
+        try:
+            command_intent(game, system.owner, command)
+        except CommandError as exc:
+            assert "cannot afford the 3+D train: treasury $10, price $350" in exc.message, exc.message
+        else:
+            raise AssertionError(f"{command}: a system without the money bought a train")

@@ -11,7 +11,6 @@ import pytest
 
 from bot.config import Settings
 from bot.console.scripted import Move, Policy, next_move
-from bot.core import images
 from bot.core.live import decode_snapshot
 from bot.core.notify import acting_player_ids
 from bot.core.replies import Outcome, Reply
@@ -444,7 +443,6 @@ async def test_same_command_twice_concurrently_in_one_process(table: Table) -> N
 # ---------------------------------------------------------------------- pictures
 
 
-@pytest.mark.skipif(not images.available(), reason="the engine has no view builders yet")
 async def test_moves_come_with_map_and_market(tmp_path: Path, clock: FakeClock) -> None:
     storage = await Storage.open(tmp_path / "img.db", clock=clock)
     service = GameService(storage, Settings(images=True), clock=clock)

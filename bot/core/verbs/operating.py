@@ -176,9 +176,11 @@ def _train(game: Game, player: Player, candidates: Candidates, args: tuple[str, 
         why = ""
         if new_train is not None and not pool:
             tried = {**query.entity_action(game, ent, "buy_train"), "train": new_train.id, "price": new_train.price}
-            rooms = [s.name for s in getattr(game, "shells_with_room", lambda _c: [])(ent)]
-            if shell or rooms:  # an 1828 system: the reason is the purchase's, not the missing shell's
-                tried["shell"] = shell or rooms[0]
+            # An 1828 system names a shell, so that the reason is the purchase's, not the missing shell's: the
+            # one named, or the one with fewest trains (the likeliest to have room).
+            groups = sorted(game.train_groups(ent), key=lambda group: len(group[1]))
+            if shell or groups:
+                tried["shell"] = shell or groups[0][0]
             why = engine_reason(game, tried)
         if why and new_train is not None and "by selling" in why:
             # The train is owed and its president must sell first (1828 §9.5): say so, with the sales open.
