@@ -11,7 +11,7 @@ from typing import Any
 from .core import actions as act
 from .core.errors import GameError, malformed
 from .core.game import Game
-from .core.round import replaying
+from .core.memory import replaying
 from .titles import title_class
 
 

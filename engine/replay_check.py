@@ -3,7 +3,7 @@
 ``python -m engine.replay_check TITLE N SEED_BASE [--players P] [--policy random|steady|seeker]
 [--optional-rules A,B]`` plays N seeded games (as ``engine.playout``), writes each as 18xx.games' document and
 replays it twice: as ``importer.replay`` does, where the rounds remember their steps' answers between two actions
-(``round.Memory``), and action by action without that memory. After every action it compares the events, the
+(``core.memory``), and action by action without that memory. After every action it compares the events, the
 fingerprint of the state and the log; a game differs at its first action where one of them does. It prints one
 line per game and a last line ``TITLE ...: N games, A actions, D differ``.
 """
@@ -21,7 +21,7 @@ from .core import actions as act
 from .core import events as ev
 from .core.errors import GameError
 from .core.game import Game
-from .core.round import replaying
+from .core.memory import replaying
 from .fingerprint import fingerprint
 from .importer import GameFile, parse_game_json
 from .playout import POLICIES, default_players, game_document, random_playout, title_and_rules

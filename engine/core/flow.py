@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .entities import Entity
+    from .memory import Memory
 
 
 class StepState(Protocol):
@@ -31,6 +32,7 @@ class RoundState(Protocol):
     kind: str
     number: int
     entity_index: int
+    memory: Memory | None  # its steps' answers while the game replays (engine/core/memory.py)
     entities: list[Any]
     last_to_act: Any
     # Privates bought with a president's certificate whose par the buyer must set: (private, corporation).

@@ -19,11 +19,11 @@ from .errors import ErrorCode, GameError, not_your_turn
 from .game_end import EndTiming, EndTrigger, end_now, end_reason_text
 from .game_setup import build_state
 from .hook_defaults import HookDefaults
+from .memory import replaying
 from .play import RunPart
 from .play_shares import SharePart
 from .play_track import TrackPart
 from .play_trains import TrainPart
-from .round import replaying
 from .sequence import OPERATING, next_round
 
 
@@ -167,7 +167,7 @@ class Game(HookDefaults):
     def _check_game_end_and_advance(self) -> None:
         timing = self._end_trigger()
         if timing:
-            self.round.forget()  # the end latch records it (the steps' answers are remembered: round.Memory)
+            self.round.forget()  # the end latch records it (the steps' answers are remembered: core.memory)
         if timing and timing.timing is EndTiming.IMMEDIATE:
             self.end_game(timing.reason)
             return

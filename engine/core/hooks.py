@@ -437,6 +437,10 @@ class StepHooks(Protocol):
     def actions(self, entity: Entity) -> list[str]:
         """The action types ``entity`` may take in this step now."""
 
+    def offers(self, entity: Entity, kind: str) -> bool:
+        """Whether ``actions(entity)`` lists ``kind``, answered without listing the rest where that is cheaper (the
+        round asks it before each action); it must agree with ``actions``."""
+
     def choices(self, entity: Entity, kind: str) -> list[Action]:
         """Every concrete action of type ``kind`` this step would take from ``entity`` now."""
 

@@ -295,7 +295,7 @@ class TrackPart:
         """Remember for good that the company's track joins two stops now (18xx.games' graph keeps that answer
         when the map changes; the title calls this where 18xx.games looks)."""
         if corp.sym not in self.game.routes_seen and not corp.closed and self.reach(corp).route_possible:
-            self.game.round.forget()  # a step's answers may change with it (round.Memory)
+            self.game.round.forget()  # a step's answers may change with it (core.memory)
             self.game.routes_seen.add(corp.sym)
 
     def optional_stops(self) -> frozenset[tuple[str, int]]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
@@ -12,6 +10,7 @@ from . import events as ev
 from .actions import Action, entity_action
 from .entities import Company, Corporation, Entity, Player
 from .errors import illegal, not_your_turn
+from .memory import Memory, memory_for
 
 if TYPE_CHECKING:
     from .game import Game
@@ -209,53 +208,6 @@ class _Recheck:
     before: list[Step[Any]]
 
 
-class Memory:
-    """What the steps answered (the actions they offer an entity, whether a player can buy...) since the state
-    last changed, while a game replays its recorded actions (``replaying``).
-
-    The round asks its steps after every action which one blocks (``settle``), and asks the same steps again as
-    the next action comes, with nothing changed in between: the second answers are the first ones. The memory is
-    open from each ``settle`` on, and every change of the state closes it first (``Round.forget``): a step taking
-    an action, a step skipped, a new turn, a new entity. A rule that changes the state outside those (a title's
-    ``action_processed``, a query that records something as it reads, like ``routes_seen``) calls
-    ``game.round.forget()``. Outside a replay, where a caller may change the state between two calls, the rounds
-    have no memory."""
-
-    __slots__ = ("answers", "game", "open", "rounds")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.answers: dict[Any, Any] = {}
-        self.open = False
-        self.rounds: list[Round] = []
-
-
-_REPLAYING: ContextVar[Memory | None] = ContextVar("replaying", default=None)
-
-
-@contextmanager
-def replaying(game: Game) -> Iterator[None]:
-    """Give ``game``'s rounds a memory (``Memory``) while the caller applies actions one after another, changing
-    the game in no other way."""
-    memory = Memory(game)
-    token = _REPLAYING.set(memory)
-    if isinstance(game.round, Round):
-        _attach(game.round, memory)
-    try:
-        yield
-    finally:
-        _REPLAYING.reset(token)
-        memory.open = False
-        memory.answers.clear()
-        for rnd in memory.rounds:
-            rnd.memory = None
-
-
-def _attach(rnd: Round, memory: Memory) -> None:
-    rnd.memory = memory
-    memory.rounds.append(rnd)
-
-
 class Round:
     kind = "round"
 
@@ -274,9 +226,9 @@ class Round:
         # The step ``settle`` found blocking while ``process`` finishes an action (no state change since).
         self._settled: Any = _UNSETTLED
         self.memory: Memory | None = None
-        memory = _REPLAYING.get()
-        if memory is not None and memory.game is game:
-            _attach(self, memory)
+        memory = memory_for(game)
+        if memory is not None:
+            memory.attach(self)
             self.forget()  # a new round: the game moves on
 
     def __getstate__(self) -> dict[str, Any]:

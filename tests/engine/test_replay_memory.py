@@ -1,10 +1,10 @@
-"""A replay remembers its steps' answers between two actions (round.Memory); it must change nothing."""
+"""A replay remembers its steps' answers between two actions (core.memory); it must change nothing."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.core.round import replaying
+from engine.core.memory import replaying
 from engine.importer import parse_game_json, read_game_file, replay
 from engine.playout import default_players, game_document, random_playout
 from engine.replay_check import first_difference

@@ -248,7 +248,7 @@ class DiscardTrain(InterruptStep[G]):
     name = "Discard a train"
 
     def crowded(self) -> list[Corporation]:
-        # Asked three times an action, so remembered while the state stays as it is (round.Memory).
+        # Asked three times an action, so remembered while the state stays as it is (core.memory).
         return self.round.recall(self.game.crowded_corporations)
 
     def active_entities(self) -> list[Any]:
