@@ -87,13 +87,12 @@ def prompt(game: Game, sym: str, player: Player, seq: int) -> tuple[str, tuple[B
 
 def over_limit(game: Game) -> dict[int, str]:
     """Players over the certificate limit, each with the sentence saying what they must do."""
-    limit = getattr(game, "cert_limit", None)
-    counter = getattr(game, "num_certs", None)
-    if limit is None or not callable(counter) or game.finished:
+    if game.finished:
         return {}
+    limit = game.cert_limit
     out: dict[int, str] = {}
     for player in game.players:
-        certs = counter(player)
+        certs = game.num_certs(player)
         if certs > limit:
             out[player.id] = (
                 f"{player.name} holds {certs:g} certificates, over the limit of {limit}: {player.name} must sell "

@@ -17,6 +17,7 @@ from engine.core import query
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.game import Game
+from engine.core.steps.auction import WaterfallAuction
 
 
 def type_word(kind: str) -> str:
@@ -202,8 +203,7 @@ def buyable_outright(game: Game, entity: Any, comp: Company) -> bool:
     """Whether the auction sells ``comp`` now at its price rather than taking bids on it (1882's cheapest
     private, 1828's last of a tier)."""
     step = query.step_for(game, entity, "bid")
-    may_purchase = getattr(step, "may_purchase", None)
-    return bool(callable(may_purchase) and may_purchase(comp))
+    return isinstance(step, WaterfallAuction) and step.may_purchase(comp)
 
 
 def sale_amount(word: str) -> str:
