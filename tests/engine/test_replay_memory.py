@@ -41,3 +41,30 @@ def test_the_memory_lasts_only_while_the_game_replays() -> None:
         game.round.forget()
         assert not memory.open and not memory.answers
     assert game.round.memory is None
+
+
+@pytest.mark.parametrize("path", ["1822/33845.json", "1828/1828Games_game_end_stock_market.json", "1830/26855.json"])
+def test_a_step_offers_exactly_the_kinds_its_actions_list(path: str) -> None:
+    # The stock steps of 1822, 1828 and 1830 answer offers(kind) without listing their actions: at every position
+    # of a recorded game, for each player, private and acting entity, the two agree on every action type.
+    from engine.core.actions import filter_undo, known_types
+    from engine.core.round import Step
+
+    gf = read_game_file(FIXTURES / path)
+    game = title_class(gf.title)(gf.players, gf.seed, gf.options)
+    kinds = [*known_types(), "buy_company"]
+    checked = 0
+    for action in filter_undo(gf.actions):
+        game._apply(action)
+        if game.finished:
+            break
+        entities = {*game.players, *game.companies.values(), *game.round.active_entities()}
+        for step in game.round.steps:
+            if type(step).offers is Step.offers:
+                continue
+            for entity in entities:
+                listed = step.actions(entity)
+                assert [k for k in kinds if step.offers(entity, k)] == [k for k in kinds if k in listed], (
+                    action.get("id"), type(step).__name__, entity)
+                checked += 1
+    assert checked > 1000
