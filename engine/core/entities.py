@@ -305,5 +305,39 @@ class Corporation(Holder):
 
 
 # Who may act: a player, a corporation (1822's minors and 1828's systems included) or a private acting for its
-# owner. Rounds and steps take this; a step that acts for one kind alone narrows it (``round.as_corporation``).
+# owner. Rounds and steps take this; a step that acts for one kind alone narrows it with ``as_corporation``,
+# ``as_player``, ``as_company`` or ``sym_of`` below, which refuse another kind as an illegal move.
 Entity = Player | Corporation | Company
+
+
+def as_corporation(entity: object) -> Corporation:
+    """``entity`` where only a corporation can be acting: a step offered the action to a corporation alone, or an
+    operating round's entity."""
+    if isinstance(entity, Corporation):
+        return entity
+    raise illegal(f"{_named(entity)} is not a corporation")
+
+
+def as_player(entity: object) -> Player:
+    """``entity`` where only a player can be acting (a stock round's, an auction's)."""
+    if isinstance(entity, Player):
+        return entity
+    raise illegal(f"{_named(entity)} is not a player")
+
+
+def as_company(entity: object) -> Company:
+    """``entity`` where only a private can be acting (its power's step)."""
+    if isinstance(entity, Company):
+        return entity
+    raise illegal(f"{_named(entity)} is not a private company")
+
+
+def sym_of(entity: object) -> str:
+    """The symbol of the corporation or private acting (a player has none)."""
+    if isinstance(entity, Corporation | Company):
+        return entity.sym
+    raise illegal(f"{_named(entity)} is not a company")
+
+
+def _named(entity: object) -> str:
+    return "nobody" if entity is None else str(getattr(entity, "name", entity))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .entities import Corporation, Player
 from .game_end import end_reason_text
 from .query import actors, high_bids
-from .round import OperatingRound
+from .rounds import OperatingRound
 from .viewbuild import view_title
 from .views import CompanyStatus, CorporationStatus, PlayerStatus, StatusView, TrainStock
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.actions import Action, opt_text, opt_whole, route_list, share_ids, text, whole
+from engine.core.entities import as_company, as_corporation, as_player, sym_of
 from engine.core.errors import ErrorCode, GameError
-from engine.core.round import as_company, as_corporation, as_player, sym_of
 from engine.titles.g1882.game import G1882
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from .. import events as ev
 from ..actions import Action, entity_action, text, whole
-from ..entities import Company, Entity, Player, pay
+from ..entities import Company, Entity, Player, as_player, pay
 from ..errors import illegal, insufficient
-from ..round import G, InterruptStep, Step, as_player
+from ..round import G, InterruptStep, Step
 
 
 class CompanyPendingPar(InterruptStep[G]):

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, entity_action, opt_text, opt_whole, route_list, sale_actions, share_ids, text, whole
 from ..autoroute import validate_route, validate_routes
-from ..entities import Company, Corporation, Entity, Player, Share, Train
+from ..entities import Company, Corporation, Entity, Player, Share, Train, as_corporation, as_player
 from ..errors import GameError, illegal, insufficient, malformed
-from ..round import G, InterruptStep, Step, as_corporation, as_player
+from ..round import G, InterruptStep, Step
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs

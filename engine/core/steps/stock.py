@@ -9,9 +9,9 @@ from .. import events as ev
 from .. import shares as units
 from ..actions import Action, entity_action, opt_whole, sale_actions, share_ids, text
 from ..config import LimitBasis
-from ..entities import Corporation, Entity, Player, Share
+from ..entities import Corporation, Entity, Player, Share, as_player
 from ..errors import illegal, insufficient, malformed
-from ..round import G, InterruptStep, Step, as_player
+from ..round import G, InterruptStep, Step
 from ..tiles import TokenKind
 
 

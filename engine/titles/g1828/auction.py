@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from ...core.actions import Action, entity_action
-from ...core.entities import Company, Entity, Player
+from ...core.entities import Company, Entity, Player, as_player
 from ...core.game import Game
-from ...core.round import as_player
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
 
 

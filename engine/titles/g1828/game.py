@@ -20,7 +20,8 @@ from ...core.errors import illegal
 from ...core.game_end import EndCheck
 from ...core.graph import Network
 from ...core.market import Cell
-from ...core.round import AuctionRound, Round
+from ...core.round import Round
+from ...core.rounds import AuctionRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from . import coal, merger, merger_rules, minor, privates, routes, shells, stations, systems

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, entity_action, opt_text, text
-from ...core.entities import Corporation, Entity, Holder, Player, Share
+from ...core.entities import Corporation, Entity, Holder, Player, Share, as_player
 from ...core.errors import GameError, illegal
-from ...core.round import InterruptStep, as_player
+from ...core.round import InterruptStep
 from . import merger_exchange as exchange
 from .merger_exchange import PlayerChoice, ShareBox, num_shares
 from .merger_rules import finishable_merges, merge_candidates, trial_copy

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, entity_action, opt_text, route_list, text, whole
-from ...core.entities import Company, Corporation, CorporationKind, Entity, Player
+from ...core.entities import Company, Corporation, CorporationKind, Entity, Player, as_company, as_corporation, sym_of
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step, as_company, as_corporation, sym_of
+from ...core.round import InterruptStep, Step
 from ...core.steps.operating import (
     BlockingBuyCompany,
     BuyCompany,

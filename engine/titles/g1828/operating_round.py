@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.entities import Company
-from ...core.round import OperatingRound, Step
+from ...core.round import Step
+from ...core.rounds import OperatingRound
 
 
 class OperatingRound1828(OperatingRound):

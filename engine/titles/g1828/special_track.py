@@ -8,9 +8,9 @@ from typing import Any
 
 from ...core.actions import Action, entity_action, text, whole
 from ...core.board import Hex
-from ...core.entities import Company, Corporation, Entity
+from ...core.entities import Company, Corporation, Entity, as_company, as_corporation, sym_of
 from ...core.errors import illegal, insufficient
-from ...core.round import InterruptStep, as_company, as_corporation, sym_of
+from ...core.round import InterruptStep
 from ...core.tiles import Tile
 from . import coal, privates
 from .operating_round import operating_round_of

@@ -7,9 +7,19 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action, share_ids, text
-from ...core.entities import Company, Corporation, CorporationKind, Entity, Player, Share
+from ...core.entities import (
+    Company,
+    Corporation,
+    CorporationKind,
+    Entity,
+    Player,
+    Share,
+    as_company,
+    as_corporation,
+    as_player,
+)
 from ...core.errors import illegal
-from ...core.round import InterruptStep, as_company, as_corporation, as_player
+from ...core.round import InterruptStep
 from ...core.steps.stock import BuySellParShares, HomeToken
 from ...core.tiles import TokenKind
 from ...core.transfer import BLOCKING_OWNER

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.entities import Corporation, Player
-from ...core.round import Step, StockRound
+from ...core.round import Step
+from ...core.rounds import StockRound
 
 
 class StockRound1828(StockRound):

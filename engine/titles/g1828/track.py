@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, text
-from ...core.entities import Company, Corporation, CorporationKind, Entity
+from ...core.entities import Company, Corporation, CorporationKind, Entity, as_corporation
 from ...core.errors import illegal
 from ...core.flow import RoundState
-from ...core.round import Step, as_corporation
+from ...core.round import Step
 from ...core.steps.operating import Track, tile_lay_choices
 from . import coal
 from .operating_round import operating_round_of

@@ -7,7 +7,8 @@ from ...core.autoroute import Pricing, RouteGraph
 from ...core.board import Hex
 from ...core.entities import Corporation, Train
 from ...core.errors import illegal
-from ...core.round import AuctionRound, OperatingRound, Round, StockRound
+from ...core.round import Round
+from ...core.rounds import AuctionRound, OperatingRound, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.actions import Action, entity_action, opt_whole, share_ids, text
-from ...core.entities import Company, Corporation, Entity, Player, Share
+from ...core.entities import Company, Corporation, Entity, Player, Share, as_company, as_corporation, sym_of
 from ...core.errors import illegal
-from ...core.round import InterruptStep, as_company, as_corporation, sym_of
+from ...core.round import InterruptStep
 from ...core.steps.operating import TokenStep, Track
 from .abilities import ExtraLay, ShareExchange, Teleport
 from .rules import Rules1830

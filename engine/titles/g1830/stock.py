@@ -7,9 +7,8 @@ from __future__ import annotations
 from ...core import events as ev
 from ...core.abilities import NoBuy, Shares
 from ...core.actions import Action, entity_action, opt_text, share_ids, whole
-from ...core.entities import Company, Entity, Player, Share, pay
+from ...core.entities import Company, Entity, Player, Share, as_player, pay
 from ...core.errors import illegal, insufficient
-from ...core.round import as_player
 from ...core.steps.stock import BuySellParShares
 from .rules import Rules1830
 

@@ -19,7 +19,8 @@ from ...core.autoroute import Pricing, RouteGraph, TrainSpec
 from ...core.board import Hex
 from ...core.entities import Corporation, Player, Share, Token, Train
 from ...core.game_end import EndCheck
-from ...core.round import OperatingRound, Round, StockRound
+from ...core.round import Round
+from ...core.rounds import OperatingRound, StockRound
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
 from ...core.steps.operating import Bankrupt, BuyTrain, DiscardTrain, Dividend, TokenStep, Track
 from ...core.steps.stock import HomeToken

@@ -14,9 +14,9 @@ from typing import Any
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action, opt_text, text, whole
-from ...core.entities import Company, Entity, Player, pay
+from ...core.entities import Company, Entity, Player, as_player, pay
 from ...core.errors import illegal, insufficient, malformed
-from ...core.round import Step, as_player
+from ...core.round import Step
 from . import privates
 from .state import Auction, Game1862, PrivateSale
 

@@ -10,9 +10,9 @@ from ...core import events as ev
 from ...core.abilities import Shares
 from ...core.actions import Action, entity_action, register_action, text, whole
 from ...core.board import _blank_side
-from ...core.entities import Company, Corporation, Entity, Player
+from ...core.entities import Company, Corporation, Entity, Player, as_company, as_corporation, as_player
 from ...core.errors import illegal
-from ...core.round import InterruptStep, Step, as_company, as_corporation, as_player
+from ...core.round import InterruptStep, Step
 from ...core.steps.auction import CompanyPendingPar
 from ...core.steps.operating import RouteStep, tile_lay_choices
 from ...core.tiles import Tile, TokenKind

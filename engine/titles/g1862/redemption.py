@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ...core import events as ev
 from ...core.actions import Action, entity_action, register_action, text
-from ...core.entities import Corporation, Entity, Holder, Player, Share, pay
+from ...core.entities import Corporation, Entity, Holder, Player, Share, as_corporation, pay
 from ...core.errors import illegal, insufficient, malformed
-from ...core.round import Step, as_corporation
+from ...core.round import Step
 from . import debt, rules
 from .state import Game1862
 

@@ -7,7 +7,8 @@ from typing import Any
 from ...core.actions import Action
 from ...core.board import Hex
 from ...core.entities import Corporation, Player, Token, Train
-from ...core.round import AuctionRound, OperatingRound, Round, StockRound
+from ...core.round import Round
+from ...core.rounds import AuctionRound, OperatingRound, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction

@@ -11,9 +11,9 @@ from typing import Any
 from ...core import events as ev
 from ...core.abilities import TileLay, TokenAbility
 from ...core.actions import Action, entity_action, opt_whole, text
-from ...core.entities import Company, Corporation, Entity, Token
+from ...core.entities import Company, Corporation, Entity, Token, as_company, as_corporation
 from ...core.errors import illegal
-from ...core.round import InterruptStep, as_company, as_corporation
+from ...core.round import InterruptStep
 from ...core.steps.operating import tile_lay_choices
 from ...core.tiles import TokenKind
 from .state import Game1882

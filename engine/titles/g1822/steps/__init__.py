@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ....core.round import OperatingRound
+from ....core.rounds import OperatingRound
 from .acquisition import AcquireCompany, MinorAcquisition
 from .issues import IssueShares
 from .routes import Dividend1822, Route1822

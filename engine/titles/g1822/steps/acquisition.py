@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.actions import Action, entity_action, opt_text, text
-from ....core.entities import Corporation, CorporationKind, Entity
+from ....core.entities import Corporation, CorporationKind, Entity, as_corporation
 from ....core.errors import illegal
-from ....core.round import Step, as_corporation
+from ....core.round import Step
 from ..acquisition import acquire_minor, minor_connected, minor_pay_choices, potential_minors
 from ..bidboxes import bidbox_minors
 from ..privates import acquire_private, purchasable_companies

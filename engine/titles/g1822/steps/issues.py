@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from ....core.actions import Action, entity_action, share_ids, text
-from ....core.entities import Company, Corporation, Entity
+from ....core.entities import Company, Corporation, Entity, as_corporation
 from ....core.errors import illegal
-from ....core.round import Step, as_corporation
+from ....core.round import Step
 from ..private_choices import company_choices, make_company_choice
 from ..share_issues import issuable, issue_shares, redeem_shares, redeemable
 from ..state import Game1822

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ....core.actions import Action, entity_action, opt_text, route_list, text, whole
-from ....core.entities import Corporation, CorporationKind, Entity, Train
+from ....core.entities import Corporation, CorporationKind, Entity, Train, as_corporation
 from ....core.errors import GameError, illegal, malformed
-from ....core.round import as_corporation
 from ....core.routes import Route
 from ....core.steps.operating import (
     Dividend,

@@ -8,9 +8,9 @@ from typing import Any
 
 from ....core.actions import Action, entity_action, opt_text, opt_whole, text
 from ....core.board import Hex
-from ....core.entities import Company, Corporation, CorporationKind, Entity, Token
+from ....core.entities import Company, Corporation, CorporationKind, Entity, Token, as_corporation
 from ....core.errors import illegal
-from ....core.round import Step, as_corporation
+from ....core.round import Step
 from ....core.steps.operating import (
     TokenStep,
 )

@@ -8,11 +8,12 @@ from typing import Any
 
 from ....core import shares as units
 from ....core.actions import Action, entity_action, opt_text, register_action, share_ids, text, whole
-from ....core.entities import Company, Corporation, CorporationKind, Entity, Player, Share
+from ....core.entities import Company, Corporation, CorporationKind, Entity, Player, Share, as_company, as_player
 from ....core.errors import illegal, insufficient, malformed
 from ....core.loans import repay_debt
 from ....core.market import Cell
-from ....core.round import Round, Step, StockRound, as_company, as_player
+from ....core.round import Round, Step
+from ....core.rounds import StockRound
 from ....core.steps.stock import BuySellParShares
 from ..bidboxes import bidbox_companies, bids_placed, committed_cash, highest_bid, min_bid, setup_bidboxes, winning_bids
 from ..holdings import splits_anothers_directors_certificate

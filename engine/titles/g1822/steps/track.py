@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ....core.actions import Action, entity_action, opt_whole, text
-from ....core.entities import Company, Corporation, CorporationKind, Entity
+from ....core.entities import Company, Corporation, CorporationKind, Entity, as_company, as_corporation, sym_of
 from ....core.errors import illegal
-from ....core.round import Step, as_company, as_corporation, sym_of
+from ....core.round import Step
 from ....core.steps.operating import (
     Track,
     tile_lay_choices,

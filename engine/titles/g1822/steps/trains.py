@@ -5,9 +5,9 @@ another company at any price the treasury pays, and the L to 2 upgrade).
 from __future__ import annotations
 
 from ....core.actions import Action, entity_action, opt_text, text, whole
-from ....core.entities import Corporation, CorporationKind, Entity, Player, Train
+from ....core.entities import Corporation, CorporationKind, Entity, Player, Train, as_corporation
 from ....core.errors import illegal, malformed
-from ....core.round import Step, as_corporation
+from ....core.round import Step
 from ....core.steps.operating import (
     BuyTrain,
     DiscardTrain,
