@@ -129,14 +129,16 @@ def play(
     policy_seed: int | None = None,
     max_moves: int = 3000,
     extras: bool = True,
+    title: str = "1882",
 ) -> Script:
-    """Play a whole game with the policy; with ``extras`` add refusals and undos along the way."""
-    game = new_game("1882", [(i + 1, u) for i, u in enumerate(users)], seed=seed)
+    """Play a whole game of ``title`` with the policy; with ``extras`` (1882's script) add refusals and undos along
+    the way."""
+    game = new_game(title, [(i + 1, u) for i, u in enumerate(users)], seed=seed)
     names = {i + 1: u for i, u in enumerate(users)}
     pids = {u: i + 1 for i, u in enumerate(users)}
     policy = Policy(seed if policy_seed is None else policy_seed)
     script = Script([], game, list(users))
-    script.add(users[0], f"new 1882 seed={seed}", 0)
+    script.add(users[0], f"new {title} seed={seed}", 0)
     for user in users[1:]:
         script.add(user, "join", 0)
     script.add(users[0], "start", 0)
@@ -244,11 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="alice,bob", help="comma-separated user names")
+    parser.add_argument("--title", default="1882", help="the title to play (refusals and undos are 1882's: use "
+                                                        "--plain for another title)")
     parser.add_argument("--plain", action="store_true", help="no refusals or undos, only moves")
     parser.add_argument("--export", action="store_true", help="end with an export command")
     args = parser.parse_args(argv)
     users = tuple(u.strip() for u in args.players.split(",") if u.strip())
-    script = play(args.seed, users, extras=not args.plain)
+    script = play(args.seed, users, extras=not args.plain, title=args.title)
     lines = script.lines + ([line(users[0], "export")] if args.export else [])
     sys.stdout.write("\n".join(lines) + "\n")
     state = "finished" if script.game.finished else "unfinished"

@@ -137,3 +137,13 @@ def test_a_chat_adapter_without_its_secrets_says_what_is_missing(
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_scripts_play_any_title_through_the_chat_commands() -> None:
+    """``python -m bot.console.scripted --title 1830 --plain`` writes a game of another title: every move is the
+    command text the bot reads back to the engine's action (``play`` checks each on a mirror game)."""
+    from bot.console.scripted import play
+
+    script = play(1, ("alice", "bob", "carol"), extras=False, title="1830", max_moves=60)
+    assert script.lines[0] == line("alice", "new 1830 seed=1")
+    assert script.game.TITLE == "1830" and script.moves == 60 and len(script.game.raw_actions) >= 60
