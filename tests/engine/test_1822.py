@@ -407,7 +407,7 @@ def test_only_the_first_discarded_train_of_a_type_is_for_sale() -> None:
 
 
 def test_an_emergency_sale_sorts_the_companies_still_to_operate(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.core.steps.operating import BuyTrain
+    from engine.core.steps.trains import BuyTrain
     from engine.titles.g1822.steps import BuyTrain1822
     game = new_game()
     a, b, c = (game.corporations[s] for s in ("LNWR", "GWR", "MR"))

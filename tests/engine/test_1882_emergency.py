@@ -16,7 +16,7 @@ from engine.core.entities import Corporation, Player, Train
 from engine.core.errors import GameError
 from engine.core.game import Game
 from engine.core.graph import company_network
-from engine.core.steps.operating import BuyTrain
+from engine.core.steps.trains import BuyTrain
 
 from .test_1882_scenarios import finish_auction
 

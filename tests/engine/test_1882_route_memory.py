@@ -10,7 +10,7 @@ from engine.core import query
 from engine.core.entities import Corporation
 from engine.core.errors import ErrorCode, GameError
 from engine.core.game import Game
-from engine.core.steps.operating import BuyTrain
+from engine.core.steps.trains import BuyTrain
 from engine.titles.g1882.game import G1882
 
 from .test_1882_emergency import connect, corp_action, edited, gt_operating

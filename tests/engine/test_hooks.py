@@ -92,10 +92,10 @@ def test_the_checker_sees_an_override_of_a_core_member() -> None:
 def test_every_declared_hook_has_a_core_default() -> None:
     from engine.core import abilities, market, round
     from engine.core.game import Game
-    from engine.core.steps import auction, operating, stock
+    from engine.core.steps import auction, stock, trains
 
     core = {"Game": Game, "Round": round.Round, "Step": round.Step, "BuySellParShares": stock.BuySellParShares,
-            "BuyTrain": operating.BuyTrain, "WaterfallAuction": auction.WaterfallAuction,
+            "BuyTrain": trains.BuyTrain, "WaterfallAuction": auction.WaterfallAuction,
             "StockMarket": market.StockMarket, "Ability": abilities.Ability}
     assert set(core) == set(hooks.DECLARED)
     missing = {name: sorted(n for n in hooks.declared_for(name) if not hasattr(cls, n)) for name, cls in core.items()}

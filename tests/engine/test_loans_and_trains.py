@@ -110,7 +110,7 @@ def test_buying_a_variant_renames_the_train_and_shows_in_its_fingerprint_id() ->
 
 
 def test_the_buy_step_offers_each_variant() -> None:
-    from engine.core.steps.operating import BuyTrain
+    from engine.core.steps.trains import BuyTrain
     g = game()
     corp = g.corporations["CPR"]
     g.bank.spend(500, corp)

@@ -9,15 +9,8 @@ from ...core.actions import Action, entity_action, opt_text, route_list, text, w
 from ...core.entities import Company, Corporation, CorporationKind, Entity, Player, as_company, as_corporation, sym_of
 from ...core.errors import illegal
 from ...core.round import InterruptStep, Step
-from ...core.steps.operating import (
-    BlockingBuyCompany,
-    BuyCompany,
-    BuyTrain,
-    DiscardTrain,
-    Dividend,
-    RouteStep,
-    TokenStep,
-)
+from ...core.steps.operating import BlockingBuyCompany, BuyCompany, Dividend, RouteStep, TokenStep
+from ...core.steps.trains import BuyTrain, DiscardTrain
 from . import coal, minor, privates, routes, shells
 from .operating_round import operating_round_of
 from .state import Game1828

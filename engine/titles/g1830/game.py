@@ -12,17 +12,9 @@ from ...core.rounds import AuctionRound, OperatingRound, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar
-from ...core.steps.operating import (
-    Bankrupt,
-    BlockingBuyCompany,
-    BuyCompany,
-    DiscardTrain,
-    Dividend,
-    RouteStep,
-    TokenStep,
-    Track,
-)
+from ...core.steps.operating import Bankrupt, BlockingBuyCompany, BuyCompany, Dividend, RouteStep, TokenStep, Track
 from ...core.steps.stock import HomeToken
+from ...core.steps.trains import DiscardTrain
 from ...core.track import city_map
 from . import routes
 from .abilities import ExtraLay  # the module registers the title's ability types

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.actions import Action, text
 from ...core.entities import Entity
 from ...core.errors import illegal
-from ...core.steps.operating import BuyTrain
+from ...core.steps.trains import BuyTrain
 from .rules import Rules1830
 
 

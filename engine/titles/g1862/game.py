@@ -22,8 +22,9 @@ from ...core.game_end import EndCheck
 from ...core.round import Round
 from ...core.rounds import OperatingRound, StockRound
 from ...core.sequence import OPERATING, STOCK, Next, RoundPlan
-from ...core.steps.operating import Bankrupt, BuyTrain, DiscardTrain, Dividend, TokenStep, Track
+from ...core.steps.operating import Bankrupt, Dividend, TokenStep, Track
 from ...core.steps.stock import HomeToken
+from ...core.steps.trains import BuyTrain, DiscardTrain
 from ...core.tiles import Tile
 from . import (
     bankruptcy,

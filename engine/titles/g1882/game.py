@@ -12,18 +12,9 @@ from ...core.rounds import AuctionRound, OperatingRound, StockRound
 from ...core.routes import Route
 from ...core.sequence import STANDARD_PLAN
 from ...core.steps.auction import CompanyPendingPar, WaterfallAuction
-from ...core.steps.operating import (
-    Bankrupt,
-    BlockingBuyCompany,
-    BuyCompany,
-    BuyTrain,
-    DiscardTrain,
-    Dividend,
-    RouteStep,
-    TokenStep,
-    Track,
-)
+from ...core.steps.operating import Bankrupt, BlockingBuyCompany, BuyCompany, Dividend, RouteStep, TokenStep, Track
 from ...core.steps.stock import BuySellParShares, HomeToken
+from ...core.steps.trains import BuyTrain, DiscardTrain
 from ...core.tiles import Tile, TokenKind
 from . import rebellion, saskatchewan
 from .nwr_private import SpecialNWR

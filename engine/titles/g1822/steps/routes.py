@@ -9,10 +9,7 @@ from ....core.actions import Action, entity_action, opt_text, route_list, text, 
 from ....core.entities import Corporation, CorporationKind, Entity, Train, as_corporation
 from ....core.errors import GameError, illegal, malformed
 from ....core.routes import Route
-from ....core.steps.operating import (
-    Dividend,
-    RouteStep,
-)
+from ....core.steps.operating import Dividend, RouteStep
 from ..destinations import (
     add_route_bonuses,
 )

@@ -11,9 +11,7 @@ from ....core.board import Hex
 from ....core.entities import Company, Corporation, CorporationKind, Entity, Token, as_corporation
 from ....core.errors import illegal
 from ....core.round import Step
-from ....core.steps.operating import (
-    TokenStep,
-)
+from ....core.steps.operating import TokenStep
 from ....core.steps.stock import HomeToken
 from ....core.tiles import TokenKind
 from ..destinations import (

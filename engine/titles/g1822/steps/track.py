@@ -9,10 +9,7 @@ from ....core.actions import Action, entity_action, opt_whole, text
 from ....core.entities import Company, Corporation, CorporationKind, Entity, as_company, as_corporation, sym_of
 from ....core.errors import illegal
 from ....core.round import Step
-from ....core.steps.operating import (
-    Track,
-    tile_lay_choices,
-)
+from ....core.steps.operating import Track, tile_lay_choices
 from ..private_choices import company_choices, make_company_choice
 from ..state import Game1822, TrackPower
 from ..stations import (

@@ -8,10 +8,7 @@ from ....core.actions import Action, entity_action, opt_text, text, whole
 from ....core.entities import Corporation, CorporationKind, Entity, Player, Train, as_corporation
 from ....core.errors import illegal, malformed
 from ....core.round import Step
-from ....core.steps.operating import (
-    BuyTrain,
-    DiscardTrain,
-)
+from ....core.steps.trains import BuyTrain, DiscardTrain
 from ..holdings import splits_anothers_directors_certificate
 from ..state import Game1822, phase_status
 from ..trains import discardable_trains, l_upgrade_open, l_upgrade_price, upgrade_l_train
