@@ -228,6 +228,8 @@ class Round:
         return got  # type: ignore[no-any-return]
 
     def _actions_of(self, step: Step[Any], entity: Entity) -> list[str]:
+        # ``recall(step.actions, entity)`` with a cheaper key: asked for every step at every action, the bound
+        # method and argument tuple recall would build cost 3-6% of a replay (measured on 1828 and 1830).
         memory = self.memory
         if memory is None or not memory.open:
             return step.actions(entity)
